@@ -1,0 +1,5 @@
+export * from './constants.js';
+export * from './helpers/index.js';
+export * from './messages.js';
+export * from './password.js';
+export * from './routes/index.js';
