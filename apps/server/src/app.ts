@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { freeAccessRoutes } from './auth/free-access.js';
+import { authRoutes } from './auth/routes.js';
+import type { Config } from './config.js';
+import { type Database, openDatabase } from './db/client.js';
+import { healthRoutes } from './health/routes.js';
+import { errorHandler } from './http/error-handler.js';
+import { securityPlugin } from './http/security.js';
+import { noticeRoutes } from './notices/routes.js';
+import type { DemoAccount } from './seed/demo.js';
+import { prepareData } from './seed/index.js';
+import { siteRoutes } from './site/routes.js';
+import { webRoutes } from './web/routes.js';
+
+export interface BuildOptions {
+  config: Config;
+  /** An open database; when absent one is opened from the config and closed with the app. */
+  database?: Database;
+  logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Demo accounts created by this start, or null when none were created. */
+    demoAccounts: DemoAccount[] | null;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Builds the app in three layers: external plugins (docs, security headers, rate limits),
+ * app plugins (database, sessions and access), then the routes of every domain area.
+ * `main.ts` only listens, so tests build the app and call it.
+ */
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+
+  const database =
+    opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate('config', config);
+  if (!opts.database) app.addHook('onClose', async () => database.close());
+  const prepared = await prepareData(database.db, config);
+  app.decorate('demoAccounts', prepared.demo);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'CRDP API', version: '0.1.0', description: 'Clinical research data platform' },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'header', name: 'WeAppAuthorization' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(securityPlugin);
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(freeAccessRoutes);
+  await app.register(siteRoutes);
+  await app.register(noticeRoutes);
+  await app.register(webRoutes);
+  return app;
+}

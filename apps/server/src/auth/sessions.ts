@@ -1,0 +1,160 @@
+import { and, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.js';
+import {
+  functions,
+  menus,
+  roleFunctions,
+  roleMenus,
+  roles,
+  roleUsers,
+  sessions,
+  users,
+} from '../db/schema/index.js';
+import type { AuthContext, FreeScopeKind } from '../http/access.js';
+import { hashKey, newSessionKey } from './tokens.js';
+
+/** The sliding expiry is written at most this often, so busy sessions do not write on every request. */
+const SLIDE_WRITE_INTERVAL_MS = 30_000;
+
+export interface NewSession {
+  userId: number | null;
+  appId: number;
+  kind: 'login' | 'free';
+  scope?: { kind: FreeScopeKind; objectId: string | null; keyId?: number } | null;
+  ttlMs: number;
+  ip?: string;
+  userAgent?: string;
+}
+
+/** Creates a session row and returns the key; only its hash is stored. */
+export async function createSession(db: Tx, s: NewSession): Promise<{ key: string; sessionId: number }> {
+  const key = newSessionKey();
+  const now = Date.now();
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      tokenHash: hashKey(key),
+      userId: s.userId,
+      appId: s.appId,
+      kind: s.kind,
+      scope: s.scope ?? null,
+      expiresAt: new Date(now + s.ttlMs),
+      ip: s.ip ?? '',
+      userAgent: (s.userAgent ?? '').slice(0, 300),
+    })
+    .returning({ sessionId: sessions.sessionId });
+  return { key, sessionId: row!.sessionId };
+}
+
+export type SessionLookup =
+  | { status: 'ok'; auth: AuthContext }
+  | { status: 'unknown' }
+  | { status: 'expired' };
+
+/**
+ * Finds the session of a key, slides its expiry, and loads the permissions of the user's
+ * roles in the session's app. Permissions are read on every request, so a changed role takes
+ * effect at once and no process holds the only copy of them.
+ */
+export async function resolveSession(db: Db, key: string, ttlMs: number): Promise<SessionLookup> {
+  if (!key || key.length > 200) return { status: 'unknown' };
+  const [row] = await db
+    .select({
+      sessionId: sessions.sessionId,
+      userId: sessions.userId,
+      appId: sessions.appId,
+      kind: sessions.kind,
+      scope: sessions.scope,
+      expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+      userName: users.userName,
+      enabled: users.enabled,
+    })
+    .from(sessions)
+    .leftJoin(users, eq(users.userId, sessions.userId))
+    .where(eq(sessions.tokenHash, hashKey(key)))
+    .limit(1);
+  if (!row) return { status: 'unknown' };
+  const now = Date.now();
+  if (row.expiresAt.getTime() <= now) {
+    await db.delete(sessions).where(eq(sessions.sessionId, row.sessionId));
+    return { status: 'expired' };
+  }
+  if (row.kind === 'login' && (row.userId === null || row.enabled === false)) {
+    return { status: 'unknown' };
+  }
+  if (row.kind === 'login' && now - row.lastSeenAt.getTime() > SLIDE_WRITE_INTERVAL_MS) {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now), expiresAt: new Date(now + ttlMs) })
+      .where(eq(sessions.sessionId, row.sessionId));
+  }
+  const perms =
+    row.kind === 'login' && row.userId !== null
+      ? await loadPermissions(db, row.userId, row.appId)
+      : { apiIds: new Set<string>(), routerNames: new Set<string>() };
+  return {
+    status: 'ok',
+    auth: {
+      sessionId: row.sessionId,
+      kind: row.kind === 'free' ? 'free' : 'login',
+      userId: row.userId,
+      userName: row.userName ?? '',
+      appId: row.appId,
+      apiIds: perms.apiIds,
+      routerNames: perms.routerNames,
+      scope: (row.scope as AuthContext['scope']) ?? null,
+    },
+  };
+}
+
+/** The union of the menus and functions of the user's roles in one app. */
+export async function loadPermissions(db: Tx, userId: number, appId: number) {
+  const roleIds = db
+    .select({ roleId: roles.roleId })
+    .from(roles)
+    .innerJoin(roleUsers, eq(roleUsers.roleId, roles.roleId))
+    .where(and(eq(roles.appId, appId), eq(roleUsers.userId, userId)));
+  const [menuRows, funcRows] = await Promise.all([
+    db
+      .selectDistinct({ routerName: menus.routerName })
+      .from(roleMenus)
+      .innerJoin(menus, eq(menus.menuId, roleMenus.menuId))
+      .where(inArray(roleMenus.roleId, roleIds)),
+    db
+      .selectDistinct({ apiId: functions.apiId })
+      .from(roleFunctions)
+      .innerJoin(functions, eq(functions.funcId, roleFunctions.funcId))
+      .where(inArray(roleFunctions.roleId, roleIds)),
+  ]);
+  return {
+    routerNames: new Set(menuRows.map((r) => r.routerName)),
+    apiIds: new Set(funcRows.map((r) => r.apiId)),
+  };
+}
+
+export async function endSession(db: Tx, sessionId: number) {
+  await db.delete(sessions).where(eq(sessions.sessionId, sessionId));
+}
+
+/** Ends every session of a user except one (after a password change). */
+export async function endOtherSessions(db: Tx, userId: number, keepSessionId: number) {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.sessionId, keepSessionId)));
+}
+
+export async function switchSessionApp(db: Tx, sessionId: number, appId: number) {
+  await db.update(sessions).set({ appId }).where(eq(sessions.sessionId, sessionId));
+}
+
+/** Removes expired sessions; run at start and from time to time. */
+export async function purgeExpiredSessions(db: Tx) {
+  await db.delete(sessions).where(lt(sessions.expiresAt, sql`now()`));
+}
+
+export async function countActiveSessions(db: Tx, userId: number) {
+  const [r] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, sql`now()`)));
+  return r?.n ?? 0;
+}

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'], {
+    error: 'must be one of 1, 0, true, false, on, off, yes, no',
+  })
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SESSION_TTL_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000).default(7_200_000),
+  DEMO_DATA: flag.optional(),
+  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(32).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+  COMPANY_NAME: z.string().min(1).default('CRDP'),
+  TRUST_PROXY: flag.default(false),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  sessionTtlMs: number;
+  demoData: boolean;
+  demoPassword: string | undefined;
+  logLevel: string;
+  webDist: string;
+  companyName: string;
+  trustProxy: boolean;
+  /** Sign-in attempts allowed per client address per minute. */
+  loginRateLimit: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration from environment variables; a bad value stops the start with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .filter((k) => env[k] !== undefined && env[k] !== '')
+      .map((k) => [k, env[k]]),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (i) => `  ${i.path.join('.')}=${JSON.stringify(env[String(i.path[0])])}: ${i.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    sessionTtlMs: e.SESSION_TTL_MS,
+    demoData: e.DEMO_DATA ?? !e.DATABASE_URL,
+    demoPassword: e.DEMO_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(here, '../../web/dist')),
+    companyName: e.COMPANY_NAME,
+    trustProxy: e.TRUST_PROXY,
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
+  };
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError, badRequest } from '../http/errors.js';
+import { assertAccess } from '../http/security.js';
+
+/**
+ * The envelope calls of spec 000 section 7: `POST path` with `{ method, params }`, a single
+ * value wrapped into an array. Each method declares its access and its params schema, the
+ * same way a REST route does; the registry is exported so tests can walk every method.
+ */
+export interface EnvelopeMethod<P extends z.ZodType = z.ZodType> {
+  access: 'public' | 'session' | { apiId: string };
+  /** Schema of the params array. */
+  params: P;
+  summary: string;
+  handler: (req: FastifyRequest, params: z.infer<P>) => Promise<unknown>;
+}
+
+export type EnvelopeMethods = Record<string, EnvelopeMethod>;
+
+export const defineMethod = <P extends z.ZodType>(m: EnvelopeMethod<P>): EnvelopeMethod =>
+  m as EnvelopeMethod;
+
+/** Every envelope path and its methods, filled as routes register. */
+export const envelopeRegistry = new Map<string, EnvelopeMethods>();
+
+const envelopeBody = z.object({
+  method: z.string().min(1).max(100),
+  params: z.unknown().optional(),
+});
+
+function describeIssues(error: z.ZodError) {
+  return error.issues
+    .slice(0, 5)
+    .map(
+      (i) =>
+        `params${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${i.message}`,
+    )
+    .join('; ');
+}
+
+export function registerEnvelope(app: FastifyInstance, path: string, methods: EnvelopeMethods) {
+  envelopeRegistry.set(path, methods);
+  app.withTypeProvider<ZodTypeProvider>().post(
+    path,
+    {
+      config: { access: 'envelope', envelope: true },
+      schema: {
+        tags: ['envelope'],
+        summary: `Envelope call: ${Object.keys(methods).join(', ')}`,
+        body: envelopeBody,
+      },
+    },
+    async (req) => {
+      const { method, params } = req.body;
+      const m = Object.hasOwn(methods, method) ? methods[method] : undefined;
+      if (!m) throw new AppError(400, 'request.unknownMethod', { method: method.slice(0, 100) }, 'method');
+      assertAccess(req, m.access);
+      const list = params === undefined || params === null ? [] : Array.isArray(params) ? params : [params];
+      const parsed = m.params.safeParse(list);
+      if (!parsed.success) {
+        const first = parsed.error.issues[0];
+        throw badRequest(
+          describeIssues(parsed.error),
+          `params${first?.path.length ? `.${first.path.join('.')}` : ''}`,
+        );
+      }
+      const result = await m.handler(req, parsed.data);
+      return { code: 0, result };
+    },
+  );
+}

@@ -1,0 +1,53 @@
+import type { Locale } from '@crdp/core';
+import type { Config } from '../config.js';
+import type { Database, Db } from '../db/client.js';
+
+/**
+ * What a route needs, declared on every route in `config.access`. A hook enforces it before
+ * the handler runs; a route under /api without a declaration stops the app from building.
+ *
+ * - `public`: anyone.
+ * - `session`: a signed-in user (not a free-access link).
+ * - `{ apiId }`: a signed-in user whose roles in the current app hold that function.
+ * - `envelope`: the envelope calls of spec 000 section 7; each method declares its own access.
+ * A route may also name `freeScope`: a free-access link of that scope may call it.
+ */
+export type Access = 'public' | 'session' | 'envelope' | { apiId: string };
+export type FreeScopeKind = 'crf' | 'term';
+
+export interface AuthContext {
+  sessionId: number;
+  kind: 'login' | 'free';
+  userId: number | null;
+  userName: string;
+  appId: number;
+  /** ApiIds of the functions the user's roles hold in the current app. */
+  apiIds: ReadonlySet<string>;
+  /** RouterNames of the menus the user's roles hold in the current app. */
+  routerNames: ReadonlySet<string>;
+  /** For free-access sessions: what the link opens. */
+  scope: { kind: FreeScopeKind; objectId: string | null; keyId?: number } | null;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    freeScope?: FreeScopeKind;
+    /** Errors of this route answer in the envelope shape `{ code: 1, error: { message } }`. */
+    envelope?: boolean;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+    locale: Locale;
+  }
+  interface FastifyInstance {
+    db: Db;
+    database: Database;
+    config: Config;
+  }
+}
+
+/** Routes that belong to plugins (static files, API docs) and are public by nature. */
+export function isImplicitlyPublic(url: string) {
+  return !url.startsWith('/api') || url === '/api/docs' || url.startsWith('/api/docs/');
+}

@@ -1,0 +1,66 @@
+import { pickLocale } from '@crdp/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { resolveSession } from '../auth/sessions.js';
+import { isImplicitlyPublic } from './access.js';
+import { AppError } from './errors.js';
+
+export const SESSION_HEADER_LC = 'weappauthorization';
+
+export function sessionKeyOf(req: FastifyRequest): string | null {
+  const raw = req.headers[SESSION_HEADER_LC];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!value) return null;
+  return value.startsWith('Bearer ') ? value.slice(7) : value;
+}
+
+/**
+ * Resolves the session of every request and enforces the route's declared access before the
+ * body is even parsed: 401 without a valid session, 403 without the function. Deny is the default.
+ */
+export const securityPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('auth', null);
+  app.decorateRequest('locale', 'zh-CN');
+
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    if (!route.config?.access && !isImplicitlyPublic(url)) {
+      throw new Error(`Route ${String(route.method)} ${url} declares no access (config.access)`);
+    }
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', String(req.id));
+    req.locale = pickLocale(req.headers['accept-language']);
+    const access = req.routeOptions.config?.access ?? (isImplicitlyPublic(req.url) ? 'public' : undefined);
+    const key = sessionKeyOf(req);
+    let expired = false;
+    if (key) {
+      const found = await resolveSession(app.db, key, app.config.sessionTtlMs);
+      if (found.status === 'ok') req.auth = found.auth;
+      else expired = found.status === 'expired';
+    }
+    if (access === 'public' || access === 'envelope') return;
+    if (access === undefined)
+      throw new AppError(404, 'request.notFound', { path: req.url.split('?')[0] ?? '' });
+    assertAccess(req, access, expired);
+  });
+});
+
+/** Checks a declared access against the request's session; throws 401 or 403. */
+export function assertAccess(
+  req: FastifyRequest,
+  access: 'public' | 'session' | { apiId: string },
+  expired = false,
+) {
+  if (access === 'public') return;
+  const auth = req.auth;
+  if (!auth) throw new AppError(401, expired ? 'auth.expired' : 'auth.required');
+  if (auth.kind === 'free') {
+    const scope = req.routeOptions.config?.freeScope;
+    if (!scope || auth.scope?.kind !== scope) throw new AppError(403, 'auth.scope');
+    return;
+  }
+  if (access === 'session') return;
+  if (!auth.apiIds.has(access.apiId)) throw new AppError(403, 'auth.forbidden', { apiId: access.apiId });
+}

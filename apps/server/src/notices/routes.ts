@@ -1,0 +1,80 @@
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { loginSession } from '../auth/routes.js';
+import type { Tx } from '../db/client.js';
+import { notices } from '../db/schema/index.js';
+
+export interface NewNotice {
+  appId: number;
+  userId: number;
+  kind: 'job.finished' | 'dataElement.published' | 'record.assigned' | 'system';
+  title: string;
+  body?: string;
+  link?: string;
+}
+
+/** Other areas call this when something happens that a person should hear about. */
+export async function notify(db: Tx, n: NewNotice) {
+  await db.insert(notices).values({ ...n, body: n.body ?? '', link: n.link ?? '' });
+}
+
+export async function noticeRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/v0.1/notices',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['notices'],
+        summary: 'Notices of the signed-in user in the current app, newest first, and the unread count',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
+      },
+    },
+    async (req) => {
+      const s = loginSession(req);
+      const mine = and(eq(notices.userId, s.userId), eq(notices.appId, s.appId));
+      const [items, [count]] = await Promise.all([
+        app.db
+          .select()
+          .from(notices)
+          .where(mine)
+          .orderBy(desc(notices.createdAt), desc(notices.id))
+          .limit(req.query.limit),
+        app.db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(notices)
+          .where(and(mine, isNull(notices.readAt))),
+      ]);
+      return { code: 200, data: { items, unread: count?.n ?? 0 }, message: 'ok' };
+    },
+  );
+  r.post(
+    '/api/v0.1/notices/read',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['notices'],
+        summary: 'Mark notices read (the given ids, or all)',
+        body: z.object({ ids: z.array(z.number().int().positive()).max(500).optional() }).default({}),
+      },
+    },
+    async (req) => {
+      const s = loginSession(req);
+      const ids = req.body.ids;
+      const where = and(
+        eq(notices.userId, s.userId),
+        eq(notices.appId, s.appId),
+        isNull(notices.readAt),
+        ids ? inArray(notices.id, ids.length ? ids : [0]) : undefined,
+      );
+      const rows = await app.db
+        .update(notices)
+        .set({ readAt: new Date() })
+        .where(where)
+        .returning({ id: notices.id });
+      return { code: 200, data: { updated: rows.length }, message: 'ok' };
+    },
+  );
+}

@@ -1,0 +1,20 @@
+import { purgeExpiredSessions } from '../auth/sessions.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { seedSiteDefaults } from '../site/service.js';
+import { seedDemo } from './demo.js';
+import { syncMenus } from './menus.js';
+
+/** Everything a start does to the data before serving: idempotent, safe to run on every start. */
+export async function prepareData(
+  db: Db,
+  config: Pick<Config, 'demoData' | 'dataDir' | 'demoPassword' | 'companyName'>,
+) {
+  await db.transaction(async (tx) => {
+    await syncMenus(tx);
+    await seedSiteDefaults(tx, config.companyName);
+  });
+  await purgeExpiredSessions(db);
+  const demo = config.demoData ? await seedDemo(db, config.dataDir, config.demoPassword) : null;
+  return { demo };
+}

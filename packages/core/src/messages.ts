@@ -1,0 +1,102 @@
+/**
+ * Messages the server sends to people, in both languages of the product. The web app has
+ * its own catalogue for screen text; these are the texts that travel in API errors.
+ */
+export type Locale = 'zh-CN' | 'en-US';
+export const DEFAULT_LOCALE: Locale = 'zh-CN';
+
+const catalogue = {
+  'auth.badCredentials': { 'zh-CN': '用户名或密码错误', 'en-US': 'Wrong user name or password' },
+  'auth.locked': {
+    'zh-CN': '登录失败次数过多，账号已锁定 {minutes} 分钟，请稍后再试',
+    'en-US': 'Too many failed sign-ins: the account is locked for {minutes} minutes, please try again later',
+  },
+  'auth.disabled': {
+    'zh-CN': '账号已停用，请联系管理员',
+    'en-US': 'This account is disabled; contact your administrator',
+  },
+  'auth.noProduct': {
+    'zh-CN': '您尚未获得该产品的访问权限！',
+    'en-US': 'You have not yet been granted access to this product!',
+  },
+  'auth.noApp': { 'zh-CN': '您不属于该应用', 'en-US': 'You are not a member of this app' },
+  'auth.required': { 'zh-CN': '请先登录', 'en-US': 'Please log in first' },
+  'auth.expired': {
+    'zh-CN': '登录已过期，请重新登录',
+    'en-US': 'Your session has expired, please log in again',
+  },
+  'auth.forbidden': {
+    'zh-CN': '没有权限执行此操作（需要 {apiId}）',
+    'en-US': 'You have no permission for this action (needs {apiId})',
+  },
+  'auth.scope': {
+    'zh-CN': '免登录链接无权访问该资源',
+    'en-US': 'This free-access link does not reach this resource',
+  },
+  'auth.freeKeyInvalid': {
+    'zh-CN': '免登录链接无效、已过期或已撤销',
+    'en-US': 'The free-access link is invalid, expired or revoked',
+  },
+  'password.oldRequired': { 'zh-CN': '旧密码不能为空', 'en-US': 'Old password cannot be empty' },
+  'password.newRequired': { 'zh-CN': '新密码不能为空', 'en-US': 'New password cannot be empty' },
+  'password.oldWrong': { 'zh-CN': '旧密码错误', 'en-US': 'The old password is wrong' },
+  'password.same': {
+    'zh-CN': '新密码不能与旧密码相同',
+    'en-US': 'The new password must differ from the old one',
+  },
+  'password.length': {
+    'zh-CN': '密码长度须为 8 到 32 位',
+    'en-US': 'The password must be 8 to 32 characters long',
+  },
+  'password.kinds': {
+    'zh-CN': '密码须包含大写字母、小写字母、数字、特殊字符中的至少三种',
+    'en-US': 'The password must contain at least three of: uppercase, lowercase, digit, special character',
+  },
+  'password.decrypt': {
+    'zh-CN': '密码密文无法解密，请刷新页面后重试',
+    'en-US': 'The encrypted password could not be decrypted; reload the page and try again',
+  },
+  'request.invalid': { 'zh-CN': '请求参数错误：{detail}', 'en-US': 'Invalid request: {detail}' },
+  'request.malformedJson': {
+    'zh-CN': '请求体不是合法的 JSON',
+    'en-US': 'The request body is not valid JSON',
+  },
+  'request.mediaType': {
+    'zh-CN': '不支持的内容类型：{type}',
+    'en-US': 'Unsupported content type: {type}',
+  },
+  'request.tooLarge': { 'zh-CN': '请求体过大', 'en-US': 'The request body is too large' },
+  'request.rateLimited': {
+    'zh-CN': '请求过于频繁，请 {seconds} 秒后再试',
+    'en-US': 'Too many requests, try again in {seconds} seconds',
+  },
+  'request.unknownMethod': {
+    'zh-CN': '未知的方法：{method}',
+    'en-US': 'Unknown method: {method}',
+  },
+  'request.notFound': { 'zh-CN': '接口不存在：{path}', 'en-US': 'No such API: {path}' },
+  'entity.notFound': { 'zh-CN': '{entity} 不存在', 'en-US': '{entity} not found' },
+  'server.error': {
+    'zh-CN': '服务器出错了，请稍后重试（请求编号 {requestId}）',
+    'en-US': 'The server made an error, please retry later (request id {requestId})',
+  },
+} as const;
+
+export type MessageKey = keyof typeof catalogue;
+
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(catalogue, key);
+}
+
+/** Formats a message of the catalogue; `{name}` placeholders take the given values. */
+export function formatMessage(key: MessageKey, locale: Locale, values: Record<string, string | number> = {}) {
+  const text: string = catalogue[key][locale] ?? catalogue[key][DEFAULT_LOCALE];
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** Picks zh-CN or en-US from an Accept-Language header; Chinese is the default. */
+export function pickLocale(acceptLanguage: string | undefined | null): Locale {
+  if (!acceptLanguage) return DEFAULT_LOCALE;
+  const first = acceptLanguage.split(',')[0]?.trim().toLowerCase() ?? '';
+  return first.startsWith('en') ? 'en-US' : DEFAULT_LOCALE;
+}
