@@ -11,7 +11,7 @@ import { createSession } from './sessions.js';
 import { hashKey } from './tokens.js';
 
 /** Who may issue and revoke free-access links: people who manage CRFs. */
-export const FREE_ACCESS_API_ID = 'CrfManagement.edit';
+export const FREE_ACCESS_API_ID = 'CrfManagementList.edit';
 /** A free-access session lasts at most this long, and never beyond the link's own expiry. */
 const FREE_SESSION_MS = 2 * 3_600_000;
 

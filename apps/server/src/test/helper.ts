@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.js';
+import { type Config, loadConfig } from '../config.js';
+import { type Database, openDatabase } from '../db/client.js';
+
+export const TEST_PASSWORD = 'Demo-Pass-2026';
+
+/**
+ * A throw-away database: PGlite in memory, or, when DATABASE_URL is set, a fresh PostgreSQL
+ * database created for this test file and dropped after it.
+ */
+export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({ dataDir: 'memory' });
+    return { database, drop: () => database.close() };
+  }
+  const name = `crdp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openDatabase({ url: u.toString(), dataDir: 'memory' });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** Builds the real app on a throw-away database with the demo accounts (password TEST_PASSWORD). */
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crdp-test-'));
+  const { database, drop } = await openTestDatabase();
+  const config: Config = {
+    ...loadConfig({}),
+    dataDir,
+    demoData: true,
+    demoPassword: TEST_PASSWORD,
+    logLevel: 'silent',
+    loginRateLimit: 10_000,
+    webDist: path.join(dataDir, 'no-web'),
+    ...overrides,
+  };
+  const app = await buildApp({ config, database, logger: false });
+  await app.ready();
+  return {
+    app,
+    config,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Calls an envelope method the way the browser does. */
+export async function envelope(
+  app: FastifyInstance,
+  method: string,
+  params: unknown,
+  key?: string,
+  path = '/api/merchants/merchantslogin',
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: path,
+    headers: key ? { WeAppAuthorization: key } : {},
+    payload: { method, params },
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+export async function signIn(app: FastifyInstance, userName: string, password = TEST_PASSWORD) {
+  const r = await envelope(app, 'Login', [{ UserName: userName, Password: password }]);
+  if (r.status !== 200) throw new Error(`sign-in of ${userName} failed: ${JSON.stringify(r.body)}`);
+  return r.body.result.User.SessionKey as string;
+}
+
+export async function get(app: FastifyInstance, url: string, key?: string) {
+  const res = await app.inject({ method: 'GET', url, headers: key ? { WeAppAuthorization: key } : {} });
+  return { status: res.statusCode, body: res.json(), headers: res.headers };
+}
+
+export async function post(app: FastifyInstance, url: string, payload: unknown, key?: string) {
+  const res = await app.inject({
+    method: 'POST',
+    url,
+    headers: key ? { WeAppAuthorization: key } : {},
+    payload: payload as object,
+  });
+  return { status: res.statusCode, body: res.json() };
+}
