@@ -1,0 +1,10 @@
+export { aggregate, quantile, toNumber } from './aggregate.js';
+export { EMPTY_LABEL, labelOf, valueFormatter } from './fields.js';
+export { type EChartsOption, toEChartsOption } from './options/index.js';
+export { niceCeil } from './options/matrix.js';
+export { plainText, type TableColumn, type TableData, toTableData } from './options/text.js';
+export { inSet, type VennRegion, vennRegions } from './options/venn.js';
+export * from './schema.js';
+export { type SortInput, sortIndexes, sortOrSkip } from './sort.js';
+export * from './subtypes.js';
+export * from './validate.js';
