@@ -12,7 +12,15 @@ const numberLike = z
   .nullable()
   .optional();
 const flag = z
-  .union([z.boolean(), z.literal(0), z.literal(1), z.literal('0'), z.literal('1'), z.literal('true'), z.literal('false')])
+  .union([
+    z.boolean(),
+    z.literal(0),
+    z.literal(1),
+    z.literal('0'),
+    z.literal('1'),
+    z.literal('true'),
+    z.literal('false'),
+  ])
   .nullable()
   .optional();
 const keyList = z.union([z.array(z.string()), z.string()]).optional();
@@ -25,7 +33,12 @@ const option = z.looseObject({
 
 const bounds = { minNub: numberLike, maxNub: numberLike, minVal: numberLike, maxVal: numberLike };
 
-const blank = z.looseObject({ key: z.string().optional(), gapFillingProperty: z.string().optional(), isRequired: flag, ...bounds });
+const blank = z.looseObject({
+  key: z.string().optional(),
+  gapFillingProperty: z.string().optional(),
+  isRequired: flag,
+  ...bounds,
+});
 
 const matrixRow = z.looseObject({
   key: z.string().optional(),
@@ -77,6 +90,7 @@ const element: z.ZodType<unknown> = z
     typeStyle: z.string().nullable().optional(),
     inputType: z.string().nullable().optional(),
     fixed: numberLike,
+    ...bounds,
     selectLeastValue: numberLike,
     selectMostValue: numberLike,
     forM: z.string().nullable().optional(),
@@ -148,7 +162,11 @@ export const formSchema = z
       if (typeof key === 'string') {
         const where = path.join('.');
         if (seen.has(key)) {
-          ctx.addIssue({ code: 'custom', path: [...path, 'key'], message: `duplicate key '${key}' (first at ${seen.get(key)})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [...path, 'key'],
+            message: `duplicate key '${key}' (first at ${seen.get(key)})`,
+          });
         } else seen.set(key, where);
       }
       for (const field of CONTAINER_FIELDS) {

@@ -101,7 +101,8 @@ export interface Calculation {
   [extra: string]: unknown;
 }
 
-export interface FormItem {
+/** Text questions may carry the same bounds as blanks. */
+export interface FormItem extends Bounds {
   key: string;
   type: ItemType;
   title?: string;

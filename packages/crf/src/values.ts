@@ -5,7 +5,8 @@
  */
 
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-const DATE_RE = /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const DATE_RE =
+  /^(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** A finite number, or undefined when the value is not one (booleans and blanks are not). */
 export function toNumber(value: unknown): number | undefined {
@@ -26,7 +27,9 @@ export function toDate(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const m = DATE_RE.exec(value.trim());
   if (!m) return undefined;
-  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((x) => (x === undefined ? 0 : Number(x)));
+  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((x) =>
+    x === undefined ? 0 : Number(x),
+  );
   const t = Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
   const check = new Date(t);
   if (check.getUTCMonth() !== mo! - 1 || check.getUTCDate() !== d! || h! > 23 || mi! > 59 || s! > 59) {

@@ -1,0 +1,214 @@
+import { type CompiledForm, compiled } from './compile.js';
+import { isApplicable, normalise, type ParsedCondition } from './conditions.js';
+import type { FunctionRegistry } from './functions.js';
+import type { Bounds, Form, Problem } from './types.js';
+import { toNumber } from './values.js';
+
+/**
+ * Checks a form before it is published: what would make rules silently never fire, loop or
+ * refuse every answer. The engine tolerates all of these at run time; this is where a form
+ * designer hears about them.
+ */
+
+/** Strongly connected components of size > 1, or single nodes with an edge to themselves. */
+function cycles(c: CompiledForm): number[][] {
+  const n = c.nodes.length;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const stack: number[] = [];
+  const found: number[][] = [];
+  let counter = 0;
+  for (let start = 0; start < n; start++) {
+    if (index[start] !== -1) continue;
+    // Iterative Tarjan: each frame is a node and the position in its edge list.
+    const frames: [number, number][] = [[start, 0]];
+    index[start] = low[start] = counter++;
+    stack.push(start);
+    onStack[start] = 1;
+    while (frames.length) {
+      const frame = frames[frames.length - 1]!;
+      const [v, e] = frame;
+      const edges = c.dependents[v]!;
+      if (e < edges.length) {
+        frame[1]++;
+        const w = edges[e]!;
+        if (index[w] === -1) {
+          index[w] = low[w] = counter++;
+          stack.push(w);
+          onStack[w] = 1;
+          frames.push([w, 0]);
+        } else if (onStack[w]) low[v] = Math.min(low[v]!, index[w]!);
+        continue;
+      }
+      frames.pop();
+      if (frames.length) {
+        const parent = frames[frames.length - 1]![0];
+        low[parent] = Math.min(low[parent]!, low[v]!);
+      }
+      if (low[v] === index[v]) {
+        const component: number[] = [];
+        let w: number;
+        do {
+          w = stack.pop()!;
+          onStack[w] = 0;
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1 || c.dependents[v]!.includes(v)) found.push(component.reverse());
+      }
+    }
+  }
+  return found;
+}
+
+function checkCondition(
+  c: CompiledForm,
+  at: string,
+  indicator: number,
+  indicatorKey: string,
+  conditionText: string,
+  parsed: ParsedCondition | undefined,
+  problems: Problem[],
+): void {
+  if (indicator < 0) {
+    problems.push({
+      code: 'unknownKey',
+      at,
+      message: `indicator '${indicatorKey}' is not an item of the form`,
+      keys: [indicatorKey],
+    });
+    return;
+  }
+  if (!parsed) {
+    problems.push({ code: 'unknownCondition', at, message: `condition '${conditionText}' is not known` });
+    return;
+  }
+  const node = c.nodes[indicator]!;
+  const notApplicable = (why: string) =>
+    problems.push({
+      code: 'conditionNotApplicable',
+      at,
+      message: `'${conditionText}' on '${indicatorKey}': ${why}`,
+      keys: [indicatorKey],
+    });
+  if (!isApplicable(parsed.op, node.valueKind)) {
+    notApplicable(`cannot apply to a ${node.item?.type ?? node.kind} answer`);
+    return;
+  }
+  const ordering = ['lessThan', 'greaterThan', 'lessOrEqual', 'greaterOrEqual'].includes(parsed.op);
+  const o = parsed.operand;
+  if (
+    ordering &&
+    node.valueKind === 'choice' &&
+    node.item?.options?.some((opt) => toNumber(opt.code) === undefined)
+  ) {
+    notApplicable('options have codes that are not numbers, so they have no order');
+  } else if (ordering && node.valueKind === 'number' && o.num === undefined) {
+    notApplicable(`'${o.text}' is not a number`);
+  } else if (ordering && node.valueKind === 'date' && o.date === undefined) {
+    notApplicable(`'${o.text}' is not a date`);
+  }
+  const choices = node.item?.options;
+  if (
+    choices?.length &&
+    ['equals', 'notEquals', 'inList', 'notInList', 'contains', 'notContains'].includes(parsed.op)
+  ) {
+    const codes = new Set(choices.map((opt) => normalise(opt.code)));
+    const missing = [...o.set].filter((v) => !codes.has(v));
+    if (missing.length) notApplicable(`value ${String(o.raw)} is not among the options`);
+  }
+}
+
+function checkBounds(
+  at: string,
+  b: Bounds & { selectLeastValue?: unknown; selectMostValue?: unknown },
+  problems: Problem[],
+) {
+  const pairs: [unknown, unknown, string][] = [
+    [b.minVal, b.maxVal, 'minVal > maxVal'],
+    [b.minNub, b.maxNub, 'minNub > maxNub'],
+    [b.selectLeastValue, b.selectMostValue, 'selectLeastValue > selectMostValue'],
+  ];
+  for (const [min, max, what] of pairs) {
+    const lo = toNumber(min);
+    const hi = toNumber(max);
+    if (lo !== undefined && hi !== undefined && hi > 0 && lo > hi) {
+      problems.push({ code: 'minExceedsMax', at, message: `${what} (${lo} > ${hi}): no answer can pass` });
+    }
+  }
+}
+
+export function analyzeForm(form: Form, functions?: FunctionRegistry): Problem[] {
+  const c = compiled(form, functions);
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  for (const node of c.nodes) {
+    if (seen.has(node.key)) {
+      problems.push({
+        code: 'duplicateKey',
+        at: node.key,
+        message: `key '${node.key}' is used twice`,
+        keys: [node.key],
+      });
+    }
+    seen.add(node.key);
+  }
+  for (const rule of c.rules) {
+    checkCondition(
+      c,
+      rule.origin,
+      rule.indicator,
+      rule.indicatorKey,
+      rule.conditionText,
+      rule.parsed,
+      problems,
+    );
+    for (const key of rule.unknownTargets) {
+      problems.push({
+        code: 'unknownKey',
+        at: rule.origin,
+        message: `target '${key}' is not in the form`,
+        keys: [key],
+      });
+    }
+  }
+  c.nodes.forEach((node, i) => {
+    const item = node.item;
+    if (!item) return;
+    c.required[i]?.conditions.forEach((cond, j) => {
+      const at = `${node.key}.requiredRule.rules.${j}`;
+      checkCondition(c, at, cond.indicator, cond.indicatorKey, cond.text, cond.parsed, problems);
+    });
+    const calc = c.calcs[i];
+    if (calc) {
+      const at = `${node.key}.fxTopicData`;
+      if (!calc.fn) {
+        problems.push({
+          code: 'unknownFunction',
+          at,
+          message: `function '${calc.fnName}' is not registered`,
+        });
+      }
+      for (const key of calc.unknownFields) {
+        problems.push({ code: 'unknownKey', at, message: `field '${key}' is not in the form`, keys: [key] });
+      }
+    }
+    checkBounds(node.key, item, problems);
+    item.gapFilling?.forEach((blank, j) => {
+      checkBounds(`${node.key}.gapFilling.${j}`, blank, problems);
+    });
+    item.rows?.forEach((row, j) => {
+      checkBounds(`${node.key}.rows.${j}`, row, problems);
+    });
+  });
+  for (const component of cycles(c)) {
+    const keys = component.map((n) => c.nodes[n]!.key);
+    problems.push({
+      code: 'cycle',
+      at: keys[0]!,
+      message: `computed fields and show rules depend on each other in a loop: ${keys.join(' -> ')}`,
+      keys,
+    });
+  }
+  return problems;
+}

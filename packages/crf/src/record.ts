@@ -1,0 +1,310 @@
+import { XMLParser } from 'fast-xml-parser';
+import { compiled } from './compile.js';
+import { normalise } from './conditions.js';
+import type { Answers, Form, FormItem } from './types.js';
+import { toNumber } from './values.js';
+
+/**
+ * Reads a structured case record (HL7 CDA shape: sections of coded entries) and places its
+ * entries into form items by code, then by display name; values are matched to options by
+ * name or code, numbers converted to the item's unit. What cannot be placed safely (no item,
+ * no option, a unit that needs the analyte's molar mass) is returned, never guessed.
+ */
+
+export interface RecordEntry {
+  section: string;
+  code?: string;
+  codeSystem?: string;
+  displayName?: string;
+  value?: string;
+  valueCode?: string;
+  unit?: string;
+  text?: string;
+}
+
+export interface UnmatchedEntry {
+  entry: RecordEntry;
+  reason: string;
+}
+
+export interface RecordMapping {
+  answers: Answers;
+  unmatched: UnmatchedEntry[];
+}
+
+type XNode = Record<string, unknown>;
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  trimValues: true,
+  // Every element as a list, so a walker need not ask whether there was one or several.
+  isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
+});
+
+function kids(node: XNode, name: string): XNode[] {
+  const v = node[name];
+  if (!Array.isArray(v)) return [];
+  return v.map((c) => (typeof c === 'object' && c !== null ? (c as XNode) : { '#text': String(c) }));
+}
+
+function attr(node: XNode | undefined, name: string): string | undefined {
+  const v = node?.[`@_${name}`];
+  return v === undefined ? undefined : String(v);
+}
+
+function text(node: XNode | undefined): string | undefined {
+  const t = node?.['#text'];
+  return t === undefined || String(t).trim() === '' ? undefined : String(t).trim();
+}
+
+/** First descendant with one of the names, breadth first (the act's own code before nested ones). */
+function find(node: XNode, names: string[]): XNode | undefined {
+  const queue: XNode[] = [node];
+  for (let i = 0; i < queue.length; i++) {
+    const n = queue[i]!;
+    for (const [k, v] of Object.entries(n)) {
+      if (k.startsWith('@_') || k === '#text' || !Array.isArray(v)) continue;
+      const children = kids(n, k);
+      if (names.includes(k) && children[0]) return children[0];
+      queue.push(...children);
+    }
+  }
+  return undefined;
+}
+
+/** CDA time stamps (YYYYMMDD[HHmmss]) as ISO dates, the form's date spelling. */
+function readTime(v: string): string {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})?(\d{2})?/.exec(v);
+  if (!m) return v;
+  const date = `${m[1]}-${m[2]}-${m[3]}`;
+  return m[4] && m[5] ? `${date} ${m[4]}:${m[5]}` : date;
+}
+
+function readEntry(section: string, entry: XNode): RecordEntry {
+  const out: RecordEntry = { section };
+  const code = find(entry, ['code']);
+  const value = find(entry, ['value', 'doseQuantity']);
+  const act = Object.keys(entry).find((k) => !k.startsWith('@_') && k !== '#text');
+  const narrative = act ? kids(kids(entry, act)[0] ?? {}, 'text')[0] : undefined;
+  if (attr(code, 'code')) out.code = attr(code, 'code')!;
+  if (attr(code, 'codeSystem')) out.codeSystem = attr(code, 'codeSystem')!;
+  if (attr(code, 'displayName')) out.displayName = attr(code, 'displayName')!;
+  if (value) {
+    const type = attr(value, 'type');
+    const raw = attr(value, 'value');
+    if (attr(value, 'code')) out.valueCode = attr(value, 'code')!;
+    const shown = attr(value, 'displayName') ?? text(value) ?? raw;
+    if (shown !== undefined) out.value = type === 'TS' ? readTime(shown) : shown;
+    if (attr(value, 'unit')) out.unit = attr(value, 'unit')!;
+  }
+  const t = text(narrative);
+  if (t) out.text = t;
+  return out;
+}
+
+/** The entries of a record, section by section; a section's narrative text is one entry too. */
+export function readRecordEntries(xml: string): RecordEntry[] {
+  const doc = parser.parse(xml) as XNode;
+  const entries: RecordEntry[] = [];
+  const walk = (node: XNode) => {
+    for (const [k, v] of Object.entries(node)) {
+      if (k.startsWith('@_') || k === '#text' || !Array.isArray(v)) continue;
+      for (const child of kids(node, k)) {
+        if (k !== 'section') {
+          walk(child);
+          continue;
+        }
+        const code = kids(child, 'code')[0];
+        const name = attr(code, 'displayName') ?? text(kids(child, 'title')[0]) ?? '';
+        for (const entry of kids(child, 'entry')) entries.push(readEntry(name, entry));
+        const narrative = text(kids(child, 'text')[0]);
+        if (narrative) {
+          const e: RecordEntry = { section: name, displayName: name, text: narrative };
+          if (attr(code, 'code')) e.code = attr(code, 'code')!;
+          entries.push(e);
+        }
+        walk(child);
+      }
+    }
+  };
+  walk(doc);
+  return entries;
+}
+
+// Units by dimension and factor to that dimension's base, for converting to the item's unit.
+const UNITS: Record<string, [string, number]> = {
+  m: ['length', 100],
+  cm: ['length', 1],
+  mm: ['length', 0.1],
+  kg: ['mass', 1],
+  g: ['mass', 0.001],
+  mg: ['mass', 1e-6],
+  'g/l': ['massConc', 1],
+  'g/dl': ['massConc', 10],
+  'mg/dl': ['massConc', 0.01],
+  'mg/l': ['massConc', 0.001],
+  'ng/ml': ['massConc', 1e-6],
+  'ug/l': ['massConc', 1e-6],
+  'u/l': ['activity', 1],
+  'iu/l': ['activity', 1],
+  'umol/l': ['molar', 1],
+  'mmol/l': ['molar', 1000],
+  '℃': ['temperature', 1],
+  '°c': ['temperature', 1],
+  'iu/ml': ['viralLoad', 1],
+  kpa: ['pressure', 1],
+  '10^9/l': ['count', 1],
+};
+
+function unitKey(unit: string): string {
+  return unit.trim().toLowerCase().replace(/[μµ]/g, 'u').replace(/\s+/g, '');
+}
+
+/** Strips spaces and punctuation so '丙氨酸氨基转移酶 (ALT)' and '丙氨酸氨基转移酶（alt）' agree. */
+function squash(s: string): string {
+  return s.toLowerCase().replace(/[\s:：,，.。、;；'"“”\-_/]/g, '');
+}
+
+/** Spellings of a name: whole, without the bracket, and the bracketed abbreviation if not a unit. */
+function spellings(name: string): string[] {
+  const out = [squash(name.replace(/[()（）]/g, ''))];
+  const m = /^(.*?)[(（]([^)）]*)[)）]\s*$/.exec(name);
+  if (m) {
+    out.push(squash(m[1]!));
+    if (!(unitKey(m[2]!) in UNITS) && /[a-z]/i.test(m[2]!)) out.push(squash(m[2]!));
+  }
+  return out.filter((s) => s.length > 0);
+}
+
+function unitOf(item: FormItem): string | undefined {
+  if (item.unit) return item.unit;
+  const m = /[(（]([^)）]*)[)）]\s*$/.exec(item.title ?? '');
+  return m && unitKey(m[1]!) in UNITS ? m[1] : undefined;
+}
+
+function nameScore(item: FormItem, entry: RecordEntry): number {
+  if (!entry.displayName || !item.title) return 0;
+  const a = spellings(item.title);
+  const b = spellings(entry.displayName);
+  if (a[0] === b[0]) return 3;
+  if (a.some((x) => b.includes(x))) return 2;
+  const [ta, tb] = [a[a.length > 1 ? 1 : 0]!, b[b.length > 1 ? 1 : 0]!];
+  return ta.length >= 2 && tb.length >= 2 && (ta.includes(tb) || tb.includes(ta)) ? 1 : 0;
+}
+
+const YES = ['是', '有', '阳性', 'yes', 'true', 'positive'];
+const NO = ['否', '无', '阴性', 'no', 'false', 'negative'];
+
+function toOption(item: FormItem, entry: RecordEntry): string | number | undefined {
+  const options = item.options ?? [];
+  const said = [entry.value, entry.valueCode, entry.text].filter((s): s is string => !!s);
+  for (const s of said) {
+    const byName = options.find((o) => squash(o.name) === squash(s));
+    if (byName) return byName.code;
+  }
+  for (const s of said) {
+    const byCode = options.find((o) => normalise(o.code) === normalise(s));
+    if (byCode) return byCode.code;
+  }
+  const truth = said.map((s) => s.toLowerCase()).find((s) => s === 'true' || s === 'false');
+  if (truth) {
+    const names = truth === 'true' ? YES : NO;
+    return options.find((o) => names.includes(o.name.toLowerCase()))?.code;
+  }
+  return undefined;
+}
+
+type Placed = { value: unknown } | { reason: string };
+
+function convert(item: FormItem, entry: RecordEntry): Placed {
+  const kind = `${item.textType ?? ''} ${item.inputType ?? ''}`.toLowerCase();
+  const raw = entry.value ?? entry.text;
+  switch (item.type) {
+    case 'radio':
+    case 'score':
+    case 'checkbox': {
+      const code = toOption(item, entry);
+      if (code === undefined) return { reason: `value '${raw ?? ''}' is not an option of '${item.key}'` };
+      return { value: item.type === 'checkbox' ? [code] : code };
+    }
+    case 'textQuestion':
+    case 'gapFilling': {
+      if (raw === undefined) return { reason: 'entry has no value' };
+      let value: unknown = raw;
+      const n = toNumber(raw);
+      const target = unitOf(item);
+      if (n !== undefined && (kind.includes('number') || target)) {
+        value = n;
+        if (target && entry.unit && unitKey(target) !== unitKey(entry.unit)) {
+          const from = UNITS[unitKey(entry.unit)];
+          const to = UNITS[unitKey(target)];
+          if (!from || !to || from[0] !== to[0]) {
+            return { reason: `unit ${entry.unit} cannot be converted to ${target} for '${item.key}'` };
+          }
+          value = Number(((n * from[1]) / to[1]).toPrecision(12));
+        }
+      }
+      if (item.type === 'gapFilling') {
+        const blank = item.gapFilling?.[0];
+        return item.gapFilling?.length === 1
+          ? { value: { [blank?.key ?? '0']: value } }
+          : { reason: 'gap filling with several blanks' };
+      }
+      return { value };
+    }
+    default:
+      return { reason: `a ${item.type} item cannot take a record value` };
+  }
+}
+
+/** Places the record's entries into the form's items; returns answers and what it could not place. */
+export function mapRecordToAnswers(xml: string, form: Form): RecordMapping {
+  const c = compiled(form);
+  const items = c.nodes
+    .map((n) => n.item)
+    .filter(
+      (i): i is FormItem =>
+        !!i && i.type !== 'paragraph' && !(i.fxTopicData && i.fxManual !== true && i.fxManual !== 1),
+    );
+  const answers: Answers = {};
+  const unmatched: UnmatchedEntry[] = [];
+  for (const entry of readRecordEntries(xml)) {
+    const byCode = entry.code
+      ? items.find(
+          (i) =>
+            i.code &&
+            String(i.code)
+              .split(/[|,，]/)
+              .map((s) => s.trim())
+              .includes(entry.code!),
+        )
+      : undefined;
+    let target = byCode;
+    if (!target) {
+      let best = 0;
+      for (const item of items) {
+        const s = nameScore(item, entry);
+        if (s > best) [best, target] = [s, item];
+      }
+    }
+    if (!target) {
+      unmatched.push({ entry, reason: 'no item matches its code or name' });
+      continue;
+    }
+    const placed = convert(target, entry);
+    if ('reason' in placed) {
+      unmatched.push({ entry, reason: placed.reason });
+      continue;
+    }
+    const prior = answers[target.key];
+    // Several entries may tick options of one checkbox.
+    answers[target.key] =
+      target.type === 'checkbox' && Array.isArray(prior)
+        ? [...new Set([...prior, ...(placed.value as unknown[])])]
+        : placed.value;
+  }
+  return { answers, unmatched };
+}
