@@ -5,8 +5,11 @@ const collator = new Intl.Collator('zh-CN', { numeric: true, sensitivity: 'base'
 
 class SortFailure extends Error {}
 
-// Dates as the data carries them: ISO dates with optional time, or Date objects.
-const DATE_TEXT = /^\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+// Dates as the data carries them: year-month or a full date with optional time, or Date objects.
+const DATE_TEXT =
+  /^\d{4}[-/]\d{1,2}([-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const dateKey = (r: unknown) =>
+  r instanceof Date ? r.getTime() : new Date(String(r).trim().replace(/\//g, '-')).getTime();
 
 /** Typed sort keys for categoryValue: all numbers, or all dates, or the sort cannot be done. */
 function typedKeys(raws: readonly unknown[]): number[] {
@@ -15,7 +18,7 @@ function typedKeys(raws: readonly unknown[]): number[] {
     return raws.map((r) => (isEmpty(r) ? Number.NaN : toNumber(r)));
   }
   if (present.every((r) => r instanceof Date || (typeof r === 'string' && DATE_TEXT.test(r.trim())))) {
-    return raws.map((r) => (isEmpty(r) ? Number.NaN : new Date(r as string | Date).getTime()));
+    return raws.map((r) => (isEmpty(r) ? Number.NaN : dateKey(r)));
   }
   throw new SortFailure('categories are neither all numbers nor all dates');
 }
