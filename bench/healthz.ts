@@ -18,7 +18,11 @@ bare.get('/healthz', async () => ({ status: 'ok' }));
 const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 const database = await openDatabase({ dataDir: 'memory' });
-const app = await buildApp({ config: { ...loadConfig({}), demoData: false, logLevel: 'silent' }, database, logger: false });
+const app = await buildApp({
+  config: { ...loadConfig({}), demoData: false, logLevel: 'silent' },
+  database,
+  logger: false,
+});
 const oursUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 
 // Warm both up, then measure alternately so drift on a shared machine hits both.

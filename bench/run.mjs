@@ -15,7 +15,10 @@ const files = readdirSync(here)
 let failed = 0;
 for (const f of files) {
   console.log(`\n== ${f}`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, f)], { stdio: 'inherit', cwd: path.join(here, '..') });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, f)], {
+    stdio: 'inherit',
+    cwd: path.join(here, '..'),
+  });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

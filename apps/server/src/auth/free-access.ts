@@ -113,7 +113,16 @@ export async function freeAccessRoutes(app: FastifyInstance) {
   r.post(
     '/api/v0.1/free_access/:id/revoke',
     {
-      config: { access: { apiId: FREE_ACCESS_API_ID } },
+      config: {
+        access: { apiId: FREE_ACCESS_API_ID },
+        ownedIds: async (db, appId) =>
+          (
+            await db
+              .select({ id: freeAccessKeys.id })
+              .from(freeAccessKeys)
+              .where(eq(freeAccessKeys.appId, appId))
+          ).map((r) => ({ id: r.id })),
+      },
       schema: {
         tags: ['auth'],
         summary: 'Revoke a free-access link',

@@ -11,7 +11,17 @@ import { endSession, resolveSession, switchSessionApp } from './sessions.js';
 
 const userName = z.string().trim().min(1, 'UserName is required').max(100);
 const password = z.string().min(1, 'Password is required').max(200);
-const appIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+/** An id in JSON: a positive integer, or its decimal string (older clients send both). Never true, [] or 1.5. */
+export const idValue = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\d{1,10}$/, 'must be a positive integer')
+      .transform(Number),
+  ])
+  .pipe(z.number().int().positive().max(2_147_483_647));
+const appIdSchema = idValue;
 const loginInput = z.object({ UserName: userName, Password: password, AppId: appIdSchema.optional() });
 const loginParams = z.tuple([loginInput]);
 
@@ -23,11 +33,9 @@ export function loginSession(req: FastifyRequest) {
 }
 
 export async function authRoutes(app: FastifyInstance) {
-  let key: Promise<PasswordKey> | undefined;
-  const passwordKey = () => {
-    key ??= loadPasswordKey(app.db);
-    return key;
-  };
+  // Made or read at start, so no request ever writes it.
+  const key: PasswordKey = await loadPasswordKey(app.db);
+  const passwordKey = async () => key;
   const ttl = () => app.config.sessionTtlMs;
 
   const merchantsLogin = {
@@ -102,7 +110,7 @@ export async function authRoutes(app: FastifyInstance) {
     GetProductMenusAndPermissions: defineMethod({
       access: 'session',
       summary: 'Menus and functions of the user in the current app for a product (22)',
-      params: z.tuple([z.coerce.number().int().positive().max(2_147_483_647)]).or(z.tuple([])),
+      params: z.tuple([idValue]).or(z.tuple([])),
       handler: async (req, params: number[]) => {
         const s = loginSession(req);
         return productMenusAndPermissions(app.db, s.userId, s.appId, params[0] ?? PRODUCT_ID);

@@ -29,9 +29,23 @@ export interface AuthContext {
   scope: { kind: FreeScopeKind; objectId: string | null; keyId?: number } | null;
 }
 
+/** What the harness knows of each route: read from the declarations as routes register. */
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  access: Access;
+  freeScope?: FreeScopeKind;
+  ownedIds?: (db: Db, appId: number) => Promise<Array<Record<string, string | number>>>;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * For routes with path parameters: the real ids of one app's objects that the route
+     * addresses, so the authorization matrix can ask for them from another app.
+     */
+    ownedIds?: (db: Db, appId: number) => Promise<Array<Record<string, string | number>>>;
     freeScope?: FreeScopeKind;
     /** Errors of this route answer in the envelope shape `{ code: 1, error: { message } }`. */
     envelope?: boolean;
@@ -41,6 +55,7 @@ declare module 'fastify' {
     locale: Locale;
   }
   interface FastifyInstance {
+    declaredRoutes: DeclaredRoute[];
     db: Db;
     database: Database;
     config: Config;

@@ -2,7 +2,7 @@ import { pickLocale } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { resolveSession } from '../auth/sessions.js';
-import { isImplicitlyPublic } from './access.js';
+import { type DeclaredRoute, isImplicitlyPublic } from './access.js';
 import { AppError } from './errors.js';
 
 export const SESSION_HEADER_LC = 'weappauthorization';
@@ -22,10 +22,22 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
   app.decorateRequest('locale', 'zh-CN');
 
+  const declared: DeclaredRoute[] = [];
+  app.decorate('declaredRoutes', declared);
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
-    if (!route.config?.access && !isImplicitlyPublic(url)) {
-      throw new Error(`Route ${String(route.method)} ${url} declares no access (config.access)`);
+    if (isImplicitlyPublic(url) && !route.config?.access) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`Route ${String(route.method)} ${url} declares no access (config.access)`);
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      declared.push({
+        method,
+        url,
+        access,
+        ...(route.config?.freeScope ? { freeScope: route.config.freeScope } : {}),
+        ...(route.config?.ownedIds ? { ownedIds: route.config.ownedIds } : {}),
+      });
     }
   });
 

@@ -1,0 +1,56 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { hashPassword } from '../../auth/passwords.js';
+import { appMembers, appProducts, apps, roles, roleUsers } from '../../db/schema/index.js';
+import { post, signIn, TEST_PASSWORD } from '../helper.js';
+
+/**
+ * Objects of every kind in the demo app, made through the API, so the matrix can ask for
+ * their real ids from elsewhere. Each area adds its objects here.
+ */
+export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: string) {
+  await post(app, '/api/v0.1/free_access', { scopeKind: 'term', label: 'matrix fixture' }, adminKey);
+  await post(
+    app,
+    '/api/v0.1/free_access',
+    { scopeKind: 'crf', objectId: 'matrix-form', label: 'matrix fixture' },
+    adminKey,
+  );
+}
+
+/** A second hospital whose administrator holds the same role rights as the demo administrator. */
+export async function otherAppAdministrator(app: FastifyInstance) {
+  const [other] = await app.db.insert(apps).values({ appShortName: 'MATRIX', name: '矩阵医院' }).returning();
+  await app.db.insert(appProducts).values({ appId: other!.appId, productId: 22 });
+  const { users } = await import('../../db/schema/index.js');
+  const [u] = await app.db
+    .insert(users)
+    .values({ userName: 'matrixadmin', passwordHash: await hashPassword(TEST_PASSWORD) })
+    .returning();
+  await app.db.insert(appMembers).values({ appId: other!.appId, userId: u!.userId });
+  const [demoRole] = await app.db.select().from(roles).where(eq(roles.roleName, '系统管理员'));
+  const [role] = await app.db
+    .insert(roles)
+    .values({ appId: other!.appId, roleName: '系统管理员' })
+    .returning();
+  await app.db.execute(
+    sql`insert into role_menus select ${role!.roleId}, menu_id from role_menus where role_id = ${demoRole!.roleId}`,
+  );
+  await app.db.execute(
+    sql`insert into role_functions select ${role!.roleId}, func_id from role_functions where role_id = ${demoRole!.roleId}`,
+  );
+  await app.db.insert(roleUsers).values({ roleId: role!.roleId, userId: u!.userId });
+  return { appId: other!.appId, key: await signIn(app, 'matrixadmin') };
+}
+
+/** A member of the demo app with no roles at all. */
+export async function userWithoutRoles(app: FastifyInstance) {
+  const { users } = await import('../../db/schema/index.js');
+  const [u] = await app.db
+    .insert(users)
+    .values({ userName: 'matrixnobody', passwordHash: await hashPassword(TEST_PASSWORD) })
+    .returning();
+  const [demo] = await app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
+  await app.db.insert(appMembers).values({ appId: demo!.appId, userId: u!.userId });
+  return signIn(app, 'matrixnobody');
+}
