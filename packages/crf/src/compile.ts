@@ -183,7 +183,7 @@ function compileCalc(item: FormItem, byKey: Map<string, number>, functions: Func
   const lookup = (key: string | undefined) => {
     if (!key) return -1;
     const i = byKey.get(key);
-    if (i === undefined) unknownFields.push(key);
+    if (i === undefined && !unknownFields.includes(key)) unknownFields.push(key);
     return i ?? -1;
   };
   const fields = toKeys(calc.fields).map(lookup);

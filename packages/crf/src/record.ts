@@ -200,7 +200,8 @@ const NO = ['否', '无', '阴性', 'no', 'false', 'negative'];
 
 function toOption(item: FormItem, entry: RecordEntry): string | number | undefined {
   const options = item.options ?? [];
-  const said = [entry.value, entry.valueCode, entry.text].filter((s): s is string => !!s);
+  // A medication entry names the drug in its code's display name, not in its value.
+  const said = [entry.value, entry.valueCode, entry.text, entry.displayName].filter((s): s is string => !!s);
   for (const s of said) {
     const byName = options.find((o) => squash(o.name) === squash(s));
     if (byName) return byName.code;
@@ -209,6 +210,10 @@ function toOption(item: FormItem, entry: RecordEntry): string | number | undefin
     const byCode = options.find((o) => normalise(o.code) === normalise(s));
     if (byCode) return byCode.code;
   }
+  const named = options.find(
+    (o) => o.name.length >= 2 && said.some((s) => squash(s).includes(squash(o.name))),
+  );
+  if (named) return named.code;
   const truth = said.map((s) => s.toLowerCase()).find((s) => s === 'true' || s === 'false');
   if (truth) {
     const names = truth === 'true' ? YES : NO;
@@ -271,6 +276,8 @@ export function mapRecordToAnswers(xml: string, form: Form): RecordMapping {
     );
   const answers: Answers = {};
   const unmatched: UnmatchedEntry[] = [];
+  // When two entries fit one item, the closer match (code, exact name, contained name) wins.
+  const placedBy = new Map<string, { entry: RecordEntry; score: number }>();
   for (const entry of readRecordEntries(xml)) {
     const byCode = entry.code
       ? items.find(
@@ -283,8 +290,8 @@ export function mapRecordToAnswers(xml: string, form: Form): RecordMapping {
         )
       : undefined;
     let target = byCode;
+    let best = byCode ? 4 : 0;
     if (!target) {
-      let best = 0;
       for (const item of items) {
         const s = nameScore(item, entry);
         if (s > best) [best, target] = [s, item];
@@ -300,11 +307,19 @@ export function mapRecordToAnswers(xml: string, form: Form): RecordMapping {
       continue;
     }
     const prior = answers[target.key];
-    // Several entries may tick options of one checkbox.
-    answers[target.key] =
-      target.type === 'checkbox' && Array.isArray(prior)
-        ? [...new Set([...prior, ...(placed.value as unknown[])])]
-        : placed.value;
+    if (target.type === 'checkbox' && Array.isArray(prior)) {
+      // Several entries may tick options of one checkbox.
+      answers[target.key] = [...new Set([...prior, ...(placed.value as unknown[])])];
+      continue;
+    }
+    const held = placedBy.get(target.key);
+    if (held && held.score >= best) {
+      unmatched.push({ entry, reason: `'${target.key}' already holds a closer match` });
+      continue;
+    }
+    if (held) unmatched.push({ entry: held.entry, reason: `'${target.key}' took a closer match` });
+    placedBy.set(target.key, { entry, score: best });
+    answers[target.key] = placed.value;
   }
   return { answers, unmatched };
 }

@@ -17,8 +17,7 @@ function part(value: unknown, key: string | undefined, index: number): unknown {
   if (Array.isArray(value)) return value[index];
   if (typeof value !== 'object' || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  if (key !== undefined && key in record) return record[key];
-  return record[String(index)];
+  return record[key ?? String(index)];
 }
 
 function limitOf(value: unknown): number | undefined {
