@@ -1,0 +1,13 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+/**
+ * Page components by route name. Only real pages are registered: a route of the table without
+ * a page answers the 404 page ("does not exist or is still under development").
+ * Area engineers add their pages here.
+ */
+export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
+  Workplace: lazy(() => import('../pages/dashboard/Workplace')),
+  exception403: lazy(() => import('../pages/exception/Exception403')),
+  exception404: lazy(() => import('../pages/exception/Exception404')),
+  exception500: lazy(() => import('../pages/exception/Exception500')),
+};

@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { hasApiId } from '../app/access';
+import { useSession } from '../app/session';
+
+/**
+ * The button directive of spec 000 section 6: renders its children only when the user's
+ * functions include `apiId` (e.g. `UserManage.add`). The server still refuses the call.
+ */
+export function Authorized({
+  apiId,
+  children,
+  fallback = null,
+}: {
+  apiId: string;
+  children: ReactNode;
+  fallback?: ReactNode;
+}) {
+  const { access } = useSession();
+  return <>{access && hasApiId(access, apiId) ? children : fallback}</>;
+}
+
+/** `permissionId.action` check for code paths (e.g. whether to show a column). */
+export function useHasAction() {
+  const { access } = useSession();
+  return (permissionId: string, action: Parameters<typeof import('../app/access').hasAction>[2]) =>
+    !!access && access.apiIds.has(`${permissionId}.${action}`);
+}

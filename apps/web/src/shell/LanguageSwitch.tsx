@@ -1,0 +1,33 @@
+import { TranslationOutlined } from '@ant-design/icons';
+import type { Locale } from '@crdp/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Dropdown } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { changeLanguage, LANGUAGES } from '../app/i18n';
+
+/** zh-CN / en-US switch; server messages follow through Accept-Language, so cached data reloads. */
+export function LanguageSwitch({ style }: { style?: React.CSSProperties }) {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  return (
+    <Dropdown
+      menu={{
+        selectedKeys: [i18n.language],
+        items: LANGUAGES.map((l) => ({ key: l.value, label: l.label })),
+        onClick: ({ key }) => {
+          void changeLanguage(key as Locale).then(() => queryClient.invalidateQueries());
+        },
+      }}
+    >
+      <button
+        type="button"
+        className="crdp-plain-button"
+        aria-label={t('common.language')}
+        data-testid="language-switch"
+        style={style}
+      >
+        <TranslationOutlined /> {LANGUAGES.find((l) => l.value === i18n.language)?.label}
+      </button>
+    </Dropdown>
+  );
+}

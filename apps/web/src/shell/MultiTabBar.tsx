@@ -1,0 +1,75 @@
+import type { RouteEntry } from '@crdp/core';
+import { App, Dropdown, Tabs } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import {
+  closeLeft,
+  closeOthers,
+  closeRight,
+  closeTab,
+  EMPTY_TABS,
+  openTab,
+  type TabResult,
+  type TabsState,
+} from './tabs';
+
+/** One tab per visited address; right-click closes current, right, left or other tabs. */
+export function MultiTabBar({ route }: { route: RouteEntry }) {
+  const { t, i18n } = useTranslation();
+  const { message } = App.useApp();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [state, setState] = useState<TabsState>(EMPTY_TABS);
+  const key = `${location.pathname}${location.search}`;
+  const title = route.title[i18n.language === 'en-US' ? 'en-US' : 'zh-CN'];
+
+  useEffect(() => setState((s) => openTab(s, { key, title })), [key, title]);
+
+  const apply = ({ state: next, problem }: TabResult) => {
+    if (problem) {
+      message.warning(t(`tabs.${problem}`));
+      return;
+    }
+    setState(next);
+    if (next.active && next.active !== key) navigate(next.active);
+  };
+
+  return (
+    <Tabs
+      className="crdp-tabs"
+      data-testid="multi-tabs"
+      type="editable-card"
+      hideAdd
+      size="small"
+      activeKey={state.active ?? key}
+      onChange={(k) => navigate(k)}
+      onEdit={(k, action) => action === 'remove' && typeof k === 'string' && apply(closeTab(state, k))}
+      tabBarStyle={{ margin: 0, padding: '6px 16px 0', background: '#fff' }}
+      items={state.tabs.map((tab) => ({
+        key: tab.key,
+        closable: state.tabs.length > 1,
+        label: (
+          <Dropdown
+            trigger={['contextMenu']}
+            menu={{
+              items: [
+                { key: 'current', label: t('tabs.closeCurrent') },
+                { key: 'right', label: t('tabs.closeRight') },
+                { key: 'left', label: t('tabs.closeLeft') },
+                { key: 'others', label: t('tabs.closeOthers') },
+              ],
+              onClick: ({ key: op, domEvent }) => {
+                domEvent.stopPropagation();
+                const ops = { current: closeTab, right: closeRight, left: closeLeft, others: closeOthers };
+                apply(ops[op as keyof typeof ops](state, tab.key));
+              },
+            }}
+          >
+            <span data-tab-key={tab.key}>{tab.title}</span>
+          </Dropdown>
+        ),
+      }))}
+    />
+  );
+}
