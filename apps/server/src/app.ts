@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { freeAccessRoutes } from './auth/free-access.js';
 import { authRoutes } from './auth/routes.js';
+import { backupRoutes } from './backup/routes.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { healthRoutes } from './health/routes.js';
@@ -61,6 +62,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('config', config);
+  app.decorate('localToken', randomBytes(32).toString('base64url'));
   if (!opts.database) app.addHook('onClose', async () => database.close());
   const prepared = await prepareData(database.db, config);
   app.decorate('demoAccounts', prepared.demo);
@@ -102,6 +104,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(freeAccessRoutes);
   await app.register(siteRoutes);
   await app.register(noticeRoutes);
+  await app.register(backupRoutes);
   await app.register(webRoutes);
   return app;
 }

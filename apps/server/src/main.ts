@@ -1,3 +1,5 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -24,6 +26,16 @@ async function main() {
     line += ` — demo accounts, sign in at ${url}/user/login: ${list}; kept in ${config.dataDir}/demo-accounts.json`;
   }
   process.stdout.write(`${line}\n`);
+  // Tells the operator's command-line tools (npm run backup) where this server is and how to prove themselves.
+  const serverFile = path.join(config.dataDir, '.server.json');
+  await mkdir(config.dataDir, { recursive: true });
+  await writeFile(
+    serverFile,
+    JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, token: app.localToken }),
+    {
+      mode: 0o600,
+    },
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -37,6 +49,7 @@ async function main() {
     force.unref();
     try {
       await app.close();
+      await rm(serverFile, { force: true });
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'error during shutdown');

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -24,6 +24,8 @@ export interface Database {
   label: string;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Embedded only: a consistent tar.gz of the data directory, taken while no query runs. */
+  dumpDataDir?: () => Promise<Blob>;
 }
 
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -53,12 +55,19 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     };
   }
   let client: PGlite;
+  let unlock = async () => {};
   if (opts.dataDir === 'memory') {
     client = await PGlite.create();
   } else {
     const dir = path.join(opts.dataDir, 'pgdata');
     await mkdir(dir, { recursive: true });
-    client = await PGlite.create(dir);
+    unlock = await lockDataDir(opts.dataDir);
+    try {
+      client = await PGlite.create(dir);
+    } catch (e) {
+      await unlock();
+      throw e;
+    }
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
@@ -69,6 +78,52 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await unlock();
+    },
+    dumpDataDir: () => client.dumpDataDir('gzip'),
   };
+}
+
+/**
+ * The embedded database is one process's: a second process opening the same directory would
+ * corrupt it. A lock file with the owner's pid refuses that; a stale lock of a dead process is taken over.
+ */
+async function lockDataDir(dataDir: string) {
+  const file = path.join(dataDir, '.db.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(file, String(process.pid), { flag: 'wx' });
+      return async () => {
+        await rm(file, { force: true });
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number(await readFile(file, 'utf8').catch(() => '0'));
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new Error(`The embedded database in ${dataDir} is in use by process ${pid}; stop it first`);
+      }
+      await rm(file, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Creates an embedded database in an empty directory from a `dumpDataDir` archive. */
+export async function restoreDataDir(dataDir: string, archive: Blob) {
+  const dir = path.join(dataDir, 'pgdata');
+  await mkdir(dir, { recursive: true });
+  const client = await PGlite.create(dir, { loadDataDir: archive });
+  await client.query('select 1');
+  await client.close();
 }

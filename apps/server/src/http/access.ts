@@ -10,9 +10,11 @@ import type { Database, Db } from '../db/client.js';
  * - `session`: a signed-in user (not a free-access link).
  * - `{ apiId }`: a signed-in user whose roles in the current app hold that function.
  * - `envelope`: the envelope calls of spec 000 section 7; each method declares its own access.
+ * `{ apiId, localToken: true }` also admits the operator's command line on the same machine,
+ * which proves itself with the token the server writes to `DATA_DIR/.server.json` (owner-only).
  * A route may also name `freeScope`: a free-access link of that scope may call it.
  */
-export type Access = 'public' | 'session' | 'envelope' | { apiId: string };
+export type Access = 'public' | 'session' | 'envelope' | { apiId: string; localToken?: boolean };
 export type FreeScopeKind = 'crf' | 'term';
 
 export interface AuthContext {
@@ -56,6 +58,8 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     declaredRoutes: DeclaredRoute[];
+    /** Random per start; written to DATA_DIR/.server.json for command-line tools of the operator. */
+    localToken: string;
     db: Db;
     database: Database;
     config: Config;

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { pickLocale } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,6 +7,18 @@ import { type DeclaredRoute, isImplicitlyPublic } from './access.js';
 import { AppError } from './errors.js';
 
 export const SESSION_HEADER_LC = 'weappauthorization';
+export const LOCAL_TOKEN_HEADER = 'x-crdp-local-token';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** The operator's command line on this machine: loopback address and the token of DATA_DIR/.server.json. */
+function isLocalOperator(req: FastifyRequest) {
+  const given = req.headers[LOCAL_TOKEN_HEADER];
+  if (typeof given !== 'string' || !LOOPBACK.has(req.socket.remoteAddress ?? '')) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(req.server.localToken);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 export function sessionKeyOf(req: FastifyRequest): string | null {
   const raw = req.headers[SESSION_HEADER_LC];
@@ -62,10 +75,11 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
 /** Checks a declared access against the request's session; throws 401 or 403. */
 export function assertAccess(
   req: FastifyRequest,
-  access: 'public' | 'session' | { apiId: string },
+  access: 'public' | 'session' | { apiId: string; localToken?: boolean },
   expired = false,
 ) {
   if (access === 'public') return;
+  if (typeof access === 'object' && access.localToken && isLocalOperator(req)) return;
   const auth = req.auth;
   if (!auth) throw new AppError(401, expired ? 'auth.expired' : 'auth.required');
   if (auth.kind === 'free') {

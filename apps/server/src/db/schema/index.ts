@@ -1,2 +1,3 @@
+export * from './admin.js';
 export * from './identity.js';
 export * from './system.js';

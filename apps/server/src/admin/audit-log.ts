@@ -1,0 +1,72 @@
+import { and, count, desc, eq, gte, ilike, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
+import type { Tx } from '../db/client.js';
+import { appMembers, auditLog } from '../db/schema/index.js';
+import { notFound } from '../http/errors.js';
+
+export interface AuditQuery {
+  user?: string | undefined;
+  action?: string | undefined;
+  entity?: string | undefined;
+  entityId?: string | undefined;
+  outcome?: 'success' | 'failure' | 'denied' | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  page: number;
+  size: number;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Rows an app's administrator may read: the app's own rows, and the sign-in rows written
+ * before any app was chosen (failed sign-ins, lockouts) of the app's members.
+ */
+export function auditScope(db: Tx, appId: number): SQL {
+  const members = db.select({ id: appMembers.userId }).from(appMembers).where(eq(appMembers.appId, appId));
+  return or(eq(auditLog.appId, appId), and(isNull(auditLog.appId), inArray(auditLog.userId, members)))!;
+}
+
+const summary = (r: typeof auditLog.$inferSelect) => ({
+  id: r.id,
+  at: r.at.toISOString(),
+  userId: r.userId,
+  userName: r.userName,
+  action: r.action,
+  entity: r.entity,
+  entityId: r.entityId,
+  outcome: r.outcome,
+  reason: r.reason,
+  ip: r.ip,
+  requestId: r.requestId,
+});
+
+export async function listAudit(db: Tx, appId: number, q: AuditQuery) {
+  const where = and(
+    auditScope(db, appId),
+    q.user ? ilike(auditLog.userName, `%${escapeLike(q.user)}%`) : undefined,
+    q.action ? ilike(auditLog.action, `${escapeLike(q.action)}%`) : undefined,
+    q.entity ? eq(auditLog.entity, q.entity) : undefined,
+    q.entityId ? eq(auditLog.entityId, q.entityId) : undefined,
+    q.outcome ? eq(auditLog.outcome, q.outcome) : undefined,
+    q.from ? gte(auditLog.at, q.from) : undefined,
+    q.to ? lte(auditLog.at, q.to) : undefined,
+  );
+  const [total] = await db.select({ n: count() }).from(auditLog).where(where);
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(where)
+    .orderBy(desc(auditLog.id))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  return { total: total?.n ?? 0, page: q.page, size: q.size, items: rows.map(summary) };
+}
+
+export async function auditEntry(db: Tx, appId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.id, id), auditScope(db, appId)));
+  if (!row) throw notFound('audit');
+  return { ...summary(row), before: row.before, after: row.after };
+}

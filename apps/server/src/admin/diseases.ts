@@ -1,0 +1,120 @@
+import { and, asc, count, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { diseases } from '../db/schema/index.js';
+import { AppError, notFound } from '../http/errors.js';
+
+export interface DiseaseInput {
+  name: string;
+  icd10: string;
+  category: string;
+  enabled: boolean;
+}
+
+export interface DiseaseQuery {
+  keyword?: string | undefined;
+  category?: string | undefined;
+  enabled?: boolean | undefined;
+  page: number;
+  size: number;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const view = (d: typeof diseases.$inferSelect) => ({
+  id: d.diseaseId,
+  name: d.name,
+  icd10: d.icd10,
+  category: d.category,
+  enabled: d.enabled,
+  createdAt: d.createdAt.toISOString(),
+  updatedAt: d.updatedAt.toISOString(),
+});
+
+/** The app's disease dictionary, searchable by name or ICD-10 code. */
+export async function listDiseases(db: Tx, appId: number, q: DiseaseQuery) {
+  const k = q.keyword?.trim();
+  const where = and(
+    eq(diseases.appId, appId),
+    k ? or(ilike(diseases.name, `%${escapeLike(k)}%`), ilike(diseases.icd10, `%${escapeLike(k)}%`)) : undefined,
+    q.category ? eq(diseases.category, q.category) : undefined,
+    q.enabled === undefined ? undefined : eq(diseases.enabled, q.enabled),
+  );
+  const [total] = await db.select({ n: count() }).from(diseases).where(where);
+  const rows = await db
+    .select()
+    .from(diseases)
+    .where(where)
+    .orderBy(asc(diseases.icd10), asc(diseases.diseaseId))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  return { total: total?.n ?? 0, page: q.page, size: q.size, items: rows.map(view) };
+}
+
+async function nameFree(db: Tx, appId: number, name: string, except?: number) {
+  const [taken] = await db
+    .select({ id: diseases.diseaseId })
+    .from(diseases)
+    .where(
+      and(
+        eq(diseases.appId, appId),
+        sql`lower(${diseases.name}) = lower(${name})`,
+        except === undefined ? undefined : ne(diseases.diseaseId, except),
+      ),
+    );
+  if (taken) throw new AppError(400, 'admin.diseaseTaken', { name }, 'body.name');
+}
+
+async function diseaseOfApp(db: Tx, appId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(diseases)
+    .where(and(eq(diseases.diseaseId, id), eq(diseases.appId, appId)));
+  if (!row) throw notFound('disease');
+  return row;
+}
+
+export async function addDisease(db: Db, req: FastifyRequest, appId: number, input: DiseaseInput) {
+  return db.transaction(async (tx) => {
+    await nameFree(tx, appId, input.name);
+    const [row] = await tx.insert(diseases).values({ appId, ...input }).returning();
+    await audit(tx, req, { action: 'disease.add', entity: 'disease', entityId: row!.diseaseId, after: view(row!) });
+    return view(row!);
+  });
+}
+
+export async function editDisease(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  id: number,
+  input: Partial<DiseaseInput>,
+) {
+  return db.transaction(async (tx) => {
+    const before = await diseaseOfApp(tx, appId, id);
+    if (input.name !== undefined) await nameFree(tx, appId, input.name, id);
+    const [after] = await tx
+      .update(diseases)
+      .set({ ...input, updatedAt: new Date() })
+      .where(eq(diseases.diseaseId, id))
+      .returning();
+    await audit(tx, req, {
+      action: 'disease.edit',
+      entity: 'disease',
+      entityId: id,
+      before: view(before),
+      after: view(after!),
+    });
+    return view(after!);
+  });
+}
+
+export async function deleteDisease(db: Db, req: FastifyRequest, appId: number, id: number) {
+  return db.transaction(async (tx) => {
+    const before = await diseaseOfApp(tx, appId, id);
+    await tx.delete(diseases).where(eq(diseases.diseaseId, id));
+    await audit(tx, req, { action: 'disease.delete', entity: 'disease', entityId: id, before: view(before) });
+    return true;
+  });
+}

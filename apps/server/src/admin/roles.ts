@@ -1,0 +1,376 @@
+import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import {
+  appMembers,
+  apps,
+  functions,
+  menus,
+  roleApps,
+  roleFunctions,
+  roleMenus,
+  roles,
+  roleUsers,
+  users,
+} from '../db/schema/index.js';
+import { AppError } from '../http/errors.js';
+import { keepingAnAdministrator, membersOfApp, roleOfApp } from './scope.js';
+
+/** Who is asking: the signed-in user and the app the session is in. */
+export interface Actor {
+  userId: number;
+  appId: number;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Roles of the actor's app, with how many users hold each. */
+export async function listRoles(db: Tx, appId: number, name?: string) {
+  const rows = await db
+    .select({
+      RoleId: roles.roleId,
+      RoleName: roles.roleName,
+      Description: roles.description,
+      AppId: roles.appId,
+      CreatedAt: roles.createdAt,
+      UserCount: sql<number>`(select count(*)::int from ${roleUsers} where ${roleUsers.roleId} = ${roles.roleId})`,
+    })
+    .from(roles)
+    .where(and(eq(roles.appId, appId), name ? ilike(roles.roleName, `%${escapeLike(name)}%`) : undefined))
+    .orderBy(asc(roles.roleId));
+  return rows;
+}
+
+async function roleNameFree(db: Tx, appId: number, name: string, exceptRoleId?: number) {
+  const [taken] = await db
+    .select({ roleId: roles.roleId })
+    .from(roles)
+    .where(and(eq(roles.appId, appId), sql`lower(${roles.roleName}) = lower(${name})`));
+  if (taken && taken.roleId !== exceptRoleId)
+    throw new AppError(400, 'admin.roleNameTaken', { name }, 'params.0.RoleName');
+}
+
+/** Adds a role to the actor's app, or renames one of its roles when `RoleId` is given. */
+export async function saveRole(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  input: { RoleId?: number | undefined; RoleName: string; Description?: string | undefined },
+) {
+  return db.transaction(async (tx) => {
+    await roleNameFree(tx, actor.appId, input.RoleName, input.RoleId);
+    if (input.RoleId === undefined) {
+      const [role] = await tx
+        .insert(roles)
+        .values({ appId: actor.appId, roleName: input.RoleName, description: input.Description ?? '' })
+        .returning();
+      await audit(tx, req, { action: 'role.add', entity: 'role', entityId: role!.roleId, after: role });
+      return { RoleId: role!.roleId, RoleName: role!.roleName, Description: role!.description };
+    }
+    const before = await roleOfApp(tx, actor.appId, input.RoleId, 'params.0.RoleId');
+    const [after] = await tx
+      .update(roles)
+      .set({ roleName: input.RoleName, description: input.Description ?? before.description })
+      .where(eq(roles.roleId, before.roleId))
+      .returning();
+    await audit(tx, req, { action: 'role.edit', entity: 'role', entityId: before.roleId, before, after });
+    return { RoleId: after!.roleId, RoleName: after!.roleName, Description: after!.description };
+  });
+}
+
+/** Deletes a role with its memberships and grants, in one transaction. */
+export async function deleteRole(db: Db, req: FastifyRequest, actor: Actor, roleId: number) {
+  await db.transaction(async (tx) => {
+    const role = await roleOfApp(tx, actor.appId, roleId, 'params.0');
+    const [members, grants] = await Promise.all([roleUserIds(tx, roleId), rolePermissions(tx, roleId)]);
+    await keepingAnAdministrator(tx, [actor.appId], async () => {
+      // Memberships, shares and grants go by the foreign keys' cascade, in this same statement.
+      await tx.delete(roles).where(eq(roles.roleId, roleId));
+    });
+    await audit(tx, req, {
+      action: 'role.delete',
+      entity: 'role',
+      entityId: roleId,
+      before: { ...role, UserIds: members, ...grants },
+    });
+  });
+  return true;
+}
+
+async function roleUserIds(db: Tx, roleId: number) {
+  const rows = await db
+    .select({ userId: roleUsers.userId })
+    .from(roleUsers)
+    .where(eq(roleUsers.roleId, roleId))
+    .orderBy(asc(roleUsers.userId));
+  return rows.map((r) => r.userId);
+}
+
+/** Members of a role (only roles of the actor's app). */
+export async function listRoleUsers(db: Tx, appId: number, roleId: number, field = 'params.0') {
+  await roleOfApp(db, appId, roleId, field);
+  return db
+    .select({
+      UserId: users.userId,
+      UserName: users.userName,
+      NickName: users.nickname,
+      Enabled: users.enabled,
+    })
+    .from(roleUsers)
+    .innerJoin(users, eq(users.userId, roleUsers.userId))
+    .where(eq(roleUsers.roleId, roleId))
+    .orderBy(asc(users.userId));
+}
+
+/** Roles a user holds in the actor's app. */
+export async function listUserRoles(db: Tx, appId: number, userId: number, field = 'params.0.UserId') {
+  await membersOfApp(db, appId, [userId], field);
+  return db
+    .select({ RoleId: roles.roleId, RoleName: roles.roleName })
+    .from(roleUsers)
+    .innerJoin(roles, and(eq(roles.roleId, roleUsers.roleId), eq(roles.appId, appId)))
+    .where(eq(roleUsers.userId, userId))
+    .orderBy(asc(roles.roleId));
+}
+
+export async function addRoleUsers(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  roleId: number,
+  userIds: number[],
+) {
+  return db.transaction(async (tx) => {
+    await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
+    await membersOfApp(tx, actor.appId, userIds, 'params.0.UserIds');
+    const before = await roleUserIds(tx, roleId);
+    await tx
+      .insert(roleUsers)
+      .values([...new Set(userIds)].map((userId) => ({ roleId, userId })))
+      .onConflictDoNothing();
+    const after = await roleUserIds(tx, roleId);
+    await audit(tx, req, {
+      action: 'role.users.add',
+      entity: 'role',
+      entityId: roleId,
+      before: { UserIds: before },
+      after: { UserIds: after },
+    });
+    return after;
+  });
+}
+
+export async function deleteRoleUser(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  roleId: number,
+  userId: number,
+) {
+  return db.transaction(async (tx) => {
+    await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
+    const before = await roleUserIds(tx, roleId);
+    if (!before.includes(userId))
+      throw new AppError(400, 'admin.unknownUser', { id: userId }, 'params.0.UserId');
+    await keepingAnAdministrator(tx, [actor.appId], () =>
+      tx.delete(roleUsers).where(and(eq(roleUsers.roleId, roleId), eq(roleUsers.userId, userId))),
+    );
+    const after = await roleUserIds(tx, roleId);
+    await audit(tx, req, {
+      action: 'role.users.delete',
+      entity: 'role',
+      entityId: roleId,
+      before: { UserIds: before },
+      after: { UserIds: after },
+    });
+    return true;
+  });
+}
+
+/** Apps a role of the actor's app is shared with. */
+export async function listRoleApps(db: Tx, appId: number, roleId: number) {
+  await roleOfApp(db, appId, roleId, 'params.0');
+  return db
+    .select({ AppId: apps.appId, AppShortName: apps.appShortName, AppName: apps.name, AppType: apps.appType })
+    .from(roleApps)
+    .innerJoin(apps, eq(apps.appId, roleApps.appId))
+    .where(eq(roleApps.roleId, roleId))
+    .orderBy(asc(apps.appId));
+}
+
+async function roleAppIds(db: Tx, roleId: number) {
+  const rows = await db.select({ appId: roleApps.appId }).from(roleApps).where(eq(roleApps.roleId, roleId));
+  return rows.map((r) => r.appId).sort((a, b) => a - b);
+}
+
+/** Shares a role with apps the actor also belongs to (never an app they have no standing in). */
+export async function addRoleApps(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  roleId: number,
+  appIds: number[],
+) {
+  return db.transaction(async (tx) => {
+    await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
+    const mine = await tx
+      .select({ appId: appMembers.appId })
+      .from(appMembers)
+      .where(eq(appMembers.userId, actor.userId));
+    const missing = appIds.find((id) => !mine.some((m) => m.appId === id));
+    if (missing !== undefined)
+      throw new AppError(400, 'admin.unknownApp', { id: missing }, 'params.0.AppIds');
+    const before = await roleAppIds(tx, roleId);
+    await tx
+      .insert(roleApps)
+      .values([...new Set(appIds)].map((appId) => ({ roleId, appId })))
+      .onConflictDoNothing();
+    const after = await roleAppIds(tx, roleId);
+    await audit(tx, req, {
+      action: 'role.apps.add',
+      entity: 'role',
+      entityId: roleId,
+      before: { AppIds: before },
+      after: { AppIds: after },
+    });
+    return after;
+  });
+}
+
+export async function deleteRoleApp(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  roleId: number,
+  appId: number,
+) {
+  return db.transaction(async (tx) => {
+    await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
+    const before = await roleAppIds(tx, roleId);
+    if (!before.includes(appId)) throw new AppError(400, 'admin.unknownApp', { id: appId }, 'params.0.AppId');
+    await tx.delete(roleApps).where(and(eq(roleApps.roleId, roleId), eq(roleApps.appId, appId)));
+    await audit(tx, req, {
+      action: 'role.apps.delete',
+      entity: 'role',
+      entityId: roleId,
+      before: { AppIds: before },
+      after: { AppIds: before.filter((a) => a !== appId) },
+    });
+    return true;
+  });
+}
+
+/** The menu tree of the product with each menu's functions, for the permission editor. */
+export async function permissionMenus(db: Tx, productId: number) {
+  const [menuRows, funcRows] = await Promise.all([
+    db
+      .select()
+      .from(menus)
+      .where(eq(menus.productId, productId))
+      .orderBy(asc(menus.parentId), asc(menus.sortOrder), asc(menus.menuId)),
+    db.select().from(functions).orderBy(asc(functions.funcId)),
+  ]);
+  return menuRows.map((m) => ({
+    MenuId: m.menuId,
+    ParentId: m.parentId,
+    RouterName: m.routerName,
+    Path: m.path,
+    Title: m.title,
+    TitleEn: m.titleEn,
+    Icon: m.icon,
+    Hidden: m.hidden,
+    SortOrder: m.sortOrder,
+    Functions: funcRows
+      .filter((f) => f.menuId === m.menuId)
+      .map((f) => ({ FuncId: f.funcId, ApiId: f.apiId, Action: f.action })),
+  }));
+}
+
+export async function permissionFuncs(db: Tx) {
+  return db
+    .select({
+      FuncId: functions.funcId,
+      MenuId: functions.menuId,
+      ApiId: functions.apiId,
+      Action: functions.action,
+    })
+    .from(functions)
+    .orderBy(asc(functions.funcId));
+}
+
+async function rolePermissions(db: Tx, roleId: number) {
+  const [m, f] = await Promise.all([
+    db.select({ id: roleMenus.menuId }).from(roleMenus).where(eq(roleMenus.roleId, roleId)),
+    db.select({ id: roleFunctions.funcId }).from(roleFunctions).where(eq(roleFunctions.roleId, roleId)),
+  ]);
+  const sorted = (rows: Array<{ id: number }>) => rows.map((r) => r.id).sort((a, b) => a - b);
+  return { MenuIds: sorted(m), FuncIds: sorted(f) };
+}
+
+export async function getRolePermissions(db: Tx, appId: number, roleId: number, field = 'params.0') {
+  await roleOfApp(db, appId, roleId, field);
+  return rolePermissions(db, roleId);
+}
+
+/**
+ * Replaces a role's menus and functions together. A function brings its menu, and a menu
+ * brings its ancestors, so a granted button is always reachable. Unknown ids are refused.
+ */
+export async function saveRolePermissions(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  input: { RoleId: number; MenuIds: number[]; FuncIds: number[] },
+) {
+  return db.transaction(async (tx) => {
+    await roleOfApp(tx, actor.appId, input.RoleId, 'params.0.RoleId');
+    const allMenus = await tx.select({ id: menus.menuId, parentId: menus.parentId }).from(menus);
+    const parentOf = new Map(allMenus.map((m) => [m.id, m.parentId]));
+    const badMenu = input.MenuIds.find((id) => !parentOf.has(id));
+    if (badMenu !== undefined)
+      throw new AppError(400, 'admin.unknownMenu', { id: badMenu }, 'params.0.MenuIds');
+    const funcIds = [...new Set(input.FuncIds)];
+    const funcRows = funcIds.length
+      ? await tx
+          .select({ id: functions.funcId, menuId: functions.menuId })
+          .from(functions)
+          .where(inArray(functions.funcId, funcIds))
+      : [];
+    const badFunc = funcIds.find((id) => !funcRows.some((f) => f.id === id));
+    if (badFunc !== undefined)
+      throw new AppError(400, 'admin.unknownFunction', { id: badFunc }, 'params.0.FuncIds');
+    const menuIds = new Set<number>();
+    for (const start of [...input.MenuIds, ...funcRows.map((f) => f.menuId)]) {
+      let id: number | null | undefined = start;
+      while (id !== null && id !== undefined && !menuIds.has(id)) {
+        menuIds.add(id);
+        id = parentOf.get(id);
+      }
+    }
+    const before = await rolePermissions(tx, input.RoleId);
+    await keepingAnAdministrator(tx, [actor.appId], async () => {
+      await tx.delete(roleMenus).where(eq(roleMenus.roleId, input.RoleId));
+      await tx.delete(roleFunctions).where(eq(roleFunctions.roleId, input.RoleId));
+      if (menuIds.size)
+        await tx.insert(roleMenus).values([...menuIds].map((menuId) => ({ roleId: input.RoleId, menuId })));
+      if (funcIds.length)
+        await tx.insert(roleFunctions).values(funcIds.map((funcId) => ({ roleId: input.RoleId, funcId })));
+    });
+    const after = await rolePermissions(tx, input.RoleId);
+    await audit(tx, req, {
+      action: 'role.permissions',
+      entity: 'role',
+      entityId: input.RoleId,
+      before,
+      after,
+    });
+    return after;
+  });
+}
+
+/** Number of roles of an app (app details). */
+export async function countRoles(db: Tx, appId: number) {
+  const [r] = await db.select({ n: count() }).from(roles).where(eq(roles.appId, appId));
+  return r?.n ?? 0;
+}

@@ -1,0 +1,291 @@
+import { checkPasswordPolicy } from '@crdp/core';
+import { and, asc, count, desc, eq, exists, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import { hashPassword } from '../auth/passwords.js';
+import type { Db, Tx } from '../db/client.js';
+import { appMembers, roles, roleUsers, sessions, users } from '../db/schema/index.js';
+import { AppError } from '../http/errors.js';
+import type { Actor } from './roles.js';
+import { assertAccountInReach, keepingAnAdministrator, membersOfApp } from './scope.js';
+
+export interface UserQuery {
+  PageIndex: number;
+  PageSize: number;
+  Keyword?: string | undefined;
+  Enabled?: boolean | undefined;
+  RoleId?: number | undefined;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** What an administrator sees of a user: never the password hash. */
+const publicUser = (u: typeof users.$inferSelect) => ({
+  UserId: u.userId,
+  UserName: u.userName,
+  NickName: u.nickname,
+  Enabled: u.enabled,
+  LastLoginAt: u.lastLoginAt ? u.lastLoginAt.toISOString() : null,
+  CreatedAt: u.createdAt.toISOString(),
+});
+
+/** Members of the actor's app, paged and searchable, each with their roles in this app. */
+export async function listUsers(db: Tx, appId: number, q: UserQuery) {
+  const keyword = q.Keyword?.trim();
+  const where = and(
+    eq(appMembers.appId, appId),
+    keyword
+      ? or(
+          ilike(users.userName, `%${escapeLike(keyword)}%`),
+          ilike(users.nickname, `%${escapeLike(keyword)}%`),
+        )
+      : undefined,
+    q.Enabled === undefined ? undefined : eq(users.enabled, q.Enabled),
+    q.RoleId === undefined
+      ? undefined
+      : exists(
+          db
+            .select({ one: sql`1` })
+            .from(roleUsers)
+            .innerJoin(roles, and(eq(roles.roleId, roleUsers.roleId), eq(roles.appId, appId)))
+            .where(and(eq(roleUsers.userId, users.userId), eq(roleUsers.roleId, q.RoleId))),
+        ),
+  );
+  const [total] = await db
+    .select({ n: count() })
+    .from(users)
+    .innerJoin(appMembers, eq(appMembers.userId, users.userId))
+    .where(where);
+  const rows = await db
+    .select({ user: users })
+    .from(users)
+    .innerJoin(appMembers, eq(appMembers.userId, users.userId))
+    .where(where)
+    .orderBy(desc(users.userId))
+    .limit(q.PageSize)
+    .offset((q.PageIndex - 1) * q.PageSize);
+  const ids = rows.map((r) => r.user.userId);
+  const roleRows = ids.length
+    ? await db
+        .select({ userId: roleUsers.userId, RoleId: roles.roleId, RoleName: roles.roleName })
+        .from(roleUsers)
+        .innerJoin(roles, and(eq(roles.roleId, roleUsers.roleId), eq(roles.appId, appId)))
+        .where(inArray(roleUsers.userId, ids))
+        .orderBy(asc(roles.roleId))
+    : [];
+  return {
+    Total: total?.n ?? 0,
+    PageIndex: q.PageIndex,
+    PageSize: q.PageSize,
+    List: rows.map(({ user }) => ({
+      ...publicUser(user),
+      Roles: roleRows
+        .filter((r) => r.userId === user.userId)
+        .map((r) => ({ RoleId: r.RoleId, RoleName: r.RoleName })),
+    })),
+  };
+}
+
+export interface UserInput {
+  UserId?: number | undefined;
+  UserName: string;
+  NickName?: string | undefined;
+  Password?: string | undefined;
+  Enabled?: boolean | undefined;
+  /** Roles in the actor's app; when given they replace the user's roles there. */
+  RoleIds?: number[] | undefined;
+}
+
+async function roleIdsInApp(db: Tx, appId: number, userId: number) {
+  const rows = await db
+    .select({ id: roles.roleId })
+    .from(roleUsers)
+    .innerJoin(roles, and(eq(roles.roleId, roleUsers.roleId), eq(roles.appId, appId)))
+    .where(eq(roleUsers.userId, userId));
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+async function assertRolesOfApp(db: Tx, appId: number, roleIds: number[]) {
+  if (!roleIds.length) return;
+  const rows = await db
+    .select({ id: roles.roleId })
+    .from(roles)
+    .where(and(eq(roles.appId, appId), inArray(roles.roleId, roleIds)));
+  const missing = roleIds.find((id) => !rows.some((r) => r.id === id));
+  if (missing !== undefined)
+    throw new AppError(400, 'admin.unknownRole', { id: missing }, 'params.0.RoleIds');
+}
+
+function assertPassword(password: string, field: string) {
+  const policy = checkPasswordPolicy(password);
+  if (!policy.ok) throw new AppError(400, policy.problem!, {}, field);
+}
+
+const snapshot = (u: typeof users.$inferSelect, roleIds: number[]) => ({
+  UserId: u.userId,
+  UserName: u.userName,
+  NickName: u.nickname,
+  Enabled: u.enabled,
+  RoleIds: roleIds,
+});
+
+/**
+ * Creates a member of the actor's app (with an initial password that passes the policy) or
+ * updates one. A disabled user's sessions end in the same transaction.
+ */
+export async function saveUser(db: Db, req: FastifyRequest, actor: Actor, input: UserInput) {
+  if (input.Password !== undefined) assertPassword(input.Password, 'params.0.Password');
+  if (input.UserId === undefined && input.Password === undefined)
+    throw new AppError(400, 'admin.passwordRequired', {}, 'params.0.Password');
+  const passwordHash = input.Password !== undefined ? await hashPassword(input.Password) : undefined;
+  return db.transaction(async (tx) => {
+    const [sameName] = await tx
+      .select({ userId: users.userId })
+      .from(users)
+      .where(sql`lower(${users.userName}) = lower(${input.UserName})`);
+    if (sameName && sameName.userId !== input.UserId)
+      throw new AppError(400, 'admin.userNameTaken', { name: input.UserName }, 'params.0.UserName');
+    if (input.RoleIds) await assertRolesOfApp(tx, actor.appId, input.RoleIds);
+
+    if (input.UserId === undefined) {
+      const [created] = await tx
+        .insert(users)
+        .values({
+          userName: input.UserName,
+          nickname: input.NickName ?? '',
+          passwordHash: passwordHash!,
+          enabled: input.Enabled ?? true,
+        })
+        .returning();
+      const userId = created!.userId;
+      await tx.insert(appMembers).values({ appId: actor.appId, userId });
+      const roleIds = [...new Set(input.RoleIds ?? [])].sort((a, b) => a - b);
+      if (roleIds.length) await tx.insert(roleUsers).values(roleIds.map((roleId) => ({ roleId, userId })));
+      await audit(tx, req, {
+        action: 'user.add',
+        entity: 'user',
+        entityId: userId,
+        after: snapshot(created!, roleIds),
+      });
+      return publicUser(created!);
+    }
+
+    const userId = input.UserId;
+    const [member] = await membersOfApp(tx, actor.appId, [userId], 'params.0.UserId');
+    const [before] = await tx.select().from(users).where(eq(users.userId, userId));
+    const accountChanges =
+      before!.userName !== input.UserName ||
+      (input.NickName !== undefined && input.NickName !== before!.nickname) ||
+      (input.Enabled !== undefined && input.Enabled !== before!.enabled) ||
+      passwordHash !== undefined;
+    const appIds = accountChanges ? await assertAccountInReach(tx, actor.userId, member!) : [actor.appId];
+    const rolesBefore = await roleIdsInApp(tx, actor.appId, userId);
+    const after = await keepingAnAdministrator(tx, [...new Set([actor.appId, ...appIds])], async () => {
+      const [updated] = await tx
+        .update(users)
+        .set({
+          userName: input.UserName,
+          ...(input.NickName !== undefined ? { nickname: input.NickName } : {}),
+          ...(input.Enabled !== undefined ? { enabled: input.Enabled } : {}),
+          ...(passwordHash !== undefined ? { passwordHash, passwordChangedAt: new Date() } : {}),
+        })
+        .where(eq(users.userId, userId))
+        .returning();
+      if (input.RoleIds) {
+        const appRoles = tx.select({ id: roles.roleId }).from(roles).where(eq(roles.appId, actor.appId));
+        await tx
+          .delete(roleUsers)
+          .where(and(eq(roleUsers.userId, userId), inArray(roleUsers.roleId, appRoles)));
+        const ids = [...new Set(input.RoleIds)];
+        if (ids.length) await tx.insert(roleUsers).values(ids.map((roleId) => ({ roleId, userId })));
+      }
+      return updated!;
+    });
+    if (!after.enabled || passwordHash !== undefined)
+      await tx.delete(sessions).where(eq(sessions.userId, userId));
+    const rolesAfter = await roleIdsInApp(tx, actor.appId, userId);
+    await audit(tx, req, {
+      action: 'user.edit',
+      entity: 'user',
+      entityId: userId,
+      before: snapshot(before!, rolesBefore),
+      after: snapshot(after, rolesAfter),
+    });
+    return publicUser(after);
+  });
+}
+
+/** Enables or disables a member; disabling ends every session of the user at once. */
+export async function setUserEnabled(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  userId: number,
+  enabled: boolean,
+) {
+  return db.transaction(async (tx) => {
+    const [member] = await tx
+      .select()
+      .from(users)
+      .innerJoin(appMembers, and(eq(appMembers.userId, users.userId), eq(appMembers.appId, actor.appId)))
+      .where(eq(users.userId, userId));
+    if (!member) throw new AppError(404, 'admin.unknownUser', { id: userId }, 'id');
+    const before = member.users;
+    const appIds = await assertAccountInReach(tx, actor.userId, before);
+    const after = await keepingAnAdministrator(tx, appIds, async () => {
+      const [u] = await tx.update(users).set({ enabled }).where(eq(users.userId, userId)).returning();
+      return u!;
+    });
+    const ended = enabled ? [] : await tx.delete(sessions).where(eq(sessions.userId, userId)).returning();
+    await audit(tx, req, {
+      action: enabled ? 'user.enable' : 'user.disable',
+      entity: 'user',
+      entityId: userId,
+      before: { UserName: before.userName, Enabled: before.enabled },
+      after: { UserName: after.userName, Enabled: after.enabled, SessionsEnded: ended.length },
+    });
+    return publicUser(after);
+  });
+}
+
+/**
+ * Sets a new password for a member. Without one, a temporary password that passes the policy
+ * is made and returned once, for the administrator to hand over. Sessions of the user end.
+ */
+export async function resetPassword(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  userId: number,
+  password: string | undefined,
+  generate: () => string,
+) {
+  const chosen = password ?? generate();
+  assertPassword(chosen, 'Password');
+  const passwordHash = await hashPassword(chosen);
+  return db.transaction(async (tx) => {
+    const [member] = await tx
+      .select()
+      .from(users)
+      .innerJoin(appMembers, and(eq(appMembers.userId, users.userId), eq(appMembers.appId, actor.appId)))
+      .where(eq(users.userId, userId));
+    if (!member) throw new AppError(404, 'admin.unknownUser', { id: userId }, 'id');
+    await assertAccountInReach(tx, actor.userId, member.users);
+    await tx
+      .update(users)
+      .set({ passwordHash, passwordChangedAt: new Date() })
+      .where(eq(users.userId, userId));
+    const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning();
+    await audit(tx, req, {
+      action: 'user.resetPassword',
+      entity: 'user',
+      entityId: userId,
+      after: {
+        UserName: member.users.userName,
+        SessionsEnded: ended.length,
+        Generated: password === undefined,
+      },
+    });
+    return { UserId: userId, Password: password === undefined ? chosen : null };
+  });
+}

@@ -1,0 +1,26 @@
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { apps } from './identity.js';
+
+/**
+ * The disease dictionary of an app (system settings, maintain-disease): the names disease
+ * libraries and research subjects choose from. Per app, like every row of tenant data.
+ */
+export const diseases = pgTable(
+  'diseases',
+  {
+    diseaseId: serial('disease_id').primaryKey(),
+    appId: integer('app_id')
+      .notNull()
+      .references(() => apps.appId, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    icd10: text('icd10').notNull().default(''),
+    category: text('category').notNull().default(''),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('diseases_app_name').on(t.appId, t.name),
+    index('diseases_app_icd10').on(t.appId, t.icd10),
+  ],
+);
