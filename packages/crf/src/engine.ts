@@ -231,7 +231,9 @@ export function createFormEngine(form: Form, answers?: Answers, options: EngineO
       const before = effective(i);
       const beforeRaw = values[i];
       if (!store(i, value)) return false;
-      const changed = calcs[i] ? update(i) : !sameValue(effective(i), before);
+      // A computed item is re-evaluated too: clearing a manual value hands it back to the machine.
+      if (calcs[i]) update(i);
+      const changed = !sameValue(effective(i), before);
       if (changed) propagate(i);
       return changed || !sameValue(values[i], beforeRaw);
     },
