@@ -195,3 +195,19 @@ describe('form engine: inputs', () => {
     expect(() => validateSubmission(sampleForm(), null as never)).not.toThrow();
   });
 });
+
+describe('form engine: older forms with answers inside', () => {
+  it('opens with the answers stored on the items when no answers are given', () => {
+    const form = sampleForm();
+    const items = form.pages[0]!.items! as Record<string, unknown>[];
+    items[2]!.radio = '2';
+    items[3]!.radio = 'N';
+    const symptoms = form.pages[1]!.groups![0]!.items![0] as Record<string, unknown>;
+    symptoms.checkList = ['a', 'b'];
+    const engine = createFormEngine(form);
+    expect(engine.getAnswer('sex')).toBe('2');
+    expect(engine.isVisible('pregnant')).toBe(true);
+    expect(engine.getAnswer('symptoms')).toEqual(['a', 'b']);
+    expect(createFormEngine(form, {}).getAnswer('sex')).toBeUndefined();
+  });
+});

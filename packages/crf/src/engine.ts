@@ -1,5 +1,6 @@
 import { type CompiledForm, compiled } from './compile.js';
 import { runCondition } from './conditions.js';
+import { answersInForm } from './embedded.js';
 import type { FunctionRegistry } from './functions.js';
 import type { Answers, Form, Issue } from './types.js';
 import { validateState } from './validate.js';
@@ -201,8 +202,14 @@ export function createFormEngine(form: Form, answers?: Answers, options: EngineO
   };
 
   const methods = options.methods ?? {};
-  // Answers come from browsers and imports: anything but an object of answers is no answer.
-  const given = typeof answers === 'object' && answers !== null && !Array.isArray(answers) ? answers : {};
+  // Without answers, an older form opens with the answers stored in it. Answers come from
+  // browsers and imports: anything but an object of answers is no answer.
+  const given =
+    answers === undefined
+      ? answersInForm(form)
+      : typeof answers === 'object' && answers !== null && !Array.isArray(answers)
+        ? answers
+        : {};
   for (const [key, value] of Object.entries(given)) {
     const i = byKey.get(key);
     if (i !== undefined) store(i, value, methods[key]);

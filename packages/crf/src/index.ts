@@ -10,6 +10,7 @@ export {
   runCondition,
   type ValueKind,
 } from './conditions.js';
+export { answersInForm } from './embedded.js';
 export {
   createFormEngine,
   type EngineOptions,
