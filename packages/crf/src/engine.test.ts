@@ -211,3 +211,28 @@ describe('form engine: older forms with answers inside', () => {
     expect(createFormEngine(form, {}).getAnswer('sex')).toBeUndefined();
   });
 });
+
+describe('form engine: a form with a cycle', () => {
+  it('still opens and answers: evaluation is bounded, analyzeForm reports the loop', () => {
+    const form = {
+      pages: [
+        {
+          items: [
+            { key: 'a', type: 'textQuestion' as const, textType: 'number' },
+            { key: 'x', type: 'textQuestion' as const, fxTopicData: { func: 'sum', fields: ['a', 'y'] } },
+            { key: 'y', type: 'textQuestion' as const, fxTopicData: { func: 'sum', fields: ['x'] } },
+            {
+              key: 'flip',
+              type: 'textQuestion' as const,
+              showRules: [{ condition: 'null or empty', selectItems: ['flip'] }],
+            },
+          ],
+        },
+      ],
+    };
+    const engine = createFormEngine(form, { a: 1 });
+    for (let i = 0; i < 5; i++) engine.setAnswer('a', i);
+    engine.setAnswer('flip', 'x');
+    expect(Array.isArray(engine.validate())).toBe(true);
+  });
+});
