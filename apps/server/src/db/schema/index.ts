@@ -1,3 +1,5 @@
 export * from './admin.js';
 export * from './identity.js';
 export * from './system.js';
+export * from './clinical.js';
+export * from './jobs.js';
