@@ -1,0 +1,110 @@
+// Starts the built CRDP server as a child process (the real thing: its own process, real HTTP),
+// on the embedded database in a data directory or on a PostgreSQL database.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DEMO_PASSWORD = 'Bench-Pass-2026';
+
+export interface RunningServer {
+  url: string;
+  child: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string>, port: number): Promise<RunningServer> {
+  const main = path.join(root, 'apps/server/dist/main.js');
+  if (!existsSync(main)) throw new Error('Build first: npm run build');
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DEMO_DATA: '1',
+      DEMO_PASSWORD,
+      LOGIN_RATE_LIMIT: '100000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (d) => {
+    log += d;
+  });
+  child.stderr!.on('data', (d) => {
+    log += d;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${log}`);
+    try {
+      const r = await fetch(`${url}/readyz`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    child,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
+
+export async function withPostgresDatabase<T>(fn: (url: string) => Promise<T>): Promise<T | null> {
+  const admin = 'postgres://postgres@127.0.0.1:5432/postgres';
+  const c = new pg.Client(admin);
+  try {
+    await c.connect();
+  } catch {
+    console.log('no PostgreSQL on 127.0.0.1:5432: PostgreSQL part skipped');
+    return null;
+  }
+  const name = `crdp_bench_${Date.now()}`;
+  await c.query(`create database ${name}`);
+  try {
+    return await fn(`postgres://postgres@127.0.0.1:5432/${name}`);
+  } finally {
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  }
+}
+
+export async function api(url: string, method: string, p: string, body?: unknown, key?: string) {
+  const res = await fetch(`${url}${p}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(key ? { WeAppAuthorization: key } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: Record<string, unknown> | null = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* keep null */
+  }
+  return { status: res.status, json };
+}
+
+export async function signIn(url: string, user: string) {
+  const r = await api(url, 'POST', '/api/v0.1/login', { UserName: user, Password: DEMO_PASSWORD });
+  if (r.status !== 200) throw new Error(`sign-in failed: ${r.status} ${JSON.stringify(r.json)}`);
+  return (r.json!.data as { User: { SessionKey: string } }).User.SessionKey;
+}
+
+/** Ids the server acknowledged that are not in the database. */
+export async function missingIds(query: (sql: string) => Promise<Array<{ id: number }>>, ids: number[]) {
+  const present = new Set((await query('select id from free_access_keys')).map((r) => Number(r.id)));
+  return ids.filter((id) => !present.has(id));
+}

@@ -1,0 +1,123 @@
+// Load: 200 concurrent users for 60 s signing in, listing and saving, against the real server on
+// the embedded database and on PostgreSQL. Errors are counted, and every save the server
+// acknowledged must be in the database afterwards (lost writes: 0). The reference measured in
+// the same run is GET /healthz of the same server at the same concurrency:
+// ratio=<workload operations per second / healthz requests per second>.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { api, missingIds, signIn, startServer, withPostgresDatabase } from './_server.js';
+
+const USERS = Number(process.env.LOAD_USERS ?? 200);
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
+
+interface Tally {
+  ops: number;
+  errors: number;
+  saves: number[];
+  latencies: number[];
+}
+
+async function virtualUser(url: string, account: string, until: number, t: Tally) {
+  let key: string | null = null;
+  let i = 0;
+  while (Date.now() < until) {
+    const started = performance.now();
+    try {
+      // A person signs in once and again now and then; argon2id makes each sign-in deliberately costly.
+      if (!key || i % 100 === 99) key = await signIn(url, account);
+      const step = i % 3;
+      const r =
+        step === 0
+          ? await api(url, 'GET', '/api/v0.1/free_access', undefined, key)
+          : step === 1
+            ? await api(url, 'GET', '/api/v0.1/notices', undefined, key)
+            : await api(
+                url,
+                'POST',
+                '/api/v0.1/free_access',
+                { scopeKind: 'term', label: `load ${account} ${i}` },
+                key,
+              );
+      if (r.status !== 200) t.errors++;
+      else if (step === 2) t.saves.push((r.json!.data as { id: number }).id);
+      t.ops++;
+    } catch {
+      t.errors++;
+    }
+    t.latencies.push(performance.now() - started);
+    i++;
+  }
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+
+async function measure(
+  label: string,
+  env: Record<string, string>,
+  query: (sql: string) => Promise<Array<{ id: number }>>,
+  port: number,
+) {
+  const server = await startServer(env, port);
+  const ref = await autocannon({
+    url: `${server.url}/healthz`,
+    connections: USERS,
+    duration: Math.min(10, SECONDS),
+  });
+  const t: Tally = { ops: 0, errors: 0, saves: [], latencies: [] };
+  const until = Date.now() + SECONDS * 1000;
+  const start = Date.now();
+  await Promise.all(
+    Array.from({ length: USERS }, (_, u) =>
+      virtualUser(server.url, u % 2 ? 'admin' : 'researcher', until, t),
+    ),
+  );
+  const elapsed = (Date.now() - start) / 1000;
+  await server.stop('SIGTERM');
+  const lost = await missingIds(query, t.saves);
+  const opsPerSec = t.ops / elapsed;
+  console.log(
+    `${label}: ${USERS} users, ${elapsed.toFixed(0)} s, ${t.ops} operations (${opsPerSec.toFixed(0)}/s), ${t.saves.length} saves, ` +
+      `errors ${t.errors}, lost writes ${lost.length}, latency p50 ${pct(t.latencies, 50).toFixed(0)} ms p99 ${pct(t.latencies, 99).toFixed(0)} ms`,
+  );
+  console.log(
+    `${label}: healthz reference ${ref.requests.average.toFixed(0)} req/s; load ratio=${(opsPerSec / ref.requests.average).toFixed(3)}`,
+  );
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crdp-load-'));
+await measure(
+  'embedded',
+  { DATA_DIR: dataDir },
+  async (sql) => {
+    const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+    const r = await db.query<{ id: number }>(sql);
+    await db.close();
+    return r.rows;
+  },
+  18_301,
+);
+await rm(dataDir, { recursive: true, force: true });
+
+await withPostgresDatabase(async (url) => {
+  const pdir = await mkdtemp(path.join(os.tmpdir(), 'crdp-load-pg-'));
+  await measure(
+    'postgres',
+    { DATABASE_URL: url, DATA_DIR: pdir },
+    async (sql) => {
+      const c = new pg.Client(url);
+      await c.connect();
+      const r = await c.query(sql);
+      await c.end();
+      return r.rows;
+    },
+    18_302,
+  );
+  await rm(pdir, { recursive: true, force: true });
+});
