@@ -10,6 +10,8 @@ import { authRoutes } from './auth/routes.js';
 import { backupRoutes } from './backup/routes.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
+import { adminEnvelopeRoutes } from './admin/envelope.js';
+import { adminRoutes } from './admin/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityPlugin } from './http/security.js';
@@ -105,6 +107,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(siteRoutes);
   await app.register(noticeRoutes);
   await app.register(backupRoutes);
+  await app.register(adminEnvelopeRoutes);
+  await app.register(adminRoutes);
   await app.register(webRoutes);
   return app;
 }

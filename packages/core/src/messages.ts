@@ -76,6 +76,47 @@ const catalogue = {
   },
   'request.notFound': { 'zh-CN': '接口不存在：{path}', 'en-US': 'No such API: {path}' },
   'entity.notFound': { 'zh-CN': '{entity} 不存在', 'en-US': '{entity} not found' },
+  'admin.lastAdministrator': {
+    'zh-CN': '操作被拒绝：应用中须至少保留一位启用的管理员（其角色拥有“角色管理-编辑”权限）',
+    'en-US':
+      'Refused: the app must keep at least one enabled administrator (a user whose role may edit roles)',
+  },
+  'admin.roleNameTaken': { 'zh-CN': '角色名“{name}”已存在', 'en-US': 'A role named "{name}" already exists' },
+  'admin.userNameTaken': {
+    'zh-CN': '用户名“{name}”已被使用',
+    'en-US': 'The user name "{name}" is already taken',
+  },
+  'admin.diseaseTaken': {
+    'zh-CN': '疾病“{name}”已存在',
+    'en-US': 'A disease named "{name}" already exists',
+  },
+  'admin.unknownRole': {
+    'zh-CN': '角色 {id} 不存在或不属于当前应用',
+    'en-US': 'Role {id} does not exist or does not belong to this app',
+  },
+  'admin.unknownUser': {
+    'zh-CN': '用户 {id} 不存在或不属于当前应用',
+    'en-US': 'User {id} does not exist or is not a member of this app',
+  },
+  'admin.unknownApp': {
+    'zh-CN': '应用 {id} 不存在或您不是其成员',
+    'en-US': 'App {id} does not exist or you are not a member of it',
+  },
+  'admin.unknownMenu': { 'zh-CN': '菜单 {id} 不存在', 'en-US': 'Menu {id} does not exist' },
+  'admin.unknownFunction': { 'zh-CN': '功能 {id} 不存在', 'en-US': 'Function {id} does not exist' },
+  'admin.otherApp': {
+    'zh-CN': '只能管理当前应用（{id}）的数据',
+    'en-US': 'You can only administer the current app ({id})',
+  },
+  'admin.sharedUser': {
+    'zh-CN': '用户“{name}”也属于您不是成员的其他应用，其账号只能由所有这些应用的管理员修改',
+    'en-US':
+      'User "{name}" also belongs to an app you are not a member of; only an administrator of all its apps may change the account',
+  },
+  'admin.passwordRequired': {
+    'zh-CN': '新用户必须设置初始密码',
+    'en-US': 'A new user needs an initial password',
+  },
   'server.error': {
     'zh-CN': '服务器出错了，请稍后重试（请求编号 {requestId}）',
     'en-US': 'The server made an error, please retry later (request id {requestId})',

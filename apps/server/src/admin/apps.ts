@@ -30,7 +30,10 @@ export async function appDetails(db: Tx, currentAppId: number, askedAppId: numbe
   const [app] = await db.select().from(apps).where(eq(apps.appId, currentAppId));
   if (!app) throw new AppError(404, 'admin.unknownApp', { id: currentAppId });
   const [products, [members], roleCount] = await Promise.all([
-    db.select({ ProductId: appProducts.productId }).from(appProducts).where(eq(appProducts.appId, currentAppId)),
+    db
+      .select({ ProductId: appProducts.productId })
+      .from(appProducts)
+      .where(eq(appProducts.appId, currentAppId)),
     db.select({ n: count() }).from(appMembers).where(eq(appMembers.appId, currentAppId)),
     countRoles(db, currentAppId),
   ]);
@@ -52,13 +55,20 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function appMembersList(db: Tx, appId: number, keyword: string | undefined, limit: number) {
   const k = keyword?.trim();
   return db
-    .select({ UserId: users.userId, UserName: users.userName, NickName: users.nickname, Enabled: users.enabled })
+    .select({
+      UserId: users.userId,
+      UserName: users.userName,
+      NickName: users.nickname,
+      Enabled: users.enabled,
+    })
     .from(appMembers)
     .innerJoin(users, eq(users.userId, appMembers.userId))
     .where(
       and(
         eq(appMembers.appId, appId),
-        k ? or(ilike(users.userName, `%${escapeLike(k)}%`), ilike(users.nickname, `%${escapeLike(k)}%`)) : undefined,
+        k
+          ? or(ilike(users.userName, `%${escapeLike(k)}%`), ilike(users.nickname, `%${escapeLike(k)}%`))
+          : undefined,
       ),
     )
     .orderBy(asc(users.userId))

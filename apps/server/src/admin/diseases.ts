@@ -37,7 +37,9 @@ export async function listDiseases(db: Tx, appId: number, q: DiseaseQuery) {
   const k = q.keyword?.trim();
   const where = and(
     eq(diseases.appId, appId),
-    k ? or(ilike(diseases.name, `%${escapeLike(k)}%`), ilike(diseases.icd10, `%${escapeLike(k)}%`)) : undefined,
+    k
+      ? or(ilike(diseases.name, `%${escapeLike(k)}%`), ilike(diseases.icd10, `%${escapeLike(k)}%`))
+      : undefined,
     q.category ? eq(diseases.category, q.category) : undefined,
     q.enabled === undefined ? undefined : eq(diseases.enabled, q.enabled),
   );
@@ -78,8 +80,16 @@ async function diseaseOfApp(db: Tx, appId: number, id: number) {
 export async function addDisease(db: Db, req: FastifyRequest, appId: number, input: DiseaseInput) {
   return db.transaction(async (tx) => {
     await nameFree(tx, appId, input.name);
-    const [row] = await tx.insert(diseases).values({ appId, ...input }).returning();
-    await audit(tx, req, { action: 'disease.add', entity: 'disease', entityId: row!.diseaseId, after: view(row!) });
+    const [row] = await tx
+      .insert(diseases)
+      .values({ appId, ...input })
+      .returning();
+    await audit(tx, req, {
+      action: 'disease.add',
+      entity: 'disease',
+      entityId: row!.diseaseId,
+      after: view(row!),
+    });
     return view(row!);
   });
 }

@@ -5,6 +5,7 @@ import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { moduleConfig } from '../db/schema/index.js';
 import { siteSettings } from '../site/service.js';
+import { text } from './inputs.js';
 
 /** Where each setting of the system-set screen lives in module_config (group `site`). */
 const KEYS = {
@@ -17,23 +18,22 @@ const KEYS = {
   mode: ['features', 'mode'],
 } as const;
 
-const title = z.string().trim().min(1).max(60);
+const title = text(60, { min: 1 });
 /** Same-origin path or an inline image: the content security policy allows nothing else. */
-const logo = z
-  .string()
-  .trim()
-  .max(200_000)
-  .refine(
-    (v) => v === '' || (/^\/(?!\/)[\w./-]*$/.test(v) && !v.includes('..')) || /^data:image\/(png|jpeg|svg\+xml|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(v),
-    'must be a same-site path like /logo.svg or a data:image URL',
-  );
+const logo = text(200_000).refine(
+  (v) =>
+    v === '' ||
+    (/^\/(?!\/)[\w./-]*$/.test(v) && !v.includes('..')) ||
+    /^data:image\/(png|jpeg|svg\+xml|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(v),
+  'must be a same-site path like /logo.svg or a data:image URL',
+);
 
 export const moduleSettingsInput = z.object({
   documentTitle: title,
   menuTitle: title,
   loginTitle: title,
   loginLogo: logo,
-  environment: z.string().trim().max(60),
+  environment: text(60),
   company: title,
   mode: z.enum(['single-center', 'multi-center']),
 });
@@ -59,7 +59,9 @@ export async function readModuleSettings(db: Tx, appId: number): Promise<ModuleS
 export async function saveModuleSettings(db: Db, req: FastifyRequest, appId: number, input: ModuleSettings) {
   return db.transaction(async (tx) => {
     const before = await readModuleSettings(tx, appId);
-    for (const [field, [module, name]] of Object.entries(KEYS) as Array<[keyof ModuleSettings, readonly [string, string]]>) {
+    for (const [field, [module, name]] of Object.entries(KEYS) as Array<
+      [keyof ModuleSettings, readonly [string, string]]
+    >) {
       if (before[field] === input[field]) continue;
       const where = and(
         eq(moduleConfig.appId, appId),
@@ -69,14 +71,21 @@ export async function saveModuleSettings(db: Db, req: FastifyRequest, appId: num
       );
       const [row] = await tx.select({ id: moduleConfig.id }).from(moduleConfig).where(where);
       if (row)
-        await tx.update(moduleConfig).set({ value: input[field], updatedAt: new Date() }).where(eq(moduleConfig.id, row.id));
+        await tx
+          .update(moduleConfig)
+          .set({ value: input[field], updatedAt: new Date() })
+          .where(eq(moduleConfig.id, row.id));
       else
         await tx
           .insert(moduleConfig)
           .values({ appId, configGroup: 'site', moduleName: module, configName: name, value: input[field] });
     }
     const after = await readModuleSettings(tx, appId);
-    const shorten = (s: ModuleSettings) => ({ ...s, loginLogo: s.loginLogo.length > 200 ? `${s.loginLogo.slice(0, 60)}…(${s.loginLogo.length})` : s.loginLogo });
+    const shorten = (s: ModuleSettings) => ({
+      ...s,
+      loginLogo:
+        s.loginLogo.length > 200 ? `${s.loginLogo.slice(0, 60)}…(${s.loginLogo.length})` : s.loginLogo,
+    });
     await audit(tx, req, {
       action: 'config.edit',
       entity: 'module_config',

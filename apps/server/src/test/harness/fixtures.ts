@@ -16,6 +16,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
     { scopeKind: 'crf', objectId: 'matrix-form', label: 'matrix fixture' },
     adminKey,
   );
+  await post(app, '/api/v0.1/disease', { name: '矩阵疾病', icd10: 'I10', category: '心血管' }, adminKey);
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */

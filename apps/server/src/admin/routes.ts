@@ -1,0 +1,310 @@
+import { PRODUCT_ID } from '@crdp/core';
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { loginSession } from '../auth/routes.js';
+import type { Db } from '../db/client.js';
+import { appMembers, auditLog, diseases } from '../db/schema/index.js';
+import { auditEntry, auditScope, listAudit } from './audit-log.js';
+import { addDisease, deleteDisease, editDisease, listDiseases } from './diseases.js';
+import { idValue, password, queryBool, queryInt, queryText, text } from './inputs.js';
+import { generatePasswordLike } from './password-gen.js';
+import { getRolePermissions, listRoles, listRoleUsers, permissionMenus } from './roles.js';
+import { moduleSettingsInput, readModuleSettings, saveModuleSettings } from './settings.js';
+import { listUsers, resetPassword, setUserEnabled } from './users.js';
+
+const ok = (data: unknown) => ({ code: 200, data, message: 'ok' });
+const actorOf = (req: FastifyRequest) => {
+  const s = loginSession(req);
+  return { userId: s.userId, appId: s.appId };
+};
+const idParams = z.object({ id: idValue });
+
+/** Real ids of one app's objects, for the authorization matrix's cross-app check. */
+const membersOf = async (db: Db, appId: number) =>
+  (await db.select({ id: appMembers.userId }).from(appMembers).where(eq(appMembers.appId, appId))).map(
+    (r) => ({
+      id: r.id,
+    }),
+  );
+const diseasesOf = async (db: Db, appId: number) =>
+  (await db.select({ id: diseases.diseaseId }).from(diseases).where(eq(diseases.appId, appId))).map((r) => ({
+    id: r.id,
+  }));
+const auditOf = async (db: Db, appId: number) =>
+  (
+    await db
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(and(eq(auditLog.appId, appId), auditScope(db, appId)))
+      .orderBy(asc(auditLog.id))
+      .limit(20)
+  ).map((r) => ({ id: r.id }));
+
+const diseaseFields = {
+  name: text(100, { min: 1 }),
+  icd10: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^$|^[A-Z]\d{2}(\.[0-9A-Z]{1,4})?$/, 'icd10 must look like I10 or E11.9'),
+  category: text(50),
+  enabled: z.boolean(),
+};
+
+/** REST routes of the administration area under /api/v0.1. */
+export async function adminRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const db = app.db;
+  const tags = ['admin'];
+
+  r.get(
+    '/api/v0.1/role',
+    {
+      config: { access: { apiId: 'RoleManage.query' } },
+      schema: {
+        tags,
+        summary: 'Roles of the current app',
+        querystring: z.object({ name: queryText.optional() }),
+      },
+    },
+    async (req) => ok(await listRoles(db, actorOf(req).appId, req.query.name)),
+  );
+  r.get(
+    '/api/v0.1/role_permission',
+    {
+      config: { access: { apiId: 'RoleManage.query' } },
+      schema: {
+        tags,
+        summary: 'Menu and function ids of a role',
+        querystring: z.object({ role_id: queryInt(1, 2_147_483_647) }),
+      },
+    },
+    async (req) => ok(await getRolePermissions(db, actorOf(req).appId, req.query.role_id, 'query.role_id')),
+  );
+  r.get(
+    '/api/v0.1/role_user',
+    {
+      config: { access: { apiId: 'RoleManage.query' } },
+      schema: {
+        tags,
+        summary: 'Members of a role',
+        querystring: z.object({ role_id: queryInt(1, 2_147_483_647) }),
+      },
+    },
+    async (req) => ok(await listRoleUsers(db, actorOf(req).appId, req.query.role_id, 'query.role_id')),
+  );
+  r.get(
+    '/api/v0.1/menu',
+    {
+      config: { access: { apiId: 'RoleManage.query' } },
+      schema: { tags, summary: 'The menu tree of product 22 with each menu’s functions' },
+    },
+    async () => ok(await permissionMenus(db, PRODUCT_ID)),
+  );
+
+  r.get(
+    '/api/v0.1/users',
+    {
+      config: { access: { apiId: 'UserManage.query' } },
+      schema: {
+        tags,
+        summary: 'Members of the current app, paged (GET user of spec 000 is the signed-in user)',
+        querystring: z.object({
+          page: queryInt(1, 100_000).optional(),
+          size: queryInt(1, 100).optional(),
+          keyword: queryText.optional(),
+          enabled: queryBool.optional(),
+          role_id: queryInt(1, 2_147_483_647).optional(),
+        }),
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      return ok(
+        await listUsers(db, actorOf(req).appId, {
+          PageIndex: q.page ?? 1,
+          PageSize: q.size ?? 10,
+          Keyword: q.keyword,
+          Enabled: q.enabled,
+          RoleId: q.role_id,
+        }),
+      );
+    },
+  );
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    r.post(
+      `/api/v0.1/users/:id/${action}`,
+      {
+        config: { access: { apiId: `UserManage.${action}` }, ownedIds: membersOf },
+        schema: {
+          tags,
+          summary: enabled ? 'Enable a member' : 'Disable a member; their sessions end at once',
+          params: idParams,
+        },
+      },
+      async (req) => ok(await setUserEnabled(db, req, actorOf(req), req.params.id, enabled)),
+    );
+  }
+  r.post(
+    '/api/v0.1/users/:id/reset_password',
+    {
+      config: { access: { apiId: 'UserManage.edit' }, ownedIds: membersOf },
+      schema: {
+        tags,
+        summary: 'Set a new password (or, without one, make a temporary password shown once); sessions end',
+        params: idParams,
+        body: z.object({ Password: password.optional() }).optional(),
+      },
+    },
+    async (req) =>
+      ok(await resetPassword(db, req, actorOf(req), req.params.id, req.body?.Password, generatePasswordLike)),
+  );
+
+  r.get(
+    '/api/v0.1/config/module',
+    {
+      config: { access: { apiId: 'SystemSet.query' } },
+      schema: {
+        tags,
+        summary: 'Module configuration of the current app (titles, logo, environment, company, mode)',
+      },
+    },
+    async (req) => ok(await readModuleSettings(db, actorOf(req).appId)),
+  );
+  r.put(
+    '/api/v0.1/config/module',
+    {
+      config: { access: { apiId: 'SystemSet.edit' } },
+      schema: {
+        tags,
+        summary: 'Change the module configuration of the current app',
+        body: moduleSettingsInput,
+      },
+    },
+    async (req) => ok(await saveModuleSettings(db, req, actorOf(req).appId, req.body)),
+  );
+
+  r.get(
+    '/api/v0.1/disease',
+    {
+      config: { access: { apiId: 'SystemMaintainDisease.query' } },
+      schema: {
+        tags,
+        summary: 'The disease dictionary of the current app',
+        querystring: z.object({
+          keyword: queryText.optional(),
+          category: queryText.optional(),
+          enabled: queryBool.optional(),
+          page: queryInt(1, 100_000).optional(),
+          size: queryInt(1, 100).optional(),
+        }),
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      return ok(
+        await listDiseases(db, actorOf(req).appId, {
+          keyword: q.keyword,
+          category: q.category,
+          enabled: q.enabled,
+          page: q.page ?? 1,
+          size: q.size ?? 10,
+        }),
+      );
+    },
+  );
+  r.post(
+    '/api/v0.1/disease',
+    {
+      config: { access: { apiId: 'SystemMaintainDisease.add' } },
+      schema: {
+        tags,
+        summary: 'Add a disease',
+        body: z.object({
+          name: diseaseFields.name,
+          icd10: diseaseFields.icd10.default(''),
+          category: diseaseFields.category.default(''),
+          enabled: diseaseFields.enabled.default(true),
+        }),
+      },
+    },
+    async (req) => ok(await addDisease(db, req, actorOf(req).appId, req.body)),
+  );
+  r.patch(
+    '/api/v0.1/disease/:id',
+    {
+      config: { access: { apiId: 'SystemMaintainDisease.edit' }, ownedIds: diseasesOf },
+      schema: {
+        tags,
+        summary: 'Change a disease (name, ICD-10 code, category, enabled)',
+        params: idParams,
+        body: z.object({
+          name: diseaseFields.name.optional(),
+          icd10: diseaseFields.icd10.optional(),
+          category: diseaseFields.category.optional(),
+          enabled: diseaseFields.enabled.optional(),
+        }),
+      },
+    },
+    async (req) => ok(await editDisease(db, req, actorOf(req).appId, req.params.id, req.body)),
+  );
+  r.delete(
+    '/api/v0.1/disease/:id',
+    {
+      config: { access: { apiId: 'SystemMaintainDisease.delete' }, ownedIds: diseasesOf },
+      schema: { tags, summary: 'Delete a disease', params: idParams },
+    },
+    async (req) => ok(await deleteDisease(db, req, actorOf(req).appId, req.params.id)),
+  );
+
+  r.get(
+    '/api/v0.1/audit',
+    {
+      config: { access: { apiId: 'LogActivationLog.query' } },
+      schema: {
+        tags,
+        summary: 'The audit trail of the current app, filterable by user, action, object, outcome and time',
+        querystring: z.object({
+          user: queryText.optional(),
+          action: queryText.optional(),
+          entity: queryText.optional(),
+          entity_id: queryText.optional(),
+          outcome: z.enum(['success', 'failure', 'denied']).optional(),
+          from: z.iso.datetime({ offset: true }).optional(),
+          to: z.iso.datetime({ offset: true }).optional(),
+          page: queryInt(1, 100_000).optional(),
+          size: queryInt(1, 100).optional(),
+        }),
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      return ok(
+        await listAudit(db, actorOf(req).appId, {
+          user: q.user,
+          action: q.action,
+          entity: q.entity,
+          entityId: q.entity_id,
+          outcome: q.outcome,
+          from: q.from ? new Date(q.from) : undefined,
+          to: q.to ? new Date(q.to) : undefined,
+          page: q.page ?? 1,
+          size: q.size ?? 20,
+        }),
+      );
+    },
+  );
+  r.get(
+    '/api/v0.1/audit/:id',
+    {
+      config: { access: { apiId: 'LogActivationDetails.get' }, ownedIds: auditOf },
+      schema: { tags, summary: 'One audit entry with the state before and after', params: idParams },
+    },
+    async (req) => ok(await auditEntry(db, actorOf(req).appId, req.params.id)),
+  );
+}
