@@ -82,7 +82,7 @@ const randomForm = fc.integer({ min: 2, max: 14 }).chain((n) =>
           return {
             key,
             type: 'textQuestion',
-            fxManual: i % 2,
+            fxManual: i % 2 === 1,
             fxTopicData: { func: 'sum', fields: [`q${i - 1}`, 'q0'] },
           };
         }
