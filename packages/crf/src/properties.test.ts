@@ -65,7 +65,7 @@ const randomForm = fc.integer({ min: 2, max: 14 }).chain((n) =>
       ),
     )
     .map(([kinds, rawRules]): Form => {
-      const items: FormItem[] = kinds.map((kind, i) => {
+      const items: FormItem[] = kinds.map((kind, i): FormItem => {
         const key = `q${i}`;
         if (kind === 'radio' || kind === 'checkbox') {
           return {
@@ -86,7 +86,7 @@ const randomForm = fc.integer({ min: 2, max: 14 }).chain((n) =>
             fxTopicData: { func: 'sum', fields: [`q${i - 1}`, 'q0'] },
           };
         }
-        return { key, type: 'textQuestion', textType: 'number', isRequired: i % 2 };
+        return { key, type: 'textQuestion', textType: 'number', isRequired: i % 2 === 1 };
       });
       const showRules: ShowRule[] = rawRules
         .map((r) => ({ a: r.from % n, b: r.to % n, r }))
