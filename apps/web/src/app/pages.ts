@@ -10,4 +10,10 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   exception403: lazy(() => import('../pages/exception/Exception403')),
   exception404: lazy(() => import('../pages/exception/Exception404')),
   exception500: lazy(() => import('../pages/exception/Exception500')),
+  RoleManage: lazy(() => import('../pages/system/RoleManage')),
+  UserManage: lazy(() => import('../pages/system/UserManage')),
+  SystemMaintainDisease: lazy(() => import('../pages/system/MaintainDisease')),
+  SystemSet: lazy(() => import('../pages/system/SystemSet')),
+  LogActivationLog: lazy(() => import('../pages/system/ActivationLog')),
+  LogActivationDetails: lazy(() => import('../pages/system/ActivationDetails')),
 };

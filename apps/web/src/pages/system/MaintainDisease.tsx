@@ -1,0 +1,125 @@
+import { type ActionType, ModalForm, ProFormSwitch, ProFormText, ProTable } from '@ant-design/pro-components';
+import { App, Button, Popconfirm, Tag } from 'antd';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Authorized, useHasAction } from '../../components/Authorized';
+import { type Disease, diseaseApi, fieldOf } from './api';
+import { ADMIN_NS } from './i18n';
+
+/** Disease maintenance: the app's disease dictionary used by disease libraries and research subjects. */
+export default function MaintainDisease() {
+  const { t } = useTranslation(ADMIN_NS);
+  const { message } = App.useApp();
+  const table = useRef<ActionType>(null);
+  const can = useHasAction();
+  const [editing, setEditing] = useState<Disease | 'new' | null>(null);
+  const existing = editing && editing !== 'new' ? editing : null;
+
+  return (
+    <>
+      <ProTable<Disease>
+        rowKey="id"
+        actionRef={table}
+        headerTitle={t('disease.title')}
+        search={{ labelWidth: 'auto' }}
+        pagination={{ defaultPageSize: 10 }}
+        request={async (p) => {
+          const r = await diseaseApi.list({
+            page: p.current ?? 1,
+            size: p.pageSize ?? 10,
+            keyword: (p.keyword as string | undefined) || undefined,
+            category: (p.category as string | undefined) || undefined,
+            enabled: p.enabled === undefined ? undefined : p.enabled === 'true',
+          });
+          return { data: r.items, total: r.total, success: true };
+        }}
+        toolBarRender={() => [
+          <Authorized key="add" apiId="SystemMaintainDisease.add">
+            <Button type="primary" onClick={() => setEditing('new')}>
+              {t('disease.add')}
+            </Button>
+          </Authorized>,
+        ]}
+        columns={[
+          { title: t('common.keyword'), dataIndex: 'keyword', hideInTable: true },
+          { title: t('disease.name'), dataIndex: 'name', search: false },
+          { title: t('disease.icd10'), dataIndex: 'icd10', search: false, width: 140 },
+          { title: t('disease.category'), dataIndex: 'category' },
+          {
+            title: t('common.state'),
+            dataIndex: 'enabled',
+            valueType: 'select',
+            valueEnum: { true: { text: t('common.enabled') }, false: { text: t('common.disabled') } },
+            render: (_, d) =>
+              d.enabled ? (
+                <Tag color="success">{t('common.enabled')}</Tag>
+              ) : (
+                <Tag>{t('common.disabled')}</Tag>
+              ),
+          },
+          {
+            title: t('common.actions'),
+            valueType: 'option',
+            render: (_, d) => [
+              can('SystemMaintainDisease', 'edit') && (
+                <Button type="link" size="small" key="edit" onClick={() => setEditing(d)}>
+                  {t('common.edit')}
+                </Button>
+              ),
+              can('SystemMaintainDisease', 'delete') && (
+                <Popconfirm
+                  key="del"
+                  title={t('common.confirmDelete', { name: d.name })}
+                  onConfirm={async () => {
+                    await diseaseApi.remove(d.id);
+                    message.success(t('common.deleted'));
+                    table.current?.reload();
+                  }}
+                >
+                  <Button type="link" size="small">
+                    {t('common.delete')}
+                  </Button>
+                </Popconfirm>
+              ),
+            ],
+          },
+        ]}
+      />
+      <ModalForm<Omit<Disease, 'id' | 'updatedAt'>>
+        title={existing ? t('disease.edit') : t('disease.add')}
+        open={!!editing}
+        modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
+        initialValues={existing ?? { enabled: true }}
+        onFinish={async (values) => {
+          const body = { ...values, icd10: values.icd10 ?? '', category: values.category ?? '' };
+          try {
+            if (existing) await diseaseApi.edit(existing.id, body);
+            else await diseaseApi.add(body);
+          } catch (e) {
+            message.error((e as Error).message);
+            if (fieldOf(e)) return false;
+            throw e;
+          }
+          message.success(t('common.saved'));
+          setEditing(null);
+          table.current?.reload();
+          return true;
+        }}
+      >
+        <ProFormText
+          name="name"
+          label={t('disease.name')}
+          rules={[{ required: true, whitespace: true, message: t('disease.nameRequired') }]}
+          fieldProps={{ maxLength: 100 }}
+        />
+        <ProFormText
+          name="icd10"
+          label={t('disease.icd10')}
+          rules={[{ pattern: /^$|^[A-Za-z]\d{2}(\.[0-9A-Za-z]{1,4})?$/, message: t('disease.icd10Rule') }]}
+        />
+        <ProFormText name="category" label={t('disease.category')} fieldProps={{ maxLength: 50 }} />
+        <ProFormSwitch name="enabled" label={t('common.enabled')} />
+      </ModalForm>
+    </>
+  );
+}

@@ -1,0 +1,435 @@
+import {
+  type ActionType,
+  ModalForm,
+  ProFormText,
+  ProFormTextArea,
+  ProTable,
+} from '@ant-design/pro-components';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Checkbox,
+  Drawer,
+  Empty,
+  List,
+  Popconfirm,
+  Select,
+  Space,
+  Spin,
+  Tabs,
+  Tree,
+  Typography,
+} from 'antd';
+import type { DataNode } from 'antd/es/tree';
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Authorized, useHasAction } from '../../components/Authorized';
+import { appApi, fieldOf, type PermissionMenu, type Role, roleApi } from './api';
+import { ADMIN_NS } from './i18n';
+
+/** Role management (spec 000 section 6): roles of the current app, their members, apps and permissions. */
+export default function RoleManage() {
+  const { t } = useTranslation(ADMIN_NS);
+  const { message } = App.useApp();
+  const table = useRef<ActionType>(null);
+  const can = useHasAction();
+  const [editing, setEditing] = useState<Role | 'new' | null>(null);
+  const [open, setOpen] = useState<Role | null>(null);
+
+  return (
+    <>
+      <ProTable<Role>
+        rowKey="RoleId"
+        actionRef={table}
+        headerTitle={t('role.title')}
+        search={{ labelWidth: 'auto' }}
+        pagination={{ defaultPageSize: 10 }}
+        request={async (params) => {
+          const rows = await roleApi.list(params.RoleName as string | undefined);
+          return { data: rows, success: true, total: rows.length };
+        }}
+        toolBarRender={() => [
+          <Authorized key="add" apiId="RoleManage.add">
+            <Button type="primary" onClick={() => setEditing('new')} data-testid="role-add">
+              {t('role.add')}
+            </Button>
+          </Authorized>,
+        ]}
+        columns={[
+          { title: t('role.name'), dataIndex: 'RoleName' },
+          { title: t('role.description'), dataIndex: 'Description', search: false, ellipsis: true },
+          { title: t('role.users'), dataIndex: 'UserCount', search: false, width: 100 },
+          {
+            title: t('common.createdAt'),
+            dataIndex: 'CreatedAt',
+            valueType: 'dateTime',
+            search: false,
+            width: 180,
+          },
+          {
+            title: t('common.actions'),
+            valueType: 'option',
+            width: 260,
+            render: (_, role) => [
+              <Button
+                type="link"
+                size="small"
+                key="perm"
+                onClick={() => setOpen(role)}
+                data-testid={`role-open-${role.RoleName}`}
+              >
+                {t('role.permissions')}
+              </Button>,
+              can('RoleManage', 'edit') && (
+                <Button type="link" size="small" key="edit" onClick={() => setEditing(role)}>
+                  {t('common.edit')}
+                </Button>
+              ),
+              can('RoleManage', 'delete') && (
+                <Popconfirm
+                  key="delete"
+                  title={t('common.confirmDelete', { name: role.RoleName })}
+                  description={t('role.deleteHint')}
+                  onConfirm={async () => {
+                    await roleApi.remove(role.RoleId);
+                    message.success(t('common.deleted'));
+                    table.current?.reload();
+                  }}
+                >
+                  <Button type="link" size="small">
+                    {t('common.delete')}
+                  </Button>
+                </Popconfirm>
+              ),
+            ],
+          },
+        ]}
+      />
+      <RoleForm
+        role={editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          table.current?.reload();
+        }}
+      />
+      <Drawer
+        open={!!open}
+        width={860}
+        destroyOnHidden
+        title={open ? t('role.editPermissions', { name: open.RoleName }) : ''}
+        onClose={() => {
+          setOpen(null);
+          table.current?.reload();
+        }}
+      >
+        {open && (
+          <Tabs
+            items={[
+              { key: 'perm', label: t('role.permissions'), children: <PermissionEditor role={open} /> },
+              { key: 'users', label: t('role.members'), children: <RoleMembers role={open} /> },
+              { key: 'apps', label: t('role.apps'), children: <RoleApps role={open} /> },
+            ]}
+          />
+        )}
+      </Drawer>
+    </>
+  );
+}
+
+function RoleForm({
+  role,
+  onClose,
+  onSaved,
+}: {
+  role: Role | 'new' | null;
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const { t } = useTranslation(ADMIN_NS);
+  const { message } = App.useApp();
+  const isNew = role === 'new';
+  return (
+    <ModalForm<{ RoleName: string; Description?: string }>
+      title={isNew ? t('role.add') : t('role.rename')}
+      open={!!role}
+      modalProps={{ destroyOnHidden: true, onCancel: onClose }}
+      initialValues={role && role !== 'new' ? role : {}}
+      onFinish={async (values) => {
+        try {
+          await roleApi.save({ ...values, ...(role && role !== 'new' ? { RoleId: role.RoleId } : {}) });
+        } catch (e) {
+          message.error((e as Error).message);
+          if (fieldOf(e) === 'RoleName') return false;
+          throw e;
+        }
+        message.success(t('common.saved'));
+        onSaved();
+        return true;
+      }}
+    >
+      <ProFormText
+        name="RoleName"
+        label={t('role.name')}
+        rules={[
+          { required: true, whitespace: true, message: t('role.nameRequired') },
+          { max: 30, message: t('role.nameMax') },
+        ]}
+        fieldProps={{ 'data-testid': 'role-name' } as object}
+      />
+      <ProFormTextArea name="Description" label={t('role.description')} fieldProps={{ maxLength: 200 }} />
+    </ModalForm>
+  );
+}
+
+/** The menu tree of every area, each menu followed by its functions as checkboxes. */
+function PermissionEditor({ role }: { role: Role }) {
+  const { t, i18n } = useTranslation(ADMIN_NS);
+  const { message } = App.useApp();
+  const can = useHasAction();
+  const editable = can('RoleManage', 'edit');
+  const menus = useQuery({ queryKey: ['admin', 'menus'], queryFn: roleApi.menus, staleTime: 600_000 });
+  const granted = useQuery({
+    queryKey: ['admin', 'role-permissions', role.RoleId],
+    queryFn: () => roleApi.permissions(role.RoleId),
+  });
+  const [checked, setChecked] = useState<number[] | null>(null);
+  const [funcs, setFuncs] = useState<Set<number> | null>(null);
+  const client = useQueryClient();
+
+  const { tree, leaves } = useMemo(() => buildTree(menus.data ?? []), [menus.data]);
+  const menuChecked = checked ?? (granted.data?.MenuIds ?? []).filter((id) => leaves.has(id));
+  const funcChecked = funcs ?? new Set(granted.data?.FuncIds ?? []);
+
+  const save = useMutation({
+    mutationFn: () =>
+      roleApi.savePermissions({ RoleId: role.RoleId, MenuIds: menuChecked, FuncIds: [...funcChecked] }),
+    onSuccess: () => {
+      message.success(t('common.saved'));
+      void client.invalidateQueries({ queryKey: ['admin', 'role-permissions', role.RoleId] });
+    },
+  });
+
+  if (menus.isLoading || granted.isLoading) return <Spin />;
+  const title = (m: PermissionMenu) => (i18n.language === 'en-US' ? m.TitleEn : m.Title);
+  const renderNode = (node: DataNode) => {
+    const m = (node as DataNode & { menu: PermissionMenu }).menu;
+    return (
+      <Space size="middle" wrap>
+        <span>{title(m)}</span>
+        {m.Functions.length > 0 && (
+          // biome-ignore lint/a11y/noStaticElementInteractions: stops the tree from toggling the menu when a button box is clicked
+          <span onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+            <Checkbox.Group
+              disabled={!editable}
+              value={m.Functions.filter((f) => funcChecked.has(f.FuncId)).map((f) => f.FuncId)}
+              options={m.Functions.map((f) => ({
+                value: f.FuncId,
+                label: t(`action.${f.Action}`),
+                'data-testid': `func-${f.ApiId}`,
+              }))}
+              onChange={(values) => {
+                const next = new Set(funcChecked);
+                for (const f of m.Functions) next.delete(f.FuncId);
+                for (const v of values) next.add(v as number);
+                setFuncs(next);
+                if (values.length && leaves.has(m.MenuId) && !menuChecked.includes(m.MenuId))
+                  setChecked([...menuChecked, m.MenuId]);
+              }}
+            />
+          </span>
+        )}
+      </Space>
+    );
+  };
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Typography.Text type="secondary">{t('role.permissionHint')}</Typography.Text>
+      <Tree
+        checkable
+        selectable={false}
+        disabled={!editable}
+        treeData={tree}
+        checkedKeys={menuChecked}
+        titleRender={renderNode}
+        onCheck={(keys) => setChecked((Array.isArray(keys) ? keys : keys.checked).map(Number))}
+        height={520}
+        data-testid="permission-tree"
+      />
+      <Authorized apiId="RoleManage.edit">
+        <Button
+          type="primary"
+          loading={save.isPending}
+          onClick={() => save.mutate()}
+          data-testid="permissions-save"
+        >
+          {t('role.savePermissions')}
+        </Button>
+      </Authorized>
+    </Space>
+  );
+}
+
+function buildTree(menus: PermissionMenu[]) {
+  const byParent = new Map<number | null, PermissionMenu[]>();
+  for (const m of menus) byParent.set(m.ParentId, [...(byParent.get(m.ParentId) ?? []), m]);
+  const leaves = new Set<number>();
+  const walk = (parentId: number | null): DataNode[] =>
+    (byParent.get(parentId) ?? []).map((m) => {
+      const children = walk(m.MenuId);
+      if (!children.length) leaves.add(m.MenuId);
+      return {
+        key: m.MenuId,
+        title: m.Title,
+        menu: m,
+        children: children.length ? children : undefined,
+      } as DataNode;
+    });
+  return { tree: walk(null), leaves };
+}
+
+function RoleMembers({ role }: { role: Role }) {
+  const { t } = useTranslation(ADMIN_NS);
+  const client = useQueryClient();
+  const key = ['admin', 'role-users', role.RoleId];
+  const users = useQuery({ queryKey: key, queryFn: () => roleApi.users(role.RoleId) });
+  const [keyword, setKeyword] = useState('');
+  const members = useQuery({
+    queryKey: ['admin', 'members', keyword],
+    queryFn: () => appApi.members(keyword),
+  });
+  const [picked, setPicked] = useState<number[]>([]);
+  const refresh = () => client.invalidateQueries({ queryKey: key });
+  const add = useMutation({
+    mutationFn: () => roleApi.addUsers(role.RoleId, picked),
+    onSuccess: () => {
+      setPicked([]);
+      void refresh();
+    },
+  });
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Authorized apiId="RoleManage.edit">
+        <Space.Compact style={{ width: '100%' }}>
+          <Select
+            mode="multiple"
+            style={{ flex: 1 }}
+            placeholder={t('role.pickMembers')}
+            value={picked}
+            onChange={setPicked}
+            showSearch
+            filterOption={false}
+            onSearch={setKeyword}
+            options={(members.data ?? []).map((u) => ({
+              value: u.UserId,
+              label: `${u.NickName || u.UserName} (${u.UserName})`,
+            }))}
+          />
+          <Button
+            type="primary"
+            disabled={!picked.length}
+            loading={add.isPending}
+            onClick={() => add.mutate()}
+          >
+            {t('role.addMembers')}
+          </Button>
+        </Space.Compact>
+      </Authorized>
+      <List
+        loading={users.isLoading}
+        dataSource={users.data ?? []}
+        locale={{ emptyText: <Empty /> }}
+        renderItem={(u) => (
+          <List.Item
+            actions={[
+              <Authorized key="rm" apiId="RoleManage.edit">
+                <Popconfirm
+                  title={t('common.confirmDelete', { name: u.UserName })}
+                  onConfirm={async () => {
+                    await roleApi.removeUser(role.RoleId, u.UserId);
+                    void refresh();
+                  }}
+                >
+                  <Button type="link" size="small">
+                    {t('role.removeMember')}
+                  </Button>
+                </Popconfirm>
+              </Authorized>,
+            ]}
+          >
+            <List.Item.Meta title={u.NickName || u.UserName} description={u.UserName} />
+          </List.Item>
+        )}
+      />
+    </Space>
+  );
+}
+
+function RoleApps({ role }: { role: Role }) {
+  const { t } = useTranslation(ADMIN_NS);
+  const client = useQueryClient();
+  const key = ['admin', 'role-apps', role.RoleId];
+  const shared = useQuery({ queryKey: key, queryFn: () => roleApi.apps(role.RoleId) });
+  const related = useQuery({ queryKey: ['admin', 'related-apps'], queryFn: appApi.related });
+  const [picked, setPicked] = useState<number[]>([]);
+  const add = useMutation({
+    mutationFn: () => roleApi.addApps(role.RoleId, picked),
+    onSuccess: () => {
+      setPicked([]);
+      void client.invalidateQueries({ queryKey: key });
+    },
+  });
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Authorized apiId="RoleManage.edit">
+        <Space.Compact style={{ width: '100%' }}>
+          <Select
+            mode="multiple"
+            style={{ flex: 1 }}
+            placeholder={t('role.pickApps')}
+            value={picked}
+            onChange={setPicked}
+            options={(related.data ?? []).map((a) => ({
+              value: a.AppId,
+              label: `${a.AppName} (${a.AppShortName})`,
+            }))}
+          />
+          <Button
+            type="primary"
+            disabled={!picked.length}
+            loading={add.isPending}
+            onClick={() => add.mutate()}
+          >
+            {t('role.addApps')}
+          </Button>
+        </Space.Compact>
+      </Authorized>
+      <List
+        loading={shared.isLoading}
+        dataSource={shared.data ?? []}
+        renderItem={(a) => (
+          <List.Item
+            actions={[
+              <Authorized key="rm" apiId="RoleManage.edit">
+                <Button
+                  type="link"
+                  size="small"
+                  onClick={async () => {
+                    await roleApi.removeApp(role.RoleId, a.AppId);
+                    void client.invalidateQueries({ queryKey: key });
+                  }}
+                >
+                  {t('role.removeMember')}
+                </Button>
+              </Authorized>,
+            ]}
+          >
+            <List.Item.Meta title={a.AppName} description={a.AppShortName} />
+          </List.Item>
+        )}
+      />
+    </Space>
+  );
+}
