@@ -8,6 +8,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { freeAccessRoutes } from './auth/free-access.js';
 import { authRoutes } from './auth/routes.js';
 import { backupRoutes } from './backup/routes.js';
+import { clinicalRoutes } from './clinical/routes.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { adminEnvelopeRoutes } from './admin/envelope.js';
@@ -15,6 +16,7 @@ import { adminRoutes } from './admin/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityPlugin } from './http/security.js';
+import { jobRoutes } from './jobs/routes.js';
 import { noticeRoutes } from './notices/routes.js';
 import type { DemoAccount } from './seed/demo.js';
 import { prepareData } from './seed/index.js';
@@ -107,6 +109,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(siteRoutes);
   await app.register(noticeRoutes);
   await app.register(backupRoutes);
+  await app.register(jobRoutes);
+  await app.register(clinicalRoutes);
   await app.register(adminEnvelopeRoutes);
   await app.register(adminRoutes);
   await app.register(webRoutes);

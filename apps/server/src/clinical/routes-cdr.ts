@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { addRecord, browseRows, createPatient, overview, tableCatalogue, updatePatient } from './cdr.js';
+import { patientView } from './patient360.js';
+import { canSeeIdentity } from './privacy.js';
+import { CDR_TABLES, type CdrTable, patientInput, RECORD_TABLES, recordInputs } from './records.js';
+import { ownedPatients } from './routes-360.js';
+
+/** Manual entry and import rights are one function: writing into the repository. */
+export const CDR_WRITE_API_ID = 'DataLakeDataResourceMaintenance.import';
+
+const dbId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+
+const recordBody = z.discriminatedUnion(
+  'table',
+  RECORD_TABLES.map((t) => z.object({ table: z.literal(t), row: recordInputs[t] })) as unknown as [
+    z.ZodObject<{ table: z.ZodLiteral<'visits'>; row: (typeof recordInputs)['visits'] }>,
+  ],
+);
+const cdrTables = Object.keys(CDR_TABLES) as [CdrTable, ...CdrTable[]];
+
+/** Manual entry, the CDR browser (`/data-lake/cdr-browser`) and the overview (`/data-lake/overviews`). */
+export async function cdrRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['cdr'];
+
+  r.post(
+    '/api/v0.1/cdr/patients',
+    {
+      config: { access: { apiId: CDR_WRITE_API_ID } },
+      schema: { tags, summary: 'Register a patient by hand', body: patientInput },
+    },
+    async (req) => {
+      const row = await createPatient(app.db, req, req.auth!.appId, req.body);
+      return ok(patientView(row, canSeeIdentity(req)));
+    },
+  );
+
+  r.put(
+    '/api/v0.1/cdr/patients/:id',
+    {
+      config: { access: { apiId: CDR_WRITE_API_ID }, ownedIds: ownedPatients },
+      schema: {
+        tags,
+        summary: 'Correct a patient’s registration (audited with before and after)',
+        params: z.object({ id: dbId() }),
+        body: patientInput,
+      },
+    },
+    async (req) => {
+      const row = await updatePatient(app.db, req, req.auth!.appId, req.params.id, req.body);
+      return ok(patientView(row, canSeeIdentity(req)));
+    },
+  );
+
+  r.post(
+    '/api/v0.1/cdr/patients/:id/records',
+    {
+      config: { access: { apiId: CDR_WRITE_API_ID }, ownedIds: ownedPatients },
+      schema: {
+        tags,
+        summary: 'Add a visit, diagnosis, allergy, order, lab result, exam, operation, examination, vital sign or document',
+        params: z.object({ id: dbId() }),
+        body: recordBody,
+      },
+    },
+    async (req) => {
+      const b = req.body as { table: (typeof RECORD_TABLES)[number]; row: never };
+      return ok(await addRecord(app.db, req, req.auth!.appId, req.params.id, b.table, b.row));
+    },
+  );
+
+  r.get(
+    '/api/v0.1/cdr/tables',
+    {
+      config: { access: { apiId: 'DataLakeCdrBrowser.query' } },
+      schema: { tags, summary: 'The repository’s tables and their columns' },
+    },
+    async () => ok(tableCatalogue()),
+  );
+
+  r.get(
+    '/api/v0.1/cdr/rows',
+    {
+      config: { access: { apiId: 'DataLakeCdrBrowser.query' } },
+      schema: {
+        tags,
+        summary: 'Rows of one table with filters (keyset paged)',
+        querystring: z.object({
+          table: z.enum(cdrTables),
+          patientId: dbId().optional(),
+          keyword: z.string().trim().max(60).optional(),
+          source: z.string().trim().max(20).optional(),
+          from: z.iso.date().optional(),
+          to: z.iso.date().optional(),
+          cursor: dbId().optional(),
+          size: z.coerce.number().int().min(1).max(200).default(20),
+        }),
+      },
+    },
+    async (req) => ok(await browseRows(app.db, req.auth!.appId, req.query, canSeeIdentity(req))),
+  );
+
+  r.get(
+    '/api/v0.1/cdr/overview',
+    {
+      config: { access: { apiId: 'DataLakeOverviews.query' } },
+      schema: { tags, summary: 'Row counts by table and source, and by month' },
+    },
+    async (req) => ok(await overview(app.db, req.auth!.appId)),
+  );
+}

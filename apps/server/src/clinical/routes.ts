@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import { importRoutes } from './imports/routes.js';
+import { patient360Routes } from './routes-360.js';
+import { cdrRoutes } from './routes-cdr.js';
+
+/** The clinical data repository's calls: patient 360, manual entry and browser, imports, search. */
+export async function clinicalRoutes(app: FastifyInstance) {
+  await app.register(patient360Routes);
+  await app.register(cdrRoutes);
+  await app.register(importRoutes);
+}

@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { hashPassword } from '../../auth/passwords.js';
+import { appMembers, apps, functions, roleFunctions, roles, roleUsers, users } from '../../db/schema/index.js';
+import { get, signIn, TEST_PASSWORD } from '../../test/helper.js';
+
+export const SYNTHEA_DIR = '/work/shared/data/synthea';
+
+/** The first Synthea bundle of the shared test data (Kermit Trantow). */
+export function syntheaBundle(): { name: string; bundle: Record<string, unknown> } {
+  const file = readdirSync(SYNTHEA_DIR).filter((f) => f.endsWith('.json')).sort()[0]!;
+  return { name: file, bundle: JSON.parse(readFileSync(path.join(SYNTHEA_DIR, file), 'utf8')) };
+}
+
+/** A member of the demo app whose one role holds exactly the given functions. */
+export async function demoUserWith(app: FastifyInstance, userName: string, apiIds: string[]) {
+  const [demo] = await app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
+  const [u] = await app.db
+    .insert(users)
+    .values({ userName, passwordHash: await hashPassword(TEST_PASSWORD) })
+    .returning();
+  await app.db.insert(appMembers).values({ appId: demo!.appId, userId: u!.userId });
+  const [role] = await app.db.insert(roles).values({ appId: demo!.appId, roleName: `role-${userName}` }).returning();
+  const funcs = await app.db.select().from(functions).where(inArray(functions.apiId, apiIds));
+  if (funcs.length) {
+    await app.db.insert(roleFunctions).values(funcs.map((f) => ({ roleId: role!.roleId, funcId: f.funcId })));
+  }
+  await app.db.insert(roleUsers).values({ roleId: role!.roleId, userId: u!.userId });
+  return signIn(app, userName);
+}
+
+/** Polls an import record until its job is done. */
+export async function waitForImport(app: FastifyInstance, key: string, id: number) {
+  for (let i = 0; i < 300; i++) {
+    await app.jobs.drain();
+    const r = await get(app, `/api/v0.1/imports/${id}`, key);
+    if (!['queued', 'running'].includes(r.body.data?.status)) return r.body.data;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`import ${id} did not finish`);
+}

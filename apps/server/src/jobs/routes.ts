@@ -1,0 +1,75 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { jobs } from '../db/schema/index.js';
+import { notFound } from '../http/errors.js';
+import { notify } from '../notices/routes.js';
+import { findJob, JobRunner } from './runner.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The background job runner of this process; areas register their kinds with `app.jobs.handle`. */
+    jobs: JobRunner;
+  }
+}
+
+export const jobView = (j: typeof jobs.$inferSelect) => ({
+  id: j.id,
+  kind: j.kind,
+  status: j.status,
+  progress: j.progress,
+  result: j.result ?? null,
+  error: j.error,
+  createdAt: j.createdAt.toISOString(),
+  startedAt: j.startedAt?.toISOString() ?? null,
+  finishedAt: j.finishedAt?.toISOString() ?? null,
+});
+
+/**
+ * The job runner (started when the app is ready, stopped on close) and the call that reads a
+ * job's status and progress. Registered with fastify-plugin so later areas see `app.jobs`.
+ */
+export const jobRoutes = fp(async (app: FastifyInstance) => {
+  const runner = new JobRunner(app.db, {
+    pollMs: 1000,
+    onFinished: async (job) => {
+      if (!job.createdBy) return;
+      await notify(app.db, {
+        appId: job.appId,
+        userId: job.createdBy,
+        kind: 'job.finished',
+        title: `${job.kind} ${job.status === 'succeeded' ? '完成' : '失败'}`,
+        body: job.error ?? '',
+        link: '',
+      });
+    },
+  });
+  app.decorate('jobs', runner);
+  app.addHook('onReady', async () => runner.start());
+  app.addHook('onClose', async () => runner.stop());
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/v0.1/jobs/:id',
+    {
+      config: {
+        access: 'session',
+        ownedIds: async (db, appId) =>
+          (await db.select({ id: jobs.id }).from(jobs).where(eqApp(appId)).limit(3)).map((r) => ({ id: r.id })),
+      },
+      schema: {
+        tags: ['jobs'],
+        summary: 'Status, progress and result of a background job of the current app',
+        params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+      },
+    },
+    async (req) => {
+      const job = await findJob(app.db, req.auth!.appId, req.params.id);
+      if (!job) throw notFound('job');
+      return { code: 200, data: jobView(job), message: 'ok' };
+    },
+  );
+});
+
+const eqApp = (appId: number) => eq(jobs.appId, appId);
