@@ -255,7 +255,6 @@ function PermissionEditor({ role }: { role: Role }) {
         checkedKeys={menuChecked}
         titleRender={renderNode}
         onCheck={(keys) => setChecked((Array.isArray(keys) ? keys : keys.checked).map(Number))}
-        height={520}
         data-testid="permission-tree"
       />
       <Authorized apiId="RoleManage.edit">
