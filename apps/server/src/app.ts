@@ -9,6 +9,7 @@ import { freeAccessRoutes } from './auth/free-access.js';
 import { authRoutes } from './auth/routes.js';
 import { backupRoutes } from './backup/routes.js';
 import { clinicalRoutes } from './clinical/routes.js';
+import { crfRoutes } from './crf/routes.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { adminEnvelopeRoutes } from './admin/envelope.js';
@@ -113,6 +114,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(clinicalRoutes);
   await app.register(adminEnvelopeRoutes);
   await app.register(adminRoutes);
+  await app.register(crfRoutes);
   await app.register(webRoutes);
   return app;
 }

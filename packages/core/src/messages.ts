@@ -117,6 +117,32 @@ const catalogue = {
     'zh-CN': '新用户必须设置初始密码',
     'en-US': 'A new user needs an initial password',
   },
+  'crf.invalid': {
+    'zh-CN': '提交未通过校验，共 {count} 处问题：{first}',
+    'en-US': 'The submission failed validation with {count} issue(s): {first}',
+  },
+  'crf.locked': { 'zh-CN': '记录已锁定，解锁后才能修改', 'en-US': 'The record is locked; unlock it to change it' },
+  'crf.reasonRequired': {
+    'zh-CN': '修改已提交的记录须填写修改原因：{items}',
+    'en-US': 'Changing a submitted record needs a reason: {items}',
+  },
+  'crf.stale': {
+    'zh-CN': '记录已被他人修改（当前版本 {revision}），请刷新后重试',
+    'en-US': 'Someone else changed the record (now revision {revision}); reload and try again',
+  },
+  'crf.notPublished': {
+    'zh-CN': '表单尚未发布，不能填写',
+    'en-US': 'The form has no published version yet',
+  },
+  'crf.archived': { 'zh-CN': '表单已归档', 'en-US': 'The form is archived' },
+  'crf.problems': {
+    'zh-CN': '表单有 {count} 处问题，不能发布：{first}',
+    'en-US': 'The form has {count} problem(s) and cannot be published: {first}',
+  },
+  'crf.badStatus': {
+    'zh-CN': '记录状态为 {status}，不能执行此操作',
+    'en-US': 'The record is {status}; this action is not possible',
+  },
   'server.error': {
     'zh-CN': '服务器出错了，请稍后重试（请求编号 {requestId}）',
     'en-US': 'The server made an error, please retry later (request id {requestId})',

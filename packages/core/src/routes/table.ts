@@ -747,7 +747,8 @@ export const ROUTE_TABLE: RouteEntry[] = [
         name: 'CrfHepatopathyPoc',
         path: '/crf-management/hepatopathyPoc',
         title: { 'zh-CN': '肝病 CRF', 'en-US': 'Liver disease CRFs' },
-        actions: ['add', 'delete', 'edit', 'query', 'get'],
+        // disable locks a record, enable unlocks it: unlocking is a function of its own.
+        actions: ['add', 'delete', 'edit', 'query', 'get', 'enable', 'disable'],
       },
       {
         menuId: 902,

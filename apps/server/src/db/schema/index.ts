@@ -3,3 +3,4 @@ export * from './identity.js';
 export * from './system.js';
 export * from './clinical.js';
 export * from './jobs.js';
+export * from './crf.js';

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
+import { LIVER_FORM } from '../../crf/testform.js';
 import { appMembers, appProducts, apps, roles, roleUsers } from '../../db/schema/index.js';
 import { post, signIn, TEST_PASSWORD } from '../helper.js';
 
@@ -17,6 +18,16 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
     adminKey,
   );
   await post(app, '/api/v0.1/disease', { name: '矩阵疾病', icd10: 'I10', category: '心血管' }, adminKey);
+  // CRF: a form with a published version 1, a submitted record and an upload.
+  const form = await post(app, '/api/v0.1/crf/forms', { name: '矩阵表单', definition: LIVER_FORM }, adminKey);
+  const formId = form.body.data.id as number;
+  await post(app, `/api/v0.1/crf/forms/${formId}/publish`, { note: 'matrix' }, adminKey);
+  await post(
+    app,
+    `/api/v0.1/crf/forms/${formId}/records`,
+    { subjectCode: 'M-1', submit: true, answers: { weight: 60, height: 170, hbsag: 'neg' } },
+    adminKey,
+  );
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */

@@ -1,0 +1,195 @@
+import { analyzeForm } from '@crdp/crf';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { crfActor } from './actor.js';
+import {
+  checkDefinition,
+  copyForm,
+  createForm,
+  formVersions,
+  listForms,
+  loadForm,
+  loadVersion,
+  ownedFormIds,
+  publishForm,
+  saveDraft,
+  updateForm,
+} from './forms.js';
+import { formParams, paging, versionParams } from './schemas.js';
+
+const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const name = z.string().max(200).trim().min(1);
+const category = z.string().max(100).trim();
+
+/** Forms, drafts and versions: `/api/v0.1/crf/forms...`. */
+export async function crfFormRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['crf'];
+
+  r.get(
+    '/api/v0.1/crf/forms',
+    {
+      config: { access: { apiId: 'CrfManagementList.query' } },
+      schema: {
+        tags,
+        summary: 'Forms of the current app',
+        querystring: z.object({
+          ...paging,
+          keyword: z.string().max(100).trim().optional(),
+          status: z.enum(['active', 'archived']).optional(),
+        }),
+      },
+    },
+    async (req) => ok(await listForms(app.db, crfActor(req), req.query)),
+  );
+
+  r.post(
+    '/api/v0.1/crf/forms',
+    {
+      config: { access: { apiId: 'CrfManagementList.add' } },
+      schema: {
+        tags,
+        summary: 'Create a form (empty, or from form JSON)',
+        body: z.object({ name, category: category.default(''), definition: z.unknown().optional() }),
+      },
+    },
+    async (req) => ok(await createForm(app.db, req, crfActor(req), req.body)),
+  );
+
+  r.get(
+    '/api/v0.1/crf/forms/:formId',
+    {
+      config: {
+        access: { apiId: 'CrfManagementList.get' },
+        freeScope: 'crf',
+        ownedIds: ownedFormIds,
+      },
+      schema: { tags, summary: 'A form with its draft, versions and draft problems', params: formParams },
+    },
+    async (req) => {
+      const actor = crfActor(req);
+      const form = await loadForm(app.db, actor, req.params.formId);
+      const versions = await formVersions(app.db, form.id);
+      // A free link fills the published form; it does not see the draft being designed.
+      if (actor.free) return ok({ ...form, draft: null, problems: [], versions });
+      let problems: ReturnType<typeof analyzeForm> = [];
+      try {
+        problems = analyzeForm(checkDefinition(form.draft, 'draft'));
+      } catch {
+        /* a stored draft always parsed when it was saved */
+      }
+      return ok({ ...form, versions, problems });
+    },
+  );
+
+  r.patch(
+    '/api/v0.1/crf/forms/:formId',
+    {
+      config: { access: { apiId: 'CrfManagementList.edit' }, ownedIds: ownedFormIds },
+      schema: {
+        tags,
+        summary: 'Rename or re-categorise a form',
+        params: formParams,
+        body: z.object({ name: name.optional(), category: category.optional() }),
+      },
+    },
+    async (req) => ok(await updateForm(app.db, req, crfActor(req), req.params.formId, req.body)),
+  );
+
+  r.post(
+    '/api/v0.1/crf/forms/:formId/archive',
+    {
+      config: { access: { apiId: 'CrfManagementList.delete' }, ownedIds: ownedFormIds },
+      schema: {
+        tags,
+        summary: 'Archive a form (or bring it back); records and versions are kept',
+        params: formParams,
+        body: z.object({ archived: z.boolean() }),
+      },
+    },
+    async (req) =>
+      ok(
+        await updateForm(app.db, req, crfActor(req), req.params.formId, {
+          status: req.body.archived ? 'archived' : 'active',
+        }),
+      ),
+  );
+
+  r.put(
+    '/api/v0.1/crf/forms/:formId/draft',
+    {
+      config: { access: { apiId: 'CrfHepatopathyPocEdit.edit' }, ownedIds: ownedFormIds },
+      bodyLimit: 8 * 1024 * 1024,
+      schema: {
+        tags,
+        summary: 'Save the draft; answers the problems analyzeForm finds in it',
+        params: formParams,
+        body: z.object({ definition: z.looseObject({ pages: z.array(z.unknown()) }) }),
+      },
+    },
+    async (req) => ok(await saveDraft(app.db, req, crfActor(req), req.params.formId, req.body.definition)),
+  );
+
+  r.post(
+    '/api/v0.1/crf/forms/:formId/analyze',
+    {
+      config: { access: { apiId: 'CrfHepatopathyPocEdit.edit' }, ownedIds: ownedFormIds },
+      bodyLimit: 8 * 1024 * 1024,
+      schema: {
+        tags,
+        summary: 'Check form JSON without saving it: schema faults and analyzeForm problems',
+        params: formParams,
+        body: z.object({ definition: z.looseObject({ pages: z.array(z.unknown()) }) }),
+      },
+    },
+    async (req) => {
+      await loadForm(app.db, crfActor(req), req.params.formId);
+      return ok({ problems: analyzeForm(checkDefinition(req.body.definition)) });
+    },
+  );
+
+  r.post(
+    '/api/v0.1/crf/forms/:formId/publish',
+    {
+      config: { access: { apiId: 'CrfHepatopathyPocEdit.edit' }, ownedIds: ownedFormIds },
+      schema: {
+        tags,
+        summary: 'Publish the draft as the next immutable version',
+        params: formParams,
+        body: z.object({ note: z.string().max(500).trim() }),
+      },
+    },
+    async (req) => ok(await publishForm(app.db, req, crfActor(req), req.params.formId, req.body.note)),
+  );
+
+  r.post(
+    '/api/v0.1/crf/forms/:formId/copy',
+    {
+      config: { access: { apiId: 'CrfManagementList.add' }, ownedIds: ownedFormIds },
+      schema: {
+        tags,
+        summary: 'Copy a form (its draft) under a new name',
+        params: formParams,
+        body: z.object({ name }),
+      },
+    },
+    async (req) => ok(await copyForm(app.db, req, crfActor(req), req.params.formId, req.body.name)),
+  );
+
+  r.get(
+    '/api/v0.1/crf/forms/:formId/versions/:version',
+    {
+      config: {
+        access: { apiId: 'CrfManagementList.get' },
+        freeScope: 'crf',
+        ownedIds: async (db, appId) => (await ownedFormIds(db, appId)).map((f) => ({ ...f, version: 1 })),
+      },
+      schema: { tags, summary: 'One published version of a form', params: versionParams },
+    },
+    async (req) => {
+      const { version } = await loadVersion(app.db, crfActor(req), req.params.formId, req.params.version);
+      return ok(version);
+    },
+  );
+}

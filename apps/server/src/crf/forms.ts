@@ -1,0 +1,225 @@
+import { analyzeForm, type Form, FormParseError, parseForm } from '@crdp/crf';
+import { and, desc, eq, ilike, type SQL, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { crfForms, crfFormVersions, crfRecords } from '../db/schema/index.js';
+import { AppError, notFound } from '../http/errors.js';
+import { assertFormInScope, type CrfActor, invalid } from './actor.js';
+
+/** A new form starts with one page holding one text question, so it can be previewed at once. */
+export const EMPTY_FORM: Form = {
+  pages: [{ key: 'page1', title: '第一页', items: [{ key: 'q1', type: 'textQuestion', title: '问题 1' }] }],
+};
+
+/** Checks form JSON with the engine's schema; a fault becomes a 400 naming its path. */
+export function checkDefinition(json: unknown, field = 'body.definition'): Form {
+  try {
+    return parseForm(json);
+  } catch (e) {
+    if (e instanceof FormParseError) {
+      const f = e.faults[0];
+      throw invalid(f?.path ? `${field}.${f.path}` : field, f?.message ?? 'malformed form');
+    }
+    throw invalid(field, 'malformed form');
+  }
+}
+
+export async function listForms(
+  db: Db,
+  actor: CrfActor,
+  q: { page: number; size: number; keyword?: string | undefined; status?: string | undefined },
+) {
+  const where: SQL[] = [eq(crfForms.appId, actor.appId)];
+  if (q.keyword) where.push(ilike(crfForms.name, `%${q.keyword.replace(/[\\%_]/g, '\\$&')}%`));
+  if (q.status) where.push(eq(crfForms.status, q.status));
+  const cond = and(...where);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({
+        id: crfForms.id,
+        name: crfForms.name,
+        category: crfForms.category,
+        status: crfForms.status,
+        latestVersion: crfForms.latestVersion,
+        createdAt: crfForms.createdAt,
+        updatedAt: crfForms.updatedAt,
+        records: sql<number>`(select count(*)::int from ${crfRecords} r where r.form_id = ${crfForms.id})`,
+      })
+      .from(crfForms)
+      .where(cond)
+      .orderBy(desc(crfForms.id))
+      .limit(q.size)
+      .offset((q.page - 1) * q.size),
+    db.select({ n: sql<number>`count(*)::int` }).from(crfForms).where(cond),
+  ]);
+  return { items: rows, total: count?.n ?? 0 };
+}
+
+export async function loadForm(db: Tx, actor: CrfActor, formId: number) {
+  assertFormInScope(actor, formId);
+  const [form] = await db
+    .select()
+    .from(crfForms)
+    .where(and(eq(crfForms.id, formId), eq(crfForms.appId, actor.appId)));
+  if (!form) throw notFound('crf_form');
+  return form;
+}
+
+export async function formVersions(db: Tx, formId: number) {
+  return db
+    .select({
+      id: crfFormVersions.id,
+      version: crfFormVersions.version,
+      note: crfFormVersions.note,
+      publishedAt: crfFormVersions.publishedAt,
+    })
+    .from(crfFormVersions)
+    .where(eq(crfFormVersions.formId, formId))
+    .orderBy(desc(crfFormVersions.version));
+}
+
+export async function loadVersion(db: Tx, actor: CrfActor, formId: number, version?: number) {
+  const form = await loadForm(db, actor, formId);
+  const wanted = version ?? form.latestVersion;
+  if (wanted < 1) throw new AppError(409, 'crf.notPublished');
+  const [v] = await db
+    .select()
+    .from(crfFormVersions)
+    .where(and(eq(crfFormVersions.formId, formId), eq(crfFormVersions.version, wanted)));
+  if (!v) throw notFound('crf_form_version');
+  return { form, version: v };
+}
+
+export async function createForm(
+  db: Db,
+  req: FastifyRequest,
+  actor: CrfActor,
+  input: { name: string; category: string; definition?: unknown },
+) {
+  const definition = input.definition === undefined ? EMPTY_FORM : checkDefinition(input.definition);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(crfForms)
+      .values({
+        appId: actor.appId,
+        name: input.name,
+        category: input.category,
+        draft: definition,
+        createdBy: actor.userId,
+      })
+      .returning();
+    await audit(tx, req, {
+      action: 'crf.form.create',
+      entity: 'crf_form',
+      entityId: row!.id,
+      after: { name: input.name, category: input.category },
+    });
+    return row!;
+  });
+}
+
+export async function updateForm(
+  db: Db,
+  req: FastifyRequest,
+  actor: CrfActor,
+  formId: number,
+  patch: {
+    name?: string | undefined;
+    category?: string | undefined;
+    status?: 'active' | 'archived' | undefined;
+  },
+) {
+  return db.transaction(async (tx) => {
+    const before = await loadForm(tx, actor, formId);
+    const set = {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.category !== undefined ? { category: patch.category } : {}),
+      ...(patch.status !== undefined ? { status: patch.status } : {}),
+      updatedAt: new Date(),
+    };
+    const [row] = await tx.update(crfForms).set(set).where(eq(crfForms.id, formId)).returning();
+    await audit(tx, req, {
+      action: patch.status === 'archived' ? 'crf.form.archive' : 'crf.form.update',
+      entity: 'crf_form',
+      entityId: formId,
+      before: { name: before.name, category: before.category, status: before.status },
+      after: patch,
+    });
+    return row!;
+  });
+}
+
+export async function saveDraft(db: Db, req: FastifyRequest, actor: CrfActor, formId: number, json: unknown) {
+  const definition = checkDefinition(json);
+  return db.transaction(async (tx) => {
+    const before = await loadForm(tx, actor, formId);
+    if (before.status === 'archived') throw new AppError(409, 'crf.archived');
+    await tx
+      .update(crfForms)
+      .set({ draft: definition, updatedAt: new Date() })
+      .where(eq(crfForms.id, formId));
+    await audit(tx, req, {
+      action: 'crf.form.draft',
+      entity: 'crf_form',
+      entityId: formId,
+      after: { items: JSON.stringify(definition).length },
+    });
+    return { problems: analyzeForm(definition) };
+  });
+}
+
+/** Publishes the draft as the next immutable version; problems found by analyzeForm block it. */
+export async function publishForm(
+  db: Db,
+  req: FastifyRequest,
+  actor: CrfActor,
+  formId: number,
+  note: string,
+) {
+  return db.transaction(async (tx) => {
+    // Lock the form row so two publishes cannot take the same number.
+    await tx.execute(
+      sql`select id from crf_forms where id = ${formId} and app_id = ${actor.appId} for update`,
+    );
+    const form = await loadForm(tx, actor, formId);
+    if (form.status === 'archived') throw new AppError(409, 'crf.archived');
+    const definition = checkDefinition(form.draft, 'draft');
+    const problems = analyzeForm(definition);
+    if (problems.length) {
+      throw new AppError(
+        400,
+        'crf.problems',
+        { count: problems.length, first: `${problems[0]!.at}: ${problems[0]!.message}` },
+        `draft.${problems[0]!.at}`,
+      );
+    }
+    const version = form.latestVersion + 1;
+    const [row] = await tx
+      .insert(crfFormVersions)
+      .values({ appId: actor.appId, formId, version, definition, note, publishedBy: actor.userId })
+      .returning();
+    await tx
+      .update(crfForms)
+      .set({ latestVersion: version, updatedAt: new Date() })
+      .where(eq(crfForms.id, formId));
+    await audit(tx, req, {
+      action: 'crf.form.publish',
+      entity: 'crf_form',
+      entityId: formId,
+      after: { version, versionId: row!.id, note },
+    });
+    return row!;
+  });
+}
+
+export async function copyForm(db: Db, req: FastifyRequest, actor: CrfActor, formId: number, name: string) {
+  const source = await loadForm(db, actor, formId);
+  return createForm(db, req, actor, { name, category: source.category, definition: source.draft });
+}
+
+/** Real ids of one app's forms, versions and records, for the authorization matrix. */
+export async function ownedFormIds(db: Db, appId: number) {
+  const rows = await db.select({ id: crfForms.id }).from(crfForms).where(eq(crfForms.appId, appId));
+  return rows.map((r) => ({ formId: r.id }));
+}

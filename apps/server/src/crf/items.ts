@@ -1,0 +1,88 @@
+import { CONTAINER_FIELDS, type Form, type FormElement, type FormItem, ITEM_TYPES } from '@crdp/crf';
+
+const ITEM_TYPE_SET = new Set<string>(ITEM_TYPES);
+export const isFormItem = (e: FormElement): e is FormItem =>
+  typeof e.type === 'string' && ITEM_TYPE_SET.has(e.type);
+
+/** Every answerable item of a form in document order, with the page it is on. */
+export function formItems(form: Form): Array<{ item: FormItem; page: number }> {
+  const out: Array<{ item: FormItem; page: number }> = [];
+  const walk = (e: FormElement, page: number) => {
+    if (isFormItem(e)) {
+      if (e.type !== 'paragraph') out.push({ item: e, page });
+      return;
+    }
+    for (const f of CONTAINER_FIELDS) {
+      const children = (e as Record<string, unknown>)[f];
+      if (Array.isArray(children)) for (const c of children) walk(c as FormElement, page);
+    }
+  };
+  form.pages.forEach((p, i) => {
+    walk(p, i + 1);
+  });
+  return out;
+}
+
+export interface ExportColumn {
+  /** Column name: item key, `key.blank` for gap-filling blanks, `key.row` for matrix rows. */
+  name: string;
+  label: string;
+  item: FormItem;
+  read: (answers: Record<string, unknown>) => unknown;
+}
+
+/** One column per item (per blank and per matrix row where an item holds several values). */
+export function exportColumns(form: Form): ExportColumn[] {
+  const cols: ExportColumn[] = [];
+  for (const { item } of formItems(form)) {
+    const label = item.title ?? item.key;
+    if (item.type === 'gapFilling' && item.gapFilling?.length) {
+      item.gapFilling.forEach((b, i) => {
+        const bk = b.key ?? String(i);
+        cols.push({
+          name: `${item.key}.${bk}`,
+          label: `${label} [${b.title ?? i + 1}]`,
+          item,
+          read: (a) => {
+            const v = a[item.key];
+            if (Array.isArray(v)) return v[i];
+            return v && typeof v === 'object' ? (v as Record<string, unknown>)[bk] : undefined;
+          },
+        });
+      });
+    } else if (item.type === 'matrix' && item.rows?.length) {
+      item.rows.forEach((r, i) => {
+        const rk = r.key ?? String(i);
+        cols.push({
+          name: `${item.key}.${rk}`,
+          label: `${label} [${r.name ?? rk}]`,
+          item,
+          read: (a) => {
+            const v = a[item.key];
+            return v && typeof v === 'object' ? (v as Record<string, unknown>)[rk] : undefined;
+          },
+        });
+      });
+    } else cols.push({ name: item.key, label, item, read: (a) => a[item.key] });
+  }
+  return cols;
+}
+
+/** Writes a value as text; with `labels`, option codes become option names. */
+export function cellText(item: FormItem, value: unknown, labels: boolean): string {
+  if (value === undefined || value === null) return '';
+  const options = item.type === 'matrix' ? item.columns : item.options;
+  const name = (code: unknown) => {
+    if (!labels || !options) return String(code);
+    const o = options.find((x) => String(x.code) === String(code));
+    return o ? o.name : String(code);
+  };
+  if (item.type === 'upload' && Array.isArray(value))
+    return value.map((f) => (f as { name?: string }).name ?? '').join('; ');
+  if (Array.isArray(value)) return value.map(name).join('; ');
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k}=${Array.isArray(v) ? v.map(name).join('|') : name(v)}`)
+      .join('; ');
+  return options ? name(value) : String(value);
+}

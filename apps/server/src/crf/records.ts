@@ -1,0 +1,414 @@
+import type { Form, Issue } from '@crdp/crf';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { appMembers, crfFormVersions, crfRecordChanges, crfRecords, patients } from '../db/schema/index.js';
+import { AppError, notFound } from '../http/errors.js';
+import { notify } from '../notices/routes.js';
+import { assertRecordInScope, type CrfActor, invalid } from './actor.js';
+import { evaluateAnswers, sameJson } from './evaluate.js';
+import { loadForm, loadVersion } from './forms.js';
+
+export type RecordStatus = 'draft' | 'submitted' | 'verified' | 'locked';
+
+/** Thrown when the engine refuses a save; the route answers 400 with the issues. */
+export class SubmissionInvalid extends Error {
+  constructor(readonly issues: Issue[]) {
+    super('invalid submission');
+  }
+}
+
+export interface NewRecord {
+  version?: number | undefined;
+  patientId?: number | undefined;
+  subjectCode?: string | undefined;
+  answers: Record<string, unknown>;
+  methods: Record<string, string>;
+  submit: boolean;
+  assignedTo?: number | undefined;
+}
+
+async function checkSubject(
+  tx: Tx,
+  actor: CrfActor,
+  input: { patientId?: number | undefined; subjectCode?: string | undefined },
+) {
+  if (input.patientId === undefined && !input.subjectCode)
+    throw invalid('body.subjectCode', 'a record needs a subject: patientId or subjectCode');
+  if (input.patientId !== undefined) {
+    const [p] = await tx
+      .select({ id: patients.id })
+      .from(patients)
+      .where(and(eq(patients.id, input.patientId), eq(patients.appId, actor.appId)));
+    if (!p) throw invalid('body.patientId', 'no patient of this app has this id');
+  }
+}
+
+async function checkAssignee(tx: Tx, actor: CrfActor, userId: number | undefined) {
+  if (userId === undefined) return;
+  const [m] = await tx
+    .select({ userId: appMembers.userId })
+    .from(appMembers)
+    .where(and(eq(appMembers.appId, actor.appId), eq(appMembers.userId, userId)));
+  if (!m) throw invalid('body.assignedTo', 'no member of this app has this id');
+}
+
+async function notifyAssignee(tx: Tx, actor: CrfActor, recordId: number, userId: number | undefined) {
+  if (userId === undefined || userId === actor.userId) return;
+  await notify(tx, {
+    appId: actor.appId,
+    userId,
+    kind: 'record.assigned',
+    title: `CRF 记录 #${recordId} 已分配给您`,
+    link: `/data-clean/hepatopathyPoc?recordId=${recordId}`,
+  });
+}
+
+export async function createRecord(
+  db: Db,
+  req: FastifyRequest,
+  actor: CrfActor,
+  formId: number,
+  input: NewRecord,
+) {
+  return db.transaction(async (tx) => {
+    const { form, version } = await loadVersion(tx, actor, formId, input.version);
+    if (form.status === 'archived') throw new AppError(409, 'crf.archived');
+    await checkSubject(tx, actor, input);
+    await checkAssignee(tx, actor, input.assignedTo);
+    const ev = evaluateAnswers(
+      version.definition as Form,
+      input.answers,
+      input.methods,
+      input.submit ? 'submit' : 'draft',
+    );
+    if (ev.issues.length) throw new SubmissionInvalid(ev.issues);
+    const now = new Date();
+    const [row] = await tx
+      .insert(crfRecords)
+      .values({
+        appId: actor.appId,
+        formId,
+        versionId: version.id,
+        patientId: input.patientId ?? null,
+        subjectCode: input.subjectCode ?? '',
+        answers: ev.answers,
+        methods: ev.methods,
+        status: input.submit ? 'submitted' : 'draft',
+        assignedTo: input.assignedTo ?? null,
+        freeKeyId: actor.free?.keyId ?? null,
+        createdBy: actor.userId,
+        createdByName: actor.userName,
+        updatedByName: actor.userName,
+        submittedAt: input.submit ? now : null,
+      })
+      .returning();
+    if (input.submit) await event(tx, actor, row!.id, '@submit', '');
+    await notifyAssignee(tx, actor, row!.id, input.assignedTo);
+    await audit(tx, req, {
+      action: input.submit ? 'crf.record.submit' : 'crf.record.create',
+      entity: 'crf_record',
+      entityId: row!.id,
+      after: { formId, version: version.version, subjectCode: input.subjectCode, patientId: input.patientId },
+    });
+    return row!;
+  });
+}
+
+async function event(tx: Tx, actor: CrfActor, recordId: number, itemKey: string, reason: string) {
+  await tx.insert(crfRecordChanges).values({
+    appId: actor.appId,
+    recordId,
+    itemKey,
+    reason,
+    userId: actor.userId,
+    userName: actor.userName,
+  });
+}
+
+/** Loads a record of the actor's app (and scope), locking its row when `forUpdate`. */
+export async function loadRecord(tx: Tx, actor: CrfActor, recordId: number, forUpdate = false) {
+  if (forUpdate)
+    await tx.execute(
+      sql`select id from crf_records where id = ${recordId} and app_id = ${actor.appId} for update`,
+    );
+  const [rec] = await tx
+    .select()
+    .from(crfRecords)
+    .where(and(eq(crfRecords.id, recordId), eq(crfRecords.appId, actor.appId)));
+  if (!rec) throw notFound('crf_record');
+  assertRecordInScope(actor, rec);
+  return rec;
+}
+
+export async function recordWithDefinition(db: Db, actor: CrfActor, recordId: number) {
+  const rec = await loadRecord(db, actor, recordId);
+  const [v] = await db.select().from(crfFormVersions).where(eq(crfFormVersions.id, rec.versionId));
+  const form = await loadForm(db, actor, rec.formId);
+  return {
+    record: rec,
+    form: { id: form.id, name: form.name, category: form.category, latestVersion: form.latestVersion },
+    version: { id: v!.id, version: v!.version, definition: v!.definition },
+  };
+}
+
+export interface RecordSave {
+  answers: Record<string, unknown>;
+  methods: Record<string, string>;
+  submit: boolean;
+  revision: number;
+  /** Reason for every changed item of a submitted record, by item key. */
+  reasons: Record<string, string>;
+  /** One reason for all changed items that have none of their own. */
+  reason?: string | undefined;
+  patientId?: number | undefined;
+  subjectCode?: string | undefined;
+}
+
+/**
+ * Saves a record. A draft takes any correct answers and may be submitted; a submitted record
+ * takes only complete, valid answers, and every item that changes needs a reason, stored with
+ * old value, new value, who and when. A locked record refuses every change.
+ */
+export async function saveRecord(
+  db: Db,
+  req: FastifyRequest,
+  actor: CrfActor,
+  recordId: number,
+  input: RecordSave,
+) {
+  return db.transaction(async (tx) => {
+    const rec = await loadRecord(tx, actor, recordId, true);
+    if (rec.status === 'locked') throw new AppError(409, 'crf.locked');
+    if (rec.revision !== input.revision)
+      throw new AppError(409, 'crf.stale', { revision: rec.revision }, 'body.revision');
+    const [v] = await tx.select().from(crfFormVersions).where(eq(crfFormVersions.id, rec.versionId));
+    const definition = v!.definition as Form;
+    const wasDraft = rec.status === 'draft';
+    const submitting = wasDraft && input.submit;
+    const ev = evaluateAnswers(
+      definition,
+      input.answers,
+      input.methods,
+      wasDraft && !input.submit ? 'draft' : 'submit',
+    );
+    if (ev.issues.length) throw new SubmissionInvalid(ev.issues);
+    const subjectChange = wasDraft && (input.patientId !== undefined || input.subjectCode !== undefined);
+    if (subjectChange)
+      await checkSubject(tx, actor, {
+        patientId: input.patientId ?? rec.patientId ?? undefined,
+        subjectCode: input.subjectCode ?? rec.subjectCode,
+      });
+
+    const old = rec.answers as Record<string, unknown>;
+    const changed = [...new Set([...Object.keys(old), ...Object.keys(ev.answers)])].filter(
+      (k) => !sameJson(old[k], ev.answers[k]),
+    );
+    if (!wasDraft) {
+      if (!changed.length) return { record: rec, changed: [] as string[] };
+      // Computed items follow their sources: they take the reason of the change that moved them.
+      const general = input.reason?.trim() ?? '';
+      const firstGiven = changed.map((k) => input.reasons[k]?.trim()).find(Boolean) ?? general;
+      const unexplained = changed.filter((k) => !(input.reasons[k]?.trim() || general));
+      const manual = unexplained.filter((k) => ev.methods[k] !== 'machine');
+      const missing = manual.length ? manual : firstGiven ? [] : unexplained;
+      if (missing.length)
+        throw new AppError(
+          400,
+          'crf.reasonRequired',
+          { items: missing.join(', ') },
+          `body.reasons.${missing[0]}`,
+        );
+      await tx.insert(crfRecordChanges).values(
+        changed.map((k) => ({
+          appId: actor.appId,
+          recordId,
+          itemKey: k,
+          oldValue: old[k] ?? null,
+          newValue: ev.answers[k] ?? null,
+          reason: input.reasons[k]?.trim() || general || `${firstGiven}（自动计算）`,
+          userId: actor.userId,
+          userName: actor.userName,
+        })),
+      );
+    }
+    const now = new Date();
+    const status: RecordStatus = submitting
+      ? 'submitted'
+      : rec.status === 'verified'
+        ? 'submitted'
+        : (rec.status as RecordStatus);
+    const [row] = await tx
+      .update(crfRecords)
+      .set({
+        answers: ev.answers,
+        methods: ev.methods,
+        status,
+        revision: rec.revision + 1,
+        updatedAt: now,
+        updatedByName: actor.userName,
+        ...(submitting ? { submittedAt: now } : {}),
+        ...(subjectChange
+          ? { patientId: input.patientId ?? rec.patientId, subjectCode: input.subjectCode ?? rec.subjectCode }
+          : {}),
+      })
+      .where(eq(crfRecords.id, recordId))
+      .returning();
+    if (submitting) await event(tx, actor, recordId, '@submit', '');
+    if (rec.status === 'verified') await event(tx, actor, recordId, '@unverify', input.reason ?? '');
+    await audit(tx, req, {
+      action: submitting ? 'crf.record.submit' : wasDraft ? 'crf.record.draft' : 'crf.record.change',
+      entity: 'crf_record',
+      entityId: recordId,
+      before: wasDraft ? undefined : Object.fromEntries(changed.map((k) => [k, old[k] ?? null])),
+      after: wasDraft
+        ? { revision: row!.revision }
+        : Object.fromEntries(changed.map((k) => [k, ev.answers[k] ?? null])),
+      reason: input.reason ?? null,
+    });
+    return { record: row!, changed };
+  });
+}
+
+type Transition = 'verify' | 'lock' | 'unlock';
+const FROM: Record<Transition, RecordStatus[]> = {
+  verify: ['submitted'],
+  lock: ['submitted', 'verified'],
+  unlock: ['locked'],
+};
+
+/** Verify, lock and unlock; each is an event of the record's history. */
+export async function transitionRecord(
+  db: Db,
+  req: FastifyRequest,
+  actor: CrfActor,
+  recordId: number,
+  what: Transition,
+  reason: string,
+) {
+  return db.transaction(async (tx) => {
+    const rec = await loadRecord(tx, actor, recordId, true);
+    if (!FROM[what].includes(rec.status as RecordStatus))
+      throw new AppError(409, 'crf.badStatus', { status: rec.status });
+    const now = new Date();
+    const next: RecordStatus =
+      what === 'verify'
+        ? 'verified'
+        : what === 'lock'
+          ? 'locked'
+          : ((rec.statusBeforeLock ?? 'submitted') as RecordStatus);
+    const [row] = await tx
+      .update(crfRecords)
+      .set({
+        status: next,
+        statusBeforeLock: what === 'lock' ? rec.status : null,
+        lockedAt: what === 'lock' ? now : null,
+        revision: rec.revision + 1,
+        updatedAt: now,
+        updatedByName: actor.userName,
+      })
+      .where(eq(crfRecords.id, recordId))
+      .returning();
+    await event(tx, actor, recordId, `@${what}`, reason);
+    await audit(tx, req, {
+      action: `crf.record.${what}`,
+      entity: 'crf_record',
+      entityId: recordId,
+      before: { status: rec.status },
+      after: { status: next },
+      reason: reason || null,
+    });
+    return row!;
+  });
+}
+
+export async function assignRecord(
+  db: Db,
+  req: FastifyRequest,
+  actor: CrfActor,
+  recordId: number,
+  userId: number,
+) {
+  return db.transaction(async (tx) => {
+    const rec = await loadRecord(tx, actor, recordId, true);
+    await checkAssignee(tx, actor, userId);
+    await tx
+      .update(crfRecords)
+      .set({ assignedTo: userId, updatedAt: new Date() })
+      .where(eq(crfRecords.id, recordId));
+    await notifyAssignee(tx, actor, recordId, userId);
+    await audit(tx, req, {
+      action: 'crf.record.assign',
+      entity: 'crf_record',
+      entityId: recordId,
+      before: { assignedTo: rec.assignedTo },
+      after: { assignedTo: userId },
+    });
+  });
+}
+
+export async function recordHistory(db: Db, actor: CrfActor, recordId: number, item?: string) {
+  await loadRecord(db, actor, recordId);
+  const where: SQL[] = [eq(crfRecordChanges.recordId, recordId), eq(crfRecordChanges.appId, actor.appId)];
+  if (item) where.push(eq(crfRecordChanges.itemKey, item));
+  return db
+    .select({
+      id: crfRecordChanges.id,
+      itemKey: crfRecordChanges.itemKey,
+      oldValue: crfRecordChanges.oldValue,
+      newValue: crfRecordChanges.newValue,
+      reason: crfRecordChanges.reason,
+      userName: crfRecordChanges.userName,
+      changedAt: crfRecordChanges.changedAt,
+    })
+    .from(crfRecordChanges)
+    .where(and(...where))
+    .orderBy(desc(crfRecordChanges.id))
+    .limit(2000);
+}
+
+export async function listRecords(
+  db: Db,
+  actor: CrfActor,
+  formId: number,
+  q: { page: number; size: number; status?: string | undefined; subject?: string | undefined },
+) {
+  await loadForm(db, actor, formId);
+  const where: SQL[] = [eq(crfRecords.appId, actor.appId), eq(crfRecords.formId, formId)];
+  if (actor.free) where.push(eq(crfRecords.freeKeyId, actor.free.keyId ?? -1));
+  if (q.status) where.push(eq(crfRecords.status, q.status));
+  if (q.subject) where.push(eq(crfRecords.subjectCode, q.subject));
+  const cond = and(...where);
+  const [items, [count]] = await Promise.all([
+    db
+      .select({
+        id: crfRecords.id,
+        formId: crfRecords.formId,
+        version: crfFormVersions.version,
+        patientId: crfRecords.patientId,
+        patientName: patients.name,
+        subjectCode: crfRecords.subjectCode,
+        status: crfRecords.status,
+        revision: crfRecords.revision,
+        createdByName: crfRecords.createdByName,
+        updatedByName: crfRecords.updatedByName,
+        createdAt: crfRecords.createdAt,
+        updatedAt: crfRecords.updatedAt,
+      })
+      .from(crfRecords)
+      .innerJoin(crfFormVersions, eq(crfFormVersions.id, crfRecords.versionId))
+      .leftJoin(patients, eq(patients.id, crfRecords.patientId))
+      .where(cond)
+      .orderBy(asc(crfRecords.id))
+      .limit(q.size)
+      .offset((q.page - 1) * q.size),
+    db.select({ n: sql<number>`count(*)::int` }).from(crfRecords).where(cond),
+  ]);
+  return { items, total: count?.n ?? 0 };
+}
+
+export async function ownedRecordIds(db: Db, appId: number) {
+  const rows = await db.select({ id: crfRecords.id }).from(crfRecords).where(eq(crfRecords.appId, appId));
+  return rows.map((r) => ({ recordId: r.id }));
+}

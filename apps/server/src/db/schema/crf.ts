@@ -1,0 +1,149 @@
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { patients } from './clinical.js';
+import { apps, users } from './identity.js';
+
+/**
+ * Case report forms (CRF). A form has one editable draft and immutable published versions;
+ * a record is filled against exactly one version and keeps a field-level change history
+ * once submitted. Every row carries `app_id`.
+ */
+const at = (name: string) => timestamp(name, { withTimezone: true });
+const appId = () =>
+  integer('app_id')
+    .notNull()
+    .references(() => apps.appId, { onDelete: 'cascade' });
+
+export const crfForms = pgTable(
+  'crf_forms',
+  {
+    id: serial('id').primaryKey(),
+    appId: appId(),
+    name: text('name').notNull(),
+    category: text('category').notNull().default(''),
+    /** active | archived */
+    status: text('status').notNull().default('active'),
+    /** The editable draft (form JSON of @crdp/crf); published versions are copies of it. */
+    draft: jsonb('draft').notNull(),
+    /** Number of the latest published version; 0 while never published. */
+    latestVersion: integer('latest_version').notNull().default(0),
+    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('crf_forms_app').on(t.appId, t.status)],
+);
+
+export const crfFormVersions = pgTable(
+  'crf_form_versions',
+  {
+    id: serial('id').primaryKey(),
+    appId: appId(),
+    formId: integer('form_id')
+      .notNull()
+      .references(() => crfForms.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    /** Immutable once written: records point at it. */
+    definition: jsonb('definition').notNull(),
+    note: text('note').notNull().default(''),
+    publishedBy: integer('published_by').references(() => users.userId, { onDelete: 'set null' }),
+    publishedAt: at('published_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('crf_form_versions_form_version').on(t.formId, t.version)],
+);
+
+export const crfRecords = pgTable(
+  'crf_records',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: appId(),
+    formId: integer('form_id')
+      .notNull()
+      .references(() => crfForms.id, { onDelete: 'cascade' }),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => crfFormVersions.id, { onDelete: 'restrict' }),
+    /** The subject: a patient of the clinical data, or a free subject code (disease library, project). */
+    patientId: bigint('patient_id', { mode: 'number' }).references(() => patients.id, {
+      onDelete: 'restrict',
+    }),
+    subjectCode: text('subject_code').notNull().default(''),
+    answers: jsonb('answers').notNull().default({}),
+    /** For each computed item: machine or manual. */
+    methods: jsonb('methods').notNull().default({}),
+    /** draft | submitted | verified | locked */
+    status: text('status').notNull().default('draft'),
+    /** Status before locking, restored on unlock. */
+    statusBeforeLock: text('status_before_lock'),
+    assignedTo: integer('assigned_to').references(() => users.userId, { onDelete: 'set null' }),
+    /** The free-access key a record was created through; such a link sees only its own records. */
+    freeKeyId: integer('free_key_id'),
+    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
+    createdByName: text('created_by_name').notNull().default(''),
+    updatedByName: text('updated_by_name').notNull().default(''),
+    /** Optimistic concurrency: a save names the revision it started from. */
+    revision: integer('revision').notNull().default(1),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    submittedAt: at('submitted_at'),
+    lockedAt: at('locked_at'),
+  },
+  (t) => [
+    index('crf_records_form').on(t.appId, t.formId, t.id),
+    index('crf_records_patient').on(t.appId, t.patientId),
+    index('crf_records_subject').on(t.appId, t.subjectCode),
+  ],
+);
+
+/** Field-level audit of submitted records: append-only, one row per changed item. */
+export const crfRecordChanges = pgTable(
+  'crf_record_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: appId(),
+    recordId: bigint('record_id', { mode: 'number' })
+      .notNull()
+      .references(() => crfRecords.id, { onDelete: 'cascade' }),
+    /** Item key, or a record-level event: '@submit', '@verify', '@lock', '@unlock'. */
+    itemKey: text('item_key').notNull(),
+    oldValue: jsonb('old_value'),
+    newValue: jsonb('new_value'),
+    reason: text('reason').notNull().default(''),
+    userId: integer('user_id'),
+    userName: text('user_name').notNull(),
+    changedAt: at('changed_at').notNull().defaultNow(),
+  },
+  (t) => [index('crf_record_changes_record').on(t.recordId, t.itemKey)],
+);
+
+/** Files of `upload` items, stored under DATA_DIR/uploads/app-<id>/crf/. */
+export const crfUploads = pgTable(
+  'crf_uploads',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: appId(),
+    formId: integer('form_id')
+      .notNull()
+      .references(() => crfForms.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    /** Path relative to DATA_DIR/uploads. */
+    storagePath: text('storage_path').notNull(),
+    freeKeyId: integer('free_key_id'),
+    createdBy: integer('created_by'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('crf_uploads_form').on(t.appId, t.formId)],
+);
