@@ -1,6 +1,6 @@
 import { ProCard, ProForm, ProFormRadio, ProFormText } from '@ant-design/pro-components';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Spin } from 'antd';
+import { App, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
 import { fieldOf, type ModuleSettings, settingsApi } from './api';
