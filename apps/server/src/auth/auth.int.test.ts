@@ -225,6 +225,24 @@ describe('sign-in, sessions and permissions', () => {
       );
     });
 
+    it('applies a role change at the next request, in every process (cache keyed by the ACL version)', async () => {
+      const key = await signIn(t.app, 'researcher');
+      const before = await get(t.app, '/api/v0.1/user_permission', key);
+      expect(before.body.data.RouterNames).not.toContain('UserManage');
+      const [role] = await t.app.db.select().from(roles).where(eq(roles.roleName, '科研人员'));
+      await t.app.db.execute(
+        sql`insert into role_menus (role_id, menu_id) select ${role!.roleId}, menu_id from menus where router_name = 'UserManage'`,
+      );
+      const after = await get(t.app, '/api/v0.1/user_permission', key);
+      expect(after.body.data.RouterNames).toContain('UserManage');
+      await t.app.db.execute(
+        sql`delete from role_menus where role_id = ${role!.roleId} and menu_id = (select menu_id from menus where router_name = 'UserManage')`,
+      );
+      expect((await get(t.app, '/api/v0.1/user_permission', key)).body.data.RouterNames).not.toContain(
+        'UserManage',
+      );
+    });
+
     it('answers 403 when the session lacks the route function', async () => {
       const [u] = await t.app.db
         .insert(users)

@@ -69,6 +69,7 @@ export async function resolveSession(db: Db, key: string, ttlMs: number): Promis
       lastSeenAt: sessions.lastSeenAt,
       userName: users.userName,
       enabled: users.enabled,
+      aclVersion: sql<number>`(select version from acl_version where id = 1)`,
     })
     .from(sessions)
     .leftJoin(users, eq(users.userId, sessions.userId))
@@ -91,7 +92,7 @@ export async function resolveSession(db: Db, key: string, ttlMs: number): Promis
   }
   const perms =
     row.kind === 'login' && row.userId !== null
-      ? await loadPermissions(db, row.userId, row.appId)
+      ? await cachedPermissions(db, row.userId, row.appId, Number(row.aclVersion ?? 0))
       : { apiIds: new Set<string>(), routerNames: new Set<string>() };
   return {
     status: 'ok',
@@ -106,6 +107,30 @@ export async function resolveSession(db: Db, key: string, ttlMs: number): Promis
       scope: (row.scope as AuthContext['scope']) ?? null,
     },
   };
+}
+
+type Permissions = { apiIds: Set<string>; routerNames: Set<string> };
+const permissionCache = new Map<string, { version: number; perms: Permissions }>();
+const PERMISSION_CACHE_LIMIT = 10_000;
+
+/**
+ * Permissions are a cache keyed by user and app and stamped with the database's ACL version:
+ * reused only while no role, membership, menu or function changed anywhere (a trigger bumps
+ * the version), so the database stays the only truth and every process sees changes at once.
+ */
+async function cachedPermissions(
+  db: Tx,
+  userId: number,
+  appId: number,
+  version: number,
+): Promise<Permissions> {
+  const key = `${userId}:${appId}`;
+  const hit = permissionCache.get(key);
+  if (hit && hit.version === version) return hit.perms;
+  const perms = await loadPermissions(db, userId, appId);
+  if (permissionCache.size >= PERMISSION_CACHE_LIMIT) permissionCache.clear();
+  permissionCache.set(key, { version, perms });
+  return perms;
 }
 
 /** The union of the menus and functions of the user's roles in one app. */

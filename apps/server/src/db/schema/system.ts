@@ -1,4 +1,5 @@
 import {
+  bigint,
   bigserial,
   index,
   integer,
@@ -88,4 +89,14 @@ export const notices = pgTable(
 export const seedMarks = pgTable('seed_marks', {
   name: text('name').primaryKey(),
   at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One row whose version a trigger bumps on any change of roles, memberships, menus or
+ * functions (migration 0005+). Servers cache resolved permissions per user and app and reuse
+ * them only while this version is unchanged, so every process sees a change at once.
+ */
+export const aclVersion = pgTable('acl_version', {
+  id: integer('id').primaryKey().default(1),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
