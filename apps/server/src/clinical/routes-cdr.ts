@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { addRecord, browseRows, createPatient, overview, tableCatalogue, updatePatient } from './cdr.js';
-import { patientView } from './patient360.js';
+import { patientOf, patientView } from './patient360.js';
 import { canSeeIdentity } from './privacy.js';
 import { CDR_TABLES, type CdrTable, patientInput, RECORD_TABLES, recordInputs } from './records.js';
 import { ownedPatients } from './routes-360.js';
@@ -25,6 +25,11 @@ const cdrTables = Object.keys(CDR_TABLES) as [CdrTable, ...CdrTable[]];
 export async function cdrRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['cdr'];
+  /** Another app's patient is not found, whatever the body says: ownership is checked before the body. */
+  const ownPatient = async (req: FastifyRequest) => {
+    const id = Number((req.params as { id?: string }).id);
+    if (Number.isSafeInteger(id) && id > 0 && req.auth) await patientOf(app.db, req.auth.appId, id);
+  };
 
   r.post(
     '/api/v0.1/cdr/patients',
@@ -42,6 +47,7 @@ export async function cdrRoutes(app: FastifyInstance) {
     '/api/v0.1/cdr/patients/:id',
     {
       config: { access: { apiId: CDR_WRITE_API_ID }, ownedIds: ownedPatients },
+      preValidation: ownPatient,
       schema: {
         tags,
         summary: 'Correct a patient’s registration (audited with before and after)',
@@ -59,6 +65,7 @@ export async function cdrRoutes(app: FastifyInstance) {
     '/api/v0.1/cdr/patients/:id/records',
     {
       config: { access: { apiId: CDR_WRITE_API_ID }, ownedIds: ownedPatients },
+      preValidation: ownPatient,
       schema: {
         tags,
         summary: 'Add a visit, diagnosis, allergy, order, lab result, exam, operation, examination, vital sign or document',

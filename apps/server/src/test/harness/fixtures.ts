@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
 import { LIVER_FORM } from '../../crf/testform.js';
 import { appMembers, appProducts, apps, roles, roleUsers } from '../../db/schema/index.js';
+import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
 import { post, signIn, TEST_PASSWORD } from '../helper.js';
 
 /**
@@ -18,6 +19,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
     adminKey,
   );
   await post(app, '/api/v0.1/disease', { name: '矩阵疾病', icd10: 'I10', category: '心血管' }, adminKey);
+  await makeClinicalObjects(app, adminKey);
   // CRF: a form with a published version 1, a submitted record and an upload.
   const form = await post(app, '/api/v0.1/crf/forms', { name: '矩阵表单', definition: LIVER_FORM }, adminKey);
   const formId = form.body.data.id as number;

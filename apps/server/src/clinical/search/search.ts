@@ -1,0 +1,254 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Tx } from '../../db/client.js';
+import { highlight, type Segment, termsOf, tsqueryOf } from '../bigrams.js';
+import { type PatientRow, patientView } from '../patient360.js';
+
+/** The conditions of the multi-condition search (`/data-lake/full-text-retrieval`); all must hold. */
+export const searchInput = z
+  .object({
+    /** ICD-10 code prefix (K74) or words of the diagnosis name (肝硬化). */
+    diagnosis: z.string().trim().min(1).max(60).optional(),
+    labs: z
+      .array(
+        z
+          .object({
+            itemCode: z.string().trim().min(1).max(40),
+            min: z.number().finite().optional(),
+            max: z.number().finite().optional(),
+          })
+          .refine((l) => l.min === undefined || l.max === undefined || l.min <= l.max, {
+            message: 'min must not exceed max',
+            path: ['min'],
+          }),
+      )
+      .max(5)
+      .optional(),
+    dateFrom: z.iso.date().optional(),
+    dateTo: z.iso.date().optional(),
+    gender: z.number().int().min(0).max(3).optional(),
+    ageMin: z.number().int().min(0).max(150).optional(),
+    ageMax: z.number().int().min(0).max(150).optional(),
+    /** Free text over clinical documents: every term (split by blanks) must occur. */
+    text: z.string().trim().max(200).optional(),
+    cursor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    size: z.number().int().min(1).max(100).default(20),
+  })
+  .refine((q) => q.ageMin === undefined || q.ageMax === undefined || q.ageMin <= q.ageMax, {
+    message: 'ageMin must not exceed ageMax',
+    path: ['ageMin'],
+  })
+  .refine((q) => !q.dateFrom || !q.dateTo || q.dateFrom <= q.dateTo, {
+    message: 'dateFrom must not be after dateTo',
+    path: ['dateFrom'],
+  })
+  .refine((q) => !q.text || termsOf(q.text).length > 0, { message: 'no searchable term', path: ['text'] })
+  .refine(
+    (q) =>
+      q.diagnosis !== undefined ||
+      (q.labs?.length ?? 0) > 0 ||
+      q.gender !== undefined ||
+      q.ageMin !== undefined ||
+      q.ageMax !== undefined ||
+      !!q.text ||
+      !!q.dateFrom ||
+      !!q.dateTo,
+    { message: 'give at least one condition', path: ['diagnosis'] },
+  );
+export type SearchInput = z.infer<typeof searchInput>;
+
+const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function range(col: SQL, q: SearchInput): SQL {
+  const parts: SQL[] = [];
+  if (q.dateFrom) parts.push(sql`${col} >= ${q.dateFrom}::date`);
+  if (q.dateTo) parts.push(sql`${col} < ${q.dateTo}::date + 1`);
+  return parts.length ? sql` and ${sql.join(parts, sql` and `)}` : sql``;
+}
+
+/** The WHERE clause over `patients p`, shared by the search, its export and the benchmark's reference. */
+export function searchWhere(appId: number, q: SearchInput): SQL {
+  const conds: SQL[] = [sql`p.app_id = ${appId}`];
+  if (q.gender !== undefined) conds.push(sql`p.gender = ${q.gender}`);
+  if (q.ageMin !== undefined) conds.push(sql`p.birth_date <= (current_date - make_interval(years => ${q.ageMin}))`);
+  if (q.ageMax !== undefined)
+    conds.push(sql`p.birth_date > (current_date - make_interval(years => ${q.ageMax + 1}))`);
+  if (q.diagnosis) {
+    const d = q.diagnosis;
+    const byCode = /^[A-Za-z]\d{1,2}(\.\d*)?$/.test(d);
+    const match = byCode ? sql`d.icd10 like ${`${d.toUpperCase()}%`}` : sql`d.name like ${like(d)}`;
+    conds.push(
+      sql`exists (select 1 from diagnoses d where d.patient_id = p.id and d.app_id = ${appId} and ${match}${range(sql`d.diagnosed_at`, q)})`,
+    );
+  }
+  for (const l of q.labs ?? []) {
+    const bounds: SQL[] = [];
+    if (l.min !== undefined) bounds.push(sql` and l.value_num >= ${l.min}`);
+    if (l.max !== undefined) bounds.push(sql` and l.value_num <= ${l.max}`);
+    conds.push(
+      sql`exists (select 1 from lab_results l where l.patient_id = p.id and l.app_id = ${appId} and l.item_code = ${l.itemCode}${sql.join(bounds, sql``)}${range(sql`l.collected_at`, q)})`,
+    );
+  }
+  if (q.text) {
+    const terms = termsOf(q.text);
+    const tsq = terms.map((t) => tsqueryOf(t)!).join(' & ');
+    const substr = terms.map((t) => sql` and strpos(lower(doc.body || ' ' || doc.title), ${t.toLowerCase()}) > 0`);
+    conds.push(
+      sql`exists (select 1 from documents doc where doc.patient_id = p.id and doc.app_id = ${appId}
+        and to_tsvector('simple'::regconfig, doc.search_text) @@ to_tsquery('simple'::regconfig, ${tsq})${sql.join(substr, sql``)}${range(sql`doc.written_at`, q)})`,
+    );
+  } else if (!q.diagnosis && !q.labs?.length && (q.dateFrom || q.dateTo)) {
+    conds.push(sql`exists (select 1 from visits v where v.patient_id = p.id and v.app_id = ${appId}${range(sql`v.admit_at`, q)})`);
+  }
+  return sql.join(conds, sql` and `);
+}
+
+const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
+
+interface Hit {
+  documentId: number;
+  kind: string;
+  title: string;
+  writtenAt: string;
+  snippet: Segment[];
+}
+
+type Found = ReturnType<typeof patientView> & {
+  documents: Hit[];
+  diagnoses: string[];
+  labs: Array<{ itemCode: string; itemName: string; valueNum: number; unit: string; collectedAt: string }>;
+};
+
+const patientFromSql = (r: Record<string, unknown>): PatientRow => ({
+  id: Number(r.id),
+  appId: Number(r.app_id),
+  mrn: String(r.mrn),
+  name: String(r.name),
+  gender: Number(r.gender),
+  birthDate: r.birth_date ? String(r.birth_date).slice(0, 10) : null,
+  nationalId: String(r.national_id ?? ''),
+  phone: String(r.phone ?? ''),
+  address: String(r.address ?? ''),
+  contacts: r.contacts ?? [],
+  source: String(r.source),
+  sourceId: String(r.source_id),
+  createdAt: new Date(String(r.created_at)),
+  updatedAt: new Date(String(r.updated_at)),
+});
+
+/** One page of patients meeting every condition, newest first, with what matched in each. */
+export async function searchPatientsByConditions(db: Tx, appId: number, q: SearchInput, full: boolean) {
+  const where = searchWhere(appId, q);
+  const res = await db.execute(sql`
+    select p.* from patients p
+    where ${where}${q.cursor ? sql` and p.id < ${q.cursor}` : sql``}
+    order by p.id desc limit ${q.size + 1}`);
+  const rows = rowsOf<Record<string, unknown>>(res);
+  const more = rows.length > q.size;
+  const page = (more ? rows.slice(0, q.size) : rows).map(patientFromSql);
+  const items: Found[] = page.map((p) => ({ ...patientView(p, full), documents: [], diagnoses: [], labs: [] }));
+  if (page.length) {
+    const ids = sql.join(
+      page.map((p) => sql`${p.id}`),
+      sql`, `,
+    );
+    const byId = new Map(items.map((i) => [i.id, i]));
+    const terms = q.text ? termsOf(q.text) : [];
+    const jobs: Array<Promise<void>> = [];
+    if (terms.length) {
+      const tsq = terms.map((t) => tsqueryOf(t)!).join(' & ');
+      jobs.push(
+        db
+          .execute(sql`
+            select id, patient_id, kind, title, body, written_at from (
+              select doc.*, row_number() over (partition by doc.patient_id order by doc.written_at desc) as n
+              from documents doc
+              where doc.app_id = ${appId} and doc.patient_id in (${ids})
+                and to_tsvector('simple'::regconfig, doc.search_text) @@ to_tsquery('simple'::regconfig, ${tsq})
+            ) x where n <= 3`)
+          .then((r) => {
+            for (const d of rowsOf<Record<string, unknown>>(r)) {
+              const text = `${String(d.body)}`;
+              if (!terms.every((t) => `${text} ${String(d.title)}`.toLowerCase().includes(t.toLowerCase()))) continue;
+              byId.get(Number(d.patient_id))?.documents.push({
+                documentId: Number(d.id),
+                kind: String(d.kind),
+                title: String(d.title),
+                writtenAt: new Date(String(d.written_at)).toISOString(),
+                snippet: highlight(text, terms),
+              });
+            }
+          }),
+      );
+    }
+    if (q.diagnosis) {
+      jobs.push(
+        db
+          .execute(sql`select distinct patient_id, name from diagnoses where app_id = ${appId} and patient_id in (${ids})`)
+          .then((r) => {
+            for (const d of rowsOf<Record<string, unknown>>(r)) byId.get(Number(d.patient_id))?.diagnoses.push(String(d.name));
+          }),
+      );
+    }
+    for (const l of q.labs ?? []) {
+      jobs.push(
+        db
+          .execute(sql`
+            select distinct on (patient_id) patient_id, item_code, item_name, value_num, unit, collected_at
+            from lab_results where app_id = ${appId} and patient_id in (${ids}) and item_code = ${l.itemCode}
+              ${l.min !== undefined ? sql`and value_num >= ${l.min}` : sql``}
+              ${l.max !== undefined ? sql`and value_num <= ${l.max}` : sql``}
+            order by patient_id, collected_at desc`)
+          .then((r) => {
+            for (const x of rowsOf<Record<string, unknown>>(r)) {
+              byId.get(Number(x.patient_id))?.labs.push({
+                itemCode: String(x.item_code),
+                itemName: String(x.item_name),
+                valueNum: Number(x.value_num),
+                unit: String(x.unit),
+                collectedAt: new Date(String(x.collected_at)).toISOString(),
+              });
+            }
+          }),
+      );
+    }
+    await Promise.all(jobs);
+  }
+  return { items, nextCursor: more ? String(page[page.length - 1]!.id) : null, terms: q.text ? termsOf(q.text) : [] };
+}
+
+const csvCell = (v: unknown) => {
+  const s = String(v ?? '');
+  // A leading = + - @ would be read as a formula by spreadsheet programs.
+  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** The whole result (up to 10,000 patients) as CSV with a BOM, for spreadsheet programs. */
+export async function exportSearch(db: Tx, appId: number, q: SearchInput, full: boolean) {
+  const header = ['病案号', '姓名', '性别', '出生日期', '身份证号', '匹配诊断', '匹配文书'];
+  const lines = [header.join(',')];
+  let cursor: number | undefined;
+  let n = 0;
+  do {
+    const page = await searchPatientsByConditions(db, appId, { ...q, cursor, size: 100 }, full);
+    for (const p of page.items) {
+      lines.push(
+        [
+          p.mrn,
+          p.name,
+          p.gender,
+          p.birthDate ?? '',
+          p.nationalId,
+          p.diagnoses.join('；'),
+          p.documents.map((d) => d.title).join('；'),
+        ]
+          .map(csvCell)
+          .join(','),
+      );
+      n++;
+    }
+    cursor = page.nextCursor ? Number(page.nextCursor) : undefined;
+  } while (cursor && n < 10_000);
+  return { csv: `\ufeff${lines.join('\r\n')}\r\n`, rows: n };
+}

@@ -1,0 +1,131 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { getTableColumns, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Db, Tx } from '../../db/client.js';
+import { CDR_TABLES, type CdrTable } from '../records.js';
+import { type Batch, emptyBatch, generatePatient, MAX_VISITS_PER_PATIENT } from './generate.js';
+
+const TABLES = Object.keys(CDR_TABLES) as CdrTable[];
+
+async function reserve(db: Tx, sequence: string, n: number): Promise<number[]> {
+  const res = await db.execute(
+    sql`select nextval(${sequence}::regclass)::text as id from generate_series(1, ${n})`,
+  );
+  return (res as unknown as { rows: Array<{ id: string }> }).rows.map((r) => Number(r.id));
+}
+
+/** Generates patients [from, to) of a seed into one batch, with ids reserved from the sequences. */
+export async function makeBatch(db: Tx, appId: number, seed: number, from: number, to: number) {
+  const n = to - from;
+  const [pids, vids] = await Promise.all([
+    reserve(db, 'patients_id_seq', n),
+    reserve(db, 'visits_id_seq', n * MAX_VISITS_PER_PATIENT),
+  ]);
+  const batch = emptyBatch();
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    generatePatient(seed, from + i, appId, { patientId: pids[i]!, nextVisitId: () => vids[v++]! }, batch);
+  }
+  return batch;
+}
+
+const rowCount = (b: Batch) => TABLES.reduce((s, t) => s + b[t].length, 0);
+
+/** Writes a batch with multi-row INSERTs (PGlite and PostgreSQL alike), in one transaction. */
+export async function insertBatch(db: Db, batch: Batch) {
+  await db.transaction(async (tx) => {
+    for (const t of TABLES) {
+      const rows = batch[t];
+      for (let i = 0; i < rows.length; i += 1000) {
+        await tx.insert(CDR_TABLES[t].table as PgTable).values(rows.slice(i, i + 1000) as never);
+      }
+    }
+  });
+  return rowCount(batch);
+}
+
+function copyValue(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  let s: string;
+  if (v instanceof Date) s = v.toISOString();
+  else if (typeof v === 'object') s = JSON.stringify(v);
+  else s = String(v);
+  return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+/** Writes a batch with COPY FROM STDIN on one pg client (PostgreSQL only), in one transaction. */
+export async function copyBatch(client: pg.PoolClient, batch: Batch) {
+  await client.query('begin');
+  try {
+    for (const t of TABLES) {
+      const rows = batch[t];
+      if (!rows.length) continue;
+      const table = CDR_TABLES[t].table as PgTable;
+      const cols = Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(([k]) => k in rows[0]!);
+      const name = (table as unknown as Record<symbol, string>)[Symbol.for('drizzle:Name')]!;
+      const stream = client.query(
+        copyFrom(`COPY "${name}" (${cols.map(([, c]) => `"${c.name}"`).join(', ')}) FROM STDIN`),
+      );
+      function* lines() {
+        let chunk = '';
+        for (const row of rows) {
+          chunk += `${cols.map(([k]) => copyValue(row[k])).join('\t')}\n`;
+          if (chunk.length > 1 << 16) {
+            yield chunk;
+            chunk = '';
+          }
+        }
+        if (chunk) yield chunk;
+      }
+      await pipeline(Readable.from(lines()), stream);
+    }
+    await client.query('commit');
+  } catch (e) {
+    await client.query('rollback');
+    throw e;
+  }
+  return rowCount(batch);
+}
+
+export interface SeedOptions {
+  appId: number;
+  patients: number;
+  seed: number;
+  /** Patients per batch (one transaction each). */
+  batchSize?: number;
+  /** Batches written at once (PostgreSQL COPY path only). */
+  workers?: number;
+  /** When given, rows go in by COPY on this pool; else by INSERT through Drizzle. */
+  pool?: pg.Pool;
+  onProgress?: (done: number, rows: number) => void | Promise<void>;
+}
+
+/** Writes `patients` synthetic patients; patient i of a seed is always the same person. */
+export async function seedSynthetic(db: Db, o: SeedOptions) {
+  const size = o.batchSize ?? 500;
+  let next = 0;
+  let done = 0;
+  let rows = 0;
+  const worker = async () => {
+    const client = o.pool ? await o.pool.connect() : null;
+    try {
+      for (;;) {
+        const from = next;
+        if (from >= o.patients) return;
+        const to = Math.min(o.patients, from + size);
+        next = to;
+        const batch = await makeBatch(db, o.appId, o.seed, from, to);
+        rows += client ? await copyBatch(client, batch) : await insertBatch(db, batch);
+        done += to - from;
+        await o.onProgress?.(done, rows);
+      }
+    } finally {
+      client?.release();
+    }
+  };
+  await Promise.all(Array.from({ length: o.pool ? (o.workers ?? 2) : 1 }, worker));
+  return { patients: done, rows };
+}
