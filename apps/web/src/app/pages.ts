@@ -16,4 +16,13 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   SystemSet: lazy(() => import('../pages/system/SystemSet')),
   LogActivationLog: lazy(() => import('../pages/system/ActivationLog')),
   LogActivationDetails: lazy(() => import('../pages/system/ActivationDetails')),
+  CrfManagementList: lazy(() => import('../pages/crf/FormList')),
+  CrfHepatopathyPoc: lazy(() => import('../pages/crf/Records')),
+  CrfHepatopathyPocEdit: lazy(() => import('../pages/crf/designer/Designer')),
+  CrfHepatopathyPocEditTable: lazy(() => import('../pages/crf/designer/TableEditor')),
+  crfItem: lazy(() => import('../pages/crf/free/FreeFill')),
+  crfLgDetails: lazy(() => import('../pages/crf/free/FreeRecord')),
+  crfLgEdit: lazy(() => import('../pages/crf/free/FreeRecord')),
+  crfLgPreview: lazy(() => import('../pages/crf/free/FreePreview')),
+  ProjectLgData: lazy(() => import('../pages/crf/free/FreeRecords')),
 };

@@ -1,0 +1,276 @@
+import {
+  type ActionType,
+  ModalForm,
+  ProFormRadio,
+  ProFormSelect,
+  ProFormText,
+  ProTable,
+} from '@ant-design/pro-components';
+import { App, Button, Drawer, Popconfirm, Space, Table, Tag, Typography, Upload } from 'antd';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Authorized } from '../../components/Authorized';
+import { CRF_NS } from '../../components/crf/i18n';
+import { LinkButton } from '../../components/crf/LinkButton';
+import { type CrfFormDetail, type CrfFormSummary, crfApi, exportUrl } from './api';
+import { downloadWithSession } from './download';
+
+/** CRF list: create, copy, archive, import, export, versions, design, fill, free-access link. */
+export default function FormList() {
+  const { t } = useTranslation(CRF_NS);
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const table = useRef<ActionType>(null);
+  const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [versions, setVersions] = useState<CrfFormDetail | null>(null);
+  const [exporting, setExporting] = useState<CrfFormSummary | null>(null);
+  const [importText, setImportText] = useState('');
+
+  return (
+    <>
+      <ProTable<CrfFormSummary>
+        rowKey="id"
+        actionRef={table}
+        headerTitle={t('list.title')}
+        search={{ labelWidth: 'auto' }}
+        pagination={{ defaultPageSize: 10 }}
+        request={async (p) => {
+          const r = await crfApi.forms({
+            page: p.current ?? 1,
+            size: p.pageSize ?? 10,
+            keyword: (p.name as string | undefined) || undefined,
+            status: (p.status as string | undefined) || undefined,
+          });
+          return { data: r.items, total: r.total, success: true };
+        }}
+        toolBarRender={() => [
+          <Authorized key="import" apiId="CrfManagementList.import">
+            <Button onClick={() => setImporting(true)}>{t('list.import')}</Button>
+          </Authorized>,
+          <Authorized key="add" apiId="CrfManagementList.add">
+            <Button type="primary" onClick={() => setCreating(true)}>
+              {t('list.add')}
+            </Button>
+          </Authorized>,
+        ]}
+        columns={[
+          { title: t('list.name'), dataIndex: 'name' },
+          { title: t('list.category'), dataIndex: 'category', search: false },
+          {
+            title: t('list.status'),
+            dataIndex: 'status',
+            valueType: 'select',
+            valueEnum: { active: { text: t('list.active') }, archived: { text: t('list.archived') } },
+            render: (_, f) =>
+              f.status === 'active' ? (
+                <Tag color="success">{t('list.active')}</Tag>
+              ) : (
+                <Tag>{t('list.archived')}</Tag>
+              ),
+          },
+          {
+            title: t('list.version'),
+            dataIndex: 'latestVersion',
+            search: false,
+            render: (_, f) => (f.latestVersion ? `v${f.latestVersion}` : <Tag>{t('list.unpublished')}</Tag>),
+          },
+          { title: t('list.records'), dataIndex: 'records', search: false },
+          { title: t('list.updatedAt'), dataIndex: 'updatedAt', valueType: 'dateTime', search: false },
+          {
+            title: t('list.actions'),
+            valueType: 'option',
+            render: (_, f) => (
+              <Space size="small" wrap>
+                <Authorized apiId="CrfHepatopathyPocEdit.edit">
+                  <LinkButton onClick={() => navigate(`/crf-management/hepatopathyPoc/edit?id=${f.id}`)}>
+                    {t('list.design')}
+                  </LinkButton>
+                  <LinkButton onClick={() => navigate(`/crf-management/hepatopathyPoc/editTable?id=${f.id}`)}>
+                    {t('list.table')}
+                  </LinkButton>
+                </Authorized>
+                {f.latestVersion > 0 && (
+                  <LinkButton onClick={() => navigate(`/crf-management/hepatopathyPoc?formId=${f.id}`)}>
+                    {t('list.fill')}
+                  </LinkButton>
+                )}
+                <LinkButton onClick={async () => setVersions(await crfApi.form(f.id))}>
+                  {t('list.versions')}
+                </LinkButton>
+                <Authorized apiId="CrfManagementList.add">
+                  <LinkButton
+                    onClick={async () => {
+                      await crfApi.copy(f.id, t('list.copyName', { name: f.name }));
+                      message.success(t('list.created'));
+                      table.current?.reload();
+                    }}
+                  >
+                    {t('list.copy')}
+                  </LinkButton>
+                </Authorized>
+                <Authorized apiId="CrfManagementList.export">
+                  <LinkButton onClick={() => setExporting(f)}>{t('list.export')}</LinkButton>
+                </Authorized>
+                {f.latestVersion > 0 && (
+                  <Authorized apiId="CrfManagementList.edit">
+                    <LinkButton
+                      onClick={async () => {
+                        const link = await crfApi.freeLink(f.id);
+                        const url = `${window.location.origin}${link.path}`;
+                        modal.info({
+                          title: t('list.link'),
+                          width: 640,
+                          content: (
+                            <>
+                              <p>{t('list.linkMade')}</p>
+                              <Typography.Paragraph copyable code data-testid="free-link">
+                                {url}
+                              </Typography.Paragraph>
+                            </>
+                          ),
+                        });
+                      }}
+                    >
+                      {t('list.link')}
+                    </LinkButton>
+                  </Authorized>
+                )}
+                <Authorized apiId="CrfManagementList.delete">
+                  <Popconfirm
+                    title={f.status === 'active' ? t('list.archive') : t('list.restore')}
+                    onConfirm={async () => {
+                      await crfApi.archive(f.id, f.status === 'active');
+                      table.current?.reload();
+                    }}
+                  >
+                    <LinkButton>{f.status === 'active' ? t('list.archive') : t('list.restore')}</LinkButton>
+                  </Popconfirm>
+                </Authorized>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <ModalForm<{ name: string; category: string }>
+        title={t('list.add')}
+        open={creating}
+        modalProps={{ destroyOnHidden: true, onCancel: () => setCreating(false) }}
+        onFinish={async (v) => {
+          const f = await crfApi.createForm({ name: v.name, category: v.category ?? '' });
+          setCreating(false);
+          navigate(`/crf-management/hepatopathyPoc/edit?id=${f.id}`);
+          return true;
+        }}
+      >
+        <ProFormText name="name" label={t('list.name')} rules={[{ required: true, max: 200 }]} />
+        <ProFormText name="category" label={t('list.category')} rules={[{ max: 100 }]} />
+      </ModalForm>
+      <ModalForm<{ name: string; format: 'json' | 'redcap' | 'odm' }>
+        title={t('list.importTitle')}
+        open={importing}
+        initialValues={{ format: 'json' }}
+        modalProps={{ destroyOnHidden: true, onCancel: () => setImporting(false) }}
+        onFinish={async (v) => {
+          try {
+            const r = await crfApi.importForm({ format: v.format, name: v.name, content: importText });
+            setImporting(false);
+            table.current?.reload();
+            if (r.unsupported.length)
+              modal.warning({
+                title: t('list.importReport'),
+                content: (
+                  <ul>
+                    {r.unsupported.map((u) => (
+                      <li key={u}>{u}</li>
+                    ))}
+                  </ul>
+                ),
+              });
+            else message.success(t('list.created'));
+            return true;
+          } catch (e) {
+            message.error(e instanceof Error ? e.message : String(e));
+            return false;
+          }
+        }}
+      >
+        <ProFormText name="name" label={t('list.name')} rules={[{ required: true, max: 200 }]} />
+        <ProFormRadio.Group
+          name="format"
+          label={t('list.importFormat')}
+          options={[
+            { value: 'json', label: t('list.importJson') },
+            { value: 'redcap', label: t('list.importRedcap') },
+            { value: 'odm', label: t('list.importOdm') },
+          ]}
+        />
+        <Upload
+          maxCount={1}
+          beforeUpload={async (file) => {
+            setImportText(await file.text());
+            return false;
+          }}
+        >
+          <Button>{t('list.importFile')}</Button>
+        </Upload>
+      </ModalForm>
+      <ModalForm<{ format: 'csv' | 'odm'; labels: 'codes' | 'names' }>
+        title={`${t('list.export')}：${exporting?.name ?? ''}`}
+        open={!!exporting}
+        initialValues={{ format: 'csv', labels: 'codes' }}
+        modalProps={{ destroyOnHidden: true, onCancel: () => setExporting(null) }}
+        submitter={{ searchConfig: { submitText: t('list.download') } }}
+        onFinish={async (v) => {
+          if (!exporting) return true;
+          await downloadWithSession(
+            exportUrl(exporting.id, v.format, v.labels === 'names'),
+            `${exporting.name}.${v.format === 'odm' ? 'xml' : 'csv'}`,
+          );
+          setExporting(null);
+          return true;
+        }}
+      >
+        <ProFormSelect
+          name="format"
+          label={t('list.exportFormat')}
+          options={[
+            { value: 'csv', label: 'CSV' },
+            { value: 'odm', label: 'CDISC ODM 1.3.2 XML' },
+          ]}
+        />
+        <ProFormRadio.Group
+          name="labels"
+          label={t('list.labels')}
+          options={[
+            { value: 'codes', label: t('list.labelsCodes') },
+            { value: 'names', label: t('list.labelsNames') },
+          ]}
+        />
+      </ModalForm>
+      <Drawer
+        open={!!versions}
+        width={560}
+        title={`${t('list.versionList')}：${versions?.name ?? ''}`}
+        onClose={() => setVersions(null)}
+      >
+        <Table
+          size="small"
+          rowKey="id"
+          dataSource={versions?.versions ?? []}
+          pagination={false}
+          columns={[
+            { title: t('list.version'), dataIndex: 'version', render: (v: number) => `v${v}` },
+            { title: t('list.note'), dataIndex: 'note' },
+            {
+              title: t('list.publishedAt'),
+              dataIndex: 'publishedAt',
+              render: (v: string) => new Date(v).toLocaleString(),
+            },
+          ]}
+        />
+      </Drawer>
+    </>
+  );
+}

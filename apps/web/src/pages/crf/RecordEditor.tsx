@@ -1,0 +1,307 @@
+import type { Form } from '@crdp/crf';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Form as AntForm, App, Button, Drawer, Input, Modal, Space, Spin, Table, Tag } from 'antd';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Authorized } from '../../components/Authorized';
+import {
+  CrfRenderer,
+  type CrfRendererHandle,
+  type ItemIssue,
+  itemsByKey,
+} from '../../components/crf/CrfRenderer';
+import { CRF_NS } from '../../components/crf/i18n';
+import { type CrfRecord, crfApi, fieldOf, issuesOf, type RecordStatus } from './api';
+import { Prefill } from './Prefill';
+
+const STATUS_COLOR: Record<RecordStatus, string> = {
+  draft: 'default',
+  submitted: 'processing',
+  verified: 'success',
+  locked: 'warning',
+};
+
+export function StatusTag({ status }: { status: RecordStatus }) {
+  const { t } = useTranslation(CRF_NS);
+  return <Tag color={STATUS_COLOR[status]}>{t(`records.${status}`)}</Tag>;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const show = (v: unknown) =>
+  v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
+export interface RecordEditorProps {
+  formId: number;
+  /** An existing record; without it the editor starts a new one against the latest version. */
+  recordId?: number | undefined;
+  subjectCode?: string | undefined;
+  patientId?: number | undefined;
+  /** A free-access link: no verify, lock or history of others. */
+  free?: boolean;
+  onSaved?: (record: CrfRecord, submitted: boolean) => void;
+}
+
+/** Fills, submits and changes one record; changes of a submitted record ask a reason per item. */
+export function RecordEditor(props: RecordEditorProps) {
+  const { t } = useTranslation(CRF_NS);
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const renderer = useRef<CrfRendererHandle>(null);
+  const [issues, setIssues] = useState<ItemIssue[] | undefined>();
+  const [subject, setSubject] = useState(props.subjectCode ?? '');
+  const [busy, setBusy] = useState(false);
+  const [reasonsFor, setReasonsFor] = useState<Array<{ key: string; title: string }> | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [reasonForm] = AntForm.useForm<Record<string, string>>();
+
+  const form = useQuery({
+    queryKey: ['crf', 'form', props.formId],
+    queryFn: () => crfApi.form(props.formId),
+  });
+  const record = useQuery({
+    queryKey: ['crf', 'record', props.recordId],
+    queryFn: () => crfApi.record(props.recordId!),
+    enabled: !!props.recordId,
+  });
+  const latest = form.data?.latestVersion ?? 0;
+  const version = useQuery({
+    queryKey: ['crf', 'version', props.formId, latest],
+    queryFn: () => crfApi.version(props.formId, latest),
+    enabled: !props.recordId && latest > 0,
+  });
+  const history = useQuery({
+    queryKey: ['crf', 'history', props.recordId],
+    queryFn: () => crfApi.history(props.recordId!),
+    enabled: !!props.recordId && historyOpen,
+  });
+
+  const definition: Form | undefined = props.recordId
+    ? record.data?.version.definition
+    : version.data?.definition;
+  const rec = record.data?.record;
+  if (!definition) return <Spin style={{ display: 'block', margin: 48 }} />;
+
+  const items = itemsByKey(definition);
+  const titleOf = (key: string) => items.get(key)?.title ?? key;
+
+  const refresh = async () => {
+    await qc.invalidateQueries({ queryKey: ['crf', 'record', props.recordId] });
+    await qc.invalidateQueries({ queryKey: ['crf', 'history', props.recordId] });
+  };
+
+  const run = async (submit: boolean, reasons?: Record<string, string>) => {
+    const snap = renderer.current!.snapshot();
+    if (submit || (rec && rec.status !== 'draft')) {
+      const found = renderer.current!.validate();
+      if (found.length) return;
+    }
+    setBusy(true);
+    try {
+      if (!rec) {
+        const made = await crfApi.createRecord(props.formId, {
+          subjectCode: props.patientId ? undefined : subject || undefined,
+          patientId: props.patientId,
+          answers: snap.answers,
+          methods: snap.methods,
+          submit,
+        });
+        message.success(submit ? t('records.submittedOk') : t('records.saved'));
+        props.onSaved?.(made, submit);
+      } else {
+        const saved = await crfApi.saveRecord(rec.id, {
+          answers: snap.answers,
+          methods: snap.methods,
+          submit,
+          revision: rec.revision,
+          ...(reasons ? { reasons } : {}),
+        });
+        message.success(submit ? t('records.submittedOk') : t('records.saved'));
+        await refresh();
+        props.onSaved?.(saved.record, submit);
+      }
+      setIssues(undefined);
+    } catch (e) {
+      const found = issuesOf(e);
+      if (found) setIssues(found);
+      else
+        message.error(`${e instanceof Error ? e.message : String(e)}${fieldOf(e) ? ` (${fieldOf(e)})` : ''}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** A submitted record: collect the changed items and ask a reason for each typed change. */
+  const saveChanges = () => {
+    if (!rec) return;
+    if (renderer.current!.validate().length) return;
+    const snap = renderer.current!.snapshot();
+    const keys = [...new Set([...Object.keys(rec.answers), ...Object.keys(snap.answers)])].filter(
+      (k) => !same(rec.answers[k], snap.answers[k]) && snap.methods[k] !== 'machine',
+    );
+    if (!keys.length) {
+      message.info(t('records.saved'));
+      return;
+    }
+    reasonForm.resetFields();
+    setReasonsFor(keys.map((key) => ({ key, title: titleOf(key) })));
+  };
+
+  const locked = rec?.status === 'locked';
+  const submitted = rec && rec.status !== 'draft';
+
+  return (
+    <div>
+      <Space wrap style={{ marginBottom: 16 }}>
+        {rec ? (
+          <>
+            <span>
+              {t('records.subject')}：{rec.subjectCode || rec.patientId}
+            </span>
+            <StatusTag status={rec.status} />
+            <span>
+              {t('records.version')} {record.data?.version.version}
+            </span>
+          </>
+        ) : props.patientId ? null : (
+          <Input
+            id="crf-subject"
+            style={{ width: 220 }}
+            placeholder={t('records.subjectCode')}
+            value={subject}
+            onChange={(e) => setSubject(e.target.value)}
+          />
+        )}
+        {!locked && !submitted && (
+          <>
+            <Button onClick={() => run(false)} loading={busy}>
+              {t('records.saveDraft')}
+            </Button>
+            <Button type="primary" onClick={() => run(true)} loading={busy}>
+              {t('records.submit')}
+            </Button>
+          </>
+        )}
+        {submitted && !locked && (
+          <Button type="primary" onClick={saveChanges} loading={busy}>
+            {t('records.saveChanges')}
+          </Button>
+        )}
+        {!rec && <Prefill form={definition} onAccept={(answers) => renderer.current?.apply(answers)} />}
+        {rec && !props.free && (
+          <>
+            <Button onClick={() => setHistoryOpen(true)}>{t('records.history')}</Button>
+            {rec.status === 'submitted' && (
+              <Authorized apiId="CrfHepatopathyPoc.edit">
+                <Button
+                  onClick={async () => {
+                    await crfApi.transition(rec.id, 'verify', '');
+                    await refresh();
+                  }}
+                >
+                  {t('records.verify')}
+                </Button>
+              </Authorized>
+            )}
+            {submitted && !locked && (
+              <Authorized apiId="CrfHepatopathyPoc.disable">
+                <Button
+                  onClick={async () => {
+                    await crfApi.transition(rec.id, 'lock', '');
+                    await refresh();
+                  }}
+                >
+                  {t('records.lock')}
+                </Button>
+              </Authorized>
+            )}
+            {locked && (
+              <Authorized apiId="CrfHepatopathyPoc.enable">
+                <Button
+                  onClick={() => {
+                    let reason = '';
+                    Modal.confirm({
+                      title: t('records.unlockReason'),
+                      content: <Input id="crf-unlock-reason" onChange={(e) => (reason = e.target.value)} />,
+                      onOk: async () => {
+                        await crfApi.transition(rec.id, 'unlock', reason);
+                        await refresh();
+                      },
+                    });
+                  }}
+                >
+                  {t('records.unlock')}
+                </Button>
+              </Authorized>
+            )}
+          </>
+        )}
+      </Space>
+      <CrfRenderer
+        key={`${rec?.id ?? 'new'}-${rec?.revision ?? 0}`}
+        ref={renderer}
+        form={definition}
+        answers={rec?.answers}
+        methods={rec?.methods}
+        readOnly={locked}
+        issues={issues}
+        upload={(file) => crfApi.upload(props.formId, file)}
+      />
+      <Modal
+        open={!!reasonsFor}
+        title={t('records.reasonTitle')}
+        onCancel={() => setReasonsFor(null)}
+        confirmLoading={busy}
+        onOk={async () => {
+          const reasons = await reasonForm.validateFields();
+          setReasonsFor(null);
+          await run(false, reasons);
+        }}
+      >
+        <p>{t('records.reasonHint')}</p>
+        <AntForm form={reasonForm} layout="vertical">
+          {reasonsFor?.map((r) => (
+            <AntForm.Item
+              key={r.key}
+              name={r.key}
+              label={t('records.reasonFor', { item: r.title })}
+              rules={[{ required: true, whitespace: true, message: t('records.reasonRequired') }]}
+            >
+              <Input.TextArea id={`crf-reason-${r.key}`} autoSize />
+            </AntForm.Item>
+          ))}
+        </AntForm>
+      </Modal>
+      <Drawer
+        open={historyOpen}
+        width={760}
+        title={t('records.history')}
+        onClose={() => setHistoryOpen(false)}
+      >
+        <Table
+          size="small"
+          rowKey="id"
+          loading={history.isLoading}
+          dataSource={history.data ?? []}
+          pagination={{ pageSize: 50 }}
+          columns={[
+            {
+              title: t('records.item'),
+              dataIndex: 'itemKey',
+              render: (k: string) =>
+                k.startsWith('@') ? <Tag>{t(`records.event.${k}`, { defaultValue: k })}</Tag> : titleOf(k),
+            },
+            { title: t('records.oldValue'), dataIndex: 'oldValue', render: show },
+            { title: t('records.newValue'), dataIndex: 'newValue', render: show },
+            { title: t('records.reason'), dataIndex: 'reason' },
+            { title: t('records.who'), dataIndex: 'userName' },
+            {
+              title: t('records.when'),
+              dataIndex: 'changedAt',
+              render: (v: string) => new Date(v).toLocaleString(),
+            },
+          ]}
+        />
+      </Drawer>
+    </div>
+  );
+}

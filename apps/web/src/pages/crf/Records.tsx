@@ -1,0 +1,109 @@
+import { type ActionType, ProTable } from '@ant-design/pro-components';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Select, Space } from 'antd';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Authorized } from '../../components/Authorized';
+import { CRF_NS } from '../../components/crf/i18n';
+import { LinkButton } from '../../components/crf/LinkButton';
+import { type CrfRecordRow, crfApi } from './api';
+import { RecordEditor, StatusTag } from './RecordEditor';
+
+/** Records of a form (`?formId=`), a new record (`&record=new`) or one record (`&recordId=`). */
+export default function Records() {
+  const { t } = useTranslation(CRF_NS);
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const formId = Number(params.get('formId')) || null;
+  const recordId = Number(params.get('recordId')) || null;
+  const isNew = params.get('record') === 'new';
+  const table = useRef<ActionType>(null);
+  const forms = useQuery({
+    queryKey: ['crf', 'forms', 'published'],
+    queryFn: () => crfApi.forms({ page: 1, size: 500, status: 'active' }),
+  });
+  const go = (q: Record<string, string | number>) =>
+    setParams(Object.fromEntries(Object.entries(q).map(([k, v]) => [k, String(v)])));
+
+  const picker = (
+    <Select
+      style={{ width: 280 }}
+      placeholder={t('records.pickForm')}
+      value={formId ?? undefined}
+      options={(forms.data?.items ?? [])
+        .filter((f) => f.latestVersion > 0)
+        .map((f) => ({ value: f.id, label: `${f.name} (v${f.latestVersion})` }))}
+      onChange={(v) => go({ formId: v })}
+    />
+  );
+
+  if (formId && (isNew || recordId))
+    return (
+      <Card
+        title={
+          <Space>
+            <LinkButton onClick={() => go({ formId })}>{t('records.back')}</LinkButton>
+          </Space>
+        }
+      >
+        <RecordEditor
+          formId={formId}
+          recordId={recordId ?? undefined}
+          onSaved={(r) => {
+            if (!recordId) navigate(`/crf-management/hepatopathyPoc?formId=${formId}&recordId=${r.id}`);
+          }}
+        />
+      </Card>
+    );
+
+  return (
+    <ProTable<CrfRecordRow>
+      rowKey="id"
+      actionRef={table}
+      headerTitle={<Space>{picker}</Space>}
+      search={false}
+      params={{ formId }}
+      pagination={{ defaultPageSize: 20 }}
+      request={async (p) => {
+        if (!formId) return { data: [], total: 0, success: true };
+        const r = await crfApi.records(formId, { page: p.current ?? 1, size: p.pageSize ?? 20 });
+        return { data: r.items, total: r.total, success: true };
+      }}
+      toolBarRender={() => [
+        formId ? (
+          <Authorized key="add" apiId="CrfHepatopathyPoc.add">
+            <Button type="primary" onClick={() => go({ formId, record: 'new' })}>
+              {t('records.add')}
+            </Button>
+          </Authorized>
+        ) : null,
+      ]}
+      columns={[
+        { title: 'ID', dataIndex: 'id', width: 80 },
+        {
+          title: t('records.subject'),
+          dataIndex: 'subjectCode',
+          render: (_, r) => r.patientName ?? r.subjectCode,
+        },
+        { title: t('records.version'), dataIndex: 'version', render: (_, r) => `v${r.version}` },
+        {
+          title: t('records.status'),
+          dataIndex: 'status',
+          render: (_, r) => <StatusTag status={r.status} />,
+        },
+        { title: t('records.updatedBy'), dataIndex: 'updatedByName' },
+        { title: t('records.updatedAt'), dataIndex: 'updatedAt', valueType: 'dateTime' },
+        {
+          title: t('list.actions'),
+          valueType: 'option',
+          render: (_, r) => (
+            <LinkButton onClick={() => go({ formId: r.formId, recordId: r.id })}>
+              {t('records.open')}
+            </LinkButton>
+          ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,391 @@
+import type { Form, FormItem, Option } from '@crdp/crf';
+import { OPERATORS } from '@crdp/crf';
+import { Form as AntForm, Button, Divider, Input, InputNumber, Radio, Select, Space, Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { CRF_NS } from '../../../components/crf/i18n';
+import { LinkButton } from '../../../components/crf/LinkButton';
+import { allItems } from './model';
+
+const FUNCTIONS = ['sum', 'average', 'min', 'max', 'count', 'score', 'bmi', 'dateDiff', 'age'];
+const on = (f: unknown) => f === true || f === 1 || f === '1' || f === 'true';
+
+/** Every field of an item: options, blanks, matrix, calculation and required rule pick items from the form. */
+export function ItemProperties(props: { form: Form; item: FormItem; onChange: (item: FormItem) => void }) {
+  const { t } = useTranslation(CRF_NS);
+  const { item, form } = props;
+  const set = (patch: Partial<FormItem>) => {
+    const next = { ...item, ...patch } as FormItem;
+    for (const [k, v] of Object.entries(patch))
+      if (v === undefined) delete (next as Record<string, unknown>)[k];
+    props.onChange(next);
+  };
+  const others = allItems(form)
+    .filter((i) => i.key !== item.key && i.type !== 'paragraph')
+    .map((i) => ({ value: i.key, label: `${i.title ?? ''} (${i.key})` }));
+  const num = (field: keyof FormItem, label: string) => (
+    <AntForm.Item label={label}>
+      <InputNumber
+        id={`prop-${String(field)}`}
+        value={(item[field] as number | undefined) ?? null}
+        onChange={(v) => set({ [field]: v ?? undefined } as Partial<FormItem>)}
+      />
+    </AntForm.Item>
+  );
+  const hasOptions = item.type === 'radio' || item.type === 'checkbox' || item.type === 'score';
+  const isNumber = item.type === 'textQuestion' && /number/.test(String(item.textType ?? ''));
+
+  return (
+    <AntForm layout="vertical" size="small" component="div">
+      <AntForm.Item label={t('designer.key')}>
+        <Input
+          id="prop-key"
+          value={item.key}
+          onChange={(e) => set({ key: e.target.value.replace(/[^\w.-]/g, '') })}
+        />
+      </AntForm.Item>
+      <AntForm.Item label={t('designer.itemTitle')}>
+        <Input.TextArea
+          id="prop-title"
+          autoSize
+          value={item.title ?? ''}
+          onChange={(e) => set({ title: e.target.value })}
+        />
+      </AntForm.Item>
+      <Space size="large">
+        <AntForm.Item label={t('designer.isRequired')}>
+          <Switch
+            id="prop-required"
+            checked={on(item.isRequired)}
+            onChange={(v) => set({ isRequired: v ? 1 : 0 })}
+          />
+        </AntForm.Item>
+        <AntForm.Item label={t('designer.isHide')}>
+          <Switch id="prop-hide" checked={on(item.isHide)} onChange={(v) => set({ isHide: v ? 1 : 0 })} />
+        </AntForm.Item>
+      </Space>
+      {item.type === 'textQuestion' && (
+        <>
+          <AntForm.Item label={t('designer.textType')}>
+            <Select
+              id="prop-textType"
+              value={item.textType ?? 'text'}
+              options={['text', 'textarea', 'number', 'date'].map((v) => ({ value: v, label: v }))}
+              onChange={(v) => set({ textType: v })}
+            />
+          </AntForm.Item>
+          {isNumber ? (
+            <Space>
+              {num('minVal', t('designer.minVal'))}
+              {num('maxVal', t('designer.maxVal'))}
+              {num('fixed', t('designer.fixed'))}
+            </Space>
+          ) : (
+            <Space>
+              {num('minNub', t('designer.minNub'))}
+              {num('maxNub', t('designer.maxNub'))}
+            </Space>
+          )}
+        </>
+      )}
+      {item.type === 'radio' && (
+        <AntForm.Item label={t('designer.typeQ')}>
+          <Radio.Group
+            value={item.typeQ ?? ''}
+            options={[
+              { value: '', label: 'radio' },
+              { value: 'select', label: 'select' },
+              { value: 'multi', label: 'multi' },
+            ]}
+            onChange={(e) => set({ typeQ: e.target.value || undefined })}
+          />
+        </AntForm.Item>
+      )}
+      {item.type === 'checkbox' && (
+        <Space>
+          {num('selectLeastValue', t('designer.least'))}
+          {num('selectMostValue', t('designer.most'))}
+        </Space>
+      )}
+      {(hasOptions || item.type === 'matrix') && (
+        <OptionEditor
+          label={item.type === 'matrix' ? t('designer.columns') : t('designer.options')}
+          withScore={item.type === 'score'}
+          options={(item.type === 'matrix' ? item.columns : item.options) ?? []}
+          onChange={(o) => set(item.type === 'matrix' ? { columns: o } : { options: o })}
+        />
+      )}
+      {item.type === 'matrix' && (
+        <>
+          <AntForm.Item label={t('designer.forM')}>
+            <Radio.Group
+              value={item.forM ?? 'radio'}
+              options={['radio', 'checkbox', 'input'].map((v) => ({ value: v, label: v }))}
+              onChange={(e) => set({ forM: e.target.value })}
+            />
+          </AntForm.Item>
+          <AntForm.Item label={t('designer.rows')}>
+            <Input.TextArea
+              autoSize
+              value={(item.rows ?? []).map((r) => `${r.key ?? ''}=${r.name ?? ''}`).join('\n')}
+              onChange={(e) =>
+                set({
+                  rows: e.target.value
+                    .split('\n')
+                    .filter(Boolean)
+                    .map((l, i) => {
+                      const [k, ...n] = l.split('=');
+                      return { key: k?.trim() || `r${i + 1}`, name: n.join('=').trim() || k?.trim() };
+                    }),
+                })
+              }
+            />
+          </AntForm.Item>
+        </>
+      )}
+      {item.type === 'gapFilling' && (
+        <AntForm.Item label={t('designer.blanks')}>
+          {(item.gapFilling ?? []).map((b, i) => (
+            <Space key={b.key ?? i} style={{ marginBottom: 4 }}>
+              <Input
+                style={{ width: 80 }}
+                value={b.key ?? ''}
+                onChange={(e) =>
+                  set({
+                    gapFilling: (item.gapFilling ?? []).map((x, j) =>
+                      j === i ? { ...x, key: e.target.value } : x,
+                    ),
+                  })
+                }
+              />
+              <Select
+                style={{ width: 100 }}
+                value={b.gapFillingProperty ?? 'text'}
+                options={['text', 'number', 'date'].map((v) => ({ value: v, label: v }))}
+                onChange={(v) =>
+                  set({
+                    gapFilling: (item.gapFilling ?? []).map((x, j) =>
+                      j === i ? { ...x, gapFillingProperty: v } : x,
+                    ),
+                  })
+                }
+              />
+              <Switch
+                checkedChildren={t('designer.isRequired')}
+                checked={on(b.isRequired)}
+                onChange={(v) =>
+                  set({
+                    gapFilling: (item.gapFilling ?? []).map((x, j) =>
+                      j === i ? { ...x, isRequired: v ? 1 : 0 } : x,
+                    ),
+                  })
+                }
+              />
+              <LinkButton
+                onClick={() => set({ gapFilling: (item.gapFilling ?? []).filter((_, j) => j !== i) })}
+              >
+                {t('designer.remove')}
+              </LinkButton>
+            </Space>
+          ))}
+          <Button
+            size="small"
+            onClick={() =>
+              set({
+                gapFilling: [
+                  ...(item.gapFilling ?? []),
+                  { key: `b${(item.gapFilling?.length ?? 0) + 1}`, gapFillingProperty: 'text' },
+                ],
+              })
+            }
+          >
+            {t('designer.addBlank')}
+          </Button>
+        </AntForm.Item>
+      )}
+      {(item.type === 'textQuestion' || item.type === 'score') && (
+        <>
+          <Divider plain>{t('designer.calc')}</Divider>
+          <AntForm.Item label={t('designer.calcFunc')}>
+            <Select
+              id="prop-calc-func"
+              allowClear
+              value={item.fxTopicData?.func}
+              options={FUNCTIONS.map((f) => ({ value: f, label: f }))}
+              onChange={(func) =>
+                set(
+                  func
+                    ? {
+                        fxTopicData: { ...(item.fxTopicData ?? {}), func },
+                        textType: item.textType ?? 'number',
+                      }
+                    : { fxTopicData: undefined },
+                )
+              }
+            />
+          </AntForm.Item>
+          {item.fxTopicData && (
+            <>
+              <AntForm.Item label={t('designer.calcFields')}>
+                <Select
+                  id="prop-calc-fields"
+                  mode="multiple"
+                  value={[item.fxTopicData.fields ?? []].flat()}
+                  options={others}
+                  onChange={(fields) => set({ fxTopicData: { ...item.fxTopicData, fields } })}
+                />
+              </AntForm.Item>
+              <Space>
+                {num('fixed', t('designer.fixed'))}
+                <AntForm.Item label={t('designer.calcManual')}>
+                  <Switch checked={on(item.fxManual)} onChange={(v) => set({ fxManual: v ? 1 : 0 })} />
+                </AntForm.Item>
+              </Space>
+            </>
+          )}
+        </>
+      )}
+      <Divider plain>{t('designer.requiredRule')}</Divider>
+      <ConditionList
+        items={others}
+        conditions={item.requiredRule?.rules ?? []}
+        onChange={(rules) =>
+          set({
+            requiredRule: rules.length
+              ? { condition: item.requiredRule?.condition ?? 'all', rules }
+              : undefined,
+          })
+        }
+        extra={
+          item.requiredRule ? (
+            <Radio.Group
+              size="small"
+              value={item.requiredRule.condition === 'all' ? 'all' : 'any'}
+              options={[
+                { value: 'all', label: t('designer.requiredAll') },
+                { value: 'any', label: t('designer.requiredAny') },
+              ]}
+              onChange={(e) => set({ requiredRule: { ...item.requiredRule!, condition: e.target.value } })}
+            />
+          ) : null
+        }
+      />
+    </AntForm>
+  );
+}
+
+function OptionEditor(props: {
+  label: string;
+  withScore: boolean;
+  options: Option[];
+  onChange: (o: Option[]) => void;
+}) {
+  const { t } = useTranslation(CRF_NS);
+  const setAt = (i: number, patch: Partial<Option>) =>
+    props.onChange(props.options.map((o, j) => (j === i ? { ...o, ...patch } : o)));
+  return (
+    <AntForm.Item label={props.label}>
+      {props.options.map((o, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: options are edited in place, codes may repeat while typing
+        <Space key={i} style={{ marginBottom: 4 }}>
+          <Input
+            id={`prop-option-${i}-name`}
+            style={{ width: 120 }}
+            placeholder={t('designer.optionName')}
+            value={o.name}
+            onChange={(e) => setAt(i, { name: e.target.value })}
+          />
+          <Input
+            id={`prop-option-${i}-code`}
+            style={{ width: 80 }}
+            placeholder={t('designer.optionCode')}
+            value={String(o.code)}
+            onChange={(e) => setAt(i, { code: e.target.value })}
+          />
+          {props.withScore && (
+            <InputNumber
+              style={{ width: 70 }}
+              placeholder={t('designer.optionScore')}
+              value={o.score === undefined ? null : Number(o.score)}
+              onChange={(v) => setAt(i, { score: v ?? undefined })}
+            />
+          )}
+          <LinkButton onClick={() => props.onChange(props.options.filter((_, j) => j !== i))}>
+            {t('designer.remove')}
+          </LinkButton>
+        </Space>
+      ))}
+      <Button
+        size="small"
+        onClick={() =>
+          props.onChange([
+            ...props.options,
+            {
+              name: `${t('designer.optionName')} ${props.options.length + 1}`,
+              code: String(props.options.length + 1),
+            },
+          ])
+        }
+      >
+        {t('designer.addOption')}
+      </Button>
+    </AntForm.Item>
+  );
+}
+
+export interface EditableCondition {
+  indicatorName: string;
+  condition: string;
+  indicatorVal?: unknown;
+}
+
+/** Conditions on other items, picked from the form. */
+export function ConditionList(props: {
+  items: Array<{ value: string; label: string }>;
+  conditions: EditableCondition[];
+  onChange: (c: EditableCondition[]) => void;
+  extra?: React.ReactNode;
+}) {
+  const { t } = useTranslation(CRF_NS);
+  const setAt = (i: number, patch: Partial<EditableCondition>) =>
+    props.onChange(props.conditions.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  return (
+    <div>
+      {props.extra}
+      {props.conditions.map((c, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: conditions have no identity of their own
+        <Space key={i} wrap style={{ marginBottom: 4 }}>
+          <Select
+            style={{ width: 160 }}
+            placeholder={t('designer.ruleWhen')}
+            value={c.indicatorName || undefined}
+            options={props.items}
+            onChange={(v) => setAt(i, { indicatorName: v })}
+          />
+          <Select
+            style={{ width: 130 }}
+            value={c.condition}
+            options={OPERATORS.map((o) => ({ value: o, label: o }))}
+            onChange={(v) => setAt(i, { condition: v })}
+          />
+          <Input
+            style={{ width: 100 }}
+            placeholder={t('designer.ruleValue')}
+            value={c.indicatorVal === undefined ? '' : String(c.indicatorVal)}
+            onChange={(e) => setAt(i, { indicatorVal: e.target.value })}
+          />
+          <LinkButton onClick={() => props.onChange(props.conditions.filter((_, j) => j !== i))}>
+            {t('designer.remove')}
+          </LinkButton>
+        </Space>
+      ))}
+      <Button
+        size="small"
+        onClick={() =>
+          props.onChange([...props.conditions, { indicatorName: '', condition: 'equals', indicatorVal: '' }])
+        }
+      >
+        {t('designer.addRule')}
+      </Button>
+    </div>
+  );
+}

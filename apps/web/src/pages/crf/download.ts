@@ -1,0 +1,14 @@
+import { http } from '../../api/client';
+
+/** Downloads a file through the API client (the session travels in its header, not the address). */
+export async function downloadWithSession(url: string, fileName: string) {
+  const res = await http.get<Blob>(url, { responseType: 'blob', timeout: 0 });
+  const href = URL.createObjectURL(res.data);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
