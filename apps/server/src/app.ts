@@ -21,6 +21,7 @@ import { jobRoutes } from './jobs/routes.js';
 import { noticeRoutes } from './notices/routes.js';
 import type { DemoAccount } from './seed/demo.js';
 import { prepareData } from './seed/index.js';
+import { researchRoutes } from './research/routes.js';
 import { siteRoutes } from './site/routes.js';
 import { webRoutes } from './web/routes.js';
 
@@ -115,6 +116,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(adminEnvelopeRoutes);
   await app.register(adminRoutes);
   await app.register(crfRoutes);
+  await app.register(researchRoutes);
   await app.register(webRoutes);
   return app;
 }

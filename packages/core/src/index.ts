@@ -1,3 +1,4 @@
+export * from './cohort/index.js';
 export * from './constants.js';
 export * from './helpers/index.js';
 export * from './messages.js';

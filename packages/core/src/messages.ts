@@ -76,6 +76,30 @@ const catalogue = {
   },
   'request.notFound': { 'zh-CN': '接口不存在：{path}', 'en-US': 'No such API: {path}' },
   'entity.notFound': { 'zh-CN': '{entity} 不存在', 'en-US': '{entity} not found' },
+  'research.illegalMove': {
+    'zh-CN': '课题状态不能从“{from}”变为“{to}”；当前允许：{allowed}',
+    'en-US': 'A subject cannot move from "{from}" to "{to}"; allowed now: {allowed}',
+  },
+  'research.moveBlocked': {
+    'zh-CN': '课题暂不能变为“{to}”：{why}',
+    'en-US': 'The subject cannot move to "{to}" yet: {why}',
+  },
+  'research.wrongStatus': {
+    'zh-CN': '课题状态为“{status}”，此操作需要：{needed}',
+    'en-US': 'The subject is "{status}"; this needs: {needed}',
+  },
+  'research.notMember': {
+    'zh-CN': '您不是该课题的成员',
+    'en-US': 'You are not a member of this subject',
+  },
+  'multiCenter.off': {
+    'zh-CN': '多中心模式未开启',
+    'en-US': 'Multi-center mode is not switched on',
+  },
+  'multiCenter.notLead': {
+    'zh-CN': '只有牵头中心可以执行此操作',
+    'en-US': 'Only the leading center may do this',
+  },
   'admin.lastAdministrator': {
     'zh-CN': '操作被拒绝：应用中须至少保留一位启用的管理员（其角色拥有“角色管理-编辑”权限）',
     'en-US':

@@ -4,3 +4,4 @@ export * from './system.js';
 export * from './clinical.js';
 export * from './jobs.js';
 export * from './crf.js';
+export * from './research.js';

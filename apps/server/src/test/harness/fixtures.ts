@@ -30,6 +30,19 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
     { subjectCode: 'M-1', submit: true, answers: { weight: 60, height: 170, hbsag: 'neg' } },
     adminKey,
   );
+  // Research: a project type, a subject in data preparation and its dataset.
+  await post(app, '/api/v0.1/research/types', { code: 'matrix', name: '矩阵类型' }, adminKey);
+  const subject = await post(
+    app,
+    '/api/v0.1/research/subjects',
+    { name: '矩阵课题', variables: [{ key: 'age', label: '年龄', source: 'age' }] },
+    adminKey,
+  );
+  const sid = subject.body.data.id as number;
+  for (const to of ['recruiting', 'recruitmentStopped', 'dataPreparing'])
+    await post(app, `/api/v0.1/research/subjects/${sid}/status`, { to }, adminKey);
+  await post(app, `/api/v0.1/research/subjects/${sid}/datasets`, { name: '矩阵数据集' }, adminKey);
+  await app.jobs.drain();
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */

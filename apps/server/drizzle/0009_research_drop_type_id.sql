@@ -1,0 +1,1 @@
+ALTER TABLE "research_subjects" DROP COLUMN "type_id";

@@ -1,0 +1,210 @@
+import {
+  bigint,
+  bigserial,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { patients } from './clinical.js';
+import { crfForms } from './crf.js';
+import { apps, users } from './identity.js';
+import { jobs } from './jobs.js';
+
+/**
+ * Research subjects (科研课题) and multi-center topics. A subject belongs to one app; a
+ * multi-center topic is led by one app and joined by others, each of which enrols only its own
+ * patients. Every row carries `app_id`.
+ */
+const at = (name: string) => timestamp(name, { withTimezone: true });
+const appId = () =>
+  integer('app_id')
+    .notNull()
+    .references(() => apps.appId, { onDelete: 'cascade' });
+const userRef = (name: string) => integer(name).references(() => users.userId, { onDelete: 'set null' });
+
+/** The editable list of project types (cohort, case-control...), per app. */
+export const researchProjectTypes = pgTable(
+  'research_project_types',
+  {
+    id: serial('id').primaryKey(),
+    appId: appId(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('research_project_types_app_code').on(t.appId, t.code)],
+);
+
+export const researchSubjects = pgTable(
+  'research_subjects',
+  {
+    id: serial('id').primaryKey(),
+    appId: appId(),
+    name: text('name').notNull(),
+    /** A built-in type code (cohort, caseControl...) or one of the app's own types. */
+    typeCode: text('type_code').notNull().default('cohort'),
+    description: text('description').notNull().default(''),
+    piUserId: userRef('pi_user_id'),
+    startDate: date('start_date', { mode: 'string' }),
+    endDate: date('end_date', { mode: 'string' }),
+    targetSize: integer('target_size').notNull().default(0),
+    /** CohortCriteria of @crdp/core. */
+    criteria: jsonb('criteria').notNull(),
+    /** Variable definitions of the analysis dataset. */
+    variables: jsonb('variables').notNull().default([]),
+    crfFormId: integer('crf_form_id').references(() => crfForms.id, { onDelete: 'set null' }),
+    /** Names of the participating centers (the app itself is always one). */
+    centers: jsonb('centers').notNull().default([]),
+    /** A TASK_STATUSES code. */
+    status: text('status').notNull().default('staged'),
+    createdBy: userRef('created_by'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('research_subjects_app_status').on(t.appId, t.status)],
+);
+
+export const researchSubjectMembers = pgTable(
+  'research_subject_members',
+  {
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => researchSubjects.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    /** pi, coordinator, investigator, statistician, dataManager. */
+    role: text('role').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.subjectId, t.userId] })],
+);
+
+/** Every status move: who, when, from, to, why. Append-only like the audit trail. */
+export const researchStatusLog = pgTable(
+  'research_status_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: appId(),
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => researchSubjects.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status').notNull(),
+    toStatus: text('to_status').notNull(),
+    userId: userRef('user_id'),
+    userName: text('user_name').notNull(),
+    reason: text('reason').notNull().default(''),
+    at: at('at').notNull().defaultNow(),
+  },
+  (t) => [index('research_status_log_subject').on(t.subjectId, t.at)],
+);
+
+/** Patients recruited into a subject. */
+export const researchEnrolments = pgTable(
+  'research_enrolments',
+  {
+    appId: appId(),
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => researchSubjects.id, { onDelete: 'cascade' }),
+    patientId: bigint('patient_id', { mode: 'number' })
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    enrolledBy: userRef('enrolled_by'),
+    enrolledAt: at('enrolled_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.subjectId, t.patientId] }),
+    index('research_enrolments_app').on(t.appId, t.subjectId),
+  ],
+);
+
+/** An analysis dataset: one row per enrolled patient, built by a background job. */
+export const researchDatasets = pgTable(
+  'research_datasets',
+  {
+    id: serial('id').primaryKey(),
+    appId: appId(),
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => researchSubjects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Chosen variable definitions and derived columns, as requested. */
+    spec: jsonb('spec').notNull(),
+    jobId: bigint('job_id', { mode: 'number' }).references(() => jobs.id, { onDelete: 'set null' }),
+    /** building | ready | failed */
+    status: text('status').notNull().default('building'),
+    columns: jsonb('columns').notNull().default([]),
+    rows: jsonb('rows').notNull().default([]),
+    rowCount: integer('row_count').notNull().default(0),
+    createdBy: userRef('created_by'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    builtAt: at('built_at'),
+  },
+  (t) => [index('research_datasets_subject').on(t.appId, t.subjectId)],
+);
+
+/** A multi-center topic, led by one app (center). */
+export const mcTopics = pgTable(
+  'mc_topics',
+  {
+    id: serial('id').primaryKey(),
+    /** The leading center. */
+    appId: appId(),
+    name: text('name').notNull(),
+    typeCode: text('type_code').notNull().default('cohort'),
+    /** Protocol text: background, objectives, design, endpoints... */
+    protocol: jsonb('protocol').notNull().default({}),
+    /** Variables every center fills, with their plausible ranges, for detection. */
+    variables: jsonb('variables').notNull().default([]),
+    status: text('status').notNull().default('staged'),
+    createdBy: userRef('created_by'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('mc_topics_app').on(t.appId)],
+);
+
+export const mcTopicCenters = pgTable(
+  'mc_topic_centers',
+  {
+    topicId: integer('topic_id')
+      .notNull()
+      .references(() => mcTopics.id, { onDelete: 'cascade' }),
+    appId: appId(),
+    /** lead | member */
+    role: text('role').notNull(),
+    joinedAt: at('joined_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.topicId, t.appId] }), index('mc_topic_centers_app').on(t.appId)],
+);
+
+/** A center's case in a topic: its own patient and the topic variables it entered. */
+export const mcTopicCases = pgTable(
+  'mc_topic_cases',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    topicId: integer('topic_id')
+      .notNull()
+      .references(() => mcTopics.id, { onDelete: 'cascade' }),
+    appId: appId(),
+    patientId: bigint('patient_id', { mode: 'number' })
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    values: jsonb('values').notNull().default({}),
+    enteredBy: userRef('entered_by'),
+    enteredAt: at('entered_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('mc_topic_cases_patient').on(t.topicId, t.patientId),
+    index('mc_topic_cases_app').on(t.topicId, t.appId),
+  ],
+);

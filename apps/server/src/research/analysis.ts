@@ -1,0 +1,241 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { jobs } from '../db/schema/index.js';
+import { notFound } from '../http/errors.js';
+import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import type { Column, Row } from './datasets.js';
+import { datasetOf } from './datasets.js';
+import type { AnalysisParams } from './inputs.js';
+import {
+  chiSquareTest,
+  describe,
+  kaplanMeier,
+  linearRegression,
+  logisticRegression,
+  logRank,
+  mannWhitney,
+  welchTTest,
+} from './stats/methods.js';
+import { type Actor, assertMember, assertStatus, invalid, subjectOf } from './subjects.js';
+
+/**
+ * analysis-mining: an analysis of a built dataset runs as a `research.analysis` job; its result
+ * is read with `POST get_value_task_result { task_id }` (spec 001 section 7).
+ */
+export const ANALYSIS_KIND = 'research.analysis';
+
+/** Columns an analysis names must exist in the dataset: checked before anything is queued. */
+function columnsNamed(p: AnalysisParams): Array<[field: string, key: string]> {
+  switch (p.method) {
+    case 'descriptive':
+      return p.variables.map((k, i) => [`params.variables.${i}`, k]);
+    case 'groupCompare':
+      return [
+        ['params.outcome', p.outcome],
+        ['params.group', p.group],
+      ];
+    case 'linear':
+    case 'logistic':
+      return [
+        ['params.outcome', p.outcome],
+        ...p.predictors.map((k, i): [string, string] => [`params.predictors.${i}`, k]),
+      ];
+    case 'kaplanMeier':
+      return [
+        ['params.time', p.time],
+        ['params.event', p.event],
+        ...(p.group ? [['params.group', p.group] as [string, string]] : []),
+      ];
+  }
+}
+
+export async function requestAnalysis(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  subjectId: number,
+  input: { datasetId: number; params: AnalysisParams },
+) {
+  const s = await subjectOf(db, actor.appId, subjectId);
+  await assertMember(db, s, actor);
+  assertStatus(s, 'analyse', actor.locale);
+  const ds = await datasetOf(db, actor.appId, subjectId, input.datasetId).catch(() => {
+    throw invalid('datasetId', 'no such dataset of this subject');
+  });
+  if (ds.status !== 'ready') throw invalid('datasetId', 'the dataset is not built yet');
+  const cols = new Set((ds.columns as Column[]).map((c) => c.key));
+  for (const [field, key] of columnsNamed(input.params))
+    if (!cols.has(key)) throw invalid(field, `no column ${key}`);
+  return db.transaction(async (tx) => {
+    const job = await enqueueJob(tx, {
+      appId: actor.appId,
+      kind: ANALYSIS_KIND,
+      params: { subjectId, datasetId: ds.id, analysis: input.params },
+      createdBy: actor.userId,
+    });
+    await audit(tx, req, {
+      action: 'analyse',
+      entity: 'research_subject',
+      entityId: subjectId,
+      after: { jobId: job.id, ...input },
+    });
+    return { task_id: job.id };
+  });
+}
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Rows where every named column is a number (complete-case analysis), with how many were dropped. */
+function complete(rows: Row[], keys: string[]) {
+  const kept = rows.filter((r) => keys.every((k) => num(r[k]) !== null));
+  return { kept, dropped: rows.length - kept.length };
+}
+
+function twoGroups(rows: Row[], outcome: string, group: string) {
+  const levels = [...new Set(rows.map((r) => String(r[group])))].sort();
+  if (levels.length !== 2)
+    throw new Error(`the group column ${group} must have exactly two values, found ${levels.length}`);
+  return levels.map((l) => ({
+    level: l,
+    values: rows.filter((r) => String(r[group]) === l).map((r) => r[outcome] as number),
+  }));
+}
+
+/** Runs one analysis on dataset rows; pure, so tests call it directly. */
+export function runAnalysis(rows: Row[], p: AnalysisParams) {
+  switch (p.method) {
+    case 'descriptive':
+      return {
+        method: p.method,
+        n: rows.length,
+        variables: p.variables.map((k) => ({ key: k, ...describe(rows.map((r) => r[k])) })),
+      };
+    case 'groupCompare': {
+      if (p.test === 'chiSquare') {
+        const kept = rows.filter((r) => r[p.outcome] !== null && r[p.group] !== null);
+        const rowLevels = [...new Set(kept.map((r) => String(r[p.group])))].sort();
+        const colLevels = [...new Set(kept.map((r) => String(r[p.outcome])))].sort();
+        const table = rowLevels.map((g) =>
+          colLevels.map(
+            (o) => kept.filter((r) => String(r[p.group]) === g && String(r[p.outcome]) === o).length,
+          ),
+        );
+        return { dropped: rows.length - kept.length, rowLevels, colLevels, table, ...chiSquareTest(table) };
+      }
+      const { kept, dropped } = complete(rows, [p.outcome]);
+      const groups = twoGroups(
+        kept.filter((r) => r[p.group] !== null),
+        p.outcome,
+        p.group,
+      );
+      const [a, b] = [groups[0]!, groups[1]!];
+      const test = p.test === 'ttest' ? welchTTest(a.values, b.values) : mannWhitney(a.values, b.values);
+      return {
+        dropped,
+        groups: groups.map((g) => ({ level: g.level, ...describe(g.values) })),
+        ...test,
+      };
+    }
+    case 'linear':
+    case 'logistic': {
+      const { kept, dropped } = complete(rows, [p.outcome, ...p.predictors]);
+      const y = kept.map((r) => r[p.outcome] as number);
+      const x = kept.map((r) => p.predictors.map((k) => r[k] as number));
+      const fit =
+        p.method === 'linear' ? linearRegression(y, x, p.predictors) : logisticRegression(y, x, p.predictors);
+      return { dropped, ...fit };
+    }
+    case 'kaplanMeier': {
+      const { kept, dropped } = complete(rows, [p.time, p.event]);
+      const t = kept.map((r) => r[p.time] as number);
+      const e = kept.map((r) => r[p.event] as number);
+      if (!p.group)
+        return { method: p.method, dropped, curves: [{ group: 'all', ...kaplanMeier(t, e) }], logRank: null };
+      const g = kept.map((r) => String(r[p.group!]));
+      const levels = [...new Set(g)].sort();
+      return {
+        method: p.method,
+        dropped,
+        curves: levels.map((l) => ({
+          group: l,
+          ...kaplanMeier(
+            t.filter((_, i) => g[i] === l),
+            e.filter((_, i) => g[i] === l),
+          ),
+        })),
+        logRank: levels.length > 1 ? logRank(t, e, g) : null,
+      };
+    }
+  }
+}
+
+export async function analysisJob({ db, job, progress }: JobContext) {
+  const { subjectId, datasetId, analysis } = job.params as {
+    subjectId: number;
+    datasetId: number;
+    analysis: AnalysisParams;
+  };
+  const ds = await datasetOf(db, job.appId, subjectId, datasetId);
+  await progress(20);
+  return runAnalysis(ds.rows as Row[], analysis);
+}
+
+/** A research job of the app, by id (the spec's task_id); another app's id answers 404. */
+export async function taskResult(db: Tx, appId: number, taskId: number) {
+  const [j] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, taskId), eq(jobs.appId, appId), sql`${jobs.kind} like 'research.%'`));
+  if (!j) throw notFound('task');
+  return {
+    task_id: j.id,
+    kind: j.kind,
+    status: j.status,
+    progress: j.progress,
+    params: j.params,
+    result: j.result ?? null,
+    error: j.error,
+    createdAt: j.createdAt.toISOString(),
+    finishedAt: j.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listAnalyses(db: Tx, appId: number, subjectId: number) {
+  const rows = await db
+    .select({
+      id: jobs.id,
+      status: jobs.status,
+      params: jobs.params,
+      error: jobs.error,
+      createdAt: jobs.createdAt,
+    })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.appId, appId),
+        eq(jobs.kind, ANALYSIS_KIND),
+        sql`(${jobs.params}->>'subjectId')::int = ${subjectId}`,
+      ),
+    )
+    .orderBy(desc(jobs.id))
+    .limit(100);
+  return rows.map((r) => ({
+    task_id: r.id,
+    status: r.status,
+    params: r.params,
+    error: r.error,
+    createdAt: r.createdAt.toISOString(),
+  }));
+}
+
+export async function ownedTaskIds(db: Db, appId: number) {
+  return (
+    await db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.appId, appId), sql`${jobs.kind} like 'research.%'`))
+      .limit(3)
+  ).map((r) => ({ task_id: r.id }));
+}

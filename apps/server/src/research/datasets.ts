@@ -1,0 +1,260 @@
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { researchDatasets } from '../db/schema/index.js';
+import { notFound } from '../http/errors.js';
+import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { type DerivedDef, type VariableDef, variableSchema } from './inputs.js';
+import { type Actor, assertMember, assertStatus, invalid, subjectOf } from './subjects.js';
+
+/**
+ * The analysis dataset (data-reduction): one row per enrolled patient, a column per chosen
+ * variable, plus derived columns. Built by the `research.dataset` job, so a large subject does
+ * not hold a request open. Rows carry a study number, not the patient's identity.
+ */
+export interface Column {
+  key: string;
+  label: string;
+  type: 'number' | 'category';
+}
+export type Row = Record<string, number | string | null>;
+
+const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
+const codesSql = (alias: string, codes: string[]) =>
+  sql.join(
+    codes.map((c) => sql`${sql.raw(alias)}.icd10 ilike ${`${c.replace(/[%_\\]/g, '\\$&')}%`}`),
+    sql` or `,
+  );
+
+/** One SQL per variable over the subject's enrolment: (patient_id, v[, v2]). */
+export function variableSql(v: VariableDef, subjectId: number): SQL {
+  const enrolled = sql`select e.patient_id from research_enrolments e where e.subject_id = ${subjectId}`;
+  switch (v.source) {
+    case 'age':
+      return sql`select p.id as patient_id, extract(year from age(current_date, p.birth_date))::float8 as v
+        from patients p where p.id in (${enrolled})`;
+    case 'gender':
+      return sql`select p.id as patient_id, p.gender::float8 as v from patients p where p.id in (${enrolled})`;
+    case 'lab': {
+      const agg =
+        v.aggregate === 'first'
+          ? sql`(array_agg(l.value_num order by l.collected_at))[1]`
+          : v.aggregate === 'last'
+            ? sql`(array_agg(l.value_num order by l.collected_at desc))[1]`
+            : v.aggregate === 'mean'
+              ? sql`avg(l.value_num)`
+              : sql.raw(`${v.aggregate}(l.value_num)`);
+      return sql`select l.patient_id, ${agg}::float8 as v from lab_results l
+        where l.patient_id in (${enrolled}) and l.item_code = ${v.itemCode} and l.value_num is not null
+        group by l.patient_id`;
+    }
+    case 'diagnosis':
+      return sql`select p.id as patient_id,
+        (case when exists (select 1 from diagnoses d where d.patient_id = p.id and (${codesSql('d', v.codes)})) then 1 else 0 end)::float8 as v
+        from patients p where p.id in (${enrolled})`;
+    case 'visitCount':
+      return sql`select p.id as patient_id, (select count(*) from visits vi where vi.patient_id = p.id)::float8 as v
+        from patients p where p.id in (${enrolled})`;
+    case 'survival':
+      return sql`with o as (
+          select p.id as patient_id,
+            coalesce((select min(vi.admit_at) from visits vi where vi.patient_id = p.id),
+              (select e.enrolled_at from research_enrolments e where e.subject_id = ${subjectId} and e.patient_id = p.id)) as origin
+          from patients p where p.id in (${enrolled})
+        ), x as (
+          select o.patient_id, o.origin,
+            (select min(d.diagnosed_at) from diagnoses d where d.patient_id = o.patient_id
+              and d.diagnosed_at >= o.origin and (${codesSql('d', v.codes)})) as event_at,
+            greatest(
+              (select max(coalesce(vi.discharge_at, vi.admit_at)) from visits vi where vi.patient_id = o.patient_id),
+              (select max(d.diagnosed_at) from diagnoses d where d.patient_id = o.patient_id),
+              (select max(l.collected_at) from lab_results l where l.patient_id = o.patient_id)) as last_at
+          from o
+        )
+        select patient_id,
+          (extract(epoch from (coalesce(event_at, last_at, origin) - origin)) / 86400.0)::float8 as v,
+          (case when event_at is null then 0 else 1 end)::float8 as v2
+        from x`;
+  }
+}
+
+export function columnsOf(vars: VariableDef[], derived: DerivedDef[]): Column[] {
+  const cols: Column[] = [];
+  for (const v of vars) {
+    if (v.source === 'survival') {
+      cols.push({ key: `${v.key}_time`, label: `${v.label} (days)`, type: 'number' });
+      cols.push({ key: `${v.key}_event`, label: `${v.label} (event)`, type: 'number' });
+    } else cols.push({ key: v.key, label: v.label, type: v.source === 'gender' ? 'category' : 'number' });
+  }
+  for (const d of derived) cols.push({ key: d.key, label: d.label, type: 'number' });
+  return cols;
+}
+
+export function applyDerived(row: Row, derived: DerivedDef[]) {
+  const num = (k: string) => (typeof row[k] === 'number' ? (row[k] as number) : null);
+  for (const d of derived) {
+    const a = num(d.from);
+    let v: number | null = null;
+    if (a !== null) {
+      if (d.op === 'threshold') v = a >= d.value ? 1 : 0;
+      else if (d.op === 'log') v = a > 0 ? Math.log(a) : null;
+      else {
+        const b = num(d.over);
+        v = b ? a / b : null;
+      }
+    }
+    row[d.key] = v;
+  }
+}
+
+/** Checks a dataset request against the subject's variables before anything is queued. */
+function planDataset(subjectVars: VariableDef[], wanted: string[], derived: DerivedDef[]) {
+  const byKey = new Map(subjectVars.map((v) => [v.key, v]));
+  wanted.forEach((k, i) => {
+    if (!byKey.has(k)) throw invalid(`variables.${i}`, `the subject has no variable ${k}`);
+  });
+  const vars = wanted.length ? wanted.map((k) => byKey.get(k)!) : subjectVars;
+  if (!vars.length) throw invalid('variables', 'the subject defines no variables');
+  const known = new Set(columnsOf(vars, []).map((c) => c.key));
+  derived.forEach((d, i) => {
+    if (known.has(d.key)) throw invalid(`derived.${i}.key`, `${d.key} is already a column`);
+    if (!known.has(d.from)) throw invalid(`derived.${i}.from`, `no column ${d.from}`);
+    if (d.op === 'ratio' && !known.has(d.over)) throw invalid(`derived.${i}.over`, `no column ${d.over}`);
+    known.add(d.key);
+  });
+  return vars;
+}
+
+export async function requestDataset(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  subjectId: number,
+  input: { name: string; variables: string[]; derived: DerivedDef[] },
+) {
+  const s = await subjectOf(db, actor.appId, subjectId);
+  await assertMember(db, s, actor);
+  assertStatus(s, 'buildDataset', actor.locale);
+  const subjectVars = variableSchema.array().parse(s.variables);
+  const vars = planDataset(subjectVars, input.variables, input.derived);
+  return db.transaction(async (tx) => {
+    const [ds] = await tx
+      .insert(researchDatasets)
+      .values({
+        appId: actor.appId,
+        subjectId,
+        name: input.name,
+        spec: { variables: vars, derived: input.derived },
+        columns: columnsOf(vars, input.derived),
+        createdBy: actor.userId,
+      })
+      .returning();
+    const job = await enqueueJob(tx, {
+      appId: actor.appId,
+      kind: 'research.dataset',
+      params: { subjectId, datasetId: ds!.id },
+      createdBy: actor.userId,
+    });
+    await tx.update(researchDatasets).set({ jobId: job.id }).where(eq(researchDatasets.id, ds!.id));
+    await audit(tx, req, {
+      action: 'create',
+      entity: 'research_dataset',
+      entityId: ds!.id,
+      after: { ...ds, jobId: job.id },
+    });
+    return { datasetId: ds!.id, jobId: job.id };
+  });
+}
+
+/** The job: reads every variable for the enrolled patients and stores the rows. Idempotent. */
+export async function buildDatasetJob({ db, job, progress }: JobContext) {
+  const { datasetId, subjectId } = job.params as { datasetId: number; subjectId: number };
+  const [ds] = await db
+    .select()
+    .from(researchDatasets)
+    .where(and(eq(researchDatasets.id, datasetId), eq(researchDatasets.appId, job.appId)));
+  if (!ds) throw new Error('dataset not found');
+  try {
+    const spec = ds.spec as { variables: VariableDef[]; derived: DerivedDef[] };
+    const enrolled = rowsOf<{ patient_id: number | string }>(
+      await db.execute(
+        sql`select patient_id from research_enrolments where subject_id = ${subjectId} and app_id = ${job.appId} order by enrolled_at, patient_id`,
+      ),
+    ).map((r) => Number(r.patient_id));
+    const rows = new Map<number, Row>();
+    for (const [i, pid] of enrolled.entries())
+      rows.set(pid, { studyNo: `S${String(i + 1).padStart(4, '0')}` });
+    for (const [i, v] of spec.variables.entries()) {
+      const res = rowsOf<{ patient_id: number | string; v: number | null; v2?: number | null }>(
+        await db.execute(variableSql(v, subjectId)),
+      );
+      const got = new Map(res.map((r) => [Number(r.patient_id), r]));
+      for (const [pid, row] of rows) {
+        const r = got.get(pid);
+        const val = r?.v === null || r?.v === undefined ? null : Number(r.v);
+        if (v.source === 'survival') {
+          row[`${v.key}_time`] = val;
+          row[`${v.key}_event`] = r?.v2 === null || r?.v2 === undefined ? null : Number(r.v2);
+        } else row[v.key] = val;
+      }
+      await progress(((i + 1) / spec.variables.length) * 90);
+    }
+    const out = [...rows.values()];
+    for (const row of out) applyDerived(row, spec.derived);
+    await db
+      .update(researchDatasets)
+      .set({ rows: out, rowCount: out.length, status: 'ready', builtAt: new Date() })
+      .where(eq(researchDatasets.id, datasetId));
+    return { datasetId, rows: out.length, columns: (ds.columns as Column[]).length };
+  } catch (e) {
+    await db.update(researchDatasets).set({ status: 'failed' }).where(eq(researchDatasets.id, datasetId));
+    throw e;
+  }
+}
+
+export async function listDatasets(db: Tx, appId: number, subjectId: number) {
+  const rows = await db
+    .select({
+      id: researchDatasets.id,
+      name: researchDatasets.name,
+      status: researchDatasets.status,
+      rowCount: researchDatasets.rowCount,
+      columns: researchDatasets.columns,
+      jobId: researchDatasets.jobId,
+      createdAt: researchDatasets.createdAt,
+      builtAt: researchDatasets.builtAt,
+    })
+    .from(researchDatasets)
+    .where(and(eq(researchDatasets.appId, appId), eq(researchDatasets.subjectId, subjectId)))
+    .orderBy(desc(researchDatasets.id));
+  return rows.map((r) => ({
+    ...r,
+    createdAt: r.createdAt.toISOString(),
+    builtAt: r.builtAt?.toISOString() ?? null,
+  }));
+}
+
+export async function datasetOf(db: Tx, appId: number, subjectId: number, datasetId: number) {
+  const [ds] = await db
+    .select()
+    .from(researchDatasets)
+    .where(
+      and(
+        eq(researchDatasets.id, datasetId),
+        eq(researchDatasets.appId, appId),
+        eq(researchDatasets.subjectId, subjectId),
+      ),
+    );
+  if (!ds) throw notFound('research_dataset');
+  return ds;
+}
+
+export async function ownedDatasetIds(db: Db, appId: number) {
+  const rows = await db
+    .select({ id: researchDatasets.subjectId, datasetId: researchDatasets.id })
+    .from(researchDatasets)
+    .where(eq(researchDatasets.appId, appId))
+    .limit(3);
+  return rows;
+}

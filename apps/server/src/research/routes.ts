@@ -1,0 +1,292 @@
+import { cohortCriteriaSchema } from '@crdp/core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { countPatients } from '../cohort/compile.js';
+import { ANALYSIS_KIND, analysisJob, listAnalyses, requestAnalysis, taskResult } from './analysis.js';
+import { projectData, subjectReport } from './cohort-data.js';
+import { buildDatasetJob, datasetOf, listDatasets, ownedDatasetIds, requestDataset } from './datasets.js';
+import {
+  analysisInput,
+  datasetInput,
+  datasetParams,
+  listQuery,
+  moveInput,
+  recruitInput,
+  subjectInput,
+  subjectParams,
+  subjectPatch,
+  typeInput,
+  typeParams,
+} from './inputs.js';
+import { statisticsRoutes } from './statistics.js';
+import { TRANSITIONS } from './status.js';
+import {
+  actorOf,
+  createSubject,
+  deleteSubject,
+  listSubjects,
+  moveSubject,
+  ownedSubjectIds,
+  recruit,
+  subjectDetail,
+  updateSubject,
+} from './subjects.js';
+import { createType, deleteType, listTypes, ownedTypeCodes, updateType } from './types.js';
+
+const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const paging = {
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce.number().int().min(1).max(200).default(20),
+};
+
+/** Research subjects: `/api/v0.1/research/...` and the task-result call of the model service. */
+export async function researchRoutes(app: FastifyInstance) {
+  app.jobs.handle('research.dataset', buildDatasetJob);
+  app.jobs.handle(ANALYSIS_KIND, analysisJob);
+  await statisticsRoutes(app);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['research'];
+  const owned = { ownedIds: ownedSubjectIds };
+
+  r.get(
+    '/api/v0.1/research/status-table',
+    {
+      config: { access: 'session' },
+      schema: { tags, summary: 'Allowed status moves of a research subject' },
+    },
+    async () => ok(TRANSITIONS),
+  );
+
+  r.get(
+    '/api/v0.1/research/types',
+    { config: { access: 'session' }, schema: { tags, summary: 'Project types: built-in and the app’s own' } },
+    async (req) => ok(await listTypes(app.db, req.auth!.appId, req.locale)),
+  );
+  r.post(
+    '/api/v0.1/research/types',
+    {
+      config: { access: { apiId: 'ResearchProjectType.add' } },
+      schema: { tags, summary: 'Add a project type', body: typeInput },
+    },
+    async (req) => ok(await createType(app.db, req, req.auth!.appId, req.body)),
+  );
+  r.put(
+    '/api/v0.1/research/types/:code',
+    {
+      config: { access: { apiId: 'ResearchProjectType.edit' }, ownedIds: ownedTypeCodes },
+      schema: {
+        tags,
+        summary: 'Rename a project type',
+        params: typeParams,
+        body: typeInput.omit({ code: true }),
+      },
+    },
+    async (req) => ok(await updateType(app.db, req, req.auth!.appId, req.params.code, req.body)),
+  );
+  r.delete(
+    '/api/v0.1/research/types/:code',
+    {
+      config: { access: { apiId: 'ResearchProjectType.delete' }, ownedIds: ownedTypeCodes },
+      schema: { tags, summary: 'Delete an unused project type', params: typeParams },
+    },
+    async (req) => {
+      await deleteType(app.db, req, req.auth!.appId, req.params.code);
+      return ok(null);
+    },
+  );
+
+  r.post(
+    '/api/v0.1/research/criteria/count',
+    {
+      config: { access: { apiId: 'ResearchCreateSubject.add' } },
+      schema: {
+        tags,
+        summary: 'How many patients of the app the criteria match',
+        body: cohortCriteriaSchema,
+      },
+    },
+    async (req) => ok({ count: await countPatients(app.db, req.auth!.appId, req.body) }),
+  );
+
+  r.get(
+    '/api/v0.1/research/subjects',
+    {
+      config: { access: { apiId: 'ResearchSubjectList.query' } },
+      schema: { tags, summary: 'Subjects of the app', querystring: listQuery },
+    },
+    async (req) => ok(await listSubjects(app.db, req.auth!.appId, req.query)),
+  );
+  r.post(
+    '/api/v0.1/research/subjects',
+    {
+      config: { access: { apiId: 'ResearchCreateSubject.add' } },
+      schema: { tags, summary: 'Create a subject (staged)', body: subjectInput },
+    },
+    async (req) => ok(await createSubject(app.db, req, actorOf(req), req.body)),
+  );
+  r.get(
+    '/api/v0.1/research/subjects/:id',
+    {
+      config: { access: { apiId: 'ResearchSubjectList.get' }, ...owned },
+      schema: {
+        tags,
+        summary: 'A subject with members, status history and allowed moves',
+        params: subjectParams,
+      },
+    },
+    async (req) => ok(await subjectDetail(app.db, actorOf(req), req.params.id)),
+  );
+  r.patch(
+    '/api/v0.1/research/subjects/:id',
+    {
+      config: { access: { apiId: 'ResearchSubjectList.edit' }, ...owned },
+      schema: {
+        tags,
+        summary: 'Change a subject (design only before data preparation)',
+        params: subjectParams,
+        body: subjectPatch,
+      },
+    },
+    async (req) => ok(await updateSubject(app.db, req, actorOf(req), req.params.id, req.body)),
+  );
+  r.delete(
+    '/api/v0.1/research/subjects/:id',
+    {
+      config: { access: { apiId: 'ResearchSubjectList.delete' }, ...owned },
+      schema: { tags, summary: 'Delete a staged or closed subject', params: subjectParams },
+    },
+    async (req) => {
+      await deleteSubject(app.db, req, actorOf(req), req.params.id);
+      return ok(null);
+    },
+  );
+  r.post(
+    '/api/v0.1/research/subjects/:id/status',
+    {
+      config: { access: { apiId: 'ResearchSubjectList.edit' }, ...owned },
+      schema: { tags, summary: 'Move a subject to another status', params: subjectParams, body: moveInput },
+    },
+    async (req) =>
+      ok(await moveSubject(app.db, req, actorOf(req), req.params.id, req.body.to, req.body.reason)),
+  );
+  r.post(
+    '/api/v0.1/research/subjects/:id/recruit',
+    {
+      config: { access: { apiId: 'ResearchSubjectList.edit' }, ...owned },
+      schema: {
+        tags,
+        summary: 'Recruit patients by the criteria or by id',
+        params: subjectParams,
+        body: recruitInput,
+      },
+    },
+    async (req) => ok(await recruit(app.db, req, actorOf(req), req.params.id, req.body)),
+  );
+  r.get(
+    '/api/v0.1/research/subjects/:id/data',
+    {
+      config: { access: { apiId: 'ResearchProjectData.query' }, ...owned },
+      schema: {
+        tags,
+        summary: 'The enrolled cohort by variables',
+        params: subjectParams,
+        querystring: z.object(paging),
+      },
+    },
+    async (req) => ok(await projectData(app.db, req, actorOf(req), req.params.id, req.query)),
+  );
+  r.get(
+    '/api/v0.1/research/subjects/:id/report',
+    {
+      config: { access: { apiId: 'ResearchReport.get' }, ...owned },
+      schema: { tags, summary: 'Recruitment, completeness and key statistics', params: subjectParams },
+    },
+    async (req) => ok(await subjectReport(app.db, actorOf(req), req.params.id)),
+  );
+  r.get(
+    '/api/v0.1/research/subjects/:id/datasets',
+    {
+      config: { access: { apiId: 'ResearchDataReduction.query' }, ...owned },
+      schema: { tags, summary: 'Analysis datasets of a subject', params: subjectParams },
+    },
+    async (req) => ok(await listDatasets(app.db, req.auth!.appId, req.params.id)),
+  );
+  r.post(
+    '/api/v0.1/research/subjects/:id/datasets',
+    {
+      config: { access: { apiId: 'ResearchDataReduction.edit' }, ...owned },
+      schema: {
+        tags,
+        summary: 'Build an analysis dataset (a background job)',
+        params: subjectParams,
+        body: datasetInput,
+      },
+    },
+    async (req) => {
+      const out = await requestDataset(app.db, req, actorOf(req), req.params.id, req.body);
+      app.jobs.nudge();
+      return ok(out);
+    },
+  );
+  r.get(
+    '/api/v0.1/research/subjects/:id/datasets/:datasetId',
+    {
+      config: {
+        access: { apiId: 'ResearchDataReduction.query' },
+        ownedIds: ownedDatasetIds,
+      },
+      schema: { tags, summary: 'A dataset with its rows', params: datasetParams },
+    },
+    async (req) => {
+      const ds = await datasetOf(app.db, req.auth!.appId, req.params.id, req.params.datasetId);
+      return ok({
+        id: ds.id,
+        name: ds.name,
+        status: ds.status,
+        columns: ds.columns,
+        rows: ds.rows,
+        rowCount: ds.rowCount,
+        jobId: ds.jobId,
+        builtAt: ds.builtAt?.toISOString() ?? null,
+      });
+    },
+  );
+  r.get(
+    '/api/v0.1/research/subjects/:id/analyses',
+    {
+      config: { access: { apiId: 'ResearchAnalysisMiningIndex.query' }, ...owned },
+      schema: { tags, summary: 'Analyses run on a subject', params: subjectParams },
+    },
+    async (req) => ok(await listAnalyses(app.db, req.auth!.appId, req.params.id)),
+  );
+  r.post(
+    '/api/v0.1/research/subjects/:id/analyses',
+    {
+      config: { access: { apiId: 'ResearchAnalysisMiningIndex.query' }, ...owned },
+      schema: {
+        tags,
+        summary: 'Run an analysis on a dataset (a background job)',
+        params: subjectParams,
+        body: analysisInput,
+      },
+    },
+    async (req) => {
+      const out = await requestAnalysis(app.db, req, actorOf(req), req.params.id, req.body);
+      app.jobs.nudge();
+      return ok(out);
+    },
+  );
+  r.post(
+    '/api/v0.1/get_value_task_result',
+    {
+      config: { access: { apiId: 'ResearchAnalysisMiningIndex.query' } },
+      schema: {
+        tags,
+        summary: 'Status and result of an analysis or dataset task (spec: task_id = job id)',
+        body: z.object({ task_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+      },
+    },
+    async (req) => ok(await taskResult(app.db, req.auth!.appId, req.body.task_id)),
+  );
+}

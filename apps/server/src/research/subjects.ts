@@ -1,0 +1,455 @@
+import { cohortCriteriaSchema, isTaskStatus, type TaskStatus } from '@crdp/core';
+import { and, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import { matchPatients } from '../cohort/compile.js';
+import type { Db, Tx } from '../db/client.js';
+import {
+  appMembers,
+  crfForms,
+  patients,
+  researchDatasets,
+  researchEnrolments,
+  researchStatusLog,
+  researchSubjectMembers,
+  researchSubjects,
+  users,
+} from '../db/schema/index.js';
+import { AppError, notFound } from '../http/errors.js';
+import type { ProjectRole, SubjectInput, SubjectPatch } from './inputs.js';
+import { allowedMoves, canMove, statusLabel, WORK_STATUSES } from './status.js';
+import { listTypes, typeExists } from './types.js';
+
+/** Who acts on research subjects: the session's user in the session's app. */
+export interface Actor {
+  appId: number;
+  userId: number;
+  userName: string;
+  locale: 'zh-CN' | 'en-US';
+}
+export function actorOf(req: FastifyRequest): Actor {
+  const a = req.auth!;
+  if (a.userId === null) throw new AppError(403, 'auth.scope');
+  return { appId: a.appId, userId: a.userId, userName: a.userName, locale: req.locale };
+}
+
+export const invalid = (field: string, detail: string) =>
+  new AppError(400, 'request.invalid', { detail: `${field}: ${detail}` }, field);
+
+export type SubjectRow = typeof researchSubjects.$inferSelect;
+
+/** A subject of the actor's app, or 404: another app's ids answer exactly like missing ones. */
+export async function subjectOf(db: Tx, appId: number, id: number): Promise<SubjectRow> {
+  const [row] = await db
+    .select()
+    .from(researchSubjects)
+    .where(and(eq(researchSubjects.id, id), eq(researchSubjects.appId, appId)));
+  if (!row) throw notFound('research_subject');
+  return row;
+}
+
+export async function memberRole(db: Tx, subjectId: number, userId: number): Promise<ProjectRole | null> {
+  const [m] = await db
+    .select({ role: researchSubjectMembers.role })
+    .from(researchSubjectMembers)
+    .where(and(eq(researchSubjectMembers.subjectId, subjectId), eq(researchSubjectMembers.userId, userId)));
+  return (m?.role as ProjectRole | undefined) ?? null;
+}
+
+/** Work on a subject is for its members; the roles, when given, narrow it further. */
+export async function assertMember(db: Tx, s: SubjectRow, actor: Actor, roles?: readonly ProjectRole[]) {
+  const role = await memberRole(db, s.id, actor.userId);
+  if (!role || (roles && !roles.includes(role))) throw new AppError(403, 'research.notMember');
+  return role;
+}
+
+export function assertStatus(s: SubjectRow, work: keyof typeof WORK_STATUSES, locale: Actor['locale']) {
+  const ok = (WORK_STATUSES[work] as readonly string[]).includes(s.status);
+  if (!ok)
+    throw new AppError(409, 'research.wrongStatus', {
+      status: statusLabel(s.status, locale),
+      needed: WORK_STATUSES[work].map((c) => statusLabel(c, locale)).join(locale === 'zh-CN' ? '、' : ', '),
+    });
+}
+
+async function checkRefs(
+  db: Tx,
+  appId: number,
+  input: Omit<Partial<SubjectInput>, 'crfFormId'> & { crfFormId?: number | null | undefined },
+) {
+  if (input.typeCode && !(await typeExists(db, appId, input.typeCode)))
+    throw invalid('typeCode', 'no such project type');
+  if (input.crfFormId) {
+    const [f] = await db
+      .select({ id: crfForms.id })
+      .from(crfForms)
+      .where(and(eq(crfForms.id, input.crfFormId), eq(crfForms.appId, appId)));
+    if (!f) throw invalid('crfFormId', 'no such form');
+  }
+  const userIds = [
+    ...(input.members ?? []).map((m) => m.userId),
+    ...(input.piUserId ? [input.piUserId] : []),
+  ];
+  if (userIds.length) {
+    const found = await db
+      .select({ userId: appMembers.userId })
+      .from(appMembers)
+      .where(and(eq(appMembers.appId, appId), inArray(appMembers.userId, userIds)));
+    const known = new Set(found.map((f) => f.userId));
+    const i = (input.members ?? []).findIndex((m) => !known.has(m.userId));
+    if (i >= 0) throw invalid(`members.${i}.userId`, 'not a member of this app');
+    if (input.piUserId && !known.has(input.piUserId)) throw invalid('piUserId', 'not a member of this app');
+  }
+  if (input.startDate && input.endDate && input.startDate > input.endDate)
+    throw invalid('endDate', 'the end is before the start');
+  const keys = (input.variables ?? []).map((v) => v.key);
+  const dup = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (dup) throw invalid('variables', `key ${dup} is used twice`);
+}
+
+/** The member list with the PI first: the PI is always a member with role pi. */
+function memberRows(subjectId: number, pi: number, members: SubjectInput['members']) {
+  const map = new Map<number, ProjectRole>();
+  for (const m of members) map.set(m.userId, m.role);
+  map.set(pi, 'pi');
+  return [...map.entries()].map(([userId, role]) => ({ subjectId, userId, role }));
+}
+
+export async function createSubject(db: Db, req: FastifyRequest, actor: Actor, input: SubjectInput) {
+  await checkRefs(db, actor.appId, input);
+  return db.transaction(async (tx) => {
+    const pi = input.piUserId ?? actor.userId;
+    const [row] = await tx
+      .insert(researchSubjects)
+      .values({
+        appId: actor.appId,
+        name: input.name,
+        typeCode: input.typeCode,
+        description: input.description,
+        piUserId: pi,
+        startDate: input.startDate ?? null,
+        endDate: input.endDate ?? null,
+        targetSize: input.targetSize,
+        criteria: input.criteria,
+        variables: input.variables,
+        crfFormId: input.crfFormId ?? null,
+        centers: input.centers,
+        status: 'staged',
+        createdBy: actor.userId,
+      })
+      .returning();
+    const members = memberRows(row!.id, pi, input.members);
+    // The creator keeps a hand in the subject they made.
+    if (!members.some((m) => m.userId === actor.userId))
+      members.push({ subjectId: row!.id, userId: actor.userId, role: 'coordinator' });
+    await tx.insert(researchSubjectMembers).values(members);
+    await tx.insert(researchStatusLog).values({
+      appId: actor.appId,
+      subjectId: row!.id,
+      fromStatus: '',
+      toStatus: 'staged',
+      userId: actor.userId,
+      userName: actor.userName,
+      reason: 'created',
+    });
+    await audit(tx, req, {
+      action: 'create',
+      entity: 'research_subject',
+      entityId: row!.id,
+      after: { ...row, members },
+    });
+    return row!;
+  });
+}
+
+export async function updateSubject(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+  patch: SubjectPatch,
+) {
+  const before = await subjectOf(db, actor.appId, id);
+  await assertMember(db, before, actor, ['pi', 'coordinator']);
+  const designChange =
+    patch.criteria !== undefined || patch.variables !== undefined || patch.crfFormId !== undefined;
+  if (designChange) assertStatus(before, 'editDesign', actor.locale);
+  await checkRefs(db, actor.appId, patch);
+  return db.transaction(async (tx) => {
+    const { members, ...fields } = patch;
+    const [after] = await tx
+      .update(researchSubjects)
+      .set({ ...fields, updatedAt: new Date() })
+      .where(eq(researchSubjects.id, id))
+      .returning();
+    if (members || patch.piUserId) {
+      const current = await tx
+        .select()
+        .from(researchSubjectMembers)
+        .where(eq(researchSubjectMembers.subjectId, id));
+      const list = members ?? current.map((m) => ({ userId: m.userId, role: m.role as ProjectRole }));
+      await tx.delete(researchSubjectMembers).where(eq(researchSubjectMembers.subjectId, id));
+      await tx.insert(researchSubjectMembers).values(memberRows(id, after!.piUserId ?? actor.userId, list));
+    }
+    await audit(tx, req, {
+      action: 'update',
+      entity: 'research_subject',
+      entityId: id,
+      before,
+      after: { ...after, members },
+    });
+    return after!;
+  });
+}
+
+export async function deleteSubject(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+  const before = await subjectOf(db, actor.appId, id);
+  await assertMember(db, before, actor, ['pi']);
+  if (before.status !== 'staged' && before.status !== 'closed')
+    throw new AppError(409, 'research.wrongStatus', {
+      status: statusLabel(before.status, actor.locale),
+      needed: [statusLabel('staged', actor.locale), statusLabel('closed', actor.locale)].join(', '),
+    });
+  await db.transaction(async (tx) => {
+    await tx.delete(researchSubjects).where(eq(researchSubjects.id, id));
+    await audit(tx, req, { action: 'delete', entity: 'research_subject', entityId: id, before });
+  });
+}
+
+/** Facts some moves need beyond the table (a dataset to call data prepared...). */
+async function moveBlocker(db: Tx, s: SubjectRow, to: TaskStatus): Promise<string | null> {
+  if (to === 'dataPrepared') {
+    const [d] = await db
+      .select({ n: count() })
+      .from(researchDatasets)
+      .where(and(eq(researchDatasets.subjectId, s.id), eq(researchDatasets.status, 'ready')));
+    if (!d?.n) return 'no analysis dataset has been built';
+  }
+  if (to === 'calculationDone') {
+    const res = await db.execute(
+      sql`select count(*)::int as n from jobs where app_id = ${s.appId} and kind = 'research.analysis'
+        and status = 'succeeded' and (params->>'subjectId')::int = ${s.id}`,
+    );
+    if (!Number((res as unknown as { rows: Array<{ n: number }> }).rows[0]?.n))
+      return 'no analysis has finished';
+  }
+  return null;
+}
+
+/** Moves a subject along the status table; refuses any other move, naming the allowed ones. */
+export async function moveSubject(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+  to: TaskStatus,
+  reason: string,
+) {
+  const s = await subjectOf(db, actor.appId, id);
+  await assertMember(db, s, actor, ['pi', 'coordinator']);
+  const from = s.status as TaskStatus;
+  if (!isTaskStatus(from) || !canMove(from, to)) {
+    const allowed = allowedMoves(from).map((c) => `${statusLabel(c, actor.locale)} (${c})`);
+    throw new AppError(409, 'research.illegalMove', {
+      from: statusLabel(from, actor.locale),
+      to: statusLabel(to, actor.locale),
+      allowed: allowed.length ? allowed.join(', ') : actor.locale === 'zh-CN' ? '无（终态）' : 'none (final)',
+    });
+  }
+  const why = await moveBlocker(db, s, to);
+  if (why) throw new AppError(409, 'research.moveBlocked', { to: statusLabel(to, actor.locale), why });
+  return db.transaction(async (tx) => {
+    // Compare-and-set: two people moving at once cannot both win from the same status.
+    const [after] = await tx
+      .update(researchSubjects)
+      .set({ status: to, updatedAt: new Date() })
+      .where(and(eq(researchSubjects.id, id), eq(researchSubjects.status, from)))
+      .returning();
+    if (!after) throw new AppError(409, 'research.illegalMove', { from: from, to, allowed: '-' });
+    const [log] = await tx
+      .insert(researchStatusLog)
+      .values({
+        appId: actor.appId,
+        subjectId: id,
+        fromStatus: from,
+        toStatus: to,
+        userId: actor.userId,
+        userName: actor.userName,
+        reason,
+      })
+      .returning();
+    await audit(tx, req, {
+      action: 'status',
+      entity: 'research_subject',
+      entityId: id,
+      before: { status: from },
+      after: { status: to },
+      reason,
+    });
+    return { subject: after, log: log! };
+  });
+}
+
+export async function listSubjects(
+  db: Tx,
+  appId: number,
+  q: {
+    page: number;
+    size: number;
+    keyword?: string | undefined;
+    status?: string | undefined;
+    typeCode?: string | undefined;
+    memberId?: number | undefined;
+  },
+) {
+  const where = [eq(researchSubjects.appId, appId)];
+  if (q.keyword) where.push(ilike(researchSubjects.name, `%${q.keyword.replace(/[%_\\]/g, '\\$&')}%`));
+  if (q.status) where.push(eq(researchSubjects.status, q.status));
+  if (q.typeCode) where.push(eq(researchSubjects.typeCode, q.typeCode));
+  if (q.memberId)
+    where.push(
+      sql`exists (select 1 from research_subject_members m where m.subject_id = ${researchSubjects.id} and m.user_id = ${q.memberId})`,
+    );
+  const cond = and(...where);
+  const [total] = await db.select({ n: count() }).from(researchSubjects).where(cond);
+  const rows = await db
+    .select({
+      s: researchSubjects,
+      piName: users.userName,
+      enrolled: sql<number>`(select count(*)::int from research_enrolments e where e.subject_id = ${researchSubjects.id})`,
+    })
+    .from(researchSubjects)
+    .leftJoin(users, eq(users.userId, researchSubjects.piUserId))
+    .where(cond)
+    .orderBy(desc(researchSubjects.id))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  const types = await listTypes(db, appId);
+  return {
+    total: total?.n ?? 0,
+    items: rows.map((r) => ({
+      ...subjectView(r.s),
+      typeName: types.find((t) => t.code === r.s.typeCode)?.name ?? r.s.typeCode,
+      piName: r.piName ?? '',
+      enrolled: Number(r.enrolled),
+    })),
+  };
+}
+
+export const subjectView = (s: SubjectRow) => ({
+  id: s.id,
+  name: s.name,
+  typeCode: s.typeCode,
+  description: s.description,
+  piUserId: s.piUserId,
+  startDate: s.startDate,
+  endDate: s.endDate,
+  targetSize: s.targetSize,
+  criteria: s.criteria,
+  variables: s.variables,
+  crfFormId: s.crfFormId,
+  centers: s.centers,
+  status: s.status,
+  allowedMoves: isTaskStatus(s.status) ? allowedMoves(s.status) : [],
+  createdAt: s.createdAt.toISOString(),
+  updatedAt: s.updatedAt.toISOString(),
+});
+
+export async function subjectDetail(db: Tx, actor: Actor, id: number) {
+  const s = await subjectOf(db, actor.appId, id);
+  const members = await db
+    .select({
+      userId: researchSubjectMembers.userId,
+      role: researchSubjectMembers.role,
+      userName: users.userName,
+    })
+    .from(researchSubjectMembers)
+    .innerJoin(users, eq(users.userId, researchSubjectMembers.userId))
+    .where(eq(researchSubjectMembers.subjectId, id));
+  const history = await db
+    .select()
+    .from(researchStatusLog)
+    .where(eq(researchStatusLog.subjectId, id))
+    .orderBy(researchStatusLog.id);
+  const [enrolled] = await db
+    .select({ n: count() })
+    .from(researchEnrolments)
+    .where(eq(researchEnrolments.subjectId, id));
+  const myRole = members.find((m) => m.userId === actor.userId)?.role ?? null;
+  return {
+    ...subjectView(s),
+    members,
+    myRole,
+    enrolled: enrolled?.n ?? 0,
+    history: history.map((h) => ({
+      from: h.fromStatus,
+      to: h.toStatus,
+      userName: h.userName,
+      reason: h.reason,
+      at: h.at.toISOString(),
+    })),
+  };
+}
+
+/** Recruits patients of the app: all the criteria match, or the given ids (each must be the app's). */
+export async function recruit(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+  input: { mode: 'criteria' | 'patients'; patientIds: number[] },
+) {
+  const s = await subjectOf(db, actor.appId, id);
+  await assertMember(db, s, actor, ['pi', 'coordinator', 'investigator']);
+  assertStatus(s, 'recruit', actor.locale);
+  let ids: number[];
+  if (input.mode === 'criteria') {
+    ids = await matchPatients(db, actor.appId, cohortCriteriaSchema.parse(s.criteria));
+  } else {
+    if (!input.patientIds.length) throw invalid('patientIds', 'name at least one patient');
+    const found = await db
+      .select({ id: patients.id })
+      .from(patients)
+      .where(and(eq(patients.appId, actor.appId), inArray(patients.id, input.patientIds)));
+    const known = new Set(found.map((f) => f.id));
+    const i = input.patientIds.findIndex((p) => !known.has(p));
+    // Another app's patient answers like a missing one.
+    if (i >= 0) throw invalid(`patientIds.${i}`, 'no such patient');
+    ids = [...known];
+  }
+  return db.transaction(async (tx) => {
+    let added = 0;
+    if (ids.length) {
+      const rows = await tx
+        .insert(researchEnrolments)
+        .values(
+          ids.map((patientId) => ({
+            appId: actor.appId,
+            subjectId: id,
+            patientId,
+            enrolledBy: actor.userId,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ patientId: researchEnrolments.patientId });
+      added = rows.length;
+    }
+    await audit(tx, req, {
+      action: 'recruit',
+      entity: 'research_subject',
+      entityId: id,
+      after: { mode: input.mode, matched: ids.length, added },
+    });
+    return { matched: ids.length, added };
+  });
+}
+
+/** Subject ids of an app, for the authorization matrix. */
+export async function ownedSubjectIds(db: Db, appId: number) {
+  const rows = await db
+    .select({ id: researchSubjects.id })
+    .from(researchSubjects)
+    .where(eq(researchSubjects.appId, appId))
+    .limit(3);
+  return rows.map((r) => ({ id: r.id }));
+}

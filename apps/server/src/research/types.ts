@@ -1,0 +1,146 @@
+import { and, count, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { researchProjectTypes, researchSubjects } from '../db/schema/index.js';
+import { AppError, notFound } from '../http/errors.js';
+import { invalid } from './subjects.js';
+
+/**
+ * project-type: the built-in design types every app has, plus the app's own (editable). A
+ * built-in cannot be changed; an own type in use by a subject cannot be deleted.
+ */
+export const BUILT_IN_TYPES = [
+  { code: 'cohort', name: { 'zh-CN': '队列研究', 'en-US': 'Cohort study' } },
+  { code: 'caseControl', name: { 'zh-CN': '病例对照研究', 'en-US': 'Case-control study' } },
+  { code: 'crossSectional', name: { 'zh-CN': '横断面研究', 'en-US': 'Cross-sectional study' } },
+  { code: 'registry', name: { 'zh-CN': '登记研究', 'en-US': 'Registry' } },
+  { code: 'interventional', name: { 'zh-CN': '干预性研究', 'en-US': 'Interventional study' } },
+] as const;
+
+export interface ProjectTypeView {
+  code: string;
+  name: string;
+  description: string;
+  builtIn: boolean;
+  sortOrder: number;
+}
+
+export async function listTypes(
+  db: Tx,
+  appId: number,
+  locale: 'zh-CN' | 'en-US' = 'zh-CN',
+): Promise<ProjectTypeView[]> {
+  const own = await db
+    .select()
+    .from(researchProjectTypes)
+    .where(eq(researchProjectTypes.appId, appId))
+    .orderBy(researchProjectTypes.sortOrder, researchProjectTypes.id);
+  return [
+    ...BUILT_IN_TYPES.map((t, i) => ({
+      code: t.code,
+      name: t.name[locale],
+      description: '',
+      builtIn: true,
+      sortOrder: i,
+    })),
+    ...own.map((t) => ({
+      code: t.code,
+      name: t.name,
+      description: t.description,
+      builtIn: false,
+      sortOrder: t.sortOrder,
+    })),
+  ];
+}
+
+export async function typeExists(db: Tx, appId: number, code: string) {
+  if (BUILT_IN_TYPES.some((t) => t.code === code)) return true;
+  const [row] = await db
+    .select({ id: researchProjectTypes.id })
+    .from(researchProjectTypes)
+    .where(and(eq(researchProjectTypes.appId, appId), eq(researchProjectTypes.code, code)));
+  return Boolean(row);
+}
+
+type TypeInput = { code: string; name: string; description: string; sortOrder: number };
+
+export async function createType(db: Db, req: FastifyRequest, appId: number, input: TypeInput) {
+  if (await typeExists(db, appId, input.code)) throw invalid('code', `type ${input.code} already exists`);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(researchProjectTypes)
+      .values({ appId, ...input })
+      .returning();
+    await audit(tx, req, {
+      action: 'create',
+      entity: 'research_project_type',
+      entityId: row!.id,
+      after: row,
+    });
+    return row!;
+  });
+}
+
+async function ownType(db: Tx, appId: number, code: string) {
+  if (BUILT_IN_TYPES.some((t) => t.code === code)) throw invalid('code', 'a built-in type cannot be changed');
+  const [row] = await db
+    .select()
+    .from(researchProjectTypes)
+    .where(and(eq(researchProjectTypes.appId, appId), eq(researchProjectTypes.code, code)));
+  if (!row) throw notFound('research_project_type');
+  return row;
+}
+
+export async function updateType(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  code: string,
+  input: Omit<TypeInput, 'code'>,
+) {
+  const before = await ownType(db, appId, code);
+  return db.transaction(async (tx) => {
+    const [after] = await tx
+      .update(researchProjectTypes)
+      .set(input)
+      .where(eq(researchProjectTypes.id, before.id))
+      .returning();
+    await audit(tx, req, {
+      action: 'update',
+      entity: 'research_project_type',
+      entityId: before.id,
+      before,
+      after,
+    });
+    return after!;
+  });
+}
+
+export async function deleteType(db: Db, req: FastifyRequest, appId: number, code: string) {
+  const before = await ownType(db, appId, code);
+  const [used] = await db
+    .select({ n: count() })
+    .from(researchSubjects)
+    .where(and(eq(researchSubjects.appId, appId), eq(researchSubjects.typeCode, code)));
+  if (used?.n)
+    throw new AppError(
+      409,
+      'request.invalid',
+      { detail: `code: ${used.n} subject(s) use this type` },
+      'code',
+    );
+  await db.transaction(async (tx) => {
+    await tx.delete(researchProjectTypes).where(eq(researchProjectTypes.id, before.id));
+    await audit(tx, req, { action: 'delete', entity: 'research_project_type', entityId: before.id, before });
+  });
+}
+
+export async function ownedTypeCodes(db: Db, appId: number) {
+  const rows = await db
+    .select({ code: researchProjectTypes.code })
+    .from(researchProjectTypes)
+    .where(eq(researchProjectTypes.appId, appId))
+    .limit(3);
+  return rows.map((r) => ({ code: r.code }));
+}
