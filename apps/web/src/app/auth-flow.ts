@@ -34,7 +34,15 @@ export function productApps(apps: AppSummary[] | undefined): AppSummary[] {
 
 /** Stores a fresh sign-in; menus load on the next guarded page. */
 export function startSession(result: LoginResult) {
-  updateSession({ token: result.User.SessionKey, user: null, access: null, ssh: null, crfObjectId: null });
+  updateSession({
+    token: result.User.SessionKey,
+    user: null,
+    access: null,
+    ssh: null,
+    crfObjectId: null,
+    // '' marks a first sign-in; null (address SessionKey) means unknown.
+    loginLastTime: result.User.LastTime ?? '',
+  });
 }
 
 /** Clears everything the browser holds about the session. */

@@ -31,6 +31,8 @@ export interface SessionState {
   ssh: string | null;
   hideMenu: boolean;
   crfObjectId: string | null;
+  /** The sign-in before this one (login result): '' on a first sign-in, null when unknown. */
+  loginLastTime: string | null;
 }
 
 let state: SessionState = {
@@ -40,6 +42,7 @@ let state: SessionState = {
   ssh: readStored<string | null>(STORED.ssh, null),
   hideMenu: readStored<boolean>(STORED.hideMenu, false),
   crfObjectId: readStored<string | null>(STORED.crfObjectId, null),
+  loginLastTime: readStored<string | null>(STORED.lastLoginTime, null),
 };
 const listeners = new Set<() => void>();
 
@@ -51,6 +54,7 @@ export function updateSession(patch: Partial<SessionState>) {
   if ('ssh' in patch) writeStored(STORED.ssh, patch.ssh);
   if ('hideMenu' in patch) writeStored(STORED.hideMenu, patch.hideMenu || null);
   if ('crfObjectId' in patch) writeStored(STORED.crfObjectId, patch.crfObjectId);
+  if ('loginLastTime' in patch) writeStored(STORED.lastLoginTime, patch.loginLastTime);
   if ('user' in patch) {
     const u = patch.user;
     writeStored(STORED.userInfo, u);
@@ -59,7 +63,6 @@ export function updateSession(patch: Partial<SessionState>) {
     writeStored(STORED.userId, u?.UserId);
     writeStored(STORED.appId, u?.AppId);
     writeStored(STORED.appName, u?.AppName);
-    writeStored(STORED.lastLoginTime, u?.LastTime);
   }
   for (const l of listeners) l();
 }
@@ -70,7 +73,15 @@ export function updateSession(patch: Partial<SessionState>) {
  */
 export function clearSession() {
   clearStored([STORED.settings, STORED.language, STORED.sidebarCollapsed]);
-  updateSession({ token: null, user: null, access: null, ssh: null, hideMenu: false, crfObjectId: null });
+  updateSession({
+    token: null,
+    user: null,
+    access: null,
+    ssh: null,
+    hideMenu: false,
+    crfObjectId: null,
+    loginLastTime: null,
+  });
 }
 
 export function subscribeSession(listener: () => void) {

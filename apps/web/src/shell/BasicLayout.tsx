@@ -117,7 +117,9 @@ export function BasicLayout({
       <ProLayout
         title={title}
         logo={site.loginLogo || '/logo.svg'}
-        layout={top ? 'top' : 'side'}
+        // 'mix' is the side menu under a full-width header (avatar, notices, environment on the right).
+        layout={top ? 'top' : 'mix'}
+        splitMenus={false}
         navTheme="light"
         contentWidth={settings.contentWidth}
         fixedHeader={settings.fixedHeader}

@@ -3,7 +3,7 @@ import { Outlet } from 'react-router';
 /** No menu, no header: self-check and error pages. */
 export function BlankLayout() {
   return (
-    <div style={{ minHeight: '100%', background: '#f0f2f5' }}>
+    <div style={{ minHeight: '100vh', background: '#f0f2f5' }}>
       <Outlet />
     </div>
   );

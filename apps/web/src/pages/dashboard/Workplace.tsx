@@ -19,7 +19,9 @@ import { updateSession, useSession } from '../../app/session';
  */
 export default function Workplace() {
   const { t } = useTranslation();
-  const { user, access } = useSession();
+  const { user, access, token, loginLastTime } = useSession();
+  // The previous sign-in comes from the login result; a SessionKey address only knows the session's time.
+  const lastTime = loginLastTime ?? (token ? user?.LastTime : null) ?? '';
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const locale = currentLocale();
@@ -81,7 +83,7 @@ export default function Workplace() {
               <Descriptions.Item label={t('login.username')}>{user?.UserName}</Descriptions.Item>
               <Descriptions.Item label={t('workplace.lastLogin')}>
                 <span data-testid="last-login">
-                  {user?.LastTime ? dayjs(user.LastTime).format(DATE_TIME_FORMAT) : t('workplace.firstLogin')}
+                  {lastTime ? dayjs(lastTime).format(DATE_TIME_FORMAT) : t('workplace.firstLogin')}
                 </span>
               </Descriptions.Item>
             </Descriptions>

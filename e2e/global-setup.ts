@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DEMO_PASSWORD = 'E2e#Demo2024';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(base: string, server: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited early:\n${log()}`);
+    try {
+      const res = await fetch(`${base}/readyz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`The server did not become ready in 90 s:\n${log()}`);
+}
+
+function readAccounts(dataDir: string) {
+  const file = JSON.parse(readFileSync(path.join(dataDir, 'demo-accounts.json'), 'utf8')) as {
+    users: Array<{ username: string; password: string; role: string }>;
+  };
+  return file.users;
+}
+
+/** Builds if needed, starts the real server, and hands its address and accounts to the tests. */
+export default async function globalSetup() {
+  // Reuse a server that is already running (while developing tests): E2E_SERVER_URL + E2E_DATA_DIR.
+  if (process.env.E2E_SERVER_URL && process.env.E2E_DATA_DIR) {
+    process.env.E2E_BASE_URL = process.env.E2E_SERVER_URL;
+    process.env.E2E_ACCOUNTS = JSON.stringify(readAccounts(process.env.E2E_DATA_DIR));
+    return async () => {};
+  }
+  const built =
+    existsSync(path.join(root, 'apps/server/dist/main.js')) &&
+    existsSync(path.join(root, 'apps/web/dist/index.html'));
+  if (!built || process.env.E2E_BUILD === '1') {
+    const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('npm run build failed');
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'crdp-e2e-'));
+  // The server serves a private copy of the web build: a rebuild during the run cannot pull it away.
+  const webDist = path.join(dataDir, 'web');
+  cpSync(path.join(root, 'apps/web/dist'), webDist, { recursive: true });
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let output = '';
+  const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      DEMO_DATA: '1',
+      DEMO_PASSWORD,
+      WEB_DIST: webDist,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout?.on('data', (d) => {
+    output += d;
+  });
+  server.stderr?.on('data', (d) => {
+    output += d;
+  });
+  await waitReady(base, server, () => output);
+  process.env.E2E_BASE_URL = base;
+  process.env.E2E_ACCOUNTS = JSON.stringify(readAccounts(dataDir));
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    if (server.exitCode === null) server.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,36 @@
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * E2E tests drive the built app in the system Chromium against the real server, started by
+ * global-setup.ts on a free port with a fresh data directory and demo accounts.
+ */
+export default defineConfig({
+  testDir: './tests',
+  outputDir: '../.test-output/e2e',
+  globalSetup: './global-setup.ts',
+  // One server, shared accounts (a test changes a password): run the files one after another.
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    ...devices['Desktop Chrome'],
+    viewport: { width: 1366, height: 860 },
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});

@@ -1,0 +1,42 @@
+import { account, apiLogin, expect, restCall, test } from '../fixtures';
+
+test('a free-access CRF link opens the CRF set without a password and refuses normal pages', async ({
+  page,
+}) => {
+  const adminKey = await apiLogin(account('admin'));
+  const issued = await restCall<{ path?: string; link?: string; url?: string }>(
+    'POST',
+    'free_access',
+    adminKey,
+    {
+      scopeKind: 'crf',
+      objectId: '1',
+      hours: 1,
+      label: 'e2e',
+    },
+  );
+  expect(issued.status).toBe(200);
+  const link = issued.body.data.path ?? issued.body.data.link ?? issued.body.data.url;
+  expect(link).toMatch(/key=/);
+
+  await page.goto(link!);
+  await expect(page).toHaveURL(/\/crf\?id=1$/);
+  await expect(page.getByTestId('free-layout-crf')).toBeVisible();
+  // The CRF pages come with the CRF issue; the route is reached and answers "still under development".
+  await expect(page.getByText('抱歉，你访问的页面不存在或仍在开发中')).toBeVisible();
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('fygo__ssh') ?? 'null'))).toBe('crf');
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('fygo__CRF_OBJECT_ID') ?? 'null'))).toBe(
+    '1',
+  );
+
+  await page.goto('/dashboard/workplace');
+  await expect(page.getByText('抱歉，你无权访问该页面')).toBeVisible();
+  await page.goto('/system/user-manage');
+  await expect(page.getByText('抱歉，你无权访问该页面')).toBeVisible();
+
+  // The server enforces the scope as well.
+  const key = await page.evaluate(
+    () => JSON.parse(localStorage.getItem('fygo__ACCESS_TOKEN') ?? 'null') as string,
+  );
+  expect((await restCall('GET', 'current_user', key)).status).toBe(403);
+});
