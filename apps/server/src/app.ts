@@ -20,6 +20,7 @@ import { securityPlugin } from './http/security.js';
 import { jobRoutes } from './jobs/routes.js';
 import { noticeRoutes } from './notices/routes.js';
 import type { DemoAccount } from './seed/demo.js';
+import { multiCenterRoutes } from './multicenter/routes.js';
 import { prepareData } from './seed/index.js';
 import { researchRoutes } from './research/routes.js';
 import { siteRoutes } from './site/routes.js';
@@ -117,6 +118,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(adminRoutes);
   await app.register(crfRoutes);
   await app.register(researchRoutes);
+  await app.register(multiCenterRoutes);
   await app.register(webRoutes);
   return app;
 }
