@@ -1,0 +1,141 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { audit } from '../audit/audit.js';
+import { crfActor } from './actor.js';
+import { exportCsv, exportOdm } from './export.js';
+import { createForm, loadVersion, ownedFormIds } from './forms.js';
+import { fromJson, fromRedcap } from './import.js';
+import { formParams, uploadParams } from './schemas.js';
+import { MAX_UPLOAD_BYTES, openUpload, ownedUploadIds, storeUpload } from './uploads.js';
+
+const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+
+/** Import, export and uploads of CRFs. */
+export async function crfIoRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['crf'];
+
+  r.post(
+    '/api/v0.1/crf/forms/import',
+    {
+      config: { access: { apiId: 'CrfManagementList.import' } },
+      bodyLimit: 8 * 1024 * 1024,
+      schema: {
+        tags,
+        summary:
+          'Create a form from CRDP JSON or a REDCap data dictionary; reports what it could not translate',
+        body: z.object({
+          format: z.enum(['json', 'redcap']),
+          name: z.string().max(200).trim().min(1),
+          content: z
+            .string()
+            .min(1)
+            .max(6 * 1024 * 1024),
+        }),
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      const { definition, unsupported } =
+        b.format === 'json'
+          ? { definition: fromJson(b.content), unsupported: [] as string[] }
+          : (() => {
+              const x = fromRedcap(b.content);
+              return { definition: x.form, unsupported: x.unsupported };
+            })();
+      const form = await createForm(app.db, req, crfActor(req), { name: b.name, category: '', definition });
+      return ok({ form, unsupported });
+    },
+  );
+
+  r.get(
+    '/api/v0.1/crf/forms/:formId/export',
+    {
+      config: { access: { apiId: 'CrfManagementList.export' }, ownedIds: ownedFormIds },
+      schema: {
+        tags,
+        summary: 'Stream the records of a form as CSV or CDISC ODM 1.3.2 XML (latest version metadata)',
+        params: formParams,
+        querystring: z.object({
+          format: z.enum(['csv', 'odm']).default('csv'),
+          labels: z.enum(['codes', 'names']).default('codes'),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const actor = crfActor(req);
+      const { form } = await loadVersion(app.db, actor, req.params.formId);
+      const { format, labels } = req.query;
+      await audit(app.db, req, {
+        action: 'crf.export',
+        entity: 'crf_form',
+        entityId: form.id,
+        after: { format, labels },
+      });
+      const name = encodeURIComponent(`${form.name}.${format === 'odm' ? 'xml' : 'csv'}`);
+      reply
+        .header(
+          'content-type',
+          format === 'odm' ? 'application/xml; charset=utf-8' : 'text/csv; charset=utf-8',
+        )
+        .header('content-disposition', `attachment; filename*=UTF-8''${name}`)
+        .header('cache-control', 'no-store');
+      const source =
+        format === 'odm'
+          ? exportOdm(app.db, actor, form.id)
+          : exportCsv(app.db, actor, form.id, labels === 'names');
+      return reply.send(Readable.from(source));
+    },
+  );
+
+  r.post(
+    '/api/v0.1/crf/forms/:formId/uploads',
+    {
+      config: { access: { apiId: 'CrfHepatopathyPoc.add' }, freeScope: 'crf', ownedIds: ownedFormIds },
+      bodyLimit: Math.ceil(MAX_UPLOAD_BYTES * 1.4) + 4096,
+      schema: {
+        tags,
+        summary: 'Store a file of an upload item (PNG, JPEG, PDF, text, CSV; at most 10 MB; content checked)',
+        params: formParams,
+        body: z.object({
+          fileName: z.string().max(255).trim().min(1),
+          contentType: z.string().min(1).max(100),
+          dataBase64: z
+            .string()
+            .min(1)
+            .max(Math.ceil(MAX_UPLOAD_BYTES * 1.4)),
+        }),
+      },
+    },
+    async (req) =>
+      ok(await storeUpload(app.db, req, crfActor(req), app.config.dataDir, req.params.formId, req.body)),
+  );
+
+  r.get(
+    '/api/v0.1/crf/uploads/:uploadId',
+    {
+      config: { access: { apiId: 'CrfHepatopathyPoc.get' }, freeScope: 'crf', ownedIds: ownedUploadIds },
+      schema: {
+        tags,
+        summary: 'A stored file, to sessions that may read the records of its form',
+        params: uploadParams,
+      },
+    },
+    async (req, reply) => {
+      const { row, stream } = await openUpload(
+        app.db,
+        crfActor(req),
+        app.config.dataDir,
+        req.params.uploadId,
+      );
+      reply
+        .header('content-type', row.contentType)
+        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(row.fileName)}`)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store');
+      return reply.send(stream);
+    },
+  );
+}
