@@ -24,6 +24,7 @@ import { multiCenterRoutes } from './multicenter/routes.js';
 import { prepareData } from './seed/index.js';
 import { researchRoutes } from './research/routes.js';
 import { siteRoutes } from './site/routes.js';
+import { visualizationRoutes } from './visualization/routes.js';
 import { webRoutes } from './web/routes.js';
 
 export interface BuildOptions {
@@ -119,6 +120,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(crfRoutes);
   await app.register(researchRoutes);
   await app.register(multiCenterRoutes);
+  await app.register(visualizationRoutes);
   await app.register(webRoutes);
   return app;
 }

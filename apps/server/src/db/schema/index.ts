@@ -5,3 +5,4 @@ export * from './clinical.js';
 export * from './jobs.js';
 export * from './crf.js';
 export * from './research.js';
+export * from './visualization.js';

@@ -1,9 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
+import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
 import { LIVER_FORM } from '../../crf/testform.js';
 import { appMembers, appProducts, apps, roles, roleUsers } from '../../db/schema/index.js';
-import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
+import { makeVisualizationObjects } from '../../visualization/test/fixtures.js';
 import { post, signIn, TEST_PASSWORD } from '../helper.js';
 
 /**
@@ -30,6 +31,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
     { subjectCode: 'M-1', submit: true, answers: { weight: 60, height: 170, hbsag: 'neg' } },
     adminKey,
   );
+  await makeVisualizationObjects(app, adminKey);
   // Research: a project type, a subject in data preparation and its dataset.
   await post(app, '/api/v0.1/research/types', { code: 'matrix', name: '矩阵类型' }, adminKey);
   const subject = await post(

@@ -1,0 +1,284 @@
+import type { Locale } from '@crdp/core';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Dataset, Dimension, Measure, Text } from './catalogue.js';
+
+/**
+ * Datasets over the clinical data repository (patients, diagnoses, lab results, visits).
+ * Code values are translated in SQL so the grouping and the label are one expression.
+ */
+const t = (zh: string, en: string): Text => ({ 'zh-CN': zh, 'en-US': en });
+const fixed = (e: SQL) => () => e;
+const byLocale = (m: Record<Locale, SQL>) => (l: Locale) => m[l];
+
+/** CASE over (value, zh, en) triples; the last entry is the fallback label. */
+function caseOf(subject: SQL, when: Array<[SQL, string, string]>, otherwise: [string, string]) {
+  return byLocale({
+    'zh-CN': sql`(case ${sql.join(
+      when.map(([c, zh]) => sql`when ${subject} ${c} then ${zh}`),
+      sql` `,
+    )} else ${otherwise[0]} end)`,
+    'en-US': sql`(case ${sql.join(
+      when.map(([c, , en]) => sql`when ${subject} ${c} then ${en}`),
+      sql` `,
+    )} else ${otherwise[1]} end)`,
+  });
+}
+
+/** Province of the first two digits of a national ID (GB/T 2260), named as on the China map. */
+export const PROVINCE_BY_CODE: Record<string, string> = {
+  '11': '北京',
+  '12': '天津',
+  '13': '河北',
+  '14': '山西',
+  '15': '内蒙古',
+  '21': '辽宁',
+  '22': '吉林',
+  '23': '黑龙江',
+  '31': '上海',
+  '32': '江苏',
+  '33': '浙江',
+  '34': '安徽',
+  '35': '福建',
+  '36': '江西',
+  '37': '山东',
+  '41': '河南',
+  '42': '湖北',
+  '43': '湖南',
+  '44': '广东',
+  '45': '广西',
+  '46': '海南',
+  '50': '重庆',
+  '51': '四川',
+  '52': '贵州',
+  '53': '云南',
+  '54': '西藏',
+  '61': '陕西',
+  '62': '甘肃',
+  '63': '青海',
+  '64': '宁夏',
+  '65': '新疆',
+  '71': '台湾',
+  '81': '香港',
+  '82': '澳门',
+};
+const province = caseOf(
+  sql`substr(p.national_id, 1, 2)`,
+  Object.entries(PROVINCE_BY_CODE).map(([code, name]) => [sql`= ${code}`, name, name]),
+  ['未知', 'Unknown'],
+);
+
+const gender = caseOf(
+  sql`p.gender`,
+  [
+    [sql`= 1`, '男', 'Male'],
+    [sql`= 2`, '女', 'Female'],
+    [sql`= 3`, '其他', 'Other'],
+  ],
+  ['未知', 'Unknown'],
+);
+
+const ageYears = sql`extract(year from age(current_date, p.birth_date))::int`;
+const ageBand = caseOf(
+  ageYears,
+  [
+    [sql`is null`, '未知', 'Unknown'],
+    [sql`< 18`, '0-17岁', '0-17'],
+    [sql`< 45`, '18-44岁', '18-44'],
+    [sql`< 65`, '45-64岁', '45-64'],
+  ],
+  ['65岁及以上', '65+'],
+);
+
+/** ICD-10 chapters by the three-character category. */
+const ICD10_CHAPTERS: Array<[string, string, string, string]> = [
+  ['A00', 'B99', '传染病和寄生虫病', 'Infectious and parasitic'],
+  ['C00', 'D48', '肿瘤', 'Neoplasms'],
+  ['D50', 'D89', '血液及造血器官疾病', 'Blood and immune'],
+  ['E00', 'E90', '内分泌、营养和代谢疾病', 'Endocrine and metabolic'],
+  ['F00', 'F99', '精神和行为障碍', 'Mental and behavioural'],
+  ['G00', 'G99', '神经系统疾病', 'Nervous system'],
+  ['H00', 'H59', '眼和附器疾病', 'Eye and adnexa'],
+  ['H60', 'H95', '耳和乳突疾病', 'Ear and mastoid'],
+  ['I00', 'I99', '循环系统疾病', 'Circulatory system'],
+  ['J00', 'J99', '呼吸系统疾病', 'Respiratory system'],
+  ['K00', 'K93', '消化系统疾病', 'Digestive system'],
+  ['L00', 'L99', '皮肤和皮下组织疾病', 'Skin'],
+  ['M00', 'M99', '肌肉骨骼系统疾病', 'Musculoskeletal'],
+  ['N00', 'N99', '泌尿生殖系统疾病', 'Genitourinary'],
+  ['O00', 'O99', '妊娠、分娩和产褥期', 'Pregnancy and childbirth'],
+  ['P00', 'P96', '围生期情况', 'Perinatal'],
+  ['Q00', 'Q99', '先天性畸形', 'Congenital'],
+  ['R00', 'R99', '症状、体征和异常所见', 'Symptoms and signs'],
+  ['S00', 'T98', '损伤、中毒', 'Injury and poisoning'],
+  ['V01', 'Y98', '疾病和死亡的外因', 'External causes'],
+  ['Z00', 'Z99', '影响健康状态的因素', 'Factors influencing health'],
+  ['U00', 'U99', '特殊目的编码', 'Special purposes'],
+];
+const icdCategory = sql`upper(substr(d.icd10, 1, 3))`;
+const icdChapter = caseOf(
+  icdCategory,
+  ICD10_CHAPTERS.map(([from, to, zh, en]) => [sql`between ${from} and ${to}`, zh, en]),
+  ['未编码', 'Not coded'],
+);
+
+const month = (col: SQL) => sql`to_char(${col}, 'YYYY-MM')`;
+const flag = (cond: SQL) => sql`(${cond})`;
+const hasDiagnosis = (from: string, to: string) =>
+  flag(
+    sql`exists (select 1 from diagnoses dx where dx.patient_id = p.id and upper(substr(dx.icd10, 1, 3)) between ${from} and ${to})`,
+  );
+
+const count = (label: Text, expr = sql`count(*)::int`): Measure => ({
+  key: 'count',
+  label,
+  expr,
+  rollup: 'sum',
+});
+const distinctPatients = (col: SQL): Measure => ({
+  key: 'patients',
+  label: t('患者数', 'Patients'),
+  expr: sql`count(distinct ${col})::int`,
+  rollup: 'sum',
+});
+const avg = (key: string, label: Text, expr: SQL): Measure => ({
+  key,
+  label,
+  expr: sql`round(avg(${expr})::numeric, 2)::float8`,
+  rollup: 'average',
+});
+const dim = (key: string, label: Text, type: Dimension['type'], expr: Dimension['expr']): Dimension => ({
+  key,
+  label,
+  type,
+  expr,
+});
+
+const patientDims = [
+  dim('gender', t('性别', 'Gender'), 'string', gender),
+  dim('age_band', t('年龄段', 'Age band'), 'string', ageBand),
+];
+
+export const CLINICAL_DATASETS: Dataset[] = [
+  {
+    id: 'patients',
+    source: 'clinical',
+    label: t('患者', 'Patients'),
+    description: t(
+      '患者人口学：性别、年龄、籍贯省份（身份证号前两位）',
+      'Demographics: gender, age, province of the national ID',
+    ),
+    dimensions: [
+      ...patientDims,
+      dim('age', t('年龄（岁）', 'Age (years)'), 'number', fixed(ageYears)),
+      dim('province', t('省份', 'Province'), 'string', province),
+      dim(
+        'birth_year',
+        t('出生年份', 'Birth year'),
+        'number',
+        fixed(sql`extract(year from p.birth_date)::int`),
+      ),
+      dim('filing_month', t('建档月份', 'Filing month'), 'date', fixed(month(sql`p.created_at`))),
+      dim('data_source', t('数据来源', 'Data source'), 'string', fixed(sql`p.source`)),
+      dim('hypertension', t('高血压', 'Hypertension'), 'boolean', fixed(hasDiagnosis('I10', 'I15'))),
+      dim('diabetes', t('糖尿病', 'Diabetes'), 'boolean', fixed(hasDiagnosis('E10', 'E14'))),
+      dim('liver_disease', t('肝病', 'Liver disease'), 'boolean', fixed(hasDiagnosis('K70', 'K77'))),
+      dim('elderly', t('65岁及以上', 'Aged 65+'), 'boolean', fixed(flag(sql`${ageYears} >= 65`))),
+    ],
+    measures: [count(t('患者数', 'Patients')), avg('avg_age', t('平均年龄', 'Average age'), ageYears)],
+    from: (appId) => sql`patients p where p.app_id = ${appId}`,
+  },
+  {
+    id: 'diagnoses',
+    source: 'clinical',
+    label: t('诊断', 'Diagnoses'),
+    description: t(
+      '诊断按 ICD-10 章节、类目、名称与类型',
+      'Diagnoses by ICD-10 chapter, category, name and kind',
+    ),
+    dimensions: [
+      dim('icd10_chapter', t('ICD-10 章节', 'ICD-10 chapter'), 'string', icdChapter),
+      dim('icd10_category', t('ICD-10 类目', 'ICD-10 category'), 'string', fixed(icdCategory)),
+      dim('diagnosis', t('诊断名称', 'Diagnosis'), 'string', fixed(sql`d.name`)),
+      dim('kind', t('诊断类型', 'Kind'), 'string', fixed(sql`d.kind`)),
+      dim('month', t('诊断月份', 'Month'), 'date', fixed(month(sql`d.diagnosed_at`))),
+      ...patientDims,
+    ],
+    measures: [count(t('诊断数', 'Diagnoses')), distinctPatients(sql`d.patient_id`)],
+    from: (appId) => sql`diagnoses d join patients p on p.id = d.patient_id where d.app_id = ${appId}`,
+  },
+  {
+    id: 'lab_results',
+    source: 'clinical',
+    label: t('检验结果', 'Lab results'),
+    description: t('检验结果按项目与月份', 'Lab results by item and month'),
+    dimensions: [
+      dim('item', t('检验项目', 'Item'), 'string', fixed(sql`l.item_name`)),
+      dim('item_code', t('项目代码', 'Item code'), 'string', fixed(sql`l.item_code`)),
+      dim('month', t('采集月份', 'Month'), 'date', fixed(month(sql`l.collected_at`))),
+      dim(
+        'abnormal',
+        t('异常标志', 'Flag'),
+        'string',
+        caseOf(
+          sql`l.abnormal_flag`,
+          [
+            [sql`= 'H'`, '偏高', 'High'],
+            [sql`= 'L'`, '偏低', 'Low'],
+            [sql`= 'N'`, '正常', 'Normal'],
+            [sql`= 'A'`, '异常', 'Abnormal'],
+          ],
+          ['未标记', 'Not flagged'],
+        ),
+      ),
+      ...patientDims,
+    ],
+    measures: [
+      count(t('结果数', 'Results')),
+      distinctPatients(sql`l.patient_id`),
+      avg('avg_value', t('平均值', 'Average value'), sql`l.value_num`),
+      { key: 'min_value', label: t('最小值', 'Minimum'), expr: sql`min(l.value_num)::float8`, rollup: 'min' },
+      { key: 'max_value', label: t('最大值', 'Maximum'), expr: sql`max(l.value_num)::float8`, rollup: 'max' },
+    ],
+    from: (appId) => sql`lab_results l join patients p on p.id = l.patient_id where l.app_id = ${appId}`,
+  },
+  {
+    id: 'visits',
+    source: 'clinical',
+    label: t('就诊', 'Visits'),
+    description: t('门诊、住院与急诊就诊，按科室、类型与月份', 'Visits by department, kind and month'),
+    dimensions: [
+      dim(
+        'department',
+        t('科室', 'Department'),
+        'string',
+        fixed(sql`coalesce(nullif(v.department, ''), '-')`),
+      ),
+      dim(
+        'kind',
+        t('就诊类型', 'Kind'),
+        'string',
+        caseOf(
+          sql`v.kind`,
+          [
+            [sql`= 'outpatient'`, '门诊', 'Outpatient'],
+            [sql`= 'inpatient'`, '住院', 'Inpatient'],
+            [sql`= 'emergency'`, '急诊', 'Emergency'],
+          ],
+          ['其他', 'Other'],
+        ),
+      ),
+      dim('month', t('就诊月份', 'Month'), 'date', fixed(month(sql`v.admit_at`))),
+      ...patientDims,
+    ],
+    measures: [
+      count(t('就诊人次', 'Visits')),
+      distinctPatients(sql`v.patient_id`),
+      avg(
+        'avg_stay_days',
+        t('平均住院天数', 'Average stay (days)'),
+        sql`extract(epoch from (v.discharge_at - v.admit_at)) / 86400`,
+      ),
+    ],
+    from: (appId) => sql`visits v join patients p on p.id = v.patient_id where v.app_id = ${appId}`,
+  },
+];

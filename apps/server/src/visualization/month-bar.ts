@@ -1,0 +1,34 @@
+/**
+ * The demo month bar data of spec 000 section 7 (`GET /analysis/month-bar`): one entry per
+ * month with two demo values, `y` from 1 to 22 and `y2` from 1 to 30 (the two demo ranges of
+ * spec 000 section 9). The numbers are pseudo-random but fixed per year, so the example chart
+ * does not jump on every reload and tests can rely on them.
+ */
+export interface MonthBarEntry {
+  x: string;
+  month: number;
+  y: number;
+  y2: number;
+}
+
+/** mulberry32: a small seeded generator; demo numbers need no cryptographic quality. */
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function monthBar(year: number): MonthBarEntry[] {
+  const next = seeded(year);
+  return Array.from({ length: 12 }, (_, i) => ({
+    x: `${year}-${String(i + 1).padStart(2, '0')}`,
+    month: i + 1,
+    y: 1 + Math.floor(next() * 22),
+    y2: 1 + Math.floor(next() * 30),
+  }));
+}
