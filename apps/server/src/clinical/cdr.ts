@@ -34,7 +34,8 @@ async function assertMrnFree(db: Tx, appId: number, mrn: string, except?: number
     .select({ id: patients.id })
     .from(patients)
     .where(and(eq(patients.appId, appId), eq(patients.mrn, mrn)));
-  if (taken && taken.id !== except) throw badRequest(`body.mrn: medical record number ${mrn} is already used`, 'mrn');
+  if (taken && taken.id !== except)
+    throw badRequest(`body.mrn: medical record number ${mrn} is already used`, 'mrn');
 }
 
 /** Registers a patient by hand (source manual), audited in the same transaction. */
@@ -45,12 +46,23 @@ export async function createPatient(db: Db, req: FastifyRequest, appId: number, 
       .insert(patients)
       .values({ ...patientRow(appId, input), source: 'manual', sourceId: `manual-${randomUUID()}` })
       .returning();
-    await audit(tx, req, { action: 'create', entity: 'patient', entityId: row!.id, after: patientView(row!, true) });
+    await audit(tx, req, {
+      action: 'create',
+      entity: 'patient',
+      entityId: row!.id,
+      after: patientView(row!, true),
+    });
     return row!;
   });
 }
 
-export async function updatePatient(db: Db, req: FastifyRequest, appId: number, id: number, input: PatientInput) {
+export async function updatePatient(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  id: number,
+  input: PatientInput,
+) {
   return db.transaction(async (tx) => {
     const before = await patientOf(tx, appId, id);
     await assertMrnFree(tx, appId, input.mrn, id);
@@ -163,7 +175,11 @@ export async function browseRows(db: Tx, appId: number, q: BrowseQuery, full: bo
 export function tableCatalogue() {
   return (Object.keys(CDR_TABLES) as CdrTable[]).map((key) => {
     const cols = Object.keys(getTableColumns(CDR_TABLES[key].table));
-    return { key, label: CDR_TABLES[key].label, columns: cols.filter((c) => c !== 'appId' && c !== 'searchText') };
+    return {
+      key,
+      label: CDR_TABLES[key].label,
+      columns: cols.filter((c) => c !== 'appId' && c !== 'searchText'),
+    };
   });
 }
 

@@ -47,7 +47,14 @@ describe('clinical repository: manual entry and patient 360', () => {
     const res = await post(
       t.app,
       '/api/v0.1/cdr/patients',
-      { mrn: 'M001', name: '王秀英', gender: 2, birthDate: '1968-04-12', nationalId: nid, phone: '13812345678' },
+      {
+        mrn: 'M001',
+        name: '王秀英',
+        gender: 2,
+        birthDate: '1968-04-12',
+        nationalId: nid,
+        phone: '13812345678',
+      },
       admin,
     );
     expect(res.status).toBe(200);
@@ -68,7 +75,10 @@ describe('clinical repository: manual entry and patient 360', () => {
     const visit = await post(
       t.app,
       `/api/v0.1/cdr/patients/${patientId}/records`,
-      { table: 'visits', row: { kind: 'inpatient', department: '感染科', admitAt: '2024-03-01T08:00:00+08:00' } },
+      {
+        table: 'visits',
+        row: { kind: 'inpatient', department: '感染科', admitAt: '2024-03-01T08:00:00+08:00' },
+      },
       admin,
     );
     expect(visit.status).toBe(200);
@@ -82,7 +92,16 @@ describe('clinical repository: manual entry and patient 360', () => {
         `/api/v0.1/cdr/patients/${patientId}/records`,
         {
           table: 'labResults',
-          row: { visitId, itemCode: 'ALT', itemName: '丙氨酸氨基转移酶', valueNum: value, unit: 'U/L', refLow: 9, refHigh: 50, collectedAt: at },
+          row: {
+            visitId,
+            itemCode: 'ALT',
+            itemName: '丙氨酸氨基转移酶',
+            valueNum: value,
+            unit: 'U/L',
+            refLow: 9,
+            refHigh: 50,
+            collectedAt: at,
+          },
         },
         admin,
       );
@@ -91,13 +110,25 @@ describe('clinical repository: manual entry and patient 360', () => {
     await post(
       t.app,
       `/api/v0.1/cdr/patients/${patientId}/records`,
-      { table: 'vitalSigns', row: { visitId, itemName: '体温', value: '38.5', itemUnit: '℃', recordDt: '2024-03-02T06:00:00+08:00' } },
+      {
+        table: 'vitalSigns',
+        row: {
+          visitId,
+          itemName: '体温',
+          value: '38.5',
+          itemUnit: '℃',
+          recordDt: '2024-03-02T06:00:00+08:00',
+        },
+      },
       admin,
     );
     await post(
       t.app,
       `/api/v0.1/cdr/patients/${patientId}/records`,
-      { table: 'vitalSigns', row: { visitId, itemName: '事件', value: '开呼吸机', recordDt: '2024-03-02T10:00:00+08:00' } },
+      {
+        table: 'vitalSigns',
+        row: { visitId, itemName: '事件', value: '开呼吸机', recordDt: '2024-03-02T10:00:00+08:00' },
+      },
       admin,
     );
     const doc = await post(
@@ -105,7 +136,13 @@ describe('clinical repository: manual entry and patient 360', () => {
       `/api/v0.1/cdr/patients/${patientId}/records`,
       {
         table: 'documents',
-        row: { visitId, kind: 'admission', title: '入院记录', body: '患者因乏力、纳差1月入院，既往慢性乙型肝炎病史10年。', writtenAt: '2024-03-01T10:00:00+08:00' },
+        row: {
+          visitId,
+          kind: 'admission',
+          title: '入院记录',
+          body: '患者因乏力、纳差1月入院，既往慢性乙型肝炎病史10年。',
+          writtenAt: '2024-03-01T10:00:00+08:00',
+        },
       },
       admin,
     );
@@ -123,7 +160,10 @@ describe('clinical repository: manual entry and patient 360', () => {
     const badDate = await post(
       t.app,
       `/api/v0.1/cdr/patients/${patientId}/records`,
-      { table: 'labResults', row: { itemCode: 'AST', itemName: 'AST', valueNum: 1, collectedAt: '2024-13-45' } },
+      {
+        table: 'labResults',
+        row: { itemCode: 'AST', itemName: 'AST', valueNum: 1, collectedAt: '2024-13-45' },
+      },
       admin,
     );
     expect(badDate.status).toBe(400);
@@ -168,7 +208,9 @@ describe('clinical repository: manual entry and patient 360', () => {
     const write = await post(t.app, '/api/v0.1/cdr/patients', { mrn: 'X', name: '某', gender: 0 }, clinician);
     expect(write.status).toBe(403);
     const researcher = await signIn(t.app, 'researcher');
-    expect((await post(t.app, '/api/v0.1/cdr/patients', { mrn: 'X', name: '某', gender: 0 }, researcher)).status).toBe(403);
+    expect(
+      (await post(t.app, '/api/v0.1/cdr/patients', { mrn: 'X', name: '某', gender: 0 }, researcher)).status,
+    ).toBe(403);
   });
 
   it("hides one hospital's patient from another hospital (404, no data)", async () => {

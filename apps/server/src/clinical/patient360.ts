@@ -34,7 +34,10 @@ export function patientView(p: PatientRow, full: boolean) {
     address: p.address,
     contacts: full
       ? p.contacts
-      : ((p.contacts as Array<{ phone?: string }>) ?? []).map((c) => ({ ...c, phone: maskPhone(c.phone ?? '') })),
+      : ((p.contacts as Array<{ phone?: string }>) ?? []).map((c) => ({
+          ...c,
+          phone: maskPhone(c.phone ?? ''),
+        })),
     source: p.source,
     createdAt: p.createdAt.toISOString(),
     identityMasked: !full,

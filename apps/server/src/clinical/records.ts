@@ -24,9 +24,9 @@ import { searchTextOf } from './bigrams.js';
  */
 const dateTime = z
   .string()
+  .max(40)
   .trim()
   .min(1)
-  .max(40)
   .refine((s) => /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s), {
     message: 'expected a date-time such as 2024-03-01T08:00:00+08:00',
   })
@@ -38,8 +38,8 @@ const isoDate = z
   .refine((s) => !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().startsWith(s), {
     message: 'not a real date',
   });
-const text = (max: number) => z.string().trim().max(max);
-const name = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => z.string().max(max).trim();
+const name = (max: number) => z.string().max(max).trim().min(1);
 
 export const nationalIdInput = text(18).superRefine((v, ctx) => {
   if (v === '') return;
@@ -161,8 +161,16 @@ export type RecordInput<T extends RecordTable> = z.infer<(typeof recordInputs)[T
 export const CDR_TABLES = {
   patients: { table: patients, time: patients.createdAt, label: { 'zh-CN': '患者', 'en-US': 'Patients' } },
   visits: { table: visits, time: visits.admitAt, label: { 'zh-CN': '就诊', 'en-US': 'Visits' } },
-  diagnoses: { table: diagnoses, time: diagnoses.diagnosedAt, label: { 'zh-CN': '诊断', 'en-US': 'Diagnoses' } },
-  allergies: { table: allergies, time: allergies.recordedAt, label: { 'zh-CN': '过敏', 'en-US': 'Allergies' } },
+  diagnoses: {
+    table: diagnoses,
+    time: diagnoses.diagnosedAt,
+    label: { 'zh-CN': '诊断', 'en-US': 'Diagnoses' },
+  },
+  allergies: {
+    table: allergies,
+    time: allergies.recordedAt,
+    label: { 'zh-CN': '过敏', 'en-US': 'Allergies' },
+  },
   orders: { table: orders, time: orders.startAt, label: { 'zh-CN': '医嘱', 'en-US': 'Orders' } },
   labResults: {
     table: labResults,
@@ -174,14 +182,26 @@ export const CDR_TABLES = {
     time: examReports.examAt,
     label: { 'zh-CN': '检查报告', 'en-US': 'Exam reports' },
   },
-  operations: { table: operations, time: operations.operatedAt, label: { 'zh-CN': '手术', 'en-US': 'Operations' } },
+  operations: {
+    table: operations,
+    time: operations.operatedAt,
+    label: { 'zh-CN': '手术', 'en-US': 'Operations' },
+  },
   physicalExams: {
     table: physicalExams,
     time: physicalExams.recordedAt,
     label: { 'zh-CN': '体格检查', 'en-US': 'Physical examinations' },
   },
-  vitalSigns: { table: vitalSigns, time: vitalSigns.recordDt, label: { 'zh-CN': '生命体征', 'en-US': 'Vital signs' } },
-  documents: { table: documents, time: documents.writtenAt, label: { 'zh-CN': '病历文书', 'en-US': 'Documents' } },
+  vitalSigns: {
+    table: vitalSigns,
+    time: vitalSigns.recordDt,
+    label: { 'zh-CN': '生命体征', 'en-US': 'Vital signs' },
+  },
+  documents: {
+    table: documents,
+    time: documents.writtenAt,
+    label: { 'zh-CN': '病历文书', 'en-US': 'Documents' },
+  },
 } as const;
 export type CdrTable = keyof typeof CDR_TABLES;
 

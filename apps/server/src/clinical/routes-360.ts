@@ -27,9 +27,11 @@ const pageQuery = {
 
 /** The real ids of an app's patients (for the authorization matrix). */
 export const ownedPatients = async (db: Db, appId: number) =>
-  (await db.select({ id: patients.id }).from(patients).where(eq(patients.appId, appId)).limit(2)).map((r) => ({
-    id: r.id,
-  }));
+  (await db.select({ id: patients.id }).from(patients).where(eq(patients.appId, appId)).limit(2)).map(
+    (r) => ({
+      id: r.id,
+    }),
+  );
 
 const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
 
@@ -50,7 +52,7 @@ export async function patient360Routes(app: FastifyInstance) {
         tags: tag,
         summary: 'Patient search (keyset paged: pass the previous page’s nextCursor as cursor)',
         querystring: z.object({
-          keyword: z.string().trim().max(60).optional(),
+          keyword: z.string().max(60).trim().optional(),
           gender: z.coerce.number().int().min(0).max(3).optional(),
           cursor: dbId().optional(),
           size: pageQuery.size,
@@ -68,7 +70,11 @@ export async function patient360Routes(app: FastifyInstance) {
     '/api/v0.1/360/person/:id',
     {
       config: { access: { apiId: 'PersonalInHospitalView.get' }, ownedIds: ownedPatients },
-      schema: { tags: tag, summary: 'Person view: patient, visits, diagnoses, allergies, counts', params: idParams },
+      schema: {
+        tags: tag,
+        summary: 'Person view: patient, visits, diagnoses, allergies, counts',
+        params: idParams,
+      },
     },
     async (req) => {
       const data = await personView(app.db, req.auth!.appId, req.params.id, canSeeIdentity(req));
@@ -78,12 +84,7 @@ export async function patient360Routes(app: FastifyInstance) {
     },
   );
 
-  const childList = (
-    url: string,
-    apiId: string,
-    kind: Parameters<typeof listChildren>[3],
-    summary: string,
-  ) =>
+  const childList = (url: string, apiId: string, kind: Parameters<typeof listChildren>[3], summary: string) =>
     r.get(
       url,
       {
@@ -100,8 +101,18 @@ export async function patient360Routes(app: FastifyInstance) {
   childList('/api/v0.1/360/visits/:id', 'PersonalSeeADoctor.get', 'visits', 'Visits of a patient');
   childList('/api/v0.1/360/diagnoses/:id', 'PersonalDiagnose.get', 'diagnoses', 'Diagnoses of a patient');
   childList('/api/v0.1/360/allergies/:id', 'PersonalAllergy.get', 'allergies', 'Allergies of a patient');
-  childList('/api/v0.1/360/examinelist/:id', 'PersonalExamine.get', 'examReports', 'Exam reports of a patient');
-  childList('/api/v0.1/360/operationlist/:id', 'PersonalSurgery.get', 'operations', 'Operations of a patient');
+  childList(
+    '/api/v0.1/360/examinelist/:id',
+    'PersonalExamine.get',
+    'examReports',
+    'Exam reports of a patient',
+  );
+  childList(
+    '/api/v0.1/360/operationlist/:id',
+    'PersonalSurgery.get',
+    'operations',
+    'Operations of a patient',
+  );
   childList(
     '/api/v0.1/360/physicalexams/:id',
     'PersonalPhysicalExamination.get',
@@ -120,7 +131,7 @@ export async function patient360Routes(app: FastifyInstance) {
         params: idParams,
         querystring: z.object({
           ...pageQuery,
-          itemCode: z.string().trim().min(1).max(40).optional(),
+          itemCode: z.string().max(40).trim().min(1).optional(),
           abnormalOnly: z.enum(['true', 'false']).optional(),
         }),
       },
@@ -148,9 +159,13 @@ export async function patient360Routes(app: FastifyInstance) {
       config: {
         access: { apiId: 'PersonalExamine.get' },
         ownedIds: async (db, appId) =>
-          (await db.select({ id: examReports.id }).from(examReports).where(eq(examReports.appId, appId)).limit(2)).map(
-            (x) => ({ id: x.id }),
-          ),
+          (
+            await db
+              .select({ id: examReports.id })
+              .from(examReports)
+              .where(eq(examReports.appId, appId))
+              .limit(2)
+          ).map((x) => ({ id: x.id })),
       },
       schema: { tags: tag, summary: 'One exam report', params: idParams },
     },

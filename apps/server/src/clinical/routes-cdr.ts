@@ -68,7 +68,8 @@ export async function cdrRoutes(app: FastifyInstance) {
       preValidation: ownPatient,
       schema: {
         tags,
-        summary: 'Add a visit, diagnosis, allergy, order, lab result, exam, operation, examination, vital sign or document',
+        summary:
+          'Add a visit, diagnosis, allergy, order, lab result, exam, operation, examination, vital sign or document',
         params: z.object({ id: dbId() }),
         body: recordBody,
       },
@@ -98,8 +99,8 @@ export async function cdrRoutes(app: FastifyInstance) {
         querystring: z.object({
           table: z.enum(cdrTables),
           patientId: dbId().optional(),
-          keyword: z.string().trim().max(60).optional(),
-          source: z.string().trim().max(20).optional(),
+          keyword: z.string().max(60).trim().optional(),
+          source: z.string().max(20).trim().optional(),
           from: z.iso.date().optional(),
           to: z.iso.date().optional(),
           cursor: dbId().optional(),

@@ -56,7 +56,9 @@ export const jobRoutes = fp(async (app: FastifyInstance) => {
       config: {
         access: 'session',
         ownedIds: async (db, appId) =>
-          (await db.select({ id: jobs.id }).from(jobs).where(eqApp(appId)).limit(3)).map((r) => ({ id: r.id })),
+          (await db.select({ id: jobs.id }).from(jobs).where(eqApp(appId)).limit(3)).map((r) => ({
+            id: r.id,
+          })),
       },
       schema: {
         tags: ['jobs'],

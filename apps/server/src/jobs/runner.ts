@@ -141,7 +141,10 @@ export class JobRunner {
     const rows = (res as unknown as { rows: Array<{ id: number | string }> }).rows;
     const id = rows[0]?.id;
     if (id === undefined) return null;
-    const [job] = await this.db.select().from(jobs).where(eq(jobs.id, Number(id)));
+    const [job] = await this.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.id, Number(id)));
     return job ?? null;
   }
 

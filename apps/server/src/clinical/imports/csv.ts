@@ -44,7 +44,7 @@ export type CsvTarget = (typeof CSV_TARGETS)[number];
 const NUMERIC = new Set(['gender', 'valueNum', 'refLow', 'refHigh']);
 
 export const csvImportInput = z.object({
-  fileName: z.string().trim().min(1).max(200),
+  fileName: z.string().max(200).trim().min(1),
   table: z.enum(CSV_TARGETS),
   /** Target field -> CSV column header. Rows of tables other than patients need `mrn`. */
   mapping: z.record(z.string().min(1).max(40), z.string().min(1).max(100)),
@@ -54,9 +54,13 @@ export type CsvImportInput = z.infer<typeof csvImportInput>;
 
 /** The fields the user may map for a target (the column mapping form's choices). */
 export function csvFields(table: CsvTarget): string[] {
-  const shape = table === 'patients' ? patientInput.shape : (recordInputs[table] as unknown as { shape?: object }).shape;
+  const shape =
+    table === 'patients' ? patientInput.shape : (recordInputs[table] as unknown as { shape?: object }).shape;
   const own = Object.keys(
-    shape ?? (recordInputs[table as RecordTable] as unknown as { _def: { schema?: { shape: object } } })._def.schema?.shape ?? {},
+    shape ??
+      (recordInputs[table as RecordTable] as unknown as { _def: { schema?: { shape: object } } })._def.schema
+        ?.shape ??
+      {},
   ).filter((f) => f !== 'visitId' && f !== 'contacts');
   return table === 'patients' ? own : ['mrn', 'sourceId', ...own];
 }
@@ -69,7 +73,13 @@ export function csvFields(table: CsvTarget): string[] {
 export function mapCsv(input: CsvImportInput): MappedImport {
   const rows = parseCsv(input.text);
   const header = (rows[0] ?? []).map((h) => h.trim());
-  const out: MappedImport = { total: Math.max(0, rows.length - 1), skipped: 0, patients: [], records: [], errors: [] };
+  const out: MappedImport = {
+    total: Math.max(0, rows.length - 1),
+    skipped: 0,
+    patients: [],
+    records: [],
+    errors: [],
+  };
   const col = new Map<string, number>();
   for (const [field, column] of Object.entries(input.mapping)) {
     const at = header.indexOf(column.trim());
@@ -111,7 +121,9 @@ export function mapCsv(input: CsvImportInput): MappedImport {
     const key =
       typeof sourceId === 'string' && sourceId
         ? sourceId
-        : createHash('sha1').update(JSON.stringify([table, mrn, rest])).digest('hex');
+        : createHash('sha1')
+            .update(JSON.stringify([table, mrn, rest]))
+            .digest('hex');
     out.records.push({ table, sourceId: key, row, patient: { mrn }, input: parsed.data as never });
   });
   return out;

@@ -14,7 +14,11 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 
 function coding(cc: unknown) {
   const c = obj(arr(obj(cc).coding)[0]);
-  return { system: str(c.system) ?? '', code: str(c.code) ?? '', display: str(c.display) ?? str(obj(cc).text) ?? '' };
+  return {
+    system: str(c.system) ?? '',
+    code: str(c.code) ?? '',
+    display: str(c.display) ?? str(obj(cc).text) ?? '',
+  };
 }
 const textOf = (cc: unknown) => str(obj(cc).text) ?? coding(cc).display;
 
@@ -101,7 +105,12 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
   ) => {
     const patient = refId(res.subject) ?? refId(res.patient);
     if (!patient || !patientIds.has(patient)) {
-      out.errors.push({ row, field: 'subject', message: 'refers to no Patient of this bundle', ref: resourceRef });
+      out.errors.push({
+        row,
+        field: 'subject',
+        message: 'refers to no Patient of this bundle',
+        ref: resourceRef,
+      });
       return;
     }
     const parsed = recordInputs[table].safeParse(input);
@@ -110,7 +119,13 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
       return;
     }
     const visit = refId(res.encounter) ?? refId(res.context);
-    const rec: MappedRecord = { table, sourceId, row, patient: { sourceId: patient }, input: parsed.data as never };
+    const rec: MappedRecord = {
+      table,
+      sourceId,
+      row,
+      patient: { sourceId: patient },
+      input: parsed.data as never,
+    };
     if (visit && table !== 'visits') rec.visitSourceId = visit;
     out.records.push(rec);
   };
@@ -121,7 +136,10 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
     if (r.resourceType !== 'Patient') return;
     const row = i + 1;
     const id = str(r.id) ?? str(obj(e).fullUrl)?.replace(/^urn:uuid:/, '') ?? `row-${row}`;
-    const nid = identifierOf(r, (code, system) => code === 'NI' || /id-?card|resident|national/i.test(system));
+    const nid = identifierOf(
+      r,
+      (code, system) => code === 'NI' || /id-?card|resident|national/i.test(system),
+    );
     const mrn = identifierOf(r, (code) => code === 'MR') ?? id;
     const tel = arr(r.telecom)
       .map(obj)
@@ -205,7 +223,10 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
         if (MEASUREMENTS[c.code]) {
           push(row, ref, 'physicalExams', id, r, {
             item: MEASUREMENTS[c.code],
-            value: typeof q.value === 'number' ? String(Math.round(q.value * 100) / 100) : textOf(r.valueCodeableConcept),
+            value:
+              typeof q.value === 'number'
+                ? String(Math.round(q.value * 100) / 100)
+                : textOf(r.valueCodeableConcept),
             unit: str(q.unit) ?? '',
             recordedAt: when,
           });
@@ -218,7 +239,10 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
             itemCode: c.code,
             itemName: c.display || textOf(r.code),
             ...(typeof q.value === 'number' ? { valueNum: q.value } : {}),
-            valueText: typeof q.value === 'number' ? String(q.value) : (str(r.valueString) ?? textOf(r.valueCodeableConcept)),
+            valueText:
+              typeof q.value === 'number'
+                ? String(q.value)
+                : (str(r.valueString) ?? textOf(r.valueCodeableConcept)),
             unit: str(q.unit) ?? '',
             ...(typeof obj(range.low).value === 'number' ? { refLow: obj(range.low).value } : {}),
             ...(typeof obj(range.high).value === 'number' ? { refHigh: obj(range.high).value } : {}),
@@ -261,7 +285,8 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
           code: c.code,
           name: textOf(r.code),
           operatedAt: str(r.performedDateTime) ?? str(obj(r.performedPeriod).start),
-          surgeon: textOf(obj(arr(r.performer)[0]).actor) || str(obj(obj(arr(r.performer)[0]).actor).display) || '',
+          surgeon:
+            textOf(obj(arr(r.performer)[0]).actor) || str(obj(obj(arr(r.performer)[0]).actor).display) || '',
         });
         return;
       }

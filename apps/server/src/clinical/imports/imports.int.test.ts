@@ -29,7 +29,14 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
     expect(res.body.data.status).toBe('queued');
     const done = await waitForImport(t.app, admin, res.body.data.id);
     expect(done.status).toBe('succeeded');
-    expect(done.counts).toMatchObject({ patients: 1, visits: 12, diagnoses: 6, allergies: 3, orders: 6, operations: 2 });
+    expect(done.counts).toMatchObject({
+      patients: 1,
+      visits: 12,
+      diagnoses: 6,
+      allergies: 3,
+      orders: 6,
+      operations: 2,
+    });
     expect(done.counts.labResults).toBeGreaterThan(10);
     expect(done.counts.vitalSigns).toBeGreaterThan(0);
     expect(done.progress).toBe(100);
@@ -40,7 +47,11 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
     const list = await get(t.app, '/api/v0.1/360?keyword=Kermit', admin);
     expect(list.body.data.items).toHaveLength(1);
     const person = await get(t.app, `/api/v0.1/360/person/${list.body.data.items[0].id}`, admin);
-    expect(person.body.data.patient).toMatchObject({ name: 'Kermit Trantow', gender: 1, birthDate: '1993-06-21' });
+    expect(person.body.data.patient).toMatchObject({
+      name: 'Kermit Trantow',
+      gender: 1,
+      birthDate: '1993-06-21',
+    });
     const trail = await t.app.db.select().from(auditLog).where(eq(auditLog.action, 'import'));
     expect(trail).toHaveLength(1);
   });
@@ -65,14 +76,62 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
       resourceType: 'Bundle',
       type: 'collection',
       entry: [
-        { resource: { resourceType: 'Patient', id: 'p-1', name: [{ family: '张', given: ['三'] }], gender: 'male', birthDate: '1970-01-01' } },
-        { resource: { resourceType: 'Encounter', id: 'e-1', class: { code: 'IMP' }, subject: { reference: 'Patient/p-1' }, period: { start: 'yesterday' } } },
-        { resource: { resourceType: 'Observation', id: 'o-1', category: [{ coding: [{ code: 'vital-signs' }] }], code: { coding: [{ code: '8310-5' }] }, subject: { reference: 'Patient/p-1' }, effectiveDateTime: '2024-01-01T08:00:00Z', valueQuantity: { value: 37.2, unit: 'Cel' } } },
-        { resource: { resourceType: 'Observation', id: 'o-2', category: [{ coding: [{ code: 'laboratory' }] }], code: { coding: [{ code: '1742-6', display: 'ALT' }] }, subject: { reference: 'Patient/nobody' }, effectiveDateTime: '2024-01-01T08:00:00Z', valueQuantity: { value: 40 } } },
-        { resource: { resourceType: 'Patient', id: 'p-2', name: [{ family: '李' }], identifier: [{ type: { coding: [{ code: 'NI' }] }, value: '110101199003071235' }] } },
+        {
+          resource: {
+            resourceType: 'Patient',
+            id: 'p-1',
+            name: [{ family: '张', given: ['三'] }],
+            gender: 'male',
+            birthDate: '1970-01-01',
+          },
+        },
+        {
+          resource: {
+            resourceType: 'Encounter',
+            id: 'e-1',
+            class: { code: 'IMP' },
+            subject: { reference: 'Patient/p-1' },
+            period: { start: 'yesterday' },
+          },
+        },
+        {
+          resource: {
+            resourceType: 'Observation',
+            id: 'o-1',
+            category: [{ coding: [{ code: 'vital-signs' }] }],
+            code: { coding: [{ code: '8310-5' }] },
+            subject: { reference: 'Patient/p-1' },
+            effectiveDateTime: '2024-01-01T08:00:00Z',
+            valueQuantity: { value: 37.2, unit: 'Cel' },
+          },
+        },
+        {
+          resource: {
+            resourceType: 'Observation',
+            id: 'o-2',
+            category: [{ coding: [{ code: 'laboratory' }] }],
+            code: { coding: [{ code: '1742-6', display: 'ALT' }] },
+            subject: { reference: 'Patient/nobody' },
+            effectiveDateTime: '2024-01-01T08:00:00Z',
+            valueQuantity: { value: 40 },
+          },
+        },
+        {
+          resource: {
+            resourceType: 'Patient',
+            id: 'p-2',
+            name: [{ family: '李' }],
+            identifier: [{ type: { coding: [{ code: 'NI' }] }, value: '110101199003071235' }],
+          },
+        },
       ],
     };
-    const res = await post(t.app, '/api/v0.1/imports/fhir', { fileName: 'broken.json', bundle: broken }, admin);
+    const res = await post(
+      t.app,
+      '/api/v0.1/imports/fhir',
+      { fileName: 'broken.json', bundle: broken },
+      admin,
+    );
     const done = await waitForImport(t.app, admin, res.body.data.id);
     expect(done.status).toBe('partial');
     expect(done.counts).toMatchObject({ patients: 1, vitalSigns: 1 });
@@ -85,10 +144,20 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
 
   it('refuses what is not a bundle with a 400 naming the field, and queues nothing', async () => {
     const before = (await get(t.app, '/api/v0.1/imports', admin)).body.data.total;
-    const bad = await post(t.app, '/api/v0.1/imports/fhir', { bundle: { resourceType: 'Patient', entry: [{}] } }, admin);
+    const bad = await post(
+      t.app,
+      '/api/v0.1/imports/fhir',
+      { bundle: { resourceType: 'Patient', entry: [{}] } },
+      admin,
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('bundle.resourceType');
-    const empty = await post(t.app, '/api/v0.1/imports/fhir', { bundle: { resourceType: 'Bundle', entry: [] } }, admin);
+    const empty = await post(
+      t.app,
+      '/api/v0.1/imports/fhir',
+      { bundle: { resourceType: 'Bundle', entry: [] } },
+      admin,
+    );
     expect(empty.status).toBe(400);
     expect((await get(t.app, '/api/v0.1/imports', admin)).body.data.total).toBe(before);
   });
@@ -98,23 +167,46 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
     const p = await post(
       t.app,
       '/api/v0.1/imports/csv',
-      { fileName: 'patients.csv', table: 'patients', mapping: { mrn: '病案号', name: '姓名', gender: '性别', birthDate: '出生日期' }, text: patientsCsv },
+      {
+        fileName: 'patients.csv',
+        table: 'patients',
+        mapping: { mrn: '病案号', name: '姓名', gender: '性别', birthDate: '出生日期' },
+        text: patientsCsv,
+      },
       admin,
     );
     const pd = await waitForImport(t.app, admin, p.body.data.id);
     expect(pd.counts.patients).toBe(1);
     expect(pd.errors).toEqual([expect.objectContaining({ row: 2, field: 'birthDate' })]);
 
-    const labs = 'mrn,code,item,value,unit,low,high,time\nC001,AFP,甲胎蛋白,420,ng/mL,0,7,2024-02-01 08:00\nC001,AFP,甲胎蛋白,abc,ng/mL,0,7,2024-02-08 08:00\nC999,AFP,甲胎蛋白,3,ng/mL,0,7,2024-02-01 08:00\n';
-    const mapping = { mrn: 'mrn', itemCode: 'code', itemName: 'item', valueNum: 'value', unit: 'unit', refLow: 'low', refHigh: 'high', collectedAt: 'time' };
-    const l = await post(t.app, '/api/v0.1/imports/csv', { fileName: 'labs.csv', table: 'labResults', mapping, text: labs }, admin);
+    const labs =
+      'mrn,code,item,value,unit,low,high,time\nC001,AFP,甲胎蛋白,420,ng/mL,0,7,2024-02-01 08:00\nC001,AFP,甲胎蛋白,abc,ng/mL,0,7,2024-02-08 08:00\nC999,AFP,甲胎蛋白,3,ng/mL,0,7,2024-02-01 08:00\n';
+    const mapping = {
+      mrn: 'mrn',
+      itemCode: 'code',
+      itemName: 'item',
+      valueNum: 'value',
+      unit: 'unit',
+      refLow: 'low',
+      refHigh: 'high',
+      collectedAt: 'time',
+    };
+    const l = await post(
+      t.app,
+      '/api/v0.1/imports/csv',
+      { fileName: 'labs.csv', table: 'labResults', mapping, text: labs },
+      admin,
+    );
     const ld = await waitForImport(t.app, admin, l.body.data.id);
     expect(ld.counts.labResults).toBe(1);
     expect(ld.errors.map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([
       [2, 'valueNum'],
       [3, 'mrn'],
     ]);
-    const [row] = await t.app.db.select().from(labResults).where(and(eq(labResults.itemCode, 'AFP')));
+    const [row] = await t.app.db
+      .select()
+      .from(labResults)
+      .where(and(eq(labResults.itemCode, 'AFP')));
     expect(row).toMatchObject({ valueNum: 420, abnormalFlag: 'H' });
 
     const wrongColumn = await post(
@@ -137,6 +229,8 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
     expect((await post(t.app, `/api/v0.1/imports/${rec.id}/rerun`, {}, other.key)).status).toBe(404);
     expect((await get(t.app, '/api/v0.1/imports', other.key)).body.data.items).toEqual([]);
     const researcher = await signIn(t.app, 'researcher');
-    expect((await post(t.app, '/api/v0.1/imports/fhir', { fileName: name, bundle }, researcher)).status).toBe(403);
+    expect((await post(t.app, '/api/v0.1/imports/fhir', { fileName: name, bundle }, researcher)).status).toBe(
+      403,
+    );
   });
 });

@@ -6,14 +6,22 @@ import { loginSession } from '../../auth/routes.js';
 import { importRecords } from '../../db/schema/index.js';
 import { CDR_WRITE_API_ID } from '../routes-cdr.js';
 import { CSV_TARGETS, csvFields, csvImportInput } from './csv.js';
-import { IMPORT_JOB, importDetail, importView, listImports, queueImport, rerunImport, runImportJob } from './service.js';
+import {
+  IMPORT_JOB,
+  importDetail,
+  importView,
+  listImports,
+  queueImport,
+  rerunImport,
+  runImportJob,
+} from './service.js';
 
 const dbId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
 const BIG_BODY = 20 * 1024 * 1024;
 
 const fhirBody = z.object({
-  fileName: z.string().trim().min(1).max(200).default('bundle.json'),
+  fileName: z.string().max(200).trim().min(1).default('bundle.json'),
   bundle: z.looseObject({
     resourceType: z.literal('Bundle'),
     entry: z.array(z.looseObject({})).min(1).max(200_000),
@@ -21,9 +29,13 @@ const fhirBody = z.object({
 });
 
 const ownedImports = async (db: FastifyInstance['db'], appId: number) =>
-  (await db.select({ id: importRecords.id }).from(importRecords).where(eq(importRecords.appId, appId)).limit(2)).map(
-    (r) => ({ id: r.id }),
-  );
+  (
+    await db
+      .select({ id: importRecords.id })
+      .from(importRecords)
+      .where(eq(importRecords.appId, appId))
+      .limit(2)
+  ).map((r) => ({ id: r.id }));
 
 /** Import records (`/data-lake/data-resource-maintenance`): FHIR bundles and CSV files, run as jobs. */
 export async function importRoutes(app: FastifyInstance) {
@@ -36,7 +48,11 @@ export async function importRoutes(app: FastifyInstance) {
     {
       bodyLimit: BIG_BODY,
       config: { access: { apiId: CDR_WRITE_API_ID } },
-      schema: { tags, summary: 'Import a FHIR R4 Bundle (runs as a job; poll the import record)', body: fhirBody },
+      schema: {
+        tags,
+        summary: 'Import a FHIR R4 Bundle (runs as a job; poll the import record)',
+        body: fhirBody,
+      },
     },
     async (req) => {
       const s = loginSession(req);
@@ -51,7 +67,11 @@ export async function importRoutes(app: FastifyInstance) {
     {
       bodyLimit: BIG_BODY,
       config: { access: { apiId: CDR_WRITE_API_ID } },
-      schema: { tags, summary: 'Import a CSV file with a column mapping (runs as a job)', body: csvImportInput },
+      schema: {
+        tags,
+        summary: 'Import a CSV file with a column mapping (runs as a job)',
+        body: csvImportInput,
+      },
     },
     async (req) => {
       const s = loginSession(req);
@@ -90,7 +110,11 @@ export async function importRoutes(app: FastifyInstance) {
     '/api/v0.1/imports/:id',
     {
       config: { access: { apiId: 'DataLakeDataResourceMaintenance.get' }, ownedIds: ownedImports },
-      schema: { tags, summary: 'One import: status, progress, counts and refused rows', params: z.object({ id: dbId() }) },
+      schema: {
+        tags,
+        summary: 'One import: status, progress, counts and refused rows',
+        params: z.object({ id: dbId() }),
+      },
     },
     async (req) => ok(await importDetail(app.db, req.auth!.appId, req.params.id)),
   );
@@ -99,7 +123,11 @@ export async function importRoutes(app: FastifyInstance) {
     '/api/v0.1/imports/:id/rerun',
     {
       config: { access: { apiId: CDR_WRITE_API_ID }, ownedIds: ownedImports },
-      schema: { tags, summary: 'Run an import again (no duplicates: rows keep their source ids)', params: z.object({ id: dbId() }) },
+      schema: {
+        tags,
+        summary: 'Run an import again (no duplicates: rows keep their source ids)',
+        params: z.object({ id: dbId() }),
+      },
     },
     async (req) => {
       const rec = await rerunImport(app.db, req, loginSession(req), req.params.id);

@@ -55,20 +55,35 @@ export async function queueImport(
       .set({ jobId: job.id })
       .where(eq(importRecords.id, rec!.id))
       .returning();
-    await audit(tx, req, { action: 'import.queue', entity: 'import_record', entityId: rec!.id, after: { format, fileName } });
+    await audit(tx, req, {
+      action: 'import.queue',
+      entity: 'import_record',
+      entityId: rec!.id,
+      after: { format, fileName },
+    });
     return withJob!;
   });
 }
 
 /** Queues an import again (same file): rows are upserted by source id, so nothing doubles. */
-export async function rerunImport(db: Db, req: FastifyRequest, s: { appId: number; userId: number }, id: number) {
+export async function rerunImport(
+  db: Db,
+  req: FastifyRequest,
+  s: { appId: number; userId: number },
+  id: number,
+) {
   return db.transaction(async (tx) => {
     const [rec] = await tx
       .select()
       .from(importRecords)
       .where(and(eq(importRecords.id, id), eq(importRecords.appId, s.appId)));
     if (!rec) throw notFound('import record');
-    const job = await enqueueJob(tx, { appId: s.appId, kind: IMPORT_JOB, params: { importId: id }, createdBy: s.userId });
+    const job = await enqueueJob(tx, {
+      appId: s.appId,
+      kind: IMPORT_JOB,
+      params: { importId: id },
+      createdBy: s.userId,
+    });
     const [row] = await tx
       .update(importRecords)
       .set({ jobId: job.id, status: 'queued', finishedAt: null })

@@ -38,7 +38,11 @@ export async function writeImport(
   const goodPatients = m.patients.filter((p) => {
     const o = owner.get(p.input.mrn);
     if (o && !(o.source === source && o.sourceId === p.sourceId)) {
-      errors.push({ row: p.row, field: 'mrn', message: `medical record number ${p.input.mrn} belongs to another patient` });
+      errors.push({
+        row: p.row,
+        field: 'mrn',
+        message: `medical record number ${p.input.mrn} belongs to another patient`,
+      });
       return false;
     }
     return true;
@@ -68,9 +72,7 @@ export async function writeImport(
 
   // CSV rows name their patient by medical record number, among all of the app's patients.
   const byMrn = new Map<string, number>();
-  const wantedMrns = [
-    ...new Set(m.records.flatMap((r) => ('mrn' in r.patient ? [r.patient.mrn] : []))),
-  ];
+  const wantedMrns = [...new Set(m.records.flatMap((r) => ('mrn' in r.patient ? [r.patient.mrn] : [])))];
   for (let i = 0; i < wantedMrns.length; i += 1000) {
     const found = await tx
       .select({ id: patients.id, mrn: patients.mrn })
@@ -105,14 +107,19 @@ export async function writeImport(
         errors.push({
           row: r.row,
           field: 'mrn' in r.patient ? 'mrn' : 'subject',
-          message: 'mrn' in r.patient ? `no patient with medical record number ${r.patient.mrn}` : 'its patient was refused',
+          message:
+            'mrn' in r.patient
+              ? `no patient with medical record number ${r.patient.mrn}`
+              : 'its patient was refused',
         });
         continue;
       }
-      const row = rowOf(table, r.input as never, { appId, patientId, source, sourceId: r.sourceId }) as Record<
-        string,
-        unknown
-      >;
+      const row = rowOf(table, r.input as never, {
+        appId,
+        patientId,
+        source,
+        sourceId: r.sourceId,
+      }) as Record<string, unknown>;
       if (r.visitSourceId && table !== 'visits') row.visitId = visitIds.get(r.visitSourceId) ?? null;
       rows.push(row);
     }

@@ -13,7 +13,8 @@ export async function searchRoutes(app: FastifyInstance) {
       config: { access: { apiId: 'DataLakeFullTextRetrieval.query' } },
       schema: {
         tags: ['search'],
-        summary: 'Patients meeting every condition (diagnosis, lab ranges, dates, gender, age, document text)',
+        summary:
+          'Patients meeting every condition (diagnosis, lab ranges, dates, gender, age, document text)',
         body: searchInput,
       },
     },
@@ -27,7 +28,11 @@ export async function searchRoutes(app: FastifyInstance) {
     '/api/v0.1/fulltext/export',
     {
       config: { access: { apiId: 'DataLakeFullTextRetrieval.export' } },
-      schema: { tags: ['search'], summary: 'The search result as CSV (at most 10,000 patients)', body: searchInput },
+      schema: {
+        tags: ['search'],
+        summary: 'The search result as CSV (at most 10,000 patients)',
+        body: searchInput,
+      },
     },
     async (req, reply) => {
       const { csv, rows } = await exportSearch(app.db, req.auth!.appId, req.body, canSeeIdentity(req));

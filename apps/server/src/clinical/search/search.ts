@@ -8,12 +8,12 @@ import { type PatientRow, patientView } from '../patient360.js';
 export const searchInput = z
   .object({
     /** ICD-10 code prefix (K74) or words of the diagnosis name (肝硬化). */
-    diagnosis: z.string().trim().min(1).max(60).optional(),
+    diagnosis: z.string().max(60).trim().min(1).optional(),
     labs: z
       .array(
         z
           .object({
-            itemCode: z.string().trim().min(1).max(40),
+            itemCode: z.string().max(40).trim().min(1),
             min: z.number().finite().optional(),
             max: z.number().finite().optional(),
           })
@@ -30,7 +30,7 @@ export const searchInput = z
     ageMin: z.number().int().min(0).max(150).optional(),
     ageMax: z.number().int().min(0).max(150).optional(),
     /** Free text over clinical documents: every term (split by blanks) must occur. */
-    text: z.string().trim().max(200).optional(),
+    text: z.string().max(200).trim().optional(),
     cursor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
     size: z.number().int().min(1).max(100).default(20),
   })
@@ -70,7 +70,8 @@ function range(col: SQL, q: SearchInput): SQL {
 export function searchWhere(appId: number, q: SearchInput): SQL {
   const conds: SQL[] = [sql`p.app_id = ${appId}`];
   if (q.gender !== undefined) conds.push(sql`p.gender = ${q.gender}`);
-  if (q.ageMin !== undefined) conds.push(sql`p.birth_date <= (current_date - make_interval(years => ${q.ageMin}))`);
+  if (q.ageMin !== undefined)
+    conds.push(sql`p.birth_date <= (current_date - make_interval(years => ${q.ageMin}))`);
   if (q.ageMax !== undefined)
     conds.push(sql`p.birth_date > (current_date - make_interval(years => ${q.ageMax + 1}))`);
   if (q.diagnosis) {
@@ -92,13 +93,17 @@ export function searchWhere(appId: number, q: SearchInput): SQL {
   if (q.text) {
     const terms = termsOf(q.text);
     const tsq = terms.map((t) => tsqueryOf(t)!).join(' & ');
-    const substr = terms.map((t) => sql` and strpos(lower(doc.body || ' ' || doc.title), ${t.toLowerCase()}) > 0`);
+    const substr = terms.map(
+      (t) => sql` and strpos(lower(doc.body || ' ' || doc.title), ${t.toLowerCase()}) > 0`,
+    );
     conds.push(
       sql`exists (select 1 from documents doc where doc.patient_id = p.id and doc.app_id = ${appId}
         and to_tsvector('simple'::regconfig, doc.search_text) @@ to_tsquery('simple'::regconfig, ${tsq})${sql.join(substr, sql``)}${range(sql`doc.written_at`, q)})`,
     );
   } else if (!q.diagnosis && !q.labs?.length && (q.dateFrom || q.dateTo)) {
-    conds.push(sql`exists (select 1 from visits v where v.patient_id = p.id and v.app_id = ${appId}${range(sql`v.admit_at`, q)})`);
+    conds.push(
+      sql`exists (select 1 from visits v where v.patient_id = p.id and v.app_id = ${appId}${range(sql`v.admit_at`, q)})`,
+    );
   }
   return sql.join(conds, sql` and `);
 }
@@ -146,7 +151,12 @@ export async function searchPatientsByConditions(db: Tx, appId: number, q: Searc
   const rows = rowsOf<Record<string, unknown>>(res);
   const more = rows.length > q.size;
   const page = (more ? rows.slice(0, q.size) : rows).map(patientFromSql);
-  const items: Found[] = page.map((p) => ({ ...patientView(p, full), documents: [], diagnoses: [], labs: [] }));
+  const items: Found[] = page.map((p) => ({
+    ...patientView(p, full),
+    documents: [],
+    diagnoses: [],
+    labs: [],
+  }));
   if (page.length) {
     const ids = sql.join(
       page.map((p) => sql`${p.id}`),
@@ -169,7 +179,8 @@ export async function searchPatientsByConditions(db: Tx, appId: number, q: Searc
           .then((r) => {
             for (const d of rowsOf<Record<string, unknown>>(r)) {
               const text = `${String(d.body)}`;
-              if (!terms.every((t) => `${text} ${String(d.title)}`.toLowerCase().includes(t.toLowerCase()))) continue;
+              if (!terms.every((t) => `${text} ${String(d.title)}`.toLowerCase().includes(t.toLowerCase())))
+                continue;
               byId.get(Number(d.patient_id))?.documents.push({
                 documentId: Number(d.id),
                 kind: String(d.kind),
@@ -184,9 +195,12 @@ export async function searchPatientsByConditions(db: Tx, appId: number, q: Searc
     if (q.diagnosis) {
       jobs.push(
         db
-          .execute(sql`select distinct patient_id, name from diagnoses where app_id = ${appId} and patient_id in (${ids})`)
+          .execute(
+            sql`select distinct patient_id, name from diagnoses where app_id = ${appId} and patient_id in (${ids})`,
+          )
           .then((r) => {
-            for (const d of rowsOf<Record<string, unknown>>(r)) byId.get(Number(d.patient_id))?.diagnoses.push(String(d.name));
+            for (const d of rowsOf<Record<string, unknown>>(r))
+              byId.get(Number(d.patient_id))?.diagnoses.push(String(d.name));
           }),
       );
     }
@@ -214,7 +228,11 @@ export async function searchPatientsByConditions(db: Tx, appId: number, q: Searc
     }
     await Promise.all(jobs);
   }
-  return { items, nextCursor: more ? String(page[page.length - 1]!.id) : null, terms: q.text ? termsOf(q.text) : [] };
+  return {
+    items,
+    nextCursor: more ? String(page[page.length - 1]!.id) : null,
+    terms: q.text ? termsOf(q.text) : [],
+  };
 }
 
 const csvCell = (v: unknown) => {

@@ -87,7 +87,10 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
   const birthDate = birth.toISOString().slice(0, 10);
   const nationalId = randomNationalId(r, { birthDate });
   const gender = parseNationalId(nationalId)?.gender ?? 1;
-  const name = pick(SURNAMES) + pick(gender === 1 ? GIVEN_MALE : GIVEN_FEMALE) + (r() < 0.6 ? pick(gender === 1 ? GIVEN_MALE : GIVEN_FEMALE) : '');
+  const name =
+    pick(SURNAMES) +
+    pick(gender === 1 ? GIVEN_MALE : GIVEN_FEMALE) +
+    (r() < 0.6 ? pick(gender === 1 ? GIVEN_MALE : GIVEN_FEMALE) : '');
   const phone = `1${pick(['38', '39', '50', '58', '86', '87'])}${String(Math.floor(r() * 1e8)).padStart(8, '0')}`;
   const pid = ids.patientId;
   out.patients.push({
@@ -100,7 +103,13 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
     nationalId,
     phone,
     address: `${pick(CITIES)}${pick(STREETS)}${Math.floor(between(1, 300))}号`,
-    contacts: [{ name: pick(SURNAMES) + pick(GIVEN_FEMALE), relation: pick(['配偶', '子女', '父母']), phone: `139${String(Math.floor(r() * 1e8)).padStart(8, '0')}` }],
+    contacts: [
+      {
+        name: pick(SURNAMES) + pick(GIVEN_FEMALE),
+        relation: pick(['配偶', '子女', '父母']),
+        phone: `139${String(Math.floor(r() * 1e8)).padStart(8, '0')}`,
+      },
+    ],
     source: 'synthetic',
     sourceId: src,
   });
@@ -115,9 +124,14 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
   const comorbid = r() < 0.3 && comorbidPick.icd10 !== course.icd10 ? comorbidPick : null;
   if (r() < 0.1) {
     out.allergies.push({
-      appId, patientId: pid, substance: pick(['青霉素', '头孢类抗生素', '磺胺类药物', '海鲜']),
-      reaction: pick(['皮疹', '瘙痒', '呼吸困难']), severity: pick(['轻度', '中度']),
-      recordedAt: new Date(ANCHOR - between(400, 3000) * DAY), source: 'synthetic', sourceId: `${src}-a`,
+      appId,
+      patientId: pid,
+      substance: pick(['青霉素', '头孢类抗生素', '磺胺类药物', '海鲜']),
+      reaction: pick(['皮疹', '瘙痒', '呼吸困难']),
+      severity: pick(['轻度', '中度']),
+      recordedAt: new Date(ANCHOR - between(400, 3000) * DAY),
+      source: 'synthetic',
+      sourceId: `${src}-a`,
     });
   }
 
@@ -131,51 +145,113 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
     const vid = ids.nextVisitId();
     const vs = `${src}-v${v}`;
     // Admitted in daytime, Beijing time (UTC+8).
-    const admit = new Date(Math.floor((t + 8 * HOUR) / DAY) * DAY - 8 * HOUR + Math.floor(between(8, 17)) * HOUR);
+    const admit = new Date(
+      Math.floor((t + 8 * HOUR) / DAY) * DAY - 8 * HOUR + Math.floor(between(8, 17)) * HOUR,
+    );
     const days = inpatient ? Math.floor(between(3, 9)) : 0;
     const discharge = new Date(admit.getTime() + (inpatient ? days * DAY + 2 * HOUR : 20 * 60_000));
-    out.visits.push({ id: vid, appId, patientId: pid, kind, department: stage.department, admitAt: admit, dischargeAt: discharge, source: 'synthetic', sourceId: vs });
+    out.visits.push({
+      id: vid,
+      appId,
+      patientId: pid,
+      kind,
+      department: stage.department,
+      admitAt: admit,
+      dischargeAt: discharge,
+      source: 'synthetic',
+      sourceId: vs,
+    });
     const dx = [{ icd10: stage.icd10, name: stage.name, kind: 'main' }];
     if (viral && stage !== course) dx.push({ icd10: course.icd10, name: course.name, kind: 'secondary' });
     if (comorbid) dx.push({ ...comorbid, kind: 'secondary' });
-    dx.forEach((d, i) =>
-      out.diagnoses.push({ appId, patientId: pid, visitId: vid, ...d, diagnosedAt: admit, source: 'synthetic', sourceId: `${vs}-d${i}` }),
-    );
+    dx.forEach((d, i) => {
+      out.diagnoses.push({
+        appId,
+        patientId: pid,
+        visitId: vid,
+        ...d,
+        diagnosedAt: admit,
+        source: 'synthetic',
+        sourceId: `${vs}-d${i}`,
+      });
+    });
 
     // Lab series: worse with cirrhosis and cancer, better on antiviral treatment.
-    severity = Math.max(course.key === 'hypertension' ? 0 : 0.1, severity * between(0.6, 1.3) + (stage.key === 'hcc' ? 0.5 : stage.key === 'cirrhosis' ? 0.3 : 0));
+    severity = Math.max(
+      course.key === 'hypertension' ? 0 : 0.1,
+      severity * between(0.6, 1.3) + (stage.key === 'hcc' ? 0.5 : stage.key === 'cirrhosis' ? 0.3 : 0),
+    );
     const labValues: Partial<Record<LabCode, number>> = {
       ALT: round(between(15, 45) + severity * between(20, 160), 0),
       AST: round(between(15, 35) + severity * between(15, 140), 0),
       TBIL: round(between(6, 18) + severity * between(2, 40)),
       ALB: round(between(38, 48) - severity * between(2, 10)),
       AFP: round(stage.key === 'hcc' ? between(50, 3000) : between(1, 8) + severity * between(0, 10)),
-      PLT: round(between(140, 300) - (stage.key === 'cirrhosis' || stage.key === 'hcc' ? between(40, 120) : 0), 0),
+      PLT: round(
+        between(140, 300) - (stage.key === 'cirrhosis' || stage.key === 'hcc' ? between(40, 120) : 0),
+        0,
+      ),
     };
-    if (course.key === 'hbv') labValues.HBVDNA = round(v === 0 ? 10 ** between(3, 8) : 10 ** between(0, 3), 0);
+    if (course.key === 'hbv')
+      labValues.HBVDNA = round(v === 0 ? 10 ** between(3, 8) : 10 ** between(0, 3), 0);
     if (course.key === 'hcv') labValues.HCVRNA = round(v === 0 ? 10 ** between(4, 7) : between(0, 15), 0);
     const collected = new Date(admit.getTime() + 23 * HOUR);
     for (const [code, value] of Object.entries(labValues) as Array<[LabCode, number]>) {
       const def = LABS[code];
       out.labResults.push({
-        appId, patientId: pid, visitId: vid, itemCode: code, itemName: def.name, valueNum: value, valueText: String(value),
-        unit: def.unit, refLow: def.low, refHigh: def.high, abnormalFlag: abnormalFlagOf(value, def.low, def.high),
-        collectedAt: collected, source: 'synthetic', sourceId: `${vs}-l${code}`,
+        appId,
+        patientId: pid,
+        visitId: vid,
+        itemCode: code,
+        itemName: def.name,
+        valueNum: value,
+        valueText: String(value),
+        unit: def.unit,
+        refLow: def.low,
+        refHigh: def.high,
+        abnormalFlag: abnormalFlagOf(value, def.low, def.high),
+        collectedAt: collected,
+        source: 'synthetic',
+        sourceId: `${vs}-l${code}`,
       });
     }
 
     const drugs = DRUGS[stage.key];
-    drugs.slice(0, 1 + Math.floor(r() * drugs.length)).forEach(([dn, dose, unit, route, freq], i) =>
+    drugs.slice(0, 1 + Math.floor(r() * drugs.length)).forEach(([dn, dose, unit, route, freq], i) => {
       out.orders.push({
-        appId, patientId: pid, visitId: vid, category: 'drug', code: '', name: dn, dose, doseUnit: unit, route, frequency: freq,
-        startAt: admit, stopAt: inpatient ? discharge : null, source: 'synthetic', sourceId: `${vs}-o${i}`,
-      }),
-    );
+        appId,
+        patientId: pid,
+        visitId: vid,
+        category: 'drug',
+        code: '',
+        name: dn,
+        dose,
+        doseUnit: unit,
+        route,
+        frequency: freq,
+        startAt: admit,
+        stopAt: inpatient ? discharge : null,
+        source: 'synthetic',
+        sourceId: `${vs}-o${i}`,
+      });
+    });
     if (inpatient) {
       const [nd, freq] = pick(NON_DRUG);
       out.orders.push({
-        appId, patientId: pid, visitId: vid, category: 'other', code: '', name: nd, dose: '', doseUnit: '', route: '', frequency: freq,
-        startAt: admit, stopAt: discharge, source: 'synthetic', sourceId: `${vs}-on`,
+        appId,
+        patientId: pid,
+        visitId: vid,
+        category: 'other',
+        code: '',
+        name: nd,
+        dose: '',
+        doseUnit: '',
+        route: '',
+        frequency: freq,
+        startAt: admit,
+        stopAt: discharge,
+        source: 'synthetic',
+        sourceId: `${vs}-on`,
       });
     }
 
@@ -188,11 +264,25 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
             ? '肝实质回声弥漫性增强，后方回声衰减'
             : '肝脏形态大小正常，实质回声稍增粗';
     const conclusion =
-      stage.key === 'hcc' ? '肝右叶占位，考虑肝细胞癌' : stage.key === 'cirrhosis' ? '肝硬化，脾大，腹水' : stage.key === 'nafld' ? '脂肪肝' : '肝实质回声稍增粗';
+      stage.key === 'hcc'
+        ? '肝右叶占位，考虑肝细胞癌'
+        : stage.key === 'cirrhosis'
+          ? '肝硬化，脾大，腹水'
+          : stage.key === 'nafld'
+            ? '脂肪肝'
+            : '肝实质回声稍增粗';
     if (stage.key !== 'hypertension') {
       out.examReports.push({
-        appId, patientId: pid, visitId: vid, modality: stage.key === 'hcc' ? 'CT' : '超声', bodyPart: '上腹部',
-        findings: liverLooks, conclusion, examAt: new Date(admit.getTime() + 26 * HOUR), source: 'synthetic', sourceId: `${vs}-e`,
+        appId,
+        patientId: pid,
+        visitId: vid,
+        modality: stage.key === 'hcc' ? 'CT' : '超声',
+        bodyPart: '上腹部',
+        findings: liverLooks,
+        conclusion,
+        examAt: new Date(admit.getTime() + 26 * HOUR),
+        source: 'synthetic',
+        sourceId: `${vs}-e`,
       });
     }
 
@@ -202,15 +292,56 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
     const bp = `${Math.floor(between(105, 150))}/${Math.floor(between(65, 95))}`;
     if (inpatient) {
       out.physicalExams.push(
-        { appId, patientId: pid, visitId: vid, item: '身高', value: String(Math.floor(between(150, 182))), unit: 'cm', recordedAt: admit, source: 'synthetic', sourceId: `${vs}-p0` },
-        { appId, patientId: pid, visitId: vid, item: '体重', value: String(round(between(45, 90))), unit: 'kg', recordedAt: admit, source: 'synthetic', sourceId: `${vs}-p1` },
-        { appId, patientId: pid, visitId: vid, item: '血压', value: bp, unit: 'mmHg', recordedAt: admit, source: 'synthetic', sourceId: `${vs}-p2` },
+        {
+          appId,
+          patientId: pid,
+          visitId: vid,
+          item: '身高',
+          value: String(Math.floor(between(150, 182))),
+          unit: 'cm',
+          recordedAt: admit,
+          source: 'synthetic',
+          sourceId: `${vs}-p0`,
+        },
+        {
+          appId,
+          patientId: pid,
+          visitId: vid,
+          item: '体重',
+          value: String(round(between(45, 90))),
+          unit: 'kg',
+          recordedAt: admit,
+          source: 'synthetic',
+          sourceId: `${vs}-p1`,
+        },
+        {
+          appId,
+          patientId: pid,
+          visitId: vid,
+          item: '血压',
+          value: bp,
+          unit: 'mmHg',
+          recordedAt: admit,
+          source: 'synthetic',
+          sourceId: `${vs}-p2`,
+        },
       );
       if (stage.key === 'hcc' && r() < 0.6) {
-        const op = r() < 0.5 ? ['47.0100', '肝部分切除术', '全身麻醉'] : ['50.9300', '经导管肝动脉化疗栓塞术(TACE)', '局部麻醉'];
+        const op =
+          r() < 0.5
+            ? ['47.0100', '肝部分切除术', '全身麻醉']
+            : ['50.9300', '经导管肝动脉化疗栓塞术(TACE)', '局部麻醉'];
         out.operations.push({
-          appId, patientId: pid, visitId: vid, code: op[0], name: op[1], operatedAt: new Date(admit.getTime() + 2 * DAY + 9 * HOUR),
-          surgeon: `${pick(SURNAMES)}${pick(GIVEN_MALE)}`, anaesthesia: op[2], source: 'synthetic', sourceId: `${vs}-op`,
+          appId,
+          patientId: pid,
+          visitId: vid,
+          code: op[0],
+          name: op[1],
+          operatedAt: new Date(admit.getTime() + 2 * DAY + 9 * HOUR),
+          surgeon: `${pick(SURNAMES)}${pick(GIVEN_MALE)}`,
+          anaesthesia: op[2],
+          source: 'synthetic',
+          sourceId: `${vs}-op`,
         });
       }
       // The bedside chart: every 4 hours, fever after an operation, events now and then.
@@ -225,16 +356,57 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
           const temp = round(t0 + (fever && d >= 1 && d <= 3 ? between(0.5, 2.2) : between(-0.3, 0.4)));
           const vsrc = `${vs}-t${n++}`;
           out.vitalSigns.push(
-            { appId, patientId: pid, visitId: vid, itemName: '体温', value: r() < 0.01 ? '不升' : String(temp), itemUnit: '℃', recordDt: at, source: 'synthetic', sourceId: `${vsrc}t` },
-            { appId, patientId: pid, visitId: vid, itemName: '脉搏', value: String(Math.floor(pulse + (temp - 37) * 10 + between(-6, 6))), itemUnit: '次/分', recordDt: at, source: 'synthetic', sourceId: `${vsrc}p` },
-            { appId, patientId: pid, visitId: vid, itemName: '血氧饱和度', value: String(Math.floor(between(ventilated && d === 2 ? 86 : 94, 100))), itemUnit: '%', recordDt: at, source: 'synthetic', sourceId: `${vsrc}s` },
+            {
+              appId,
+              patientId: pid,
+              visitId: vid,
+              itemName: '体温',
+              value: r() < 0.01 ? '不升' : String(temp),
+              itemUnit: '℃',
+              recordDt: at,
+              source: 'synthetic',
+              sourceId: `${vsrc}t`,
+            },
+            {
+              appId,
+              patientId: pid,
+              visitId: vid,
+              itemName: '脉搏',
+              value: String(Math.floor(pulse + (temp - 37) * 10 + between(-6, 6))),
+              itemUnit: '次/分',
+              recordDt: at,
+              source: 'synthetic',
+              sourceId: `${vsrc}p`,
+            },
+            {
+              appId,
+              patientId: pid,
+              visitId: vid,
+              itemName: '血氧饱和度',
+              value: String(Math.floor(between(ventilated && d === 2 ? 86 : 94, 100))),
+              itemUnit: '%',
+              recordDt: at,
+              source: 'synthetic',
+              sourceId: `${vsrc}s`,
+            },
           );
         }
       }
       const ev = (at: number, value: string, k: string) =>
-        out.vitalSigns.push({ appId, patientId: pid, visitId: vid, itemName: '事件', value, itemUnit: '', recordDt: new Date(at), source: 'synthetic', sourceId: `${vs}-ev${k}` });
+        out.vitalSigns.push({
+          appId,
+          patientId: pid,
+          visitId: vid,
+          itemName: '事件',
+          value,
+          itemUnit: '',
+          recordDt: new Date(at),
+          source: 'synthetic',
+          sourceId: `${vs}-ev${k}`,
+        });
       ev(admit.getTime(), '入院', 'in');
-      if (out.operations.length && out.operations[out.operations.length - 1]!.visitId === vid) ev(admit.getTime() + 2 * DAY + 9 * HOUR, '手术', 'op');
+      if (out.operations.length && out.operations[out.operations.length - 1]!.visitId === vid)
+        ev(admit.getTime() + 2 * DAY + 9 * HOUR, '手术', 'op');
       if (ventilated) {
         ev(admit.getTime() + 2 * DAY + 12 * HOUR, '开呼吸机', 'von');
         ev(admit.getTime() + 3 * DAY + 10 * HOUR, '关呼吸机', 'voff');
@@ -257,14 +429,30 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
       : `${sex}，${visitAge}岁。主诉：${complaint}。现病史：${history}。查体：神志清，皮肤巩膜${jaundice}，腹软。辅助检查：${labLine}。诊断：${dxLine}。处理：${drugs[0]![0]} ${drugs[0]![1]}${drugs[0]![2]} ${drugs[0]![4]}，定期复查肝功能${course.key === 'hbv' ? '及HBV-DNA' : ''}。`;
     const title = inpatient ? '入院记录' : kind === 'emergency' ? '急诊病历' : '门诊病历';
     out.documents.push({
-      appId, patientId: pid, visitId: vid, kind: inpatient ? 'admission' : 'other', title, body, writtenAt: new Date(admit.getTime() + 2 * HOUR),
-      searchText: searchTextOf(title, body), source: 'synthetic', sourceId: `${vs}-doc`,
+      appId,
+      patientId: pid,
+      visitId: vid,
+      kind: inpatient ? 'admission' : 'other',
+      title,
+      body,
+      writtenAt: new Date(admit.getTime() + 2 * HOUR),
+      searchText: searchTextOf(title, body),
+      source: 'synthetic',
+      sourceId: `${vs}-doc`,
     });
     if (inpatient) {
       const summary = `患者${name}因${complaint}入院，诊断${dxLine}。住院${days}天，予${drugs.map((d) => d[0]).join('、')}治疗${out.operations.some((o) => o.visitId === vid) ? '，并行手术治疗，术后恢复可' : ''}。出院时一般情况可，复查${labLine}。出院医嘱：规律服药，1月后门诊复查肝功能、甲胎蛋白及腹部影像。`;
       out.documents.push({
-        appId, patientId: pid, visitId: vid, kind: 'discharge', title: '出院小结', body: summary, writtenAt: discharge,
-        searchText: searchTextOf('出院小结', summary), source: 'synthetic', sourceId: `${vs}-dis`,
+        appId,
+        patientId: pid,
+        visitId: vid,
+        kind: 'discharge',
+        title: '出院小结',
+        body: summary,
+        writtenAt: discharge,
+        searchText: searchTextOf('出院小结', summary),
+        source: 'synthetic',
+        sourceId: `${vs}-dis`,
       });
     }
     t = discharge.getTime() + between(30, 400) * DAY;

@@ -38,7 +38,12 @@ export async function syntheticRoutes(app: FastifyInstance) {
     async (req) => {
       const s = loginSession(req);
       const job = await app.db.transaction(async (tx) => {
-        const j = await enqueueJob(tx, { appId: s.appId, kind: SYNTHETIC_JOB, params: req.body, createdBy: s.userId });
+        const j = await enqueueJob(tx, {
+          appId: s.appId,
+          kind: SYNTHETIC_JOB,
+          params: req.body,
+          createdBy: s.userId,
+        });
         await audit(tx, req, { action: 'synthetic.queue', entity: 'job', entityId: j.id, after: req.body });
         return j;
       });

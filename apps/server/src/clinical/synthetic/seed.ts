@@ -64,7 +64,9 @@ export async function copyBatch(client: pg.PoolClient, batch: Batch) {
       const rows = batch[t];
       if (!rows.length) continue;
       const table = CDR_TABLES[t].table as PgTable;
-      const cols = Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(([k]) => k in rows[0]!);
+      const cols = Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(
+        ([k]) => k in rows[0]!,
+      );
       const name = (table as unknown as Record<symbol, string>)[Symbol.for('drizzle:Name')]!;
       const stream = client.query(
         copyFrom(`COPY "${name}" (${cols.map(([, c]) => `"${c.name}"`).join(', ')}) FROM STDIN`),

@@ -12,7 +12,10 @@ export async function makeClinicalObjects(app: FastifyInstance, adminKey: string
   await post(
     app,
     `/api/v0.1/cdr/patients/${p.body.data.id}/records`,
-    { table: 'examReports', row: { modality: 'CT', bodyPart: '上腹部', conclusion: '肝硬化', examAt: '2024-01-02' } },
+    {
+      table: 'examReports',
+      row: { modality: 'CT', bodyPart: '上腹部', conclusion: '肝硬化', examAt: '2024-01-02' },
+    },
     adminKey,
   );
   await post(
@@ -20,7 +23,10 @@ export async function makeClinicalObjects(app: FastifyInstance, adminKey: string
     '/api/v0.1/imports/fhir',
     {
       fileName: 'matrix.json',
-      bundle: { resourceType: 'Bundle', entry: [{ resource: { resourceType: 'Patient', id: 'mx', name: [{ text: '矩阵' }] } }] },
+      bundle: {
+        resourceType: 'Bundle',
+        entry: [{ resource: { resourceType: 'Patient', id: 'mx', name: [{ text: '矩阵' }] } }],
+      },
     },
     adminKey,
   );

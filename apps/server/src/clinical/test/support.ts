@@ -3,14 +3,24 @@ import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
-import { appMembers, apps, functions, roleFunctions, roles, roleUsers, users } from '../../db/schema/index.js';
+import {
+  appMembers,
+  apps,
+  functions,
+  roleFunctions,
+  roles,
+  roleUsers,
+  users,
+} from '../../db/schema/index.js';
 import { get, signIn, TEST_PASSWORD } from '../../test/helper.js';
 
 export const SYNTHEA_DIR = '/work/shared/data/synthea';
 
 /** The first Synthea bundle of the shared test data (Kermit Trantow). */
 export function syntheaBundle(): { name: string; bundle: Record<string, unknown> } {
-  const file = readdirSync(SYNTHEA_DIR).filter((f) => f.endsWith('.json')).sort()[0]!;
+  const file = readdirSync(SYNTHEA_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()[0]!;
   return { name: file, bundle: JSON.parse(readFileSync(path.join(SYNTHEA_DIR, file), 'utf8')) };
 }
 
@@ -22,7 +32,10 @@ export async function demoUserWith(app: FastifyInstance, userName: string, apiId
     .values({ userName, passwordHash: await hashPassword(TEST_PASSWORD) })
     .returning();
   await app.db.insert(appMembers).values({ appId: demo!.appId, userId: u!.userId });
-  const [role] = await app.db.insert(roles).values({ appId: demo!.appId, roleName: `role-${userName}` }).returning();
+  const [role] = await app.db
+    .insert(roles)
+    .values({ appId: demo!.appId, roleName: `role-${userName}` })
+    .returning();
   const funcs = await app.db.select().from(functions).where(inArray(functions.apiId, apiIds));
   if (funcs.length) {
     await app.db.insert(roleFunctions).values(funcs.map((f) => ({ roleId: role!.roleId, funcId: f.funcId })));

@@ -1,0 +1,257 @@
+import { UploadOutlined } from '@ant-design/icons';
+import { type ActionType, ProTable } from '@ant-design/pro-components';
+import { useQuery } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Descriptions,
+  Drawer,
+  Form,
+  InputNumber,
+  Modal,
+  Progress,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Upload,
+} from 'antd';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { RequestError } from '../../api/client';
+import { Authorized } from '../../components/Authorized';
+import { type ImportRecord, imports } from '../clinical/api';
+import { CLINICAL_NS } from '../clinical/i18n';
+import { dt } from '../clinical/shared';
+
+const STATUS_COLOR: Record<ImportRecord['status'], string> = {
+  queued: 'default',
+  running: 'processing',
+  succeeded: 'success',
+  partial: 'warning',
+  failed: 'error',
+};
+
+const readText = (file: File) => file.text();
+
+/** Import records (`/data-lake/data-resource-maintenance`): FHIR bundles, CSV with a column mapping, progress and refused rows. */
+export default function ImportRecords() {
+  const { t } = useTranslation(CLINICAL_NS);
+  const { message } = App.useApp();
+  const table = useRef<ActionType>(null);
+  const [detail, setDetail] = useState<number | null>(null);
+  const [csv, setCsv] = useState<{ fileName: string; text: string; header: string[] } | null>(null);
+  const [synthetic, setSynthetic] = useState(false);
+  const [form] = Form.useForm();
+  const [synForm] = Form.useForm();
+  const fields = useQuery({ queryKey: ['csv-fields'], queryFn: imports.csvFields, enabled: !!csv });
+  const target = Form.useWatch('table', form) as string | undefined;
+  const rec = useQuery({
+    queryKey: ['import', detail],
+    queryFn: () => imports.get(detail!),
+    enabled: detail !== null,
+    refetchInterval: (q) =>
+      q.state.data && ['queued', 'running'].includes(q.state.data.status) ? 1000 : false,
+  });
+
+  const report = (e: unknown) => message.error(e instanceof RequestError ? e.message : String(e));
+  const submitted = (r: ImportRecord) => {
+    message.success(t('imports.queued'));
+    table.current?.reload();
+    setDetail(r.id);
+  };
+
+  const uploadFhir = async (file: File) => {
+    let bundle: unknown;
+    try {
+      bundle = JSON.parse(await readText(file));
+    } catch {
+      message.error(t('imports.badJson'));
+      return false;
+    }
+    imports.fhir(file.name, bundle).then(submitted, report);
+    return false;
+  };
+  const uploadCsv = async (file: File) => {
+    const text = await readText(file);
+    const header = (text.replace(/^\ufeff/, '').split(/\r?\n/)[0] ?? '')
+      .split(',')
+      .map((h) => h.replace(/^"|"$/g, '').trim());
+    form.resetFields();
+    setCsv({ fileName: file.name, text, header });
+    return false;
+  };
+
+  return (
+    <>
+      <ProTable<ImportRecord>
+        rowKey="id"
+        actionRef={table}
+        headerTitle={t('imports.title')}
+        search={false}
+        pagination={{ defaultPageSize: 10 }}
+        polling={3000}
+        request={async (p) => {
+          const r = await imports.list({ page: p.current ?? 1, size: p.pageSize ?? 10 });
+          return { data: r.items, total: r.total, success: true };
+        }}
+        toolBarRender={() => [
+          <Authorized key="fhir" apiId="DataLakeDataResourceMaintenance.import">
+            <Upload accept=".json,application/json" showUploadList={false} beforeUpload={uploadFhir}>
+              <Button type="primary" icon={<UploadOutlined />} data-testid="import-fhir">
+                {t('imports.fhir')}
+              </Button>
+            </Upload>
+          </Authorized>,
+          <Authorized key="csv" apiId="DataLakeDataResourceMaintenance.import">
+            <Upload accept=".csv,text/csv" showUploadList={false} beforeUpload={uploadCsv}>
+              <Button icon={<UploadOutlined />}>{t('imports.csv')}</Button>
+            </Upload>
+          </Authorized>,
+          <Authorized key="syn" apiId="DataLakeDataResourceMaintenance.import">
+            <Button onClick={() => setSynthetic(true)}>{t('imports.synthetic')}</Button>
+          </Authorized>,
+        ]}
+        columns={[
+          {
+            title: t('imports.file'),
+            dataIndex: 'fileName',
+            render: (_, r) => (
+              <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setDetail(r.id)}>
+                {r.fileName}
+              </Button>
+            ),
+          },
+          {
+            title: t('imports.format'),
+            dataIndex: 'format',
+            render: (_, r) => <Tag>{r.format.toUpperCase()}</Tag>,
+          },
+          {
+            title: t('imports.status'),
+            dataIndex: 'status',
+            render: (_, r) => (
+              <Tag color={STATUS_COLOR[r.status]} data-testid="import-status">
+                {t(`imports.state.${r.status}`)}
+              </Tag>
+            ),
+          },
+          { title: t('imports.total'), dataIndex: 'total' },
+          { title: t('imports.succeeded'), dataIndex: 'succeeded' },
+          {
+            title: t('imports.failed'),
+            dataIndex: 'failed',
+            render: (_, r) => (r.failed ? <Tag color="red">{r.failed}</Tag> : 0),
+          },
+          { title: t('imports.createdAt'), dataIndex: 'createdAt', render: (_, r) => dt(r.createdAt) },
+          {
+            title: '',
+            valueType: 'option',
+            render: (_, r) => [
+              <Authorized key="rerun" apiId="DataLakeDataResourceMaintenance.import">
+                <Button
+                  type="link"
+                  size="small"
+                  onClick={async () => {
+                    await imports.rerun(r.id);
+                    message.success(t('imports.rerunDone'));
+                    table.current?.reload();
+                  }}
+                >
+                  {t('imports.rerun')}
+                </Button>
+              </Authorized>,
+            ],
+          },
+        ]}
+      />
+      <Drawer open={detail !== null} onClose={() => setDetail(null)} width={720} title={rec.data?.fileName}>
+        {rec.data ? (
+          <Space direction="vertical" style={{ width: '100%' }}>
+            <Progress
+              percent={rec.data.progress ?? 0}
+              status={rec.data.status === 'failed' ? 'exception' : undefined}
+            />
+            <Descriptions size="small" column={2} bordered>
+              <Descriptions.Item label={t('imports.status')}>
+                <Tag color={STATUS_COLOR[rec.data.status]}>{t(`imports.state.${rec.data.status}`)}</Tag>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('imports.total')}>{rec.data.total}</Descriptions.Item>
+              <Descriptions.Item label={t('imports.succeeded')}>{rec.data.succeeded}</Descriptions.Item>
+              <Descriptions.Item label={t('imports.failed')}>{rec.data.failed}</Descriptions.Item>
+              <Descriptions.Item label={t('imports.counts')} span={2}>
+                {Object.entries(rec.data.counts).map(([k, v]) => (
+                  <Tag key={k}>
+                    {k}: {v}
+                  </Tag>
+                ))}
+              </Descriptions.Item>
+            </Descriptions>
+            <Table
+              size="small"
+              rowKey={(e) => `${e.row}-${e.field}-${e.message}`}
+              title={() => t('imports.errors')}
+              dataSource={rec.data.errors ?? []}
+              columns={[
+                { title: t('imports.row'), dataIndex: 'row', width: 70 },
+                { title: t('imports.field'), dataIndex: 'field', width: 140 },
+                { title: t('imports.message'), dataIndex: 'message' },
+                { title: 'FHIR', dataIndex: 'ref' },
+              ]}
+            />
+          </Space>
+        ) : null}
+      </Drawer>
+      <Modal
+        open={!!csv}
+        title={`${t('imports.csv')}: ${csv?.fileName ?? ''}`}
+        onCancel={() => setCsv(null)}
+        onOk={async () => {
+          const v = await form.validateFields();
+          const mapping = Object.fromEntries(
+            Object.entries(v.mapping ?? {}).filter(([, c]) => !!c),
+          ) as Record<string, string>;
+          imports.csv({ fileName: csv!.fileName, table: v.table, mapping, text: csv!.text }).then((r) => {
+            setCsv(null);
+            submitted(r);
+          }, report);
+        }}
+      >
+        <Form form={form} layout="horizontal" labelCol={{ span: 8 }}>
+          <Form.Item name="table" label={t('imports.table')} rules={[{ required: true }]}>
+            <Select options={Object.keys(fields.data ?? {}).map((k) => ({ value: k, label: k }))} />
+          </Form.Item>
+          {(fields.data?.[target ?? ''] ?? []).map((f) => (
+            <Form.Item key={f} name={['mapping', f]} label={f}>
+              <Select
+                allowClear
+                placeholder={t('imports.column')}
+                options={(csv?.header ?? []).map((h) => ({ value: h, label: h }))}
+              />
+            </Form.Item>
+          ))}
+        </Form>
+      </Modal>
+      <Modal
+        open={synthetic}
+        title={t('imports.synthetic')}
+        onCancel={() => setSynthetic(false)}
+        onOk={async () => {
+          const v = await synForm.validateFields();
+          await imports.synthetic(v.patients, v.seed);
+          message.success(t('imports.queued'));
+          setSynthetic(false);
+        }}
+      >
+        <Form form={synForm} initialValues={{ patients: 100, seed: 1 }}>
+          <Form.Item name="patients" label={t('imports.patients')} rules={[{ required: true }]}>
+            <InputNumber min={1} max={5000} />
+          </Form.Item>
+          <Form.Item name="seed" label={t('imports.seed')} rules={[{ required: true }]}>
+            <InputNumber min={0} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}
