@@ -6,3 +6,4 @@ export * from './jobs.js';
 export * from './crf.js';
 export * from './research.js';
 export * from './visualization.js';
+export * from './disease-library.js';
