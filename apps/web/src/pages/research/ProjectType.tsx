@@ -1,0 +1,73 @@
+import { type ActionType, ModalForm, ProFormText, ProTable } from '@ant-design/pro-components';
+import { App, Button, Popconfirm, Tag } from 'antd';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { researchApi, type ProjectType as Type } from './api';
+import { RESEARCH_NS } from './i18n';
+
+/** project-type: built-in designs plus the app's own, editable list. */
+export default function ProjectType() {
+  const { t } = useTranslation(RESEARCH_NS);
+  const { message } = App.useApp();
+  const table = useRef<ActionType>(null);
+  return (
+    <ProTable<Type>
+      rowKey="code"
+      actionRef={table}
+      search={false}
+      headerTitle={t('create.type')}
+      request={async () => ({ data: await researchApi.types(), success: true })}
+      toolBarRender={() => [
+        <ModalForm<{ code: string; name: string }>
+          key="add"
+          title={t('create.type')}
+          trigger={<Button type="primary">+</Button>}
+          onFinish={async (v) => {
+            try {
+              await researchApi.addType(v);
+              table.current?.reload();
+              return true;
+            } catch (e) {
+              message.error((e as Error).message);
+              return false;
+            }
+          }}
+        >
+          <ProFormText
+            name="code"
+            label="Code"
+            rules={[{ required: true, pattern: /^[a-z][a-zA-Z0-9-]{0,39}$/ }]}
+          />
+          <ProFormText name="name" label={t('list.name')} rules={[{ required: true }]} />
+        </ModalForm>,
+      ]}
+      columns={[
+        { title: 'Code', dataIndex: 'code' },
+        { title: t('list.name'), dataIndex: 'name' },
+        {
+          title: '',
+          render: (_, r) =>
+            r.builtIn ? (
+              <Tag>built-in</Tag>
+            ) : (
+              <Popconfirm
+                title="?"
+                onConfirm={async () => {
+                  try {
+                    await researchApi.deleteType(r.code);
+                    table.current?.reload();
+                  } catch (e) {
+                    message.error((e as Error).message);
+                  }
+                }}
+              >
+                <Button type="link" size="small">
+                  ✕
+                </Button>
+              </Popconfirm>
+            ),
+        },
+      ]}
+    />
+  );
+}

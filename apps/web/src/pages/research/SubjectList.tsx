@@ -1,0 +1,77 @@
+import { ProTable } from '@ant-design/pro-components';
+import { TASK_STATUS_TABLE } from '@crdp/core';
+import { useQuery } from '@tanstack/react-query';
+import { Button } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { researchApi, type Subject } from './api';
+import { RESEARCH_NS } from './i18n';
+import { StatusTag } from './StatusTag';
+
+/** subject-list: the app's research subjects, filtered by status, type and member. */
+export default function SubjectList() {
+  const { t, i18n } = useTranslation(RESEARCH_NS);
+  const navigate = useNavigate();
+  const types = useQuery({ queryKey: ['research', 'types'], queryFn: researchApi.types });
+  const locale = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
+  return (
+    <ProTable<Subject>
+      rowKey="id"
+      headerTitle={t('list.title')}
+      search={{ labelWidth: 'auto' }}
+      pagination={{ defaultPageSize: 10 }}
+      toolBarRender={() => [
+        <Button
+          key="new"
+          type="primary"
+          onClick={() => navigate('/scientific-research-subject/create-subject')}
+        >
+          {t('list.create')}
+        </Button>,
+      ]}
+      request={async (p) => {
+        const r = await researchApi.list({
+          page: p.current ?? 1,
+          size: p.pageSize ?? 10,
+          keyword: p.name || undefined,
+          status: p.status || undefined,
+          typeCode: p.typeCode || undefined,
+          memberId: p.memberId || undefined,
+        });
+        return { data: r.items, total: r.total, success: true };
+      }}
+      columns={[
+        {
+          title: t('list.name'),
+          dataIndex: 'name',
+          render: (_, r) => (
+            <Button
+              type="link"
+              size="small"
+              onClick={() => navigate(`/scientific-research-subject/subject-list/project-data?id=${r.id}`)}
+            >
+              {r.name}
+            </Button>
+          ),
+        },
+        {
+          title: t('list.type'),
+          dataIndex: 'typeCode',
+          valueType: 'select',
+          fieldProps: { options: (types.data ?? []).map((x) => ({ value: x.code, label: x.name })) },
+          render: (_, r) => r.typeName,
+        },
+        { title: t('list.pi'), dataIndex: 'piName', search: false },
+        {
+          title: t('list.status'),
+          dataIndex: 'status',
+          valueType: 'select',
+          fieldProps: { options: TASK_STATUS_TABLE.map((s) => ({ value: s.code, label: s.label[locale] })) },
+          render: (_, r) => <StatusTag status={r.status} />,
+        },
+        { title: t('list.enrolled'), dataIndex: 'enrolled', search: false },
+        { title: t('list.member'), dataIndex: 'memberId', hideInTable: true, valueType: 'digit' },
+      ]}
+    />
+  );
+}
