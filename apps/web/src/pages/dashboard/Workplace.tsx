@@ -12,6 +12,7 @@ import { productApps } from '../../app/auth-flow';
 import { currentLocale } from '../../app/i18n';
 import { RouteIcon } from '../../app/icons';
 import { updateSession, useSession } from '../../app/session';
+import { WorkbenchStatistics } from './WorkbenchStatistics';
 
 /**
  * The workbench: greeting by hour, the person's apps, last sign-in and quick links to the
@@ -121,6 +122,7 @@ export default function Workplace() {
           </ProCard>
         </Col>
       </Row>
+      <WorkbenchStatistics />
     </PageContainer>
   );
 }

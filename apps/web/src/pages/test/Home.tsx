@@ -6,6 +6,7 @@ import axios from 'axios';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LanguageSwitch } from '../../shell/LanguageSwitch';
+import { MonthBarDemo } from './MonthBarDemo';
 
 interface Probe {
   ok: boolean;
@@ -118,6 +119,7 @@ export default function SelfCheck() {
             </Descriptions.Item>
           </Descriptions>
         </ProCard>
+        <MonthBarDemo />
       </ProCard>
     </div>
   );

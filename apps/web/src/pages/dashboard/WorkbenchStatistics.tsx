@@ -1,0 +1,190 @@
+import { ProCard, StatisticCard } from '@ant-design/pro-components';
+import type { ChartRow } from '@crdp/charts';
+import { API_BASE, SESSION_HEADER } from '@crdp/core';
+import { useQuery } from '@tanstack/react-query';
+import { Col, Row } from 'antd';
+import axios from 'axios';
+import { useTranslation } from 'react-i18next';
+import { hasApiId } from '../../app/access';
+import { currentLocale } from '../../app/i18n';
+import { getSession, useSession } from '../../app/session';
+import { ChartView, type ViewSpec } from '../../components/chart/ChartView';
+import { type Area, aggregate } from '../visualization/api';
+import '../visualization/locales';
+
+/**
+ * Statistics of the workbench (spec 000 section 7). Each call answers what the user may see;
+ * a call that is refused, missing or fails hides its card: no sample numbers stand in for it.
+ * They go around the shared client on purpose: an optional card must not raise the
+ * "Forbidden" notice or a retry message on the landing page.
+ */
+const STATISTICS = [
+  { key: 'dataSources', url: 'data_source_record_statistics' },
+  { key: 'diseaseLibraries', url: 'diseaselibrary/disease_library_statistics' },
+  { key: 'topics', url: 'topic_count' },
+  { key: 'topicsByMonth', url: 'topic_count_chart' },
+  { key: 'topicTypes', url: 'topic_type_count' },
+  { key: 'rdr', url: 'diseaselibrary/rdr_statistics' },
+] as const;
+
+async function quietGet(url: string): Promise<unknown> {
+  const token = getSession().token;
+  const res = await axios.get(`${API_BASE}/${url}`, {
+    headers: token ? { [SESSION_HEADER]: token, 'Accept-Language': currentLocale() } : {},
+    timeout: 30_000,
+    validateStatus: () => true,
+  });
+  const body = res.data as { code?: number; data?: unknown } | undefined;
+  if (res.status !== 200 || !body || (body.code !== 200 && body.code !== 0)) return null;
+  return body.data ?? null;
+}
+
+type Shape =
+  | { kind: 'numbers'; items: Array<{ label: string; value: number }> }
+  | { kind: 'series'; rows: ChartRow[]; category: string; value: string };
+
+/** Reads whichever shape a statistics call answers: a number, named numbers, or a list of rows. */
+export function shapeOf(data: unknown): Shape | null {
+  if (typeof data === 'number') return { kind: 'numbers', items: [{ label: '', value: data }] };
+  const list = Array.isArray(data)
+    ? data
+    : data && typeof data === 'object'
+      ? Object.values(data).find((v) => Array.isArray(v) && v.length > 0 && typeof v[0] === 'object')
+      : undefined;
+  if (Array.isArray(list) && list.length > 0 && list[0] && typeof list[0] === 'object') {
+    const first = list[0] as Record<string, unknown>;
+    const category = Object.keys(first).find((k) => typeof first[k] === 'string');
+    const value = Object.keys(first).find((k) => typeof first[k] === 'number');
+    if (category && value) return { kind: 'series', rows: list as ChartRow[], category, value };
+  }
+  if (data && typeof data === 'object') {
+    const items = Object.entries(data)
+      .filter(([, v]) => typeof v === 'number')
+      .map(([label, value]) => ({ label, value: value as number }));
+    if (items.length > 0) return { kind: 'numbers', items };
+  }
+  return null;
+}
+
+function StatisticsCard({ title, url }: { title: string; url: string }) {
+  const locale = currentLocale();
+  const q = useQuery({
+    queryKey: ['workbench', 'statistics', url, locale],
+    queryFn: () => quietGet(url),
+    retry: false,
+  });
+  const shape = shapeOf(q.data);
+  if (!shape) return null;
+  if (shape.kind === 'numbers') {
+    return (
+      <Col xs={24} sm={12} xl={8}>
+        <StatisticCard.Group title={title} data-testid={`stat-${url}`}>
+          {shape.items.slice(0, 4).map((i) => (
+            <StatisticCard key={i.label} statistic={{ title: i.label || title, value: i.value }} />
+          ))}
+        </StatisticCard.Group>
+      </Col>
+    );
+  }
+  const spec: ViewSpec = {
+    subtype: 'column',
+    channels: {
+      x: [{ field: shape.category }],
+      y: [{ field: shape.value, aggregate: 'sum', labelOverride: title }],
+    },
+    palette: 'theme',
+  };
+  return (
+    <Col xs={24} xl={12}>
+      <ProCard title={title} bordered data-testid={`stat-${url}`}>
+        <ChartView spec={spec} rows={shape.rows} locale={locale} height={260} testId={`chart-${url}`} />
+      </ProCard>
+    </Col>
+  );
+}
+
+/** Charts of the app's clinical data for users who may open the chart builder. */
+function ClinicalOverview({ area }: { area: Area }) {
+  const { t } = useTranslation();
+  const locale = currentLocale();
+  const total = useQuery({
+    queryKey: ['workbench', 'patients', area, locale],
+    queryFn: () => aggregate(area, { dataset: 'patients', dimensions: ['gender'], measures: ['count'] }),
+    retry: false,
+  });
+  const visits = useQuery({
+    queryKey: ['workbench', 'visits', area, locale],
+    queryFn: () => aggregate(area, { dataset: 'visits', dimensions: ['month', 'kind'], measures: ['count'] }),
+    retry: false,
+  });
+  const patients = total.data?.rows.reduce((s, r) => s + Number(r.count ?? 0), 0) ?? 0;
+  if (!total.data || patients === 0) return null;
+  const genderSpec: ViewSpec = {
+    subtype: 'pie',
+    title: t('vis.workbench.byGender'),
+    channels: {
+      category: [{ field: 'gender', labelOverride: t('vis.workbench.gender') }],
+      value: [{ field: 'count', aggregate: 'sum', labelOverride: t('vis.workbench.patients') }],
+    },
+    palette: 'theme',
+  };
+  const visitSpec: ViewSpec = {
+    subtype: 'stacked-column',
+    title: t('vis.workbench.visitsByMonth'),
+    channels: {
+      x: [{ field: 'month', sort: { axis: 'categoryValue', order: 'asc' } }],
+      y: [{ field: 'count', aggregate: 'sum', labelOverride: t('vis.workbench.visits') }],
+      color: [{ field: 'kind' }],
+    },
+    palette: 'theme',
+  };
+  return (
+    <>
+      <Col xs={24} xl={8}>
+        <ProCard bordered data-testid="stat-patients">
+          <StatisticCard statistic={{ title: t('vis.workbench.patients'), value: patients }} />
+          <ChartView
+            spec={genderSpec}
+            rows={total.data.rows}
+            locale={locale}
+            height={220}
+            testId="chart-gender"
+          />
+        </ProCard>
+      </Col>
+      {visits.data && visits.data.rows.length > 0 && (
+        <Col xs={24} xl={16}>
+          <ProCard bordered data-testid="stat-visits">
+            <ChartView
+              spec={visitSpec}
+              rows={visits.data.rows}
+              locale={locale}
+              height={300}
+              testId="chart-visits"
+            />
+          </ProCard>
+        </Col>
+      )}
+    </>
+  );
+}
+
+export function WorkbenchStatistics() {
+  const { t } = useTranslation();
+  const { access } = useSession();
+  const area: Area | null = !access
+    ? null
+    : hasApiId(access, 'VisualizationChart.query')
+      ? 'visualization'
+      : hasApiId(access, 'DataLakeVisualizeChart.query')
+        ? 'data-lake'
+        : null;
+  return (
+    <Row gutter={[16, 16]} style={{ marginTop: 16 }} data-testid="workbench-statistics">
+      {area && <ClinicalOverview area={area} />}
+      {STATISTICS.map((s) => (
+        <StatisticsCard key={s.url} url={s.url} title={t(`vis.workbench.${s.key}`)} />
+      ))}
+    </Row>
+  );
+}
