@@ -31,7 +31,8 @@ export async function variableSummaries(
   const out = [];
   for (const v of variables) {
     const res = await variableValues(db, subjectId, v);
-    const values = res.map((r) => (r.v === null ? null : Number(r.v)));
+    // Gender is a code, not a quantity: summarise it by level.
+    const values = res.map((r) => (r.v === null ? null : v.source === 'gender' ? String(r.v) : Number(r.v)));
     const present = values.filter((x) => x !== null).length;
     out.push({
       key: v.key,

@@ -24,6 +24,7 @@ export default function ProjectData() {
     queryFn: () => researchApi.data(id!),
     enabled: id !== null,
   });
+  const types = useQuery({ queryKey: ['research', 'types'], queryFn: researchApi.types });
   const refresh = () => qc.invalidateQueries({ queryKey: ['research'] });
   const move = useMutation({
     mutationFn: (to: string) => researchApi.move(id!, to),
@@ -46,7 +47,9 @@ export default function ProjectData() {
     <Space direction="vertical" style={{ width: '100%' }}>
       <Card title={s.name} extra={<StatusTag status={s.status} />}>
         <Descriptions column={3} size="small">
-          <Descriptions.Item label={t('list.type')}>{s.typeCode}</Descriptions.Item>
+          <Descriptions.Item label={t('list.type')}>
+            {types.data?.find((x) => x.code === s.typeCode)?.name ?? s.typeCode}
+          </Descriptions.Item>
           <Descriptions.Item label={t('list.enrolled')}>{s.enrolled}</Descriptions.Item>
           <Descriptions.Item label={t('report.target')}>{s.targetSize}</Descriptions.Item>
           <Descriptions.Item label={t('detail.members')}>
