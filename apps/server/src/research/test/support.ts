@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { apps, diagnoses, labResults, patients, visits } from '../../db/schema/index.js';
-import { get } from '../../test/helper.js';
+import { get, post } from '../../test/helper.js';
 
 /**
  * A small synthetic cohort in one app: `n` patients with a fasting glucose (GLU), a first visit,
@@ -81,7 +81,6 @@ export async function demoAppId(app: FastifyInstance) {
 export async function waitForTask(app: FastifyInstance, key: string, taskId: number) {
   for (let i = 0; i < 200; i++) {
     await app.jobs.drain();
-    const { post } = await import('../test/helper.js');
     const r = await post(app, '/api/v0.1/get_value_task_result', { task_id: taskId }, key);
     if (r.status !== 200) return r.body;
     if (!['queued', 'running'].includes(r.body.data.status)) return r.body.data;
