@@ -10,6 +10,7 @@ import { authRoutes } from './auth/routes.js';
 import { backupRoutes } from './backup/routes.js';
 import { clinicalRoutes } from './clinical/routes.js';
 import { crfRoutes } from './crf/routes.js';
+import { diseaseLibraryRoutes } from './disease-library/routes.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { adminEnvelopeRoutes } from './admin/envelope.js';
@@ -121,6 +122,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(researchRoutes);
   await app.register(multiCenterRoutes);
   await app.register(visualizationRoutes);
+  await app.register(diseaseLibraryRoutes);
   await app.register(webRoutes);
   return app;
 }

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
 import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
+import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
 import { LIVER_FORM } from '../../crf/testform.js';
 import { appMembers, appProducts, apps, roles, roleUsers } from '../../db/schema/index.js';
 import { makeVisualizationObjects } from '../../visualization/test/fixtures.js';
@@ -45,6 +46,8 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
     await post(app, `/api/v0.1/research/subjects/${sid}/status`, { to }, adminKey);
   await post(app, `/api/v0.1/research/subjects/${sid}/datasets`, { name: '矩阵数据集' }, adminKey);
   await app.jobs.drain();
+  const [demoApp] = await app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
+  await makeDiseaseLibraryObjects(app, adminKey, demoApp!.appId);
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */

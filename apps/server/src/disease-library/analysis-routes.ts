@@ -1,0 +1,218 @@
+import { createReadStream } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  diseaseLibraryStatistics,
+  libraryDashboard,
+  libraryStatistics,
+  missingOverview,
+  rdrStatistics,
+  searchLibrary,
+  storageSizes,
+} from './analysis.js';
+import { EXPORT_KIND, exportFile, exportJob, ownedExportIds, requestExport } from './export.js';
+import {
+  exportInput,
+  exportParams,
+  libraryParams,
+  searchInput,
+  statisticsInput,
+  templateInput,
+  templateParams,
+  templatePatch,
+} from './inputs.js';
+import { actorOf, libraryOf, ownedLibraryIds } from './libraries.js';
+import { libraryJobs } from './push.js';
+import {
+  createTemplate,
+  deleteTemplate,
+  listTemplates,
+  ownedTemplateIds,
+  updateTemplate,
+} from './templates.js';
+
+const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const P = '/api/v0.1/diseaselibrary';
+
+/** Search, missing indicators, statistics, dashboard, storage, export, common templates, workbench counts. */
+export async function analysisRoutes(app: FastifyInstance) {
+  app.jobs.handle(EXPORT_KIND, exportJob(app.config.dataDir));
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['disease-library'];
+  const owned = { ownedIds: ownedLibraryIds };
+
+  r.get(
+    `${P}/disease_library_statistics`,
+    { config: { access: 'session' }, schema: { tags, summary: 'Workbench: libraries and their patients' } },
+    async (req) => ok(await diseaseLibraryStatistics(app.db, req.auth!.appId)),
+  );
+  r.get(
+    `${P}/rdr_statistics`,
+    { config: { access: 'session' }, schema: { tags, summary: 'Workbench: the research data repository' } },
+    async (req) => ok(await rdrStatistics(app.db, req.auth!.appId)),
+  );
+  r.get(
+    `${P}/storage`,
+    {
+      config: { access: { apiId: 'ZhuanbingDataStorage.query' } },
+      schema: { tags, summary: 'Sizes per library' },
+    },
+    async (req) => ok(await storageSizes(app.db, req.auth!.appId)),
+  );
+  r.get(
+    `${P}/libraries/:id/missing`,
+    {
+      config: { access: { apiId: 'ZhuanbingIndicatorMissingProcess.query' }, ...owned },
+      schema: {
+        tags,
+        summary: 'Missing rate per item; with itemKey, the patients missing it',
+        params: libraryParams,
+        querystring: z.object({ itemKey: z.string().max(80).optional() }),
+      },
+    },
+    async (req) => ok(await missingOverview(app.db, req.auth!.appId, req.params.id, req.query.itemKey)),
+  );
+  r.post(
+    `${P}/libraries/:id/search`,
+    {
+      config: { access: { apiId: 'ZhuanbingDataSearch.query' }, ...owned },
+      schema: {
+        tags,
+        summary: 'Patients by conditions on indicator values',
+        params: libraryParams,
+        body: searchInput,
+      },
+    },
+    async (req) => ok(await searchLibrary(app.db, req.auth!.appId, req.params.id, req.body)),
+  );
+  r.post(
+    `${P}/libraries/:id/data`,
+    {
+      config: { access: { apiId: 'ZhuanbingData.query' }, ...owned },
+      schema: {
+        tags,
+        summary: 'The library as a grid of patients by indicators',
+        params: libraryParams,
+        body: searchInput,
+      },
+    },
+    async (req) =>
+      ok(await searchLibrary(app.db, req.auth!.appId, req.params.id, { ...req.body, conditions: [] })),
+  );
+  r.post(
+    `${P}/libraries/:id/statistics`,
+    {
+      config: { access: { apiId: 'ZhuanbingStatisticsAnalysis.query' }, ...owned },
+      schema: {
+        tags,
+        summary: 'Describe indicators; compare two groups',
+        params: libraryParams,
+        body: statisticsInput,
+      },
+    },
+    async (req) => ok(await libraryStatistics(app.db, req.auth!.appId, req.params.id, req.body)),
+  );
+  r.get(
+    `${P}/libraries/:id/dashboard`,
+    {
+      config: { access: { apiId: 'ZhuanbingDashboard.query' }, ...owned },
+      schema: { tags, summary: 'Enrolment, age, gender and completeness', params: libraryParams },
+    },
+    async (req) => ok(await libraryDashboard(app.db, req.auth!.appId, req.params.id)),
+  );
+
+  r.post(
+    `${P}/libraries/:id/export`,
+    {
+      config: { access: { apiId: 'ZhuanbingExport.export' }, ...owned },
+      schema: {
+        tags,
+        summary: 'Export chosen indicators as CSV or XLSX (a job)',
+        params: libraryParams,
+        body: exportInput,
+      },
+    },
+    async (req) => {
+      const job = await requestExport(app.db, req, actorOf(req), req.params.id, req.body);
+      app.jobs.nudge();
+      return ok({ jobId: job.id });
+    },
+  );
+  r.get(
+    `${P}/libraries/:id/exports`,
+    {
+      config: { access: { apiId: 'ZhuanbingExport.query' }, ...owned },
+      schema: { tags, summary: 'Export jobs of the library', params: libraryParams },
+    },
+    async (req) => {
+      await libraryOf(app.db, req.auth!.appId, req.params.id);
+      return ok(await libraryJobs(app.db, req.auth!.appId, req.params.id, EXPORT_KIND));
+    },
+  );
+  r.get(
+    `${P}/exports/:jobId/download`,
+    {
+      config: { access: { apiId: 'ZhuanbingExport.export' }, ownedIds: ownedExportIds },
+      schema: {
+        tags,
+        summary: 'Download a finished export (dictionary=1: the CSV data dictionary)',
+        params: exportParams,
+        querystring: z.object({ dictionary: z.enum(['0', '1']).optional() }),
+      },
+    },
+    async (req, reply) => {
+      const f = await exportFile(
+        app.db,
+        app.config.dataDir,
+        req.auth!.appId,
+        req.params.jobId,
+        req.query.dictionary === '1',
+      );
+      reply.header(
+        'content-type',
+        f.format === 'xlsx'
+          ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+          : 'text/csv; charset=utf-8',
+      );
+      reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(f.fileName)}`);
+      return reply.send(createReadStream(f.file));
+    },
+  );
+
+  r.get(
+    `${P}/templates`,
+    {
+      config: { access: { apiId: 'ZhuanbingCommonlyTemplate.query' } },
+      schema: { tags, summary: 'Common templates' },
+    },
+    async (req) => ok(await listTemplates(app.db, req.auth!.appId)),
+  );
+  r.post(
+    `${P}/templates`,
+    {
+      config: { access: { apiId: 'ZhuanbingCommonlyTemplate.add' } },
+      schema: { tags, summary: 'Save a CRF with its source rules as a common template', body: templateInput },
+    },
+    async (req) => ok(await createTemplate(app.db, req, actorOf(req), req.body)),
+  );
+  r.put(
+    `${P}/templates/:templateId`,
+    {
+      config: { access: { apiId: 'ZhuanbingCommonlyTemplate.edit' }, ownedIds: ownedTemplateIds },
+      schema: { tags, summary: 'Change a common template', params: templateParams, body: templatePatch },
+    },
+    async (req) => ok(await updateTemplate(app.db, req, actorOf(req), req.params.templateId, req.body)),
+  );
+  r.delete(
+    `${P}/templates/:templateId`,
+    {
+      config: { access: { apiId: 'ZhuanbingCommonlyTemplate.delete' }, ownedIds: ownedTemplateIds },
+      schema: { tags, summary: 'Delete a common template', params: templateParams },
+    },
+    async (req) => {
+      await deleteTemplate(app.db, req, actorOf(req), req.params.templateId);
+      return ok(null);
+    },
+  );
+}

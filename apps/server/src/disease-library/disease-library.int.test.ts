@@ -1,0 +1,415 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, diseaseLibraryPatients } from '../db/schema/index.js';
+import { demoAppId } from '../research/test/support.js';
+import { otherAppAdministrator, userWithoutRoles } from '../test/harness/fixtures.js';
+import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { enqueueDuePushes } from './push.js';
+import { addPatient, HBV_CRITERIA, HBV_RULES, publishedHbvForm, seedHepatitisB } from './test/fixtures.js';
+
+const P = '/api/v0.1/diseaselibrary';
+
+/** Runs queued jobs until the job has finished (the runner may have taken it already). */
+async function settle(t: TestApp, key: string, jobId: number) {
+  for (let i = 0; i < 200; i++) {
+    await t.app.jobs.drain();
+    const j = await get(t.app, `/api/v0.1/jobs/${jobId}`, key);
+    if (j.body.data.status === 'succeeded' || j.body.data.status === 'failed') return j.body.data;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`job ${jobId} did not finish`);
+}
+
+async function put(t: TestApp, url: string, payload: unknown, key: string) {
+  const res = await t.app.inject({
+    method: 'PUT',
+    url,
+    headers: { WeAppAuthorization: key },
+    payload: payload as object,
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+describe('disease libraries: a hepatitis B library from the clinical data', () => {
+  let t: TestApp;
+  let admin: string;
+  let appId: number;
+  let formId: number;
+  let libId: number;
+  let ids: Awaited<ReturnType<typeof seedHepatitisB>>;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await signIn(t.app, 'admin');
+    appId = await demoAppId(t.app);
+    ids = await seedHepatitisB(t.app, appId);
+    formId = await publishedHbvForm(t.app, admin);
+  });
+  afterAll(async () => t?.close());
+
+  it('refuses a library with bad input, naming the field, and creates nothing', async () => {
+    const bad = await post(
+      t.app,
+      `${P}/libraries`,
+      {
+        name: '乙肝库',
+        crfFormId: formId,
+        sourceRules: { alt: 'latest lab.value where code = "ALT" before yesterday' },
+      },
+      admin,
+    );
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('sourceRules.alt');
+    const noItem = await post(
+      t.app,
+      `${P}/libraries`,
+      { name: '乙肝库', crfFormId: formId, sourceRules: { nope: 'count visit' } },
+      admin,
+    );
+    expect(noItem.status).toBe(400);
+    expect(JSON.stringify(noItem.body)).toContain('sourceRules.nope');
+    const noForm = await post(t.app, `${P}/libraries`, { name: '乙肝库', crfFormId: 999_999 }, admin);
+    expect(noForm.status).toBe(400);
+    expect(JSON.stringify(noForm.body)).toContain('crfFormId');
+    const list = await get(t.app, `${P}/libraries`, admin);
+    expect(list.body.data.total).toBe(0);
+  });
+
+  it('creates the library with criteria and rules, and the criteria preview counts two patients', async () => {
+    const count = await post(t.app, `${P}/criteria/count`, HBV_CRITERIA, admin);
+    expect(count.body.data.count).toBe(2);
+    const res = await post(
+      t.app,
+      `${P}/libraries`,
+      {
+        name: '乙肝专病库',
+        crfFormId: formId,
+        criteria: HBV_CRITERIA,
+        sourceRules: HBV_RULES,
+        filingRule: 'firstVisit',
+        searchFields: ['alt', 'admissions'],
+      },
+      admin,
+    );
+    expect(res.status).toBe(200);
+    libId = res.body.data.id;
+    const audits = await t.app.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'disease_library'), eq(auditLog.action, 'create')));
+    expect(audits).toHaveLength(1);
+  });
+
+  it('pushes exactly the matching patients with their reasons; a second push adds only the new one', async () => {
+    const job = await post(t.app, `${P}/libraries/${libId}/push`, {}, admin);
+    expect(job.status).toBe(200);
+    const first = await settle(t, admin, job.body.data.jobId);
+    expect(first.status).toBe('succeeded');
+    expect(first.result).toMatchObject({ matched: 2, added: 2, alreadyIn: 0 });
+    const rows = await t.app.db
+      .select()
+      .from(diseaseLibraryPatients)
+      .where(eq(diseaseLibraryPatients.libraryId, libId));
+    expect(rows.map((r) => r.patientId).sort()).toEqual([ids.zhang, ids.li].sort());
+    const zhang = rows.find((r) => r.patientId === ids.zhang)!;
+    expect(zhang.reason).toEqual(['diagnosis B18']);
+    expect(zhang.filingDate).toBe('2024-01-05');
+    expect(zhang.recordId).not.toBeNull();
+
+    const qian = await addPatient(t.app, appId, {
+      mrn: 'HB-5',
+      name: '钱五',
+      visits: [['inpatient', '2024-05-01']],
+      diagnoses: [['B18.1', '慢性乙型病毒性肝炎', '2024-05-01']],
+    });
+    const again = await post(t.app, `${P}/libraries/${libId}/push`, {}, admin);
+    await settle(t, admin, again.body.data.jobId);
+    const pushes = await get(t.app, `${P}/libraries/${libId}/pushes`, admin);
+    expect(pushes.body.data[0].result).toMatchObject({ matched: 3, added: 1, alreadyIn: 2 });
+    const after = await t.app.db
+      .select()
+      .from(diseaseLibraryPatients)
+      .where(eq(diseaseLibraryPatients.libraryId, libId));
+    expect(after.map((r) => r.patientId).sort()).toEqual([ids.zhang, ids.li, qian].sort());
+  });
+
+  it('answers the computed-indicator call with code 200 and the values of chosen patients', async () => {
+    const res = await post(
+      t.app,
+      `${P}/compute_indicator`,
+      {
+        template_str: 'latest lab.value where code = {{code}} before first_visit',
+        template_params: { code: 'ALT' },
+        library_id: libId,
+      },
+      admin,
+    );
+    expect(res.body.code).toBe(200);
+    expect(res.body.data.text).toBe('latest lab.value where code = "ALT" before first_visit');
+    expect(res.body.data.values).toEqual([expect.objectContaining({ patientId: ids.zhang, value: 80 })]);
+    const missing = await post(
+      t.app,
+      `${P}/compute_indicator`,
+      { template_str: 'latest lab.value where code = {{code}}' },
+      admin,
+    );
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(missing.body)).toContain('template_params.code');
+  });
+
+  it('fills machine values, keeps manual ones and logs where each value came from', async () => {
+    // 李二's ALT is entered by hand before any fill.
+    const li = await get(t.app, `${P}/libraries/${libId}/patients/${ids.li}`, admin);
+    const saved = await put(
+      t,
+      `${P}/libraries/${libId}/patients/${ids.li}/record`,
+      { answers: { alt: 45 }, revision: li.body.data.record.revision },
+      admin,
+    );
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.manual).toEqual(['alt']);
+
+    const fill = await post(t.app, `${P}/libraries/${libId}/fill`, {}, admin);
+    await settle(t, admin, fill.body.data.jobId);
+    const zhang = await get(t.app, `${P}/libraries/${libId}/patients/${ids.zhang}`, admin);
+    expect(zhang.body.data.record.answers).toEqual({
+      alt: 80,
+      k74Date: '2024-03-05',
+      admissions: 2,
+      dischargeDx: '慢性乙型病毒性肝炎（出院）',
+      age: 53,
+    });
+    expect(zhang.body.data.itemMethods).toMatchObject({ alt: 'machine', admissions: 'machine' });
+    const li2 = await get(t.app, `${P}/libraries/${libId}/patients/${ids.li}`, admin);
+    expect(li2.body.data.record.answers).toEqual({ alt: 45, admissions: 1, age: 69 });
+
+    const log = await get(t.app, `${P}/libraries/${libId}/fill_log?patientId=${ids.li}&size=50`, admin);
+    const byItem = Object.fromEntries(
+      log.body.data.items.map((l: { itemKey: string; outcome: string }) => [l.itemKey, l.outcome]),
+    );
+    expect(byItem).toEqual({
+      alt: 'keptManual',
+      k74Date: 'noData',
+      admissions: 'filled',
+      dischargeDx: 'noData',
+      age: 'filled',
+    });
+    const zAlt = await get(
+      t.app,
+      `${P}/libraries/${libId}/fill_log?patientId=${ids.zhang}&itemKey=alt`,
+      admin,
+    );
+    expect(zAlt.body.data.items[0].source).toMatchObject({ table: 'lab_results', at: '2024-01-05T08:00:00' });
+
+    // A second fill changes nothing and says so.
+    const fill2 = await post(t.app, `${P}/libraries/${libId}/fill`, {}, admin);
+    await settle(t, admin, fill2.body.data.jobId);
+    const fills = await get(t.app, `${P}/libraries/${libId}/fills`, admin);
+    expect(fills.body.data[0].result.counts).toMatchObject({ filled: 0, keptManual: 1, unchanged: 9 });
+  });
+
+  it('lists patients a page at a time with Patient_name and Filing_date', async () => {
+    const p1 = await post(
+      t.app,
+      `${P}/get_page_disease_library_patient_list`,
+      { library_id: libId, page: 1, size: 2 },
+      admin,
+    );
+    expect(p1.body.code).toBe(200);
+    expect(p1.body.data.total).toBe(3);
+    expect(p1.body.data.items.map((i: { Patient_name: string }) => i.Patient_name)).toEqual(['张一', '李二']);
+    expect(p1.body.data.items[0].Filing_date).toBe('2024-01-05');
+    const p2 = await post(
+      t.app,
+      `${P}/get_page_disease_library_patient_list`,
+      { library_id: libId, page: 2, size: 2 },
+      admin,
+    );
+    expect(p2.body.data.items.map((i: { Patient_name: string }) => i.Patient_name)).toEqual(['钱五']);
+    const filtered = await post(
+      t.app,
+      `${P}/get_page_disease_library_patient_list`,
+      { library_id: libId, filters: { name: '李' } },
+      admin,
+    );
+    expect(filtered.body.data.total).toBe(1);
+    const bad = await post(
+      t.app,
+      `${P}/get_page_disease_library_patient_list`,
+      { library_id: libId, size: 0 },
+      admin,
+    );
+    expect(bad.status).toBe(400);
+  });
+
+  it('searches on indicator values and refuses items outside the search settings', async () => {
+    const res = await post(
+      t.app,
+      `${P}/libraries/${libId}/search`,
+      { conditions: [{ itemKey: 'admissions', op: '>=', value: 2 }] },
+      admin,
+    );
+    expect(res.body.data.items.map((i: { name: string }) => i.name)).toEqual(['张一']);
+    const empty = await post(
+      t.app,
+      `${P}/libraries/${libId}/search`,
+      { conditions: [{ itemKey: 'alt', op: 'empty' }] },
+      admin,
+    );
+    expect(empty.body.data.items.map((i: { name: string }) => i.name)).toEqual(['钱五']);
+    const outside = await post(
+      t.app,
+      `${P}/libraries/${libId}/search`,
+      { conditions: [{ itemKey: 'note', op: 'notEmpty' }] },
+      admin,
+    );
+    expect(outside.status).toBe(400);
+    expect(JSON.stringify(outside.body)).toContain('conditions.0.itemKey');
+  });
+
+  it('reports missing indicators and marks one as not obtainable with a reason', async () => {
+    const m = await get(t.app, `${P}/libraries/${libId}/missing?itemKey=k74Date`, admin);
+    const k74 = m.body.data.items.find((i: { key: string }) => i.key === 'k74Date');
+    expect(k74).toMatchObject({ total: 3, missing: 2 });
+    expect(m.body.data.patients.map((p: { name: string }) => p.name).sort()).toEqual(['李二', '钱五'].sort());
+    const noReason = await post(
+      t.app,
+      `${P}/libraries/${libId}/patients/${ids.li}/unobtainable`,
+      { itemKey: 'k74Date' },
+      admin,
+    );
+    expect(noReason.status).toBe(400);
+    const mark = await post(
+      t.app,
+      `${P}/libraries/${libId}/patients/${ids.li}/unobtainable`,
+      { itemKey: 'k74Date', reason: '外院诊断，无记录' },
+      admin,
+    );
+    expect(mark.body.data.unobtainable).toEqual({ k74Date: '外院诊断，无记录' });
+    const m2 = await get(t.app, `${P}/libraries/${libId}/missing`, admin);
+    expect(m2.body.data.items.find((i: { key: string }) => i.key === 'k74Date')).toMatchObject({
+      missing: 2,
+      unobtainable: 1,
+    });
+  });
+
+  it('computes statistics that match hand-computed values', async () => {
+    const res = await post(
+      t.app,
+      `${P}/libraries/${libId}/statistics`,
+      { itemKeys: ['admissions', 'age'] },
+      admin,
+    );
+    const adm = res.body.data.items[0].summary;
+    // admissions 2, 1, 1: mean 4/3, SD sqrt(1/3), median 1.
+    expect(adm.n).toBe(3);
+    expect(adm.mean).toBeCloseTo(4 / 3, 10);
+    expect(adm.sd).toBeCloseTo(Math.sqrt(1 / 3), 10);
+    expect(adm.median).toBe(1);
+    const cmp = await post(
+      t.app,
+      `${P}/libraries/${libId}/statistics`,
+      { itemKeys: ['age'], compare: { itemKey: 'admissions', a: 1, b: 2 } },
+      admin,
+    );
+    expect(cmp.body.data.groups).toEqual({ a: 2, b: 1 });
+  });
+
+  it('exports chosen indicators as CSV and XLSX with a data dictionary', async () => {
+    const job = await post(
+      t.app,
+      `${P}/libraries/${libId}/export`,
+      { itemKeys: ['alt', 'admissions'], format: 'csv' },
+      admin,
+    );
+    await settle(t, admin, job.body.data.jobId);
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `${P}/exports/${job.body.data.jobId}/download`,
+      headers: { WeAppAuthorization: admin },
+    });
+    const lines = file.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('patient_id,mrn,name,filing_date,alt,admissions');
+    expect(lines[1]).toBe(`${ids.zhang},HB-1,张一,2024-01-05,80,2`);
+    const dict = await t.app.inject({
+      method: 'GET',
+      url: `${P}/exports/${job.body.data.jobId}/download?dictionary=1`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(dict.body).toContain('alt,基线 ALT (U/L),textQuestion,"latest lab.value where code = ""ALT""');
+    const x = await post(
+      t.app,
+      `${P}/libraries/${libId}/export`,
+      { itemKeys: ['alt'], format: 'xlsx' },
+      admin,
+    );
+    await settle(t, admin, x.body.data.jobId);
+    const xf = await t.app.inject({
+      method: 'GET',
+      url: `${P}/exports/${x.body.data.jobId}/download`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(xf.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const bad = await post(t.app, `${P}/libraries/${libId}/export`, { itemKeys: ['nope'] }, admin);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('itemKeys.0');
+  });
+
+  it('answers the workbench statistics calls and the dashboard', async () => {
+    const s = await get(t.app, `${P}/disease_library_statistics`, admin);
+    expect(s.body).toMatchObject({ code: 200, data: { libraries: 1, patients: 3 } });
+    const r = await get(t.app, `${P}/rdr_statistics`, admin);
+    expect(r.body.data).toMatchObject({ patients: 5, libraryRecords: 3 });
+    const d = await get(t.app, `${P}/libraries/${libId}/dashboard`, admin);
+    expect(d.body.data.enrolment).toEqual([
+      { month: '2024-01', count: 1 },
+      { month: '2024-02', count: 1 },
+      { month: '2024-05', count: 1 },
+    ]);
+  });
+
+  it('repeats a push on its schedule, once per due time', async () => {
+    await put(t, `${P}/libraries/${libId}`, { pushEveryHours: 24 }, admin);
+    await t.app.db.execute(
+      sql`update disease_libraries set next_push_at = now() - interval '1 minute' where id = ${libId}`,
+    );
+    expect(await enqueueDuePushes(t.app.db)).toBe(1);
+    expect(await enqueueDuePushes(t.app.db)).toBe(0);
+    const queued = await get(t.app, `${P}/libraries/${libId}/pushes`, admin);
+    await settle(t, admin, queued.body.data[0].id);
+    const pushes = await get(t.app, `${P}/libraries/${libId}/pushes`, admin);
+    expect(pushes.body.data[0]).toMatchObject({ scheduled: true, result: { added: 0, alreadyIn: 3 } });
+  });
+
+  it('refuses a user without the function (403) and hides the library from another hospital', async () => {
+    const lab = await userWithoutRoles(t.app);
+    const denied = await post(t.app, `${P}/libraries/${libId}/push`, {}, lab);
+    expect(denied.status).toBe(403);
+    const other = await otherAppAdministrator(t.app);
+    await addPatient(t.app, other.appId, {
+      mrn: 'HB-X',
+      name: '外院乙肝',
+      diagnoses: [['B18.1', '慢性乙型病毒性肝炎', '2024-01-01']],
+    });
+    expect((await get(t.app, `${P}/libraries/${libId}`, other.key)).status).toBe(404);
+    expect((await post(t.app, `${P}/libraries/${libId}/push`, {}, other.key)).status).toBe(404);
+    const list = await post(
+      t.app,
+      `${P}/get_page_disease_library_patient_list`,
+      { library_id: libId },
+      other.key,
+    );
+    expect(list.status).toBe(404);
+    // The other hospital's hepatitis B patient never enters this library.
+    const last = await post(t.app, `${P}/libraries/${libId}/push`, {}, admin);
+    await settle(t, admin, last.body.data.jobId);
+    const rows = await t.app.db
+      .select()
+      .from(diseaseLibraryPatients)
+      .where(eq(diseaseLibraryPatients.libraryId, libId));
+    expect(rows).toHaveLength(3);
+  });
+});

@@ -1,0 +1,153 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { notFound } from '../http/errors.js';
+import { enqueueJob, findJob, type JobContext } from '../jobs/runner.js';
+import { type Actor, invalid, libraryDetail } from './libraries.js';
+import { writeXlsx } from './xlsx.js';
+
+/**
+ * Export (export): chosen indicators of every patient of a library as CSV or XLSX, with a
+ * data dictionary (a second sheet, or a second CSV section). A job, so a large library does
+ * not hold a request; the file is kept under DATA_DIR/exports/app-<id>/.
+ */
+export const EXPORT_KIND = 'diseaseLibrary.export';
+const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
+
+export const exportPath = (dataDir: string, appId: number, jobId: number, format: string) =>
+  path.join(dataDir, 'exports', `app-${appId}`, `disease-library-${jobId}.${format}`);
+
+const csvCell = (v: unknown) => {
+  if (v === null || v === undefined) return '';
+  const s = Array.isArray(v) ? v.join(';') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  // Formula injection: a cell starting with = + - @ is read as text.
+  const safe = /^[=+\-@]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+export async function requestExport(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  libraryId: number,
+  input: { itemKeys: string[]; format: 'csv' | 'xlsx' },
+) {
+  const detail = await libraryDetail(db, actor.appId, libraryId);
+  const keys = new Set(detail.items.map((i) => i.key));
+  const bad = input.itemKeys.findIndex((k) => !keys.has(k));
+  if (bad >= 0) throw invalid(`body.itemKeys.${bad}`, 'no item of the library’s form has this key');
+  return db.transaction(async (tx) => {
+    const job = await enqueueJob(tx, {
+      appId: actor.appId,
+      kind: EXPORT_KIND,
+      params: { libraryId, itemKeys: input.itemKeys, format: input.format },
+      createdBy: actor.userId,
+    });
+    await audit(tx, req, {
+      action: 'disease_library.export',
+      entity: 'disease_library',
+      entityId: libraryId,
+      after: { jobId: job.id, ...input },
+    });
+    return job;
+  });
+}
+
+export function exportJob(dataDir: string) {
+  return async ({ db, job, progress }: JobContext) => {
+    const p = job.params as { libraryId: number; itemKeys: string[]; format: 'csv' | 'xlsx' };
+    const detail = await libraryDetail(db, job.appId, p.libraryId);
+    const items = p.itemKeys.map((k) => detail.items.find((i) => i.key === k)!).filter(Boolean);
+    const rows = rowsOf<{
+      patient_id: string;
+      mrn: string;
+      name: string;
+      filing_date: string;
+      answers: Record<string, unknown> | null;
+    }>(
+      await db.execute(sql`select lp.patient_id, p.mrn, p.name, to_char(lp.filing_date, 'YYYY-MM-DD') as filing_date, r.answers
+        from disease_library_patients lp join patients p on p.id = lp.patient_id and p.app_id = ${job.appId}
+        left join crf_records r on r.id = lp.record_id where lp.library_id = ${p.libraryId} order by lp.filing_date, lp.id`),
+    );
+    await progress(50);
+    const header = ['patient_id', 'mrn', 'name', 'filing_date', ...items.map((i) => i.key)];
+    const data = rows.map((r) => [
+      Number(r.patient_id),
+      r.mrn,
+      r.name,
+      r.filing_date,
+      ...items.map((i) => {
+        const v = r.answers?.[i.key];
+        return typeof v === 'number'
+          ? v
+          : v === undefined || v === null
+            ? null
+            : Array.isArray(v)
+              ? v.join(';')
+              : String(v);
+      }),
+    ]);
+    const rules = detail.sourceRules as Record<string, string>;
+    const dictionary = [
+      ['key', 'title', 'type', 'source_rule'],
+      ['patient_id', '患者 ID', 'number', ''],
+      ['mrn', '病案号', 'text', ''],
+      ['name', '姓名', 'text', ''],
+      ['filing_date', '入库日期', 'date', detail.filingRule],
+      ...items.map((i) => [i.key, i.title, i.type, rules[i.key] ?? '']),
+    ];
+    const file = exportPath(dataDir, job.appId, job.id, p.format);
+    await mkdir(path.dirname(file), { recursive: true });
+    if (p.format === 'xlsx') {
+      await writeFile(
+        file,
+        writeXlsx([
+          { name: 'data', rows: [header, ...data] },
+          { name: 'dictionary', rows: dictionary },
+        ]),
+      );
+    } else {
+      const lines = [header, ...data].map((r) => r.map(csvCell).join(','));
+      await writeFile(file, `\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+      await writeFile(
+        file.replace(/\.csv$/, '.dictionary.csv'),
+        `\uFEFF${dictionary.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`,
+      );
+    }
+    return {
+      rows: data.length,
+      columns: header.length,
+      format: p.format,
+      fileName: `${detail.name}-${job.id}.${p.format}`,
+    };
+  };
+}
+
+/** The finished export file of a job of the app, or 404. */
+export async function exportFile(db: Tx, dataDir: string, appId: number, jobId: number, dictionary = false) {
+  const job = await findJob(db, appId, jobId);
+  if (!job || job.kind !== EXPORT_KIND) throw notFound('export');
+  if (job.status !== 'succeeded') throw invalid('params.jobId', `the export is ${job.status}`);
+  const p = job.params as { format: 'csv' | 'xlsx' };
+  const result = job.result as { fileName: string };
+  const file = exportPath(dataDir, appId, jobId, p.format);
+  if (dictionary && p.format === 'csv')
+    return {
+      file: file.replace(/\.csv$/, '.dictionary.csv'),
+      format: p.format,
+      fileName: result.fileName.replace(/\.csv$/, '-dictionary.csv'),
+    };
+  return { file, format: p.format, fileName: result.fileName };
+}
+
+export async function ownedExportIds(db: Db, appId: number) {
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(
+      sql`select id from jobs where app_id = ${appId} and kind = ${EXPORT_KIND} and status = 'succeeded' order by id desc limit 3`,
+    ),
+  );
+  return rows.map((r) => ({ jobId: Number(r.id) }));
+}

@@ -1,0 +1,262 @@
+import type { CohortCondition } from '@crdp/core';
+import type { Form } from '@crdp/crf';
+import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import { formItems } from '../crf/items.js';
+import type { Db, Tx } from '../db/client.js';
+import {
+  crfForms,
+  crfFormVersions,
+  diseaseLibraries,
+  diseaseLibraryPatients,
+  diseaseLibraryTemplates,
+  diseases,
+} from '../db/schema/index.js';
+import { AppError, notFound } from '../http/errors.js';
+import type { LibraryInput, LibraryPatch } from './inputs.js';
+import { parseTemplate, TemplateError } from './template.js';
+
+/** Who acts on disease libraries: the session's user in the session's app. */
+export interface Actor {
+  appId: number;
+  userId: number;
+  userName: string;
+}
+export function actorOf(req: FastifyRequest): Actor {
+  const a = req.auth!;
+  if (a.userId === null) throw new AppError(403, 'auth.scope');
+  return { appId: a.appId, userId: a.userId, userName: a.userName };
+}
+
+/** Bad input: 400 naming the field, nothing changed. */
+export const invalid = (field: string, detail: string) =>
+  new AppError(400, 'request.invalid', { detail: `${field}: ${detail}` }, field);
+
+export type LibraryRow = typeof diseaseLibraries.$inferSelect;
+
+/** A library of the app, or 404: another app's ids answer exactly like missing ones. */
+export async function libraryOf(db: Tx, appId: number, id: number): Promise<LibraryRow> {
+  const [row] = await db
+    .select()
+    .from(diseaseLibraries)
+    .where(and(eq(diseaseLibraries.id, id), eq(diseaseLibraries.appId, appId)));
+  if (!row) throw notFound('disease_library');
+  return row;
+}
+
+/** The latest published version of a form of the app: the version new records are made on. */
+export async function publishedForm(db: Tx, appId: number, formId: number, field = 'body.crfFormId') {
+  const [form] = await db
+    .select()
+    .from(crfForms)
+    .where(and(eq(crfForms.id, formId), eq(crfForms.appId, appId)));
+  if (!form) throw invalid(field, 'no form of this app has this id');
+  if (form.latestVersion < 1) throw invalid(field, 'the form has no published version yet');
+  const [version] = await db
+    .select()
+    .from(crfFormVersions)
+    .where(and(eq(crfFormVersions.formId, formId), eq(crfFormVersions.version, form.latestVersion)));
+  return { form, version: version!, definition: version!.definition as Form };
+}
+
+/** Every rule must parse and name an item of the form; search fields must be items too. */
+export function checkRules(definition: Form, rules: Record<string, string>, searchFields: string[] = []) {
+  const keys = new Set(formItems(definition).map((x) => x.item.key));
+  for (const [key, rule] of Object.entries(rules)) {
+    if (!keys.has(key)) throw invalid(`body.sourceRules.${key}`, 'no item of the form has this key');
+    try {
+      parseTemplate(rule);
+    } catch (e) {
+      if (e instanceof TemplateError) throw invalid(`body.sourceRules.${key}`, e.message);
+      throw e;
+    }
+  }
+  const bad = searchFields.find((k) => !keys.has(k));
+  if (bad) throw invalid('body.searchFields', `no item of the form has the key ${bad}`);
+}
+
+async function checkDisease(db: Tx, appId: number, diseaseId: number | null | undefined) {
+  if (!diseaseId) return;
+  const [d] = await db
+    .select({ id: diseases.diseaseId })
+    .from(diseases)
+    .where(and(eq(diseases.diseaseId, diseaseId), eq(diseases.appId, appId)));
+  if (!d) throw invalid('body.diseaseId', 'no disease of the dictionary has this id');
+}
+
+async function checkName(db: Tx, appId: number, name: string, exceptId?: number) {
+  const [same] = await db
+    .select({ id: diseaseLibraries.id })
+    .from(diseaseLibraries)
+    .where(and(eq(diseaseLibraries.appId, appId), eq(diseaseLibraries.name, name)));
+  if (same && same.id !== exceptId) throw invalid('body.name', 'a library of this name exists');
+}
+
+const nextPush = (hours: number) => (hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null);
+
+export async function createLibrary(db: Db, req: FastifyRequest, actor: Actor, input: LibraryInput) {
+  let formId = input.crfFormId;
+  let rules = input.sourceRules;
+  if (input.templateId) {
+    const [t] = await db
+      .select()
+      .from(diseaseLibraryTemplates)
+      .where(
+        and(eq(diseaseLibraryTemplates.id, input.templateId), eq(diseaseLibraryTemplates.appId, actor.appId)),
+      );
+    if (!t) throw invalid('body.templateId', 'no common template of this app has this id');
+    formId ??= t.crfFormId;
+    rules = { ...(t.sourceRules as Record<string, string>), ...rules };
+  }
+  if (!formId) throw invalid('body.crfFormId', 'choose a CRF or a common template');
+  const { definition } = await publishedForm(db, actor.appId, formId);
+  checkRules(definition, rules, input.searchFields);
+  await checkDisease(db, actor.appId, input.diseaseId);
+  await checkName(db, actor.appId, input.name);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(diseaseLibraries)
+      .values({
+        appId: actor.appId,
+        name: input.name,
+        description: input.description,
+        diseaseId: input.diseaseId ?? null,
+        crfFormId: formId,
+        criteria: input.criteria,
+        sourceRules: rules,
+        searchFields: input.searchFields,
+        filingRule: input.filingRule,
+        pushEveryHours: input.pushEveryHours,
+        nextPushAt: nextPush(input.pushEveryHours),
+        createdBy: actor.userId,
+      })
+      .returning();
+    await audit(tx, req, { action: 'create', entity: 'disease_library', entityId: row!.id, after: row });
+    return row!;
+  });
+}
+
+export async function updateLibrary(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+  patch: LibraryPatch,
+) {
+  const before = await libraryOf(db, actor.appId, id);
+  if (patch.sourceRules || patch.searchFields) {
+    const { definition } = await publishedForm(db, actor.appId, before.crfFormId, 'body.sourceRules');
+    checkRules(
+      definition,
+      patch.sourceRules ?? (before.sourceRules as Record<string, string>),
+      patch.searchFields ?? (before.searchFields as string[]),
+    );
+  }
+  await checkDisease(db, actor.appId, patch.diseaseId);
+  if (patch.name) await checkName(db, actor.appId, patch.name, id);
+  return db.transaction(async (tx) => {
+    const [after] = await tx
+      .update(diseaseLibraries)
+      .set({
+        ...patch,
+        ...(patch.pushEveryHours !== undefined ? { nextPushAt: nextPush(patch.pushEveryHours) } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(diseaseLibraries.id, id))
+      .returning();
+    await audit(tx, req, { action: 'update', entity: 'disease_library', entityId: id, before, after });
+    return after!;
+  });
+}
+
+export async function deleteLibrary(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+  const before = await libraryOf(db, actor.appId, id);
+  await db.transaction(async (tx) => {
+    await tx.delete(diseaseLibraries).where(eq(diseaseLibraries.id, id));
+    await audit(tx, req, { action: 'delete', entity: 'disease_library', entityId: id, before });
+  });
+}
+
+export async function listLibraries(
+  db: Tx,
+  appId: number,
+  q: { page: number; size: number; keyword?: string | undefined },
+) {
+  const where = and(
+    eq(diseaseLibraries.appId, appId),
+    q.keyword ? ilike(diseaseLibraries.name, `%${q.keyword.replace(/[%_\\]/g, '\\$&')}%`) : undefined,
+  );
+  const [total] = await db.select({ n: count() }).from(diseaseLibraries).where(where);
+  const rows = await db
+    .select({
+      id: diseaseLibraries.id,
+      name: diseaseLibraries.name,
+      description: diseaseLibraries.description,
+      diseaseId: diseaseLibraries.diseaseId,
+      diseaseName: diseases.name,
+      crfFormId: diseaseLibraries.crfFormId,
+      crfFormName: crfForms.name,
+      filingRule: diseaseLibraries.filingRule,
+      status: diseaseLibraries.status,
+      pushEveryHours: diseaseLibraries.pushEveryHours,
+      lastPushAt: diseaseLibraries.lastPushAt,
+      lastFillAt: diseaseLibraries.lastFillAt,
+      createdAt: diseaseLibraries.createdAt,
+      patients: sql<number>`(select count(*)::int from disease_library_patients lp where lp.library_id = ${diseaseLibraries.id})`,
+    })
+    .from(diseaseLibraries)
+    .leftJoin(diseases, eq(diseases.diseaseId, diseaseLibraries.diseaseId))
+    .leftJoin(crfForms, eq(crfForms.id, diseaseLibraries.crfFormId))
+    .where(where)
+    .orderBy(desc(diseaseLibraries.id))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  return { total: total?.n ?? 0, items: rows.map((r) => ({ ...r, patients: Number(r.patients) })) };
+}
+
+/** A library with its form definition (the latest published version) and patient count. */
+export async function libraryDetail(db: Tx, appId: number, id: number) {
+  const lib = await libraryOf(db, appId, id);
+  const { form, definition } = await publishedForm(db, appId, lib.crfFormId);
+  const [n] = await db
+    .select({ n: count() })
+    .from(diseaseLibraryPatients)
+    .where(eq(diseaseLibraryPatients.libraryId, id));
+  const items = formItems(definition).map(({ item }) => ({
+    key: item.key,
+    title: item.title ?? item.key,
+    type: item.type,
+  }));
+  return { ...lib, crfFormName: form.name, definition, items, patients: n?.n ?? 0 };
+}
+
+export async function ownedLibraryIds(db: Db, appId: number) {
+  const rows = await db
+    .select({ id: diseaseLibraries.id })
+    .from(diseaseLibraries)
+    .where(eq(diseaseLibraries.appId, appId));
+  return rows.map((r) => ({ id: r.id }));
+}
+
+/** A condition in words, stored as the reason a patient was included. */
+export function describeCondition(c: CohortCondition): string {
+  const win =
+    'from' in c || 'to' in c
+      ? `${'from' in c && c.from ? ` ≥${c.from}` : ''}${'to' in c && c.to ? ` ≤${c.to}` : ''}`
+      : '';
+  switch (c.kind) {
+    case 'diagnosis':
+      return `diagnosis ${c.codes.join('/')}${win}`;
+    case 'lab':
+      return `lab ${c.itemCode}${c.min !== undefined ? ` ≥${c.min}` : ''}${c.max !== undefined ? ` ≤${c.max}` : ''}${win}`;
+    case 'age':
+      return `age${c.min !== undefined ? ` ≥${c.min}` : ''}${c.max !== undefined ? ` ≤${c.max}` : ''}`;
+    case 'gender':
+      return `gender ${c.codes.join('/')}`;
+    case 'visit':
+      return `visit ${c.visitKinds.join('/')}${win}`;
+    case 'documentText':
+      return `document “${c.text}”${win}`;
+  }
+}

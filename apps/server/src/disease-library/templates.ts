@@ -1,0 +1,115 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { crfForms, diseaseLibraryTemplates } from '../db/schema/index.js';
+import { notFound } from '../http/errors.js';
+import { type Actor, checkRules, invalid, publishedForm } from './libraries.js';
+
+/** Common templates (commonly-template): a published CRF with its source rules, reused by new libraries. */
+type Input = { name: string; description: string; crfFormId: number; sourceRules: Record<string, string> };
+
+async function templateOf(db: Tx, appId: number, id: number) {
+  const [t] = await db
+    .select()
+    .from(diseaseLibraryTemplates)
+    .where(and(eq(diseaseLibraryTemplates.id, id), eq(diseaseLibraryTemplates.appId, appId)));
+  if (!t) throw notFound('disease_library_template');
+  return t;
+}
+
+async function checkTemplate(db: Tx, appId: number, input: Input, exceptId?: number) {
+  const { definition } = await publishedForm(db, appId, input.crfFormId);
+  checkRules(definition, input.sourceRules);
+  const [same] = await db
+    .select({ id: diseaseLibraryTemplates.id })
+    .from(diseaseLibraryTemplates)
+    .where(and(eq(diseaseLibraryTemplates.appId, appId), eq(diseaseLibraryTemplates.name, input.name)));
+  if (same && same.id !== exceptId) throw invalid('body.name', 'a template of this name exists');
+}
+
+export async function listTemplates(db: Tx, appId: number) {
+  return db
+    .select({
+      id: diseaseLibraryTemplates.id,
+      name: diseaseLibraryTemplates.name,
+      description: diseaseLibraryTemplates.description,
+      crfFormId: diseaseLibraryTemplates.crfFormId,
+      crfFormName: crfForms.name,
+      sourceRules: diseaseLibraryTemplates.sourceRules,
+      createdAt: diseaseLibraryTemplates.createdAt,
+    })
+    .from(diseaseLibraryTemplates)
+    .leftJoin(crfForms, eq(crfForms.id, diseaseLibraryTemplates.crfFormId))
+    .where(eq(diseaseLibraryTemplates.appId, appId))
+    .orderBy(desc(diseaseLibraryTemplates.id));
+}
+
+export async function createTemplate(db: Db, req: FastifyRequest, actor: Actor, input: Input) {
+  await checkTemplate(db, actor.appId, input);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(diseaseLibraryTemplates)
+      .values({ appId: actor.appId, ...input, createdBy: actor.userId })
+      .returning();
+    await audit(tx, req, {
+      action: 'create',
+      entity: 'disease_library_template',
+      entityId: row!.id,
+      after: row,
+    });
+    return row!;
+  });
+}
+
+export async function updateTemplate(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+  patch: Partial<Input>,
+) {
+  const before = await templateOf(db, actor.appId, id);
+  const merged = {
+    ...before,
+    ...patch,
+    sourceRules: (patch.sourceRules ?? before.sourceRules) as Record<string, string>,
+  };
+  await checkTemplate(db, actor.appId, merged, id);
+  return db.transaction(async (tx) => {
+    const [after] = await tx
+      .update(diseaseLibraryTemplates)
+      .set({
+        name: merged.name,
+        description: merged.description,
+        crfFormId: merged.crfFormId,
+        sourceRules: merged.sourceRules,
+      })
+      .where(eq(diseaseLibraryTemplates.id, id))
+      .returning();
+    await audit(tx, req, {
+      action: 'update',
+      entity: 'disease_library_template',
+      entityId: id,
+      before,
+      after,
+    });
+    return after!;
+  });
+}
+
+export async function deleteTemplate(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+  const before = await templateOf(db, actor.appId, id);
+  await db.transaction(async (tx) => {
+    await tx.delete(diseaseLibraryTemplates).where(eq(diseaseLibraryTemplates.id, id));
+    await audit(tx, req, { action: 'delete', entity: 'disease_library_template', entityId: id, before });
+  });
+}
+
+export async function ownedTemplateIds(db: Db, appId: number) {
+  const rows = await db
+    .select({ templateId: diseaseLibraryTemplates.id })
+    .from(diseaseLibraryTemplates)
+    .where(eq(diseaseLibraryTemplates.appId, appId));
+  return rows;
+}
