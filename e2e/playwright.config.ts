@@ -6,7 +6,8 @@ import { defineConfig, devices } from '@playwright/test';
  */
 export default defineConfig({
   testDir: './tests',
-  outputDir: '../.test-output/e2e',
+  // Own directory per run when several people run the suite on one machine.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? '../.test-output/e2e',
   globalSetup: './global-setup.ts',
   // One server, shared accounts (a test changes a password): run the files one after another.
   fullyParallel: false,

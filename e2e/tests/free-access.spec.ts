@@ -1,4 +1,4 @@
-import { account, apiLogin, expect, restCall, test } from '../fixtures';
+import { account, apiLogin, expect, restCall, screenshot, test } from '../fixtures';
 
 test('a free-access CRF link opens the CRF set without a password and refuses normal pages', async ({
   page,
@@ -22,8 +22,8 @@ test('a free-access CRF link opens the CRF set without a password and refuses no
   await page.goto(link!);
   await expect(page).toHaveURL(/\/crf\?id=1$/);
   await expect(page.getByTestId('free-layout-crf')).toBeVisible();
-  // The CRF pages come with the CRF issue; the route is reached and answers "still under development".
-  await expect(page.getByText('抱歉，你访问的页面不存在或仍在开发中')).toBeVisible();
+  await expect(page.getByText('抱歉，你无权访问该页面')).toHaveCount(0);
+  await screenshot(page, 'free-access-crf');
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('fygo__ssh') ?? 'null'))).toBe('crf');
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('fygo__CRF_OBJECT_ID') ?? 'null'))).toBe(
     '1',

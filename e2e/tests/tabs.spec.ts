@@ -4,9 +4,12 @@ import { account, expect, signInToWorkbench, test } from '../fixtures';
 const tab = (page: Page, key: string) => page.locator(`[data-tab-key="${key}"]`);
 const tabs = (page: Page) => page.locator('.crdp-tabs .ant-tabs-tab');
 
+const openDropdowns = (page: Page) => page.locator('.ant-dropdown:not(.ant-dropdown-hidden)');
+
 async function tabMenu(page: Page, key: string, item: string) {
   await tab(page, key).click({ button: 'right' });
-  await page.getByRole('menuitem', { name: item }).click();
+  await openDropdowns(page).getByRole('menuitem', { name: item }).click();
+  await expect(openDropdowns(page)).toHaveCount(0);
 }
 
 test('the multi-tab bar opens one tab per page and closes current, right, left and other tabs', async ({
@@ -49,7 +52,9 @@ test('the multi-tab bar opens one tab per page and closes current, right, left a
   await expect(page.locator('.ant-message')).toContainText('这是最后一个标签页，不能关闭');
   await expect(tabs(page)).toHaveCount(1);
 
-  await page.getByTestId('logo-link').click();
+  const workbench = menu.getByRole('link', { name: '工作台' });
+  if (!(await workbench.isVisible())) await menu.getByText('工作台', { exact: true }).first().click();
+  await workbench.click();
   await expect(tabs(page)).toHaveCount(2);
   await tabMenu(page, '/dashboard/workplace', '关闭其他');
   await expect(tabs(page)).toHaveCount(1);

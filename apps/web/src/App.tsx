@@ -1,14 +1,15 @@
 import { Button, Result } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { useSite } from './app/queries';
-import { router } from './app/router';
+import { createAppRouter } from './app/router';
 import { ColorWeak } from './shell/ColorWeak';
 
 export function App({ bootError }: { bootError: string | null }) {
   const { t } = useTranslation();
   const site = useSite();
+  const [router] = useState(createAppRouter);
   useEffect(() => {
     document.title = site.documentTitle || t('app.name');
   }, [site.documentTitle, t]);

@@ -31,38 +31,45 @@ function RootRedirect() {
   return <Navigate to={`${target}${window.location.search}`} replace />;
 }
 
-/** History-mode routes with base `/`: fixed routes first, then the guarded route table. */
-export const router = createBrowserRouter([
-  {
-    element: <Root />,
-    children: [
-      { index: true, element: <RootRedirect /> },
-      {
-        path: '/user',
-        element: <UserLayout />,
-        children: [
-          { index: true, element: <Navigate to="/user/login" replace /> },
-          { path: 'login', element: <LoginPage /> },
-        ],
-      },
-      {
-        element: <BlankLayout />,
-        children: [
-          { path: '/test/home', element: <SelfCheckPage /> },
-          { path: '/404', element: <NotFoundPage /> },
-        ],
-      },
-      { path: '*', element: <Guard /> },
-    ],
-  },
-]);
+/**
+ * History-mode routes with base `/`: fixed routes first, then the guarded route table.
+ * Created after the start-up has read and rewritten the address (SessionKey, key, routerPath),
+ * so the router's first location is the rewritten one.
+ */
+export function createAppRouter() {
+  const router = createBrowserRouter([
+    {
+      element: <Root />,
+      children: [
+        { index: true, element: <RootRedirect /> },
+        {
+          path: '/user',
+          element: <UserLayout />,
+          children: [
+            { index: true, element: <Navigate to="/user/login" replace /> },
+            { path: 'login', element: <LoginPage /> },
+          ],
+        },
+        {
+          element: <BlankLayout />,
+          children: [
+            { path: '/test/home', element: <SelfCheckPage /> },
+            { path: '/404', element: <NotFoundPage /> },
+          ],
+        },
+        { path: '*', element: <Guard /> },
+      ],
+    },
+  ]);
 
-// A page change cancels the requests of the page being left. The router notifies this
-// subscriber before React renders the new page, so the new page's requests are not touched.
-let lastPath = router.state.location.pathname;
-router.subscribe((state) => {
-  if (state.location.pathname !== lastPath) {
-    lastPath = state.location.pathname;
-    cancelPageRequests();
-  }
-});
+  // A page change cancels the requests of the page being left. The router notifies this
+  // subscriber before React renders the new page, so the new page's requests are not touched.
+  let lastPath = router.state.location.pathname;
+  router.subscribe((state) => {
+    if (state.location.pathname !== lastPath) {
+      lastPath = state.location.pathname;
+      cancelPageRequests();
+    }
+  });
+  return router;
+}

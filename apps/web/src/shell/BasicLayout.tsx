@@ -1,5 +1,5 @@
 import { ProLayout } from '@ant-design/pro-components';
-import { deviceMode, type RouteEntry, SIDER_WIDTH } from '@crdp/core';
+import { deviceMode, HEADER_HEIGHT, type RouteEntry, SIDER_WIDTH } from '@crdp/core';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -141,12 +141,18 @@ export function BasicLayout({
         menuRender={hideMenu ? false : undefined}
         menuItemRender={(item, dom) => (item.path ? <Link to={item.path}>{dom}</Link> : dom)}
         onMenuHeaderClick={() => navigate('/dashboard/workplace')}
-        menuHeaderRender={(logo, titleDom) => (
-          <Link to="/dashboard/workplace" data-testid="logo-link">
+        // The logo links to the route named dashboard; it sits in the header, not again above the menu.
+        headerTitleRender={(logo, titleDom) => (
+          <Link
+            to="/dashboard/workplace"
+            data-testid="logo-link"
+            style={{ display: 'flex', alignItems: 'center' }}
+          >
             {logo}
             {titleDom}
           </Link>
         )}
+        menuHeaderRender={false}
         avatarProps={{ render: () => <AvatarMenu dark={dark && top} /> }}
         actionsRender={() => [<HeaderActions key="actions" />]}
         footerRender={() => <Footer />}
@@ -166,6 +172,8 @@ export function BasicLayout({
         token={{
           header: {
             heightLayoutHeader: 48,
+            // Opaque: ProLayout's default header is translucent and shows the dark sider through it.
+            colorBgHeader: '#fff',
             ...(dark && top
               ? {
                   colorBgHeader: '#001529',
@@ -181,7 +189,9 @@ export function BasicLayout({
         }}
         siderMenuType="sub"
       >
-        {settings.multiTab && !hideMenu && <MultiTabBar route={route} />}
+        {settings.multiTab && !hideMenu && (
+          <MultiTabBar route={route} stickyTop={settings.fixedHeader ? HEADER_HEIGHT : 0} />
+        )}
         <div data-testid="page-content" data-route={route.name}>
           {children}
         </div>

@@ -1,37 +1,29 @@
 import type { RouteEntry } from '@crdp/core';
 import { App, Dropdown, Tabs } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import {
-  closeLeft,
-  closeOthers,
-  closeRight,
-  closeTab,
-  EMPTY_TABS,
-  openTab,
-  type TabResult,
-  type TabsState,
-} from './tabs';
+import { closeLeft, closeOthers, closeRight, closeTab, openTab, type TabResult } from './tabs';
+import { setTabs, useTabs } from './useTabs';
 
 /** One tab per visited address; right-click closes current, right, left or other tabs. */
-export function MultiTabBar({ route }: { route: RouteEntry }) {
+export function MultiTabBar({ route, stickyTop }: { route: RouteEntry; stickyTop: number }) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const location = useLocation();
   const navigate = useNavigate();
-  const [state, setState] = useState<TabsState>(EMPTY_TABS);
+  const state = useTabs();
   const key = `${location.pathname}${location.search}`;
   const title = route.title[i18n.language === 'en-US' ? 'en-US' : 'zh-CN'];
 
-  useEffect(() => setState((s) => openTab(s, { key, title })), [key, title]);
+  useEffect(() => setTabs((s) => openTab(s, { key, title })), [key, title]);
 
   const apply = ({ state: next, problem }: TabResult) => {
     if (problem) {
       message.warning(t(`tabs.${problem}`));
       return;
     }
-    setState(next);
+    setTabs(() => next);
     if (next.active && next.active !== key) navigate(next.active);
   };
 
@@ -45,6 +37,8 @@ export function MultiTabBar({ route }: { route: RouteEntry }) {
       activeKey={state.active ?? key}
       onChange={(k) => navigate(k)}
       onEdit={(k, action) => action === 'remove' && typeof k === 'string' && apply(closeTab(state, k))}
+      // Sticky under the header, so the tabs stay at hand on long pages.
+      style={{ position: 'sticky', top: stickyTop, zIndex: 10, marginBottom: 16 }}
       tabBarStyle={{ margin: 0, padding: '6px 16px 0', background: '#fff' }}
       items={state.tabs.map((tab) => ({
         key: tab.key,

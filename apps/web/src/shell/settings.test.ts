@@ -30,8 +30,9 @@ describe('display settings rules', () => {
   });
 
   it('lets auto-hide work only with a fixed header', () => {
-    expect(changeSetting(DEFAULT_SETTINGS, 'autoHideHeader', true).autoHideHeader).toBe(false);
-    const fixed = changeSetting(DEFAULT_SETTINGS, 'fixedHeader', true);
+    const loose = changeSetting(DEFAULT_SETTINGS, 'fixedHeader', false);
+    expect(changeSetting(loose, 'autoHideHeader', true).autoHideHeader).toBe(false);
+    const fixed = changeSetting(loose, 'fixedHeader', true);
     const hiding = changeSetting(fixed, 'autoHideHeader', true);
     expect(hiding.autoHideHeader).toBe(true);
     expect(changeSetting(hiding, 'fixedHeader', false).autoHideHeader).toBe(false);

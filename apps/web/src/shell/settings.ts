@@ -18,8 +18,9 @@ export const DEFAULT_SETTINGS: DisplaySettings = {
   navTheme: 'dark',
   layout: 'sidemenu',
   contentWidth: 'Fixed',
-  fixedHeader: false,
-  fixSiderbar: false,
+  // A long menu scrolls on its own and the header stays: what people expect of a back office.
+  fixedHeader: true,
+  fixSiderbar: true,
   autoHideHeader: false,
   colorWeak: false,
   multiTab: true,
