@@ -55,4 +55,9 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   DataLakeFullTextRetrieval: lazy(() => import('../pages/data-lake/FullTextRetrieval')),
   DataLakeCdrBrowser: lazy(() => import('../pages/data-lake/CdrBrowser')),
   DataLakeOverviews: lazy(() => import('../pages/data-lake/Overviews')),
+  ZhuanbingLibraryList: lazy(() => import('../pages/disease-library/LibraryList')),
+  ZhuanbingCreateLibrary: lazy(() => import('../pages/disease-library/LibraryList')),
+  ZhuanbingLibraryPatients: lazy(() => import('../pages/disease-library/PatientsList')),
+  ZhuanbingPatientsList: lazy(() => import('../pages/disease-library/PatientsList')),
+  ZhuanbingFillLog: lazy(() => import('../pages/disease-library/FillLog')),
 };

@@ -1,0 +1,53 @@
+import { ProTable } from '@ant-design/pro-components';
+import { Alert } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { libraryApi } from './api';
+import { LIBRARY_NS } from './i18n';
+
+/** fill_log: per patient and item, what the fill did and which source row a value came from. */
+export default function FillLog() {
+  const { t } = useTranslation(LIBRARY_NS);
+  const [params] = useSearchParams();
+  const libraryId = Number(params.get('libraryId') ?? 0);
+  if (!libraryId) return <Alert type="info" message={t('patients.pick')} />;
+  return (
+    <ProTable<Record<string, unknown>>
+      rowKey="id"
+      search={false}
+      headerTitle={t('list.log')}
+      request={async (p) => {
+        const r = await libraryApi.fillLog(libraryId, { page: p.current ?? 1, size: p.pageSize ?? 20 });
+        return { data: r.items, total: r.total, success: true };
+      }}
+      columns={[
+        { title: t('log.patient'), dataIndex: 'patientName' },
+        { title: t('log.item'), dataIndex: 'itemKey' },
+        {
+          title: t('log.outcome'),
+          dataIndex: 'outcome',
+          render: (_, r) => t(`log.outcomes.${String(r.outcome)}`),
+        },
+        {
+          title: t('log.value'),
+          dataIndex: 'value',
+          render: (_, r) => (r.value === null ? '-' : String(r.value)),
+        },
+        {
+          title: t('log.source'),
+          dataIndex: 'source',
+          render: (_, r) => {
+            const s = r.source as {
+              rule?: string;
+              table?: string;
+              rowId?: number | null;
+              at?: string | null;
+            };
+            return `${s.rule ?? ''}${s.rowId ? ` · ${s.table}#${s.rowId}` : ''}${s.at ? ` · ${s.at.slice(0, 10)}` : ''}`;
+          },
+        },
+        { title: t('log.time'), dataIndex: 'createdAt', valueType: 'dateTime' },
+      ]}
+    />
+  );
+}
