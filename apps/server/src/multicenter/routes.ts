@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -12,6 +12,7 @@ import {
   pooled,
   protocolSchema,
   topicDescription,
+  topicFor,
   topicInput,
   updateProtocol,
 } from './topics.js';
@@ -23,6 +24,12 @@ const params = z.object({ id: z.coerce.number().int().positive().max(2_147_483_6
 export async function multiCenterRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['multi-center'];
+  /** A topic this center does not take part in is not found, whatever the body says. */
+  const ownTopic = async (req: FastifyRequest) => {
+    const id = Number((req.params as { id?: string }).id);
+    if (Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 && req.auth)
+      await topicFor(app.db, req.auth.appId, id);
+  };
   const owned = { ownedIds: ownedTopicIds };
   const uid = (req: { auth: { userId: number | null } | null }) => req.auth!.userId ?? 0;
 
@@ -46,6 +53,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id',
     {
       config: { access: { apiId: 'MultiCenterTopicDescription.get' }, ...owned },
+      preValidation: ownTopic,
       schema: { tags, summary: 'Protocol, variables and centers', params },
     },
     async (req) => ok(await topicDescription(app.db, req.auth!.appId, req.params.id)),
@@ -54,6 +62,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/protocol',
     {
       config: { access: { apiId: 'MultiCenterTopicDescription.edit' }, ...owned },
+      preValidation: ownTopic,
       schema: { tags, summary: 'Change the protocol (leading center)', params, body: protocolSchema },
     },
     async (req) => ok(await updateProtocol(app.db, req, req.auth!.appId, req.params.id, req.body)),
@@ -62,6 +71,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/cases',
     {
       config: { access: { apiId: 'MultiCenterTopics.get' }, ...owned },
+      preValidation: ownTopic,
       schema: { tags, summary: 'This center’s own cases', params },
     },
     async (req) => ok(await ownCases(app.db, req.auth!.appId, req.params.id)),
@@ -70,6 +80,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/cases',
     {
       config: { access: { apiId: 'MultiCenterTopics.edit' }, ...owned },
+      preValidation: ownTopic,
       schema: { tags, summary: 'Enter a case for one of this center’s patients', params, body: caseInput },
     },
     async (req) => ok(await enterCase(app.db, req, req.auth!.appId, uid(req), req.params.id, req.body)),
@@ -78,6 +89,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/pooled',
     {
       config: { access: { apiId: 'MultiCenterTopics.get' }, ...owned },
+      preValidation: ownTopic,
       schema: { tags, summary: 'Pooled de-identified aggregates', params },
     },
     async (req) => ok(await pooled(app.db, req.auth!.appId, req.params.id)),
@@ -86,6 +98,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/detection',
     {
       config: { access: { apiId: 'MultiCenterDetection.query' }, ...owned },
+      preValidation: ownTopic,
       schema: { tags, summary: 'Data checks per center', params },
     },
     async (req) => ok(await detection(app.db, req.auth!.appId, req.params.id)),

@@ -1,8 +1,9 @@
 import { cohortCriteriaSchema } from '@crdp/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { countPatients } from '../cohort/compile.js';
+import { notFound } from '../http/errors.js';
 import { ANALYSIS_KIND, analysisJob, listAnalyses, requestAnalysis, taskResult } from './analysis.js';
 import { projectData, subjectReport } from './cohort-data.js';
 import { buildDatasetJob, datasetOf, listDatasets, ownedDatasetIds, requestDataset } from './datasets.js';
@@ -30,9 +31,10 @@ import {
   ownedSubjectIds,
   recruit,
   subjectDetail,
+  subjectOf,
   updateSubject,
 } from './subjects.js';
-import { createType, deleteType, listTypes, ownedTypeCodes, updateType } from './types.js';
+import { createType, deleteType, listTypes, ownedTypeCodes, typeExists, updateType } from './types.js';
 
 const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
 const paging = {
@@ -47,6 +49,21 @@ export async function researchRoutes(app: FastifyInstance) {
   await statisticsRoutes(app);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['research'];
+  /** Another app's subject is not found, whatever the body says: ownership is checked before the body. */
+  const ownSubject = async (req: FastifyRequest) => {
+    const id = Number((req.params as { id?: string }).id);
+    if (Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 && req.auth)
+      await subjectOf(app.db, req.auth.appId, id);
+  };
+  const ownType = async (req: FastifyRequest) => {
+    const code = String((req.params as { code?: string }).code ?? '');
+    if (
+      req.auth &&
+      /^[a-zA-Z][a-zA-Z0-9-]{0,39}$/.test(code) &&
+      !(await typeExists(app.db, req.auth.appId, code))
+    )
+      throw notFound('research_project_type');
+  };
   const owned = { ownedIds: ownedSubjectIds };
 
   r.get(
@@ -75,6 +92,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/types/:code',
     {
       config: { access: { apiId: 'ResearchProjectType.edit' }, ownedIds: ownedTypeCodes },
+      preValidation: ownType,
       schema: {
         tags,
         summary: 'Rename a project type',
@@ -88,6 +106,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/types/:code',
     {
       config: { access: { apiId: 'ResearchProjectType.delete' }, ownedIds: ownedTypeCodes },
+      preValidation: ownType,
       schema: { tags, summary: 'Delete an unused project type', params: typeParams },
     },
     async (req) => {
@@ -129,6 +148,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id',
     {
       config: { access: { apiId: 'ResearchSubjectList.get' }, ...owned },
+      preValidation: ownSubject,
       schema: {
         tags,
         summary: 'A subject with members, status history and allowed moves',
@@ -141,6 +161,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id',
     {
       config: { access: { apiId: 'ResearchSubjectList.edit' }, ...owned },
+      preValidation: ownSubject,
       schema: {
         tags,
         summary: 'Change a subject (design only before data preparation)',
@@ -154,6 +175,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id',
     {
       config: { access: { apiId: 'ResearchSubjectList.delete' }, ...owned },
+      preValidation: ownSubject,
       schema: { tags, summary: 'Delete a staged or closed subject', params: subjectParams },
     },
     async (req) => {
@@ -165,6 +187,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/status',
     {
       config: { access: { apiId: 'ResearchSubjectList.edit' }, ...owned },
+      preValidation: ownSubject,
       schema: { tags, summary: 'Move a subject to another status', params: subjectParams, body: moveInput },
     },
     async (req) =>
@@ -174,6 +197,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/recruit',
     {
       config: { access: { apiId: 'ResearchSubjectList.edit' }, ...owned },
+      preValidation: ownSubject,
       schema: {
         tags,
         summary: 'Recruit patients by the criteria or by id',
@@ -187,6 +211,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/data',
     {
       config: { access: { apiId: 'ResearchProjectData.query' }, ...owned },
+      preValidation: ownSubject,
       schema: {
         tags,
         summary: 'The enrolled cohort by variables',
@@ -200,6 +225,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/report',
     {
       config: { access: { apiId: 'ResearchReport.get' }, ...owned },
+      preValidation: ownSubject,
       schema: { tags, summary: 'Recruitment, completeness and key statistics', params: subjectParams },
     },
     async (req) => ok(await subjectReport(app.db, actorOf(req), req.params.id)),
@@ -208,6 +234,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/datasets',
     {
       config: { access: { apiId: 'ResearchDataReduction.query' }, ...owned },
+      preValidation: ownSubject,
       schema: { tags, summary: 'Analysis datasets of a subject', params: subjectParams },
     },
     async (req) => ok(await listDatasets(app.db, req.auth!.appId, req.params.id)),
@@ -216,6 +243,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/datasets',
     {
       config: { access: { apiId: 'ResearchDataReduction.edit' }, ...owned },
+      preValidation: ownSubject,
       schema: {
         tags,
         summary: 'Build an analysis dataset (a background job)',
@@ -256,6 +284,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/analyses',
     {
       config: { access: { apiId: 'ResearchAnalysisMiningIndex.query' }, ...owned },
+      preValidation: ownSubject,
       schema: { tags, summary: 'Analyses run on a subject', params: subjectParams },
     },
     async (req) => ok(await listAnalyses(app.db, req.auth!.appId, req.params.id)),
@@ -264,6 +293,7 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/analyses',
     {
       config: { access: { apiId: 'ResearchAnalysisMiningIndex.query' }, ...owned },
+      preValidation: ownSubject,
       schema: {
         tags,
         summary: 'Run an analysis on a dataset (a background job)',

@@ -4,7 +4,7 @@ import { hashPassword } from '../../auth/passwords.js';
 import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
 import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
 import { LIVER_FORM } from '../../crf/testform.js';
-import { appMembers, appProducts, apps, roles, roleUsers } from '../../db/schema/index.js';
+import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
 import { makeVisualizationObjects } from '../../visualization/test/fixtures.js';
 import { post, signIn, TEST_PASSWORD } from '../helper.js';
 
@@ -46,6 +46,12 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
     await post(app, `/api/v0.1/research/subjects/${sid}/status`, { to }, adminKey);
   await post(app, `/api/v0.1/research/subjects/${sid}/datasets`, { name: '矩阵数据集' }, adminKey);
   await app.jobs.drain();
+  // Multi-center: the demo app switched to multi-center mode leads a topic.
+  const [leadApp] = await app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
+  await app.db
+    .insert(moduleConfig)
+    .values({ appId: leadApp!.appId, configGroup: 'site', moduleName: 'features', configName: 'mode', value: 'multi-center' });
+  await post(app, '/api/v0.1/mc/topics', { name: '矩阵主题', variables: [{ key: 'sbp', label: '收缩压' }] }, adminKey);
   const [demoApp] = await app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
   await makeDiseaseLibraryObjects(app, adminKey, demoApp!.appId);
 }
