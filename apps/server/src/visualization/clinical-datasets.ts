@@ -10,17 +10,31 @@ const t = (zh: string, en: string): Text => ({ 'zh-CN': zh, 'en-US': en });
 const fixed = (e: SQL) => () => e;
 const byLocale = (m: Record<Locale, SQL>) => (l: Locale) => m[l];
 
-/** CASE over (value, zh, en) triples; the last entry is the fallback label. */
-function caseOf(subject: SQL, when: Array<[SQL, string, string]>, otherwise: [string, string]) {
+/**
+ * A translated CASE. With plain values it is the simple form (`case subject when v then ...`),
+ * which evaluates the subject once per row; conditions (`between`, `<`) use the searched form.
+ */
+function caseOf(
+  subject: SQL,
+  when: Array<[SQL | string | number, string, string]>,
+  otherwise: [string, string],
+) {
+  const simple = when.every(([v]) => typeof v === 'string' || typeof v === 'number');
+  const branch = (v: SQL | string | number, label: string) =>
+    simple ? sql`when ${v} then ${label}` : sql`when ${subject} ${v} then ${label}`;
+  const build = (pick: (zh: string, en: string) => string, other: string) =>
+    simple
+      ? sql`(case ${subject} ${sql.join(
+          when.map(([v, zh, en]) => branch(v, pick(zh, en))),
+          sql` `,
+        )} else ${other} end)`
+      : sql`(case ${sql.join(
+          when.map(([v, zh, en]) => branch(v, pick(zh, en))),
+          sql` `,
+        )} else ${other} end)`;
   return byLocale({
-    'zh-CN': sql`(case ${sql.join(
-      when.map(([c, zh]) => sql`when ${subject} ${c} then ${zh}`),
-      sql` `,
-    )} else ${otherwise[0]} end)`,
-    'en-US': sql`(case ${sql.join(
-      when.map(([c, , en]) => sql`when ${subject} ${c} then ${en}`),
-      sql` `,
-    )} else ${otherwise[1]} end)`,
+    'zh-CN': build((zh) => zh, otherwise[0]),
+    'en-US': build((_zh, en) => en, otherwise[1]),
   });
 }
 
@@ -63,30 +77,31 @@ export const PROVINCE_BY_CODE: Record<string, string> = {
 };
 const province = caseOf(
   sql`substr(p.national_id, 1, 2)`,
-  Object.entries(PROVINCE_BY_CODE).map(([code, name]) => [sql`= ${code}`, name, name]),
+  Object.entries(PROVINCE_BY_CODE).map(([code, name]) => [code, name, name]),
   ['未知', 'Unknown'],
 );
 
 const gender = caseOf(
   sql`p.gender`,
   [
-    [sql`= 1`, '男', 'Male'],
-    [sql`= 2`, '女', 'Female'],
-    [sql`= 3`, '其他', 'Other'],
+    [1, '男', 'Male'],
+    [2, '女', 'Female'],
+    [3, '其他', 'Other'],
   ],
   ['未知', 'Unknown'],
 );
 
 const ageYears = sql`extract(year from age(current_date, p.birth_date))::int`;
+// width_bucket computes the age once per row: 0 under 18, 1 for 18-44, 2 for 45-64, 3 from 65.
 const ageBand = caseOf(
-  ageYears,
+  sql`width_bucket(${ageYears}, array[18, 45, 65])`,
   [
-    [sql`is null`, '未知', 'Unknown'],
-    [sql`< 18`, '0-17岁', '0-17'],
-    [sql`< 45`, '18-44岁', '18-44'],
-    [sql`< 65`, '45-64岁', '45-64'],
+    [0, '0-17岁', '0-17'],
+    [1, '18-44岁', '18-44'],
+    [2, '45-64岁', '45-64'],
+    [3, '65岁及以上', '65+'],
   ],
-  ['65岁及以上', '65+'],
+  ['未知', 'Unknown'],
 );
 
 /** ICD-10 chapters by the three-character category. */
@@ -222,10 +237,10 @@ export const CLINICAL_DATASETS: Dataset[] = [
         caseOf(
           sql`l.abnormal_flag`,
           [
-            [sql`= 'H'`, '偏高', 'High'],
-            [sql`= 'L'`, '偏低', 'Low'],
-            [sql`= 'N'`, '正常', 'Normal'],
-            [sql`= 'A'`, '异常', 'Abnormal'],
+            ['H', '偏高', 'High'],
+            ['L', '偏低', 'Low'],
+            ['N', '正常', 'Normal'],
+            ['A', '异常', 'Abnormal'],
           ],
           ['未标记', 'Not flagged'],
         ),
@@ -260,9 +275,9 @@ export const CLINICAL_DATASETS: Dataset[] = [
         caseOf(
           sql`v.kind`,
           [
-            [sql`= 'outpatient'`, '门诊', 'Outpatient'],
-            [sql`= 'inpatient'`, '住院', 'Inpatient'],
-            [sql`= 'emergency'`, '急诊', 'Emergency'],
+            ['outpatient', '门诊', 'Outpatient'],
+            ['inpatient', '住院', 'Inpatient'],
+            ['emergency', '急诊', 'Emergency'],
           ],
           ['其他', 'Other'],
         ),
