@@ -16,11 +16,11 @@ import {
   saveDraft,
   updateForm,
 } from './forms.js';
-import { formParams, paging, versionParams } from './schemas.js';
+import { formParams, paging, trimmed, versionParams } from './schemas.js';
 
 const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
-const name = z.string().max(200).trim().min(1);
-const category = z.string().max(100).trim();
+const name = trimmed(200, 1);
+const category = trimmed(100);
 
 /** Forms, drafts and versions: `/api/v0.1/crf/forms...`. */
 export async function crfFormRoutes(app: FastifyInstance) {
@@ -36,7 +36,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
         summary: 'Forms of the current app',
         querystring: z.object({
           ...paging,
-          keyword: z.string().max(100).trim().optional(),
+          keyword: trimmed(100).optional(),
           status: z.enum(['active', 'archived']).optional(),
         }),
       },
@@ -157,7 +157,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
         tags,
         summary: 'Publish the draft as the next immutable version',
         params: formParams,
-        body: z.object({ note: z.string().max(500).trim() }),
+        body: z.object({ note: trimmed(500) }),
       },
     },
     async (req) => ok(await publishForm(app.db, req, crfActor(req), req.params.formId, req.body.note)),

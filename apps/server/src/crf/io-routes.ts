@@ -7,7 +7,7 @@ import { crfActor } from './actor.js';
 import { exportCsv, exportOdm } from './export.js';
 import { createForm, loadVersion, ownedFormIds } from './forms.js';
 import { fromJson, fromRedcap } from './import.js';
-import { formParams, uploadParams } from './schemas.js';
+import { formParams, trimmed, uploadParams } from './schemas.js';
 import { MAX_UPLOAD_BYTES, openUpload, ownedUploadIds, storeUpload } from './uploads.js';
 
 const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
@@ -28,7 +28,7 @@ export async function crfIoRoutes(app: FastifyInstance) {
           'Create a form from CRDP JSON or a REDCap data dictionary; reports what it could not translate',
         body: z.object({
           format: z.enum(['json', 'redcap']),
-          name: z.string().max(200).trim().min(1),
+          name: trimmed(200, 1),
           content: z
             .string()
             .min(1)
@@ -100,7 +100,7 @@ export async function crfIoRoutes(app: FastifyInstance) {
         summary: 'Store a file of an upload item (PNG, JPEG, PDF, text, CSV; at most 10 MB; content checked)',
         params: formParams,
         body: z.object({
-          fileName: z.string().max(255).trim().min(1),
+          fileName: trimmed(255, 1),
           contentType: z.string().min(1).max(100),
           dataBase64: z
             .string()

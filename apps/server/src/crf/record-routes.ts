@@ -23,6 +23,7 @@ import {
   reasonSchema,
   recordParams,
   subjectSchema,
+  trimmed,
 } from './schemas.js';
 
 const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
@@ -58,7 +59,7 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         querystring: z.object({
           ...paging,
           status: z.enum(['draft', 'submitted', 'verified', 'locked']).optional(),
-          subject: z.string().max(100).trim().optional(),
+          subject: trimmed(100).optional(),
         }),
       },
     },

@@ -1,5 +1,17 @@
 import { z } from 'zod';
 
+/**
+ * Text of at most `max` UTF-16 units (zod counts code points, so astral characters would pass
+ * at twice the length), trimmed; `min` counts what remains.
+ */
+export const trimmed = (max: number, min = 0) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => s.length <= max, { message: `must be at most ${max} characters` })
+    .refine((s) => s.trim().length >= min, { message: `must have at least ${min} non-blank character(s)` })
+    .transform((s) => s.trim());
+
 /** Shapes of the CRF calls, shared by the route files. */
 const serialId = z.coerce.number().int().positive().max(2_147_483_647);
 const bigId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -14,13 +26,17 @@ export const paging = {
   size: z.coerce.number().int().min(1).max(500).default(20),
 };
 
-const itemKey = z.string().min(1).max(200);
+const itemKey = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((s) => s.length <= 200, 'must be at most 200 characters');
 export const answersSchema = z.record(itemKey, z.unknown());
 export const methodsSchema = z.record(itemKey, z.enum(['machine', 'manual']));
 
 export const subjectSchema = {
   patientId: bigId.optional(),
-  subjectCode: z.string().max(100).trim().min(1).optional(),
+  subjectCode: trimmed(100, 1).optional(),
 };
 
-export const reasonSchema = z.string().max(1000).trim();
+export const reasonSchema = trimmed(1000);

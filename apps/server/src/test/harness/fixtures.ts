@@ -32,6 +32,12 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
     { subjectCode: 'M-1', submit: true, answers: { weight: 60, height: 170, hbsag: 'neg' } },
     adminKey,
   );
+  await post(
+    app,
+    `/api/v0.1/crf/forms/${formId}/uploads`,
+    { fileName: 'matrix.txt', contentType: 'text/plain', dataBase64: Buffer.from('matrix').toString('base64') },
+    adminKey,
+  );
   await makeVisualizationObjects(app, adminKey);
   // Research: a project type, a subject in data preparation and its dataset.
   await post(app, '/api/v0.1/research/types', { code: 'matrix', name: '矩阵类型' }, adminKey);

@@ -36,7 +36,7 @@ export function freshKey(form: Form, prefix: string): string {
     }
   };
   for (const p of form.pages) walk(p);
-  let n = used.size + 1;
+  let n = 1;
   while (used.has(`${prefix}${n}`)) n++;
   return `${prefix}${n}`;
 }

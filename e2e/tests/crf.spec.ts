@@ -1,0 +1,184 @@
+import type { Page } from '@playwright/test';
+import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
+
+/** Picks an option of the antd Select whose input has this id. */
+async function choose(page: Page, selector: string, option: string | RegExp) {
+  await page.locator(`.ant-select:has(${selector})`).first().click();
+  await page.locator('.ant-select-dropdown:visible').getByText(option).first().click();
+}
+
+async function addItem(page: Page, type: string) {
+  await page.getByTestId('add-item').hover();
+  await page.locator('.ant-dropdown:visible').getByText(type, { exact: true }).click();
+}
+
+test.describe
+  .serial('case report forms end to end', () => {
+    let formId = 0;
+
+    test('a researcher designs a small form with a show rule and a computed field and publishes it', async ({
+      page,
+    }) => {
+      await signInToWorkbench(page, account('admin'));
+      await page.goto('/crf-management/crfManagement');
+      await page.getByRole('button', { name: '新建表单' }).click();
+      const dialog = page.getByRole('dialog', { name: '新建表单' });
+      await dialog.locator('input#name').fill('肝病随访 E2E');
+      await dialog.getByRole('button', { name: '确 定' }).click();
+      await expect(page).toHaveURL(/hepatopathyPoc\/edit\?id=\d+/);
+      formId = Number(new URL(page.url()).searchParams.get('id'));
+
+      await page.getByTestId('outline-q1').click();
+      await page.locator('#prop-title').fill('体重 (kg)');
+      await choose(page, '#prop-textType', 'number');
+
+      await addItem(page, 'textQuestion');
+      await page.locator('#prop-title').fill('身高 (cm)');
+      await choose(page, '#prop-textType', 'number');
+
+      await addItem(page, 'textQuestion');
+      await page.locator('#prop-title').fill('BMI');
+      await choose(page, '#prop-calc-func', 'bmi');
+      await choose(page, '#prop-calc-fields', '(q1)');
+      await page.locator('.ant-select-dropdown:visible').getByText('(q2)').first().click();
+      await page.keyboard.press('Escape');
+      await page.locator('#prop-fixed').first().fill('1');
+
+      await addItem(page, 'radio');
+      await page.locator('#prop-title').fill('乙肝表面抗原阳性');
+      await page.locator('#prop-required').click();
+
+      await addItem(page, 'textQuestion');
+      await page.locator('#prop-title').fill('HBV DNA');
+      await choose(page, '#prop-textType', 'number');
+      await page.locator('#prop-hide').click();
+      await page.locator('#prop-required').click();
+
+      await page.getByTestId('add-rule').click();
+      const rule = page.getByTestId('rule-0');
+      await rule.locator('.ant-select').first().click();
+      await page.locator('.ant-select-dropdown:visible').getByText('(q4)').click();
+      await rule.getByPlaceholder('值').fill('1');
+      await rule.locator('.ant-select').last().click();
+      await page.locator('.ant-select-dropdown:visible').getByText('HBV DNA (q5)').click();
+      await page.keyboard.press('Escape');
+      await expect(page.getByText('没有发现问题')).toBeVisible();
+
+      // The live preview runs the real renderer: the follow-up item appears with the rule.
+      const preview = page.locator('.ant-card').filter({ hasText: '实时预览' });
+      await expect(preview.getByText('HBV DNA')).toHaveCount(0);
+      await preview.locator('[data-item="q4"]').getByText('是').click();
+      await expect(preview.getByText('HBV DNA')).toBeVisible();
+      await screenshot(page, 'crf-designer');
+
+      await page.getByRole('button', { name: '发布新版本' }).click();
+      await expect(page.getByText('已发布版本 1')).toBeVisible();
+    });
+
+    test('fills it for a subject: an error first, then a valid submit; a change needs a reason and shows in the history', async ({
+      page,
+    }) => {
+      await signInToWorkbench(page, account('admin'));
+      await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
+      await page.locator('#crf-subject').fill('P-0001');
+      await page.locator('#crf-q1').fill('70');
+      await page.locator('#crf-q2').fill('175');
+      await expect(page.locator('#crf-q3')).toHaveValue('22.9');
+      await page.locator('[data-item="q4"]').getByText('是').click();
+      await expect(page.locator('#crf-q5')).toBeVisible();
+      await page.getByRole('button', { name: '提 交' }).click();
+      await expect(page.getByText('提交前请先处理以下 1 处问题')).toBeVisible();
+      await expect(page.locator('[data-item="q5"] .ant-form-item-explain-error')).toContainText('第1页第5题');
+      await screenshot(page, 'crf-fill-error');
+
+      await page.locator('#crf-q5').fill('1200');
+      await page.getByRole('button', { name: '提 交' }).click();
+      await expect(page).toHaveURL(/recordId=\d+/);
+      await expect(page.getByText('已提交').first()).toBeVisible();
+
+      await page.locator('#crf-q1').fill('80');
+      await expect(page.locator('#crf-q3')).toHaveValue('26.1');
+      await page.getByRole('button', { name: '保存修改' }).click();
+      await page.locator('#crf-reason-q1').fill('录入错误，原始病历为 80kg');
+      await page
+        .getByRole('dialog', { name: '修改原因' })
+        .getByRole('button', { name: /确\s*定|OK/ })
+        .click();
+      await expect(page.getByText('已保存')).toBeVisible();
+
+      await page.getByRole('button', { name: '修改历史' }).click();
+      const drawer = page.locator('.ant-drawer');
+      await expect(drawer.getByText('录入错误，原始病历为 80kg').first()).toBeVisible();
+      await expect(drawer.getByRole('cell', { name: '体重 (kg)' })).toBeVisible();
+      await screenshot(page, 'crf-history');
+    });
+
+    test('a free-access link opens only that form without signing in and submits it', async ({ browser }) => {
+      const adminKey = await apiLogin(account('admin'));
+      const link = await restCall<{ path: string }>('POST', 'free_access', adminKey, {
+        scopeKind: 'crf',
+        objectId: String(formId),
+        hours: 1,
+      });
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(link.body.data.path);
+      await expect(page.getByText('CRF 填写').first()).toBeVisible();
+      await page.locator('#crf-subject').fill('FREE-01');
+      await page.locator('#crf-q1').fill('60');
+      await page.locator('#crf-q2').fill('160');
+      await page.locator('[data-item="q4"]').getByText('否').click();
+      await page.getByRole('button', { name: '提 交' }).click();
+      await expect(page.getByText('已提交，感谢填写')).toBeVisible();
+      await screenshot(page, 'crf-free-submitted');
+      const records = await restCall<{ items: Array<{ subjectCode: string; status: string }> }>(
+        'GET',
+        `crf/forms/${formId}/records`,
+        adminKey,
+      );
+      expect(records.body.data.items).toContainEqual(
+        expect.objectContaining({ subjectCode: 'FREE-01', status: 'submitted' }),
+      );
+      await context.close();
+    });
+
+    test('a 300-item form stays responsive while typing', async ({ page }) => {
+      const adminKey = await apiLogin(account('admin'));
+      const items = Array.from({ length: 300 }, (_, i) => ({
+        key: `i${i}`,
+        type: 'textQuestion',
+        title: `第 ${i + 1} 项`,
+        ...(i % 3 === 0 ? { textType: 'number', maxVal: 1000 } : {}),
+      }));
+      const made = await restCall<{ id: number }>('POST', 'crf/forms', adminKey, {
+        name: '300 项',
+        definition: {
+          pages: [{ key: 'p', title: '大表单', items }],
+          showRules: [{ indicatorName: 'i1', condition: 'equals', indicatorVal: 'x', selectItems: ['i299'] }],
+        },
+      });
+      await restCall('POST', `crf/forms/${made.body.data.id}/publish`, adminKey, { note: '' });
+      await signInToWorkbench(page, account('admin'));
+      await page.goto(`/crf-management/hepatopathyPoc?formId=${made.body.data.id}&record=new`);
+      await expect(page.locator('#crf-i298')).toBeVisible();
+      const samples = await page.evaluate(async () => {
+        const el = document.getElementById('crf-i151') as HTMLInputElement;
+        const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+        const out: number[] = [];
+        for (let n = 0; n < 15; n++) {
+          const t0 = performance.now();
+          setter.call(el, `值${n}`);
+          el.dispatchEvent(new Event('input', { bubbles: true }));
+          await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+          out.push(performance.now() - t0);
+        }
+        return out.sort((a, b) => a - b);
+      });
+      const median = samples[Math.floor(samples.length / 2)]!;
+      console.log(
+        `crf 300 items: input-to-paint median ${median.toFixed(1)} ms, max ${samples.at(-1)!.toFixed(1)} ms`,
+      );
+      await expect(page.locator('#crf-i151')).toHaveValue('值14');
+      expect(median).toBeLessThan(100);
+    });
+  });
