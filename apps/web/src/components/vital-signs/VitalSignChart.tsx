@@ -18,7 +18,7 @@ import {
 const COLORS: Record<SeriesKey, string> = { temperature: '#1d39c4', pulse: '#cf1322', spo2: '#389e0d' };
 const AXIS_W = 44;
 const HEAD = 64;
-const EVENT_H = 92;
+const EVENT_FONT = 10;
 const FOOT = 36;
 
 export interface VitalSignChartProps {
@@ -54,7 +54,9 @@ export function VitalSignChart({
   const svgRef = useRef<SVGSVGElement>(null);
   if (!points.length) return <Empty />;
 
-  const gridTop = HEAD + EVENT_H;
+  // Room above the grid for the longest event, written top to bottom (at most 20 characters).
+  const longest = Math.max(2, ...m.events.map((e) => Array.from(e.text).length));
+  const gridTop = HEAD + longest * (EVENT_FONT + 1) + 12;
   const left = AXIS_W * 3;
   const width = left + m.width + 8;
   const height = gridTop + m.height + FOOT;
@@ -277,9 +279,9 @@ export function VitalSignChart({
           {m.events.map((e) => (
             <text
               key={`ev${e.at}${e.full}`}
-              x={left + e.x}
+              x={left + e.x - 4 + e.lane * (EVENT_FONT + 2)}
               y={HEAD + 4}
-              fontSize={11}
+              fontSize={EVENT_FONT}
               fill="#cf1322"
               writingMode="tb"
               data-mark="event"

@@ -68,7 +68,8 @@ export interface ChartModel {
   days: Array<{ date: string; x: number }>;
   slots: Array<{ hour: number; x: number }>;
   series: Record<SeriesKey, Marker[][]>;
-  events: Array<{ x: number; text: string; full: string; at: string }>;
+  /** Events in the same slot stand side by side: `lane` 0, 1, 2... */
+  events: Array<{ x: number; text: string; full: string; at: string; lane: number }>;
   ventilator: Array<{ x: number; on: boolean; at: string }>;
   /** Spans with the ventilator on, for a bar under the grid. */
   ventilation: Array<{ from: number; to: number }>;
@@ -142,7 +143,9 @@ export function buildVitalChart(
       });
       continue;
     }
-    events.push({ x: xOf(p.Record_dt), text: shortenEventText(v), full: v, at: p.Record_dt });
+    const x = xOf(p.Record_dt);
+    const lane = events.filter((e) => e.x === x).length;
+    events.push({ x, text: shortenEventText(v), full: v, at: p.Record_dt, lane });
   }
   for (const k of Object.keys(series) as SeriesKey[]) series[k] = series[k].filter((l) => l.length);
 

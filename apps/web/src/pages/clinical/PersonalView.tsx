@@ -106,9 +106,9 @@ export default function PersonalView() {
           <Descriptions.Item label={t('patient.phone')}>{patient.phone}</Descriptions.Item>
           <Descriptions.Item label={t('patient.address')}>{patient.address}</Descriptions.Item>
           <Descriptions.Item label={t('dx.name')}>
-            {person.data.diagnoses.slice(0, 3).map((d) => (
-              <Tag key={String(d.id)} color="volcano">
-                {String(d.name)}
+            {[...new Set(person.data.diagnoses.map((d) => String(d.name)))].slice(0, 4).map((name) => (
+              <Tag key={name} color="volcano">
+                {name}
               </Tag>
             ))}
           </Descriptions.Item>

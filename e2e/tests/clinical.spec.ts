@@ -1,0 +1,144 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
+
+const SYNTHEA = '/work/shared/data/synthea';
+
+async function waitJob(key: string, id: number) {
+  for (let i = 0; i < 240; i++) {
+    const r = await restCall<{ status: string }>('GET', `jobs/${id}`, key);
+    if (r.body.data.status === 'succeeded') return;
+    if (r.body.data.status === 'failed') throw new Error(`job ${id} failed`);
+    await new Promise((res) => setTimeout(res, 500));
+  }
+  throw new Error(`job ${id} did not finish`);
+}
+
+test.describe.configure({ timeout: 180_000 });
+
+test('imports a Synthea FHIR bundle from the import records page', async ({ page }) => {
+  const file = readdirSync(SYNTHEA)
+    .filter((f) => f.endsWith('.json'))
+    .sort()[0]!;
+  await signInToWorkbench(page, account('admin'));
+  await page.goto('/data-lake/data-resource-maintenance');
+  await page.locator('input[type=file]').first().setInputFiles(path.join(SYNTHEA, file));
+  await expect(page.locator('.ant-drawer')).toContainText(file);
+  await expect(page.locator('.ant-drawer')).toContainText('成功', { timeout: 60_000 });
+  await expect(page.locator('.ant-drawer')).toContainText('visits: 12');
+  await screenshot(page, 'clinical-import-fhir');
+  await page.locator('.ant-drawer-close').click();
+
+  // The imported patient opens in the personal view.
+  await page.goto('/personalInformation/inHospitalView');
+  await page.getByPlaceholder('姓名 / 病案号 / 身份证号').fill('Kermit');
+  await page.getByPlaceholder('姓名 / 病案号 / 身份证号').press('Enter');
+  await page.getByRole('button', { name: 'Kermit Trantow' }).click();
+  await expect(page.getByTestId('patient-name')).toHaveText('Kermit Trantow');
+  await page.getByTestId('tab-checkout').click();
+  await expect(page.getByTestId('lab-trend')).toBeVisible();
+  await screenshot(page, 'clinical-synthea-labs');
+});
+
+test('opens a generated patient, draws the vital-sign chart with events and ventilator marks, walks every tab and finds a note by a two-character term', async ({
+  page,
+}) => {
+  const key = await apiLogin(account('admin'));
+  const job = await restCall<{ id: number }>('POST', 'cdr/synthetic', key, { patients: 40, seed: 2026 });
+  expect(job.status).toBe(200);
+  await waitJob(key, job.body.data.id);
+
+  // A generated inpatient with an operation (liver cancer): the richest chart and every tab filled.
+  const ops = await restCall<{ items: Array<{ patientId: number; visitId: number }> }>(
+    'GET',
+    'cdr/rows?table=operations&source=synthetic&size=1',
+    key,
+  );
+  const stays = await restCall<{ items: Array<{ patientId: number; id: number }> }>(
+    'GET',
+    'cdr/rows?table=visits&source=synthetic&size=200',
+    key,
+  );
+  const chosen = ops.body.data.items[0] ?? {
+    patientId: stays.body.data.items.find(() => true)!.patientId,
+    visitId: 0,
+  };
+  const pid = chosen.patientId;
+  const vitals = await restCall<{ visit: { id: number; admitAt: string }; points: unknown[] }>(
+    'GET',
+    `360/vitalsigns/${pid}`,
+    key,
+  );
+  const visit = vitals.body.data.visit;
+  expect(visit).not.toBeNull();
+  const at = (hours: number) => new Date(Date.parse(visit.admitAt) + hours * 3_600_000).toISOString();
+  for (const [value, h] of [
+    ['开呼吸机', 30],
+    ['关呼吸机', 52],
+    ['患者外出请假回家处理私事预计明日上午八点前返回病房', 60],
+  ] as const) {
+    const r = await restCall('POST', `cdr/patients/${pid}/records`, key, {
+      table: 'vitalSigns',
+      row: { visitId: visit.id, itemName: '事件', value, recordDt: at(h) },
+    });
+    expect(r.status).toBe(200);
+  }
+  await restCall('POST', `cdr/patients/${pid}/records`, key, {
+    table: 'vitalSigns',
+    row: { visitId: visit.id, itemName: '体温', value: '不升', itemUnit: '℃', recordDt: at(42) },
+  });
+
+  await signInToWorkbench(page, account('admin'));
+  await page.goto(`/personalInformation/inHospitalView?id=${pid}`);
+  const chart = page.getByTestId('vital-sign-chart');
+  await expect(chart).toBeVisible();
+  await expect(chart.locator('circle').first()).toBeVisible();
+  await expect(chart.locator('[data-series=temperature] circle').first()).toHaveAttribute('r', '4');
+  await expect(chart.locator('[data-mark=ventilator-on]')).toHaveCount(1);
+  await expect(chart.locator('[data-mark=ventilator-off]')).toHaveCount(1);
+  await expect(chart.locator('[data-mark=not-raised]')).toHaveCount(1);
+  // Past 20 characters an event shows its first 17 and '...'.
+  await expect(
+    chart.locator('[data-mark=event]', { hasText: '患者外出请假回家处理私事预计明日上...' }),
+  ).toHaveCount(1);
+  await expect(page.getByTestId('patient-age')).toContainText('岁');
+  await chart.scrollIntoViewIfNeeded();
+  await screenshot(page, 'clinical-vital-sign-chart');
+  await chart.screenshot({
+    path: path.join(
+      path.dirname(new URL(import.meta.url).pathname),
+      '..',
+      '.screens',
+      'clinical-vital-sign-chart-only.png',
+    ),
+  });
+
+  // Every tab of the personal view opens and shows its data.
+  const tabs: Array<[string, string, boolean]> = [
+    ['seeADoctor', 'visits-table', true],
+    ['diagnose', 'diagnoses-table', true],
+    ['allergy', 'allergies-table', false],
+    ['doctorsAdvice', 'orders-table', true],
+    ['checkout', 'labs-table', true],
+    ['examine', 'exams-table', true],
+    ['surgery', 'operations-table', true],
+    ['physicalExamination', 'physical-table', true],
+  ];
+  for (const [tab, table, filled] of tabs) {
+    await page.getByTestId(`tab-${tab}`).click();
+    await expect(page.getByTestId(table)).toBeVisible();
+    if (filled) await expect(page.getByTestId(table).locator('tr.ant-table-row').first()).toBeVisible();
+  }
+  await page.getByTestId('tab-checkout').click();
+  await expect(page.getByTestId('lab-trend').locator('canvas')).toBeVisible();
+  await screenshot(page, 'clinical-labs-tab');
+  await page.getByTestId('tab-patientForm').click();
+
+  // Full-text retrieval: a two-character Chinese term, matches marked.
+  await page.goto('/data-lake/full-text-retrieval');
+  await page.getByTestId('fts-text').fill('黄染');
+  await page.getByTestId('fts-submit').click();
+  const results = page.getByTestId('fts-results');
+  await expect(results.locator('mark').first()).toHaveText('黄染');
+  await screenshot(page, 'clinical-full-text');
+});
