@@ -60,4 +60,6 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   ZhuanbingLibraryPatients: lazy(() => import('../pages/disease-library/PatientsList')),
   ZhuanbingPatientsList: lazy(() => import('../pages/disease-library/PatientsList')),
   ZhuanbingFillLog: lazy(() => import('../pages/disease-library/FillLog')),
+  DataCleanHepatopathyPoc: lazy(() => import('../pages/data-clean/PocPatients')),
+  DataCleanHepatopathyPocList: lazy(() => import('../pages/data-clean/PocRecord')),
 };
