@@ -8,7 +8,10 @@ const openDropdowns = (page: Page) => page.locator('.ant-dropdown:not(.ant-dropd
 
 async function tabMenu(page: Page, key: string, item: string) {
   await tab(page, key).click({ button: 'right' });
-  await openDropdowns(page).getByRole('menuitem', { name: item }).click();
+  const entry = openDropdowns(page).getByRole('menuitem', { name: item });
+  await expect(entry).toBeVisible();
+  // A heavy page behind (charts re-laying out) can keep the popup "unstable" for Playwright's click.
+  await entry.dispatchEvent('click');
   await expect(openDropdowns(page)).toHaveCount(0);
 }
 

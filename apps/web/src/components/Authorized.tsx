@@ -1,5 +1,6 @@
+import type { FunctionAction } from '@crdp/core';
 import type { ReactNode } from 'react';
-import { hasApiId } from '../app/access';
+import { hasAction, hasApiId } from '../app/access';
 import { useSession } from '../app/session';
 
 /**
@@ -19,9 +20,9 @@ export function Authorized({
   return <>{access && hasApiId(access, apiId) ? children : fallback}</>;
 }
 
-/** `permissionId.action` check for code paths (e.g. whether to show a column). */
+/** `permissionId.action` check for code paths, e.g. `can('UserManage', 'add')` to show a column. */
 export function useHasAction() {
   const { access } = useSession();
-  return (permissionId: string, action: Parameters<typeof import('../app/access').hasAction>[2]) =>
-    !!access && access.apiIds.has(`${permissionId}.${action}`);
+  return (permissionId: string, action: FunctionAction) =>
+    !!access && hasAction(access, permissionId, action);
 }

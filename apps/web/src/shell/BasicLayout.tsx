@@ -98,13 +98,25 @@ export function BasicLayout({
   const headerVisible = useAutoHideHeader(settings.fixedHeader && settings.autoHideHeader);
 
   const menuData = useMemo(() => {
-    const toItem = (e: RouteEntry): MenuItem => ({
-      path: e.path,
-      name: e.title[lang],
-      routeName: e.name,
-      icon: e.icon ? <RouteIcon name={e.icon} /> : undefined,
-      children: e.children?.map(toItem),
-    });
+    const toItem = (e: RouteEntry): MenuItem => {
+      const only = e.children?.length === 1 ? e.children[0] : undefined;
+      // An area whose one page carries the area's own title (the workbench) is a single entry.
+      if (only && !only.children?.length && only.title[lang] === e.title[lang]) {
+        return {
+          path: only.path,
+          name: e.title[lang],
+          routeName: only.name,
+          icon: <RouteIcon name={e.icon} />,
+        };
+      }
+      return {
+        path: e.path,
+        name: e.title[lang],
+        routeName: e.name,
+        icon: e.icon ? <RouteIcon name={e.icon} /> : undefined,
+        children: e.children?.map(toItem),
+      };
+    };
     return menuTree(access).map(toItem);
   }, [access, lang]);
 
@@ -156,18 +168,21 @@ export function BasicLayout({
         avatarProps={{ render: () => <AvatarMenu dark={dark && top} /> }}
         actionsRender={() => [<HeaderActions key="actions" />]}
         footerRender={() => <Footer />}
-        breadcrumbProps={{
-          itemRender: (item) => {
-            // The 'project list' page: no link; a click reloads the page (spec 000 section 2).
-            if (item.title === '课题列表' || item.title === 'Project list') {
-              return (
-                <button type="button" className="ant-btn-link" onClick={() => window.location.reload()}>
-                  {item.title}
-                </button>
-              );
-            }
-            return item.path ? <Link to={item.path}>{item.title}</Link> : <span>{item.title}</span>;
-          },
+        itemRender={(item) => {
+          // The 'project list' page: no link; a click reloads the page (spec 000 section 2).
+          if (item.title === '课题列表' || item.title === 'Project list') {
+            return (
+              <button
+                type="button"
+                className="crdp-plain-button"
+                style={{ padding: 0 }}
+                onClick={() => window.location.reload()}
+              >
+                {item.title}
+              </button>
+            );
+          }
+          return item.path ? <Link to={item.path}>{item.title}</Link> : <span>{item.title}</span>;
         }}
         token={{
           header: {
