@@ -1,59 +1,29 @@
-import {
-  type ActionType,
-  ModalForm,
-  ProFormDigit,
-  ProFormSelect,
-  ProFormText,
-  ProFormTextArea,
-  ProTable,
-} from '@ant-design/pro-components';
-import { App, Button, Space } from 'antd';
+import { type ActionType, ModalForm, ProTable } from '@ant-design/pro-components';
+import { App, Button, Dropdown, Space } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { type Library, libraryApi, waitForJob } from './api';
 import { LIBRARY_NS } from './i18n';
+import {
+  LibraryFormFields,
+  type LibraryFormValues,
+  libraryFormDefaults,
+  toLibraryInput,
+} from './LibraryForm';
 
-interface CreateValues {
-  name: string;
-  description?: string;
-  crfFormId: number;
-  include?: string;
-  exclude?: string;
-  filingRule: string;
-  rules?: string;
-  pushEveryHours?: number;
-}
-
-const codes = (s?: string) =>
-  (s ?? '')
-    .split(/[,，\s]+/)
-    .map((c) => c.trim())
-    .filter(Boolean);
-
-/** Turns the form's text fields into the library call's criteria and source rules. */
-export function toLibraryInput(v: CreateValues) {
-  const inc = codes(v.include);
-  const exc = codes(v.exclude);
-  const sourceRules: Record<string, string> = {};
-  for (const line of (v.rules ?? '').split('\n')) {
-    const i = line.indexOf('=');
-    if (i > 0) sourceRules[line.slice(0, i).trim()] = line.slice(i + 1).trim();
-  }
-  return {
-    name: v.name,
-    description: v.description ?? '',
-    crfFormId: v.crfFormId,
-    filingRule: v.filingRule,
-    pushEveryHours: v.pushEveryHours ?? 0,
-    criteria: {
-      match: 'all',
-      inclusion: inc.length ? [{ kind: 'diagnosis', codes: inc }] : [],
-      exclusion: exc.length ? [{ kind: 'diagnosis', codes: exc }] : [],
-    },
-    sourceRules,
-  };
-}
+/** Pages over one library, reached from its row. */
+const LIBRARY_PAGES = [
+  ['data', 'zhuanbing-data'],
+  ['search', 'zb-data-search'],
+  ['missing', 'indicator-missing-process'],
+  ['stats', 'statistics-analysis'],
+  ['dashboard', 'zhuanbing-dashboard'],
+  ['export', 'export'],
+  ['crfs', 'library-list-Crf'],
+  ['retrieval', 'RetrievalConfig/Index'],
+  ['clean', 'clean-annotation'],
+] as const;
 
 /** library-list: every library of the app, with create, push, fill and the way to its patients. */
 export default function LibraryList() {
@@ -87,55 +57,24 @@ export default function LibraryList() {
         return { data: r.items, total: r.total, success: true };
       }}
       toolBarRender={() => [
-        <ModalForm<CreateValues>
+        <ModalForm<LibraryFormValues>
           key="create"
           title={t('list.create')}
+          width={960}
           trigger={<Button type="primary">{t('list.create')}</Button>}
-          initialValues={{ filingRule: 'firstVisit', pushEveryHours: 0 }}
+          initialValues={libraryFormDefaults()}
           modalProps={{ destroyOnHidden: true }}
           onFinish={async (v) => {
             try {
               await libraryApi.create(toLibraryInput(v));
               table.current?.reload();
               return true;
-            } catch (e) {
-              message.error((e as Error).message);
+            } catch {
               return false;
             }
           }}
         >
-          <ProFormText name="name" label={t('create.name')} rules={[{ required: true }]} />
-          <ProFormSelect
-            name="crfFormId"
-            label={t('create.form')}
-            rules={[{ required: true }]}
-            request={async () =>
-              (await libraryApi.forms()).items
-                .filter((f) => f.latestVersion > 0)
-                .map((f) => ({ label: f.name, value: f.id }))
-            }
-          />
-          <ProFormText name="include" label={t('create.include')} placeholder="B18" />
-          <ProFormText name="exclude" label={t('create.exclude')} placeholder="C22" />
-          <ProFormSelect
-            name="filingRule"
-            label={t('create.filing')}
-            options={[
-              { value: 'push', label: t('create.filingPush') },
-              { value: 'firstVisit', label: t('create.filingFirstVisit') },
-              { value: 'firstDiagnosis', label: t('create.filingFirstDiagnosis') },
-            ]}
-          />
-          <ProFormTextArea
-            name="rules"
-            label={t('create.rules')}
-            fieldProps={{ rows: 5 }}
-            placeholder={
-              'alt = latest lab.value where code = "ALT" before first_visit\nadmissions = count visit where kind = "inpatient"'
-            }
-          />
-          <ProFormDigit name="pushEveryHours" label={t('create.every')} min={0} max={2160} />
-          <ProFormTextArea name="description" label={t('create.description')} />
+          <LibraryFormFields />
         </ModalForm>,
       ]}
       columns={[
@@ -170,6 +109,16 @@ export default function LibraryList() {
               >
                 {t('list.log')}
               </Button>
+              <Dropdown
+                menu={{
+                  items: LIBRARY_PAGES.map(([k, path]) => ({ key: path, label: t(`${k}.title`) })),
+                  onClick: ({ key }) => navigate(`/zhuanbing-library/${key}?libraryId=${r.id}`),
+                }}
+              >
+                <Button size="small" type="link" data-testid={`more-${r.id}`}>
+                  {t('list.more')}
+                </Button>
+              </Dropdown>
             </Space>
           ),
         },

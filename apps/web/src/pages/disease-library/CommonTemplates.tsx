@@ -1,0 +1,157 @@
+import {
+  type ActionType,
+  ModalForm,
+  ProFormSelect,
+  ProFormText,
+  ProFormTextArea,
+  ProTable,
+} from '@ant-design/pro-components';
+import { App, Button, Popconfirm, Space, Typography } from 'antd';
+import { type ReactElement, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type CommonTemplate, libraryApi } from './api';
+import { LIBRARY_NS } from './i18n';
+import { parseRules, rulesText } from './rules';
+
+interface Values {
+  name: string;
+  description?: string;
+  crfFormId: number;
+  rules?: string;
+}
+
+function TemplateForm({
+  template,
+  trigger,
+  onDone,
+}: {
+  template?: CommonTemplate;
+  trigger: ReactElement;
+  onDone: () => void;
+}) {
+  const { t } = useTranslation(LIBRARY_NS);
+  const { message } = App.useApp();
+  return (
+    <ModalForm<Values>
+      title={template ? t('templates.edit') : t('templates.create')}
+      trigger={trigger}
+      modalProps={{ destroyOnHidden: true }}
+      initialValues={
+        template
+          ? {
+              name: template.name,
+              description: template.description,
+              crfFormId: template.crfFormId,
+              rules: rulesText(template.sourceRules),
+            }
+          : {}
+      }
+      onFinish={async (v) => {
+        const data = {
+          name: v.name,
+          description: v.description ?? '',
+          crfFormId: v.crfFormId,
+          sourceRules: parseRules(v.rules),
+        };
+        try {
+          if (template) await libraryApi.updateTemplate(template.id, data);
+          else await libraryApi.createTemplate(data);
+          message.success(t('templates.saved'));
+          onDone();
+          return true;
+        } catch {
+          return false;
+        }
+      }}
+    >
+      <ProFormText name="name" label={t('templates.name')} rules={[{ required: true, max: 100 }]} />
+      <ProFormSelect
+        name="crfFormId"
+        label={t('create.form')}
+        rules={[{ required: true }]}
+        request={async () =>
+          (await libraryApi.forms()).items
+            .filter((f) => f.latestVersion > 0)
+            .map((f) => ({ label: f.name, value: f.id }))
+        }
+      />
+      <ProFormTextArea
+        name="rules"
+        label={t('create.rules')}
+        fieldProps={{ rows: 6, style: { fontFamily: 'monospace' } }}
+        placeholder={'alt = latest lab.value where code = "ALT" before first_visit'}
+      />
+      <ProFormTextArea name="description" label={t('create.description')} />
+    </ModalForm>
+  );
+}
+
+/** commonly-template: published CRFs with their source rules, to start new libraries from. */
+export default function CommonTemplates() {
+  const { t } = useTranslation(LIBRARY_NS);
+  const table = useRef<ActionType>(null);
+  const reload = () => table.current?.reload();
+  return (
+    <ProTable<CommonTemplate>
+      rowKey="id"
+      actionRef={table}
+      headerTitle={t('templates.title')}
+      search={false}
+      pagination={false}
+      request={async () => {
+        const rows = await libraryApi.templates();
+        return { data: rows, total: rows.length, success: true };
+      }}
+      toolBarRender={() => [
+        <TemplateForm
+          key="create"
+          onDone={reload}
+          trigger={<Button type="primary">{t('templates.create')}</Button>}
+        />,
+      ]}
+      columns={[
+        { title: t('templates.name'), dataIndex: 'name' },
+        { title: t('list.crf'), dataIndex: 'crfFormName' },
+        {
+          title: t('templates.rules'),
+          key: 'rules',
+          render: (_, r) => (
+            <Typography.Text type="secondary">
+              {t('templates.ruleCount', { count: Object.keys(r.sourceRules).length })}
+            </Typography.Text>
+          ),
+        },
+        { title: t('create.description'), dataIndex: 'description', ellipsis: true },
+        { title: t('templates.created'), dataIndex: 'createdAt', valueType: 'dateTime' },
+        {
+          title: '',
+          valueType: 'option',
+          render: (_, r) => (
+            <Space>
+              <TemplateForm
+                template={r}
+                onDone={reload}
+                trigger={
+                  <Button size="small" type="link">
+                    {t('templates.edit')}
+                  </Button>
+                }
+              />
+              <Popconfirm
+                title={t('templates.confirmDelete', { name: r.name })}
+                onConfirm={async () => {
+                  await libraryApi.removeTemplate(r.id);
+                  reload();
+                }}
+              >
+                <Button size="small" type="link" danger>
+                  {t('templates.delete')}
+                </Button>
+              </Popconfirm>
+            </Space>
+          ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,147 @@
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Checkbox, Col, Progress, Radio, Row, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { downloadWithSession } from '../crf/download';
+import { type LibraryDetail, type LibraryJob, libraryApi, waitForJob } from './api';
+import { LIBRARY_NS } from './i18n';
+import { LibraryPage } from './LibraryPage';
+
+const STATUS_COLOR: Record<string, string> = {
+  succeeded: 'success',
+  failed: 'error',
+  running: 'processing',
+  queued: 'default',
+};
+
+function ExportPanel({ lib }: { lib: LibraryDetail }) {
+  const { t } = useTranslation(LIBRARY_NS);
+  const { message } = App.useApp();
+  const [chosen, setChosen] = useState<string[]>(lib.items.map((i) => i.key));
+  const [format, setFormat] = useState<'csv' | 'xlsx'>('xlsx');
+  const [progress, setProgress] = useState<number | null>(null);
+  const jobs = useQuery({
+    queryKey: ['diseaseLibrary', lib.id, 'exports'],
+    queryFn: () => libraryApi.exports(lib.id),
+  });
+  const start = async () => {
+    const { jobId } = await libraryApi.exportStart(lib.id, { itemKeys: chosen, format });
+    setProgress(0);
+    try {
+      const job = await waitForJob(jobId, setProgress);
+      if (job.status === 'failed') message.error(t('list.failed', { error: job.error ?? '' }));
+      else message.success(t('export.done', { rows: (job.result as { rows?: number })?.rows ?? 0 }));
+    } finally {
+      setProgress(null);
+      await jobs.refetch();
+    }
+  };
+  const result = (j: LibraryJob) => j.result as { fileName?: string; rows?: number; format?: string } | null;
+  return (
+    <Row gutter={24}>
+      <Col xs={24} xl={10}>
+        <Space direction="vertical" style={{ width: '100%' }}>
+          <Typography.Text strong>{t('export.items')}</Typography.Text>
+          <Space>
+            <Button size="small" onClick={() => setChosen(lib.items.map((i) => i.key))}>
+              {t('retrieval.all')}
+            </Button>
+            <Button size="small" onClick={() => setChosen([])}>
+              {t('retrieval.none')}
+            </Button>
+          </Space>
+          <Checkbox.Group
+            value={chosen}
+            onChange={(v) => setChosen(v as string[])}
+            style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 6 }}
+            options={lib.items.map((i) => ({ value: i.key, label: i.title }))}
+          />
+          <Radio.Group
+            value={format}
+            onChange={(e) => setFormat(e.target.value)}
+            options={[
+              { value: 'xlsx', label: t('export.xlsx') },
+              { value: 'csv', label: t('export.csv') },
+            ]}
+          />
+          <Button
+            type="primary"
+            disabled={!chosen.length || progress !== null}
+            onClick={start}
+            data-testid="export-start"
+          >
+            {t('export.start')}
+          </Button>
+          {progress !== null && <Progress percent={Math.round(progress)} size="small" />}
+          <Typography.Text type="secondary">{t('export.hint')}</Typography.Text>
+        </Space>
+      </Col>
+      <Col xs={24} xl={14}>
+        <Table<LibraryJob>
+          size="small"
+          rowKey="id"
+          loading={jobs.isLoading}
+          dataSource={jobs.data ?? []}
+          pagination={{ pageSize: 10 }}
+          title={() => <Typography.Text strong>{t('export.history')}</Typography.Text>}
+          columns={[
+            {
+              title: t('export.created'),
+              dataIndex: 'createdAt',
+              render: (v: string) => v?.slice(0, 19).replace('T', ' '),
+            },
+            {
+              title: t('export.status'),
+              dataIndex: 'status',
+              render: (v: string) => (
+                <Tag color={STATUS_COLOR[v] ?? 'default'}>{t(`export.statuses.${v}`, v)}</Tag>
+              ),
+            },
+            { title: t('export.rows'), key: 'rows', render: (_, j) => result(j)?.rows ?? '-' },
+            {
+              title: '',
+              key: 'op',
+              render: (_, j) => {
+                const r = result(j);
+                if (j.status !== 'succeeded' || !r?.fileName) return null;
+                return (
+                  <Space>
+                    <Button
+                      size="small"
+                      type="link"
+                      onClick={() => downloadWithSession(libraryApi.downloadUrl(j.id), r.fileName!)}
+                    >
+                      {t('export.download')}
+                    </Button>
+                    {r.format === 'csv' && (
+                      <Button
+                        size="small"
+                        type="link"
+                        onClick={() =>
+                          downloadWithSession(
+                            libraryApi.downloadUrl(j.id, true),
+                            r.fileName!.replace(/\.csv$/, '-dictionary.csv'),
+                          )
+                        }
+                      >
+                        {t('export.dictionary')}
+                      </Button>
+                    )}
+                  </Space>
+                );
+              },
+            },
+          ]}
+        />
+      </Col>
+    </Row>
+  );
+}
+
+/** export: chosen indicators as CSV (with its dictionary file) or XLSX (with a dictionary sheet), as a job. */
+export default function Export() {
+  const { t } = useTranslation(LIBRARY_NS);
+  return (
+    <LibraryPage title={t('export.title')}>{(lib) => <ExportPanel key={lib.id} lib={lib} />}</LibraryPage>
+  );
+}

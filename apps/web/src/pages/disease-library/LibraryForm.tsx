@@ -1,0 +1,151 @@
+import {
+  ProForm,
+  ProFormDependency,
+  ProFormDigit,
+  ProFormRadio,
+  ProFormSelect,
+  ProFormText,
+  ProFormTextArea,
+} from '@ant-design/pro-components';
+import { useTranslation } from 'react-i18next';
+import { useHasAction } from '../../components/Authorized';
+import {
+  ConditionBuilder,
+  completeCriteria,
+  type DraftCriteria,
+  emptyDraft,
+} from '../../components/cohort/ConditionBuilder';
+import { libraryApi } from './api';
+import { LIBRARY_NS } from './i18n';
+import { parseRules } from './rules';
+
+export interface LibraryFormValues {
+  name: string;
+  description?: string;
+  diseaseId?: number;
+  startFrom: 'form' | 'template';
+  crfFormId?: number;
+  templateId?: number;
+  criteria: DraftCriteria;
+  filingRule: string;
+  rules?: string;
+  pushEveryHours?: number;
+}
+
+export const libraryFormDefaults = (): Partial<LibraryFormValues> => ({
+  startFrom: 'form',
+  filingRule: 'firstVisit',
+  pushEveryHours: 0,
+  criteria: emptyDraft(),
+});
+
+/** The create-library call from the form: complete conditions only, rules from their text. */
+export function toLibraryInput(v: LibraryFormValues) {
+  return {
+    name: v.name,
+    description: v.description ?? '',
+    diseaseId: v.diseaseId ?? null,
+    ...(v.startFrom === 'template' ? { templateId: v.templateId } : { crfFormId: v.crfFormId }),
+    filingRule: v.filingRule,
+    pushEveryHours: v.pushEveryHours ?? 0,
+    criteria: completeCriteria(v.criteria ?? emptyDraft()),
+    sourceRules: parseRules(v.rules),
+  };
+}
+
+/** The fields of create-library: name, disease, CRF or common template, criteria, filing rule, rules. */
+export function LibraryFormFields() {
+  const { t } = useTranslation(LIBRARY_NS);
+  const can = useHasAction();
+  const mayReadDiseases = can('SystemMaintainDisease', 'query');
+  return (
+    <>
+      <ProForm.Group>
+        <ProFormText name="name" label={t('create.name')} width="md" rules={[{ required: true, max: 100 }]} />
+        <ProFormSelect
+          name="diseaseId"
+          label={t('create.disease')}
+          width="md"
+          showSearch
+          disabled={!mayReadDiseases}
+          placeholder={mayReadDiseases ? undefined : t('create.noDiseaseAccess')}
+          request={async () =>
+            mayReadDiseases
+              ? (await libraryApi.diseases()).items.map((d) => ({
+                  value: d.id,
+                  label: d.icd10 ? `${d.name} (${d.icd10})` : d.name,
+                }))
+              : []
+          }
+        />
+      </ProForm.Group>
+      <ProFormRadio.Group
+        name="startFrom"
+        label={t('create.startFrom')}
+        radioType="button"
+        options={[
+          { value: 'form', label: t('create.fromForm') },
+          { value: 'template', label: t('create.fromTemplate') },
+        ]}
+      />
+      <ProFormDependency name={['startFrom']}>
+        {({ startFrom }) =>
+          startFrom === 'template' ? (
+            <ProFormSelect
+              name="templateId"
+              label={t('create.template')}
+              width="lg"
+              rules={[{ required: true }]}
+              request={async () =>
+                (await libraryApi.templates()).map((x) => ({
+                  value: x.id,
+                  label: `${x.name} · ${x.crfFormName ?? ''}`,
+                }))
+              }
+            />
+          ) : (
+            <ProFormSelect
+              name="crfFormId"
+              label={t('create.form')}
+              width="lg"
+              rules={[{ required: true }]}
+              request={async () =>
+                (await libraryApi.forms()).items
+                  .filter((f) => f.latestVersion > 0)
+                  .map((f) => ({ label: f.name, value: f.id }))
+              }
+            />
+          )
+        }
+      </ProFormDependency>
+      <ProForm.Item name="criteria" label={t('create.criteria')}>
+        <ConditionBuilder
+          count={async (c) => (await libraryApi.count(c)).count}
+          countText={(n) => t('create.preview', { count: n })}
+        />
+      </ProForm.Item>
+      <ProForm.Group>
+        <ProFormSelect
+          name="filingRule"
+          label={t('create.filing')}
+          width="sm"
+          options={[
+            { value: 'push', label: t('create.filingPush') },
+            { value: 'firstVisit', label: t('create.filingFirstVisit') },
+            { value: 'firstDiagnosis', label: t('create.filingFirstDiagnosis') },
+          ]}
+        />
+        <ProFormDigit name="pushEveryHours" label={t('create.every')} width="sm" min={0} max={2160} />
+      </ProForm.Group>
+      <ProFormTextArea
+        name="rules"
+        label={t('create.rules')}
+        fieldProps={{ rows: 4, style: { fontFamily: 'monospace' } }}
+        placeholder={
+          'alt = latest lab.value where code = "ALT" before first_visit\nadmissions = count visit where kind = "inpatient"'
+        }
+      />
+      <ProFormTextArea name="description" label={t('create.description')} fieldProps={{ rows: 2 }} />
+    </>
+  );
+}
