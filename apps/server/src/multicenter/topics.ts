@@ -8,6 +8,15 @@ import { AppError, notFound } from '../http/errors.js';
 import { describe } from '../research/stats/methods.js';
 import { readConfigValue } from '../site/service.js';
 
+/** Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the harness count units). */
+const text = (max: number, min = 0) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((s) => s.length <= max, { message: `at most ${max} characters` });
+
 /**
  * Multi-center topics. A topic is led by one app (center) and joined by others. Each center
  * enters and reads only its own cases; what crosses app boundaries is aggregate only (counts,
@@ -17,7 +26,7 @@ const varKey = z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]{0,39}$/);
 export const topicVariable = z
   .object({
     key: varKey,
-    label: z.string().trim().min(1).max(100),
+    label: text(100, 1),
     required: z.boolean().default(true),
     min: z.number().finite().optional(),
     max: z.number().finite().optional(),
@@ -27,13 +36,13 @@ export const topicVariable = z
     path: ['min'],
   });
 export const protocolSchema = z.object({
-  background: z.string().trim().max(5000).default(''),
-  objectives: z.string().trim().max(5000).default(''),
-  design: z.string().trim().max(5000).default(''),
-  endpoints: z.string().trim().max(5000).default(''),
+  background: text(5000).default(''),
+  objectives: text(5000).default(''),
+  design: text(5000).default(''),
+  endpoints: text(5000).default(''),
 });
 export const topicInput = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: text(200, 1),
   typeCode: z
     .string()
     .regex(/^[a-zA-Z][a-zA-Z0-9-]{0,39}$/)

@@ -1,14 +1,23 @@
 import { cohortCriteriaSchema, TASK_STATUSES } from '@crdp/core';
 import { z } from 'zod';
 
+/** Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the harness count units). */
+const text = (max: number, min = 0) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((s) => s.length <= max, { message: `at most ${max} characters` });
+
 /** Shapes of the research-subject calls. */
 const serialId = z.coerce.number().int().positive().max(2_147_483_647);
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 const varKey = z
   .string()
   .regex(/^[a-zA-Z][a-zA-Z0-9_]{0,39}$/, 'letters, digits and _ starting with a letter, at most 40');
-const label = z.string().trim().min(1).max(100);
-const icd = z.string().trim().min(1).max(40);
+const label = text(100, 1);
+const icd = text(40, 1);
 
 export const subjectParams = z.object({ id: serialId });
 export const typeParams = z.object({ code: z.string().regex(/^[a-zA-Z][a-zA-Z0-9-]{0,39}$/) });
@@ -25,7 +34,7 @@ export const variableSchema = z.discriminatedUnion('source', [
     key: varKey,
     label,
     source: z.literal('lab'),
-    itemCode: z.string().trim().min(1).max(40),
+    itemCode: text(40, 1),
     aggregate: z.enum(['first', 'last', 'min', 'max', 'mean']).default('last'),
   }),
   /** 1 when the patient has a diagnosis starting with one of the codes, else 0. */
@@ -50,12 +59,12 @@ export type DerivedDef = z.infer<typeof derivedSchema>;
 const memberSchema = z.object({ userId: serialId, role: z.enum(PROJECT_ROLES) });
 
 export const subjectInput = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: text(200, 1),
   typeCode: z
     .string()
     .regex(/^[a-zA-Z][a-zA-Z0-9-]{0,39}$/, 'a project type code')
     .default('cohort'),
-  description: z.string().trim().max(5000).default(''),
+  description: text(5000).default(''),
   piUserId: serialId.optional(),
   startDate: isoDate.optional(),
   endDate: isoDate.optional(),
@@ -63,7 +72,7 @@ export const subjectInput = z.object({
   criteria: cohortCriteriaSchema.default({ match: 'all', inclusion: [], exclusion: [] }),
   variables: z.array(variableSchema).max(100).default([]),
   crfFormId: serialId.optional(),
-  centers: z.array(z.string().trim().min(1).max(100)).max(50).default([]),
+  centers: z.array(text(100, 1)).max(50).default([]),
   members: z.array(memberSchema).max(100).default([]),
 });
 export type SubjectInput = z.infer<typeof subjectInput>;
@@ -76,7 +85,7 @@ export type SubjectPatch = z.infer<typeof subjectPatch>;
 export const listQuery = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   size: z.coerce.number().int().min(1).max(200).default(10),
-  keyword: z.string().trim().max(100).optional(),
+  keyword: text(100).optional(),
   status: z.enum(TASK_STATUSES).optional(),
   typeCode: z.string().max(40).optional(),
   memberId: serialId.optional(),
@@ -84,7 +93,7 @@ export const listQuery = z.object({
 
 export const moveInput = z.object({
   to: z.enum(TASK_STATUSES),
-  reason: z.string().trim().max(1000).default(''),
+  reason: text(1000).default(''),
 });
 
 export const recruitInput = z.object({
@@ -94,7 +103,7 @@ export const recruitInput = z.object({
 });
 
 export const datasetInput = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: text(200, 1),
   /** Keys of the subject's variables to include; empty = all. */
   variables: z.array(varKey).max(100).default([]),
   derived: z.array(derivedSchema).max(50).default([]),
@@ -102,8 +111,8 @@ export const datasetInput = z.object({
 
 export const typeInput = z.object({
   code: z.string().regex(/^[a-z][a-zA-Z0-9-]{0,39}$/, 'a lower-case letter, then letters, digits and -'),
-  name: z.string().trim().min(1).max(100),
-  description: z.string().trim().max(500).default(''),
+  name: text(100, 1),
+  description: text(500).default(''),
   sortOrder: z.number().int().min(0).max(10_000).default(0),
 });
 

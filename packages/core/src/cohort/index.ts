@@ -1,12 +1,21 @@
 import { z } from 'zod';
 
+/** Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the harness count units). */
+const text = (max: number, min = 0) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((s) => s.length <= max, { message: `at most ${max} characters` });
+
 /**
  * The condition builder shared by research subjects and disease libraries: inclusion and
  * exclusion conditions over a patient's clinical record. Pure data, validated here; the
  * server compiles it to SQL (`apps/server/src/cohort/`).
  */
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
-const code = z.string().trim().min(1).max(40);
+const code = text(40, 1);
 const dateWindow = { from: isoDate.optional(), to: isoDate.optional() };
 
 export const cohortConditionSchema = z.discriminatedUnion('kind', [
@@ -48,7 +57,7 @@ export const cohortConditionSchema = z.discriminatedUnion('kind', [
     ...dateWindow,
   }),
   /** A clinical document whose text contains the phrase. */
-  z.object({ kind: z.literal('documentText'), text: z.string().trim().min(1).max(200), ...dateWindow }),
+  z.object({ kind: z.literal('documentText'), text: text(200, 1), ...dateWindow }),
 ]);
 export type CohortCondition = z.infer<typeof cohortConditionSchema>;
 export type CohortConditionKind = CohortCondition['kind'];
