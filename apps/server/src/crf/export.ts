@@ -70,14 +70,15 @@ export async function* exportCsv(db: Db, actor: CrfActor, formId: number, labels
 }
 
 // XML 1.0 has no place for most control characters: they are dropped, not escaped.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+const dropControls = (s: string) =>
+  Array.from(s)
+    .filter((c) => {
+      const n = c.codePointAt(0)!;
+      return n >= 0x20 || n === 0x09 || n === 0x0a || n === 0x0d;
+    })
+    .join('');
 const xml = (s: string) =>
-  s
-    .replace(CONTROL, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  dropControls(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const oid = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 
 function dataType(item: FormItem): string {

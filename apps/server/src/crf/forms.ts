@@ -80,15 +80,38 @@ export async function formVersions(db: Tx, formId: number) {
 }
 
 export async function loadVersion(db: Tx, actor: CrfActor, formId: number, version?: number) {
+  assertFormInScope(actor, formId);
+  // One round trip: the form and the wanted (or latest) version together.
+  const [row] = await db
+    .select({ form: crfForms, version: crfFormVersions })
+    .from(crfForms)
+    .innerJoin(crfFormVersions, eq(crfFormVersions.formId, crfForms.id))
+    .where(
+      and(
+        eq(crfForms.id, formId),
+        eq(crfForms.appId, actor.appId),
+        version === undefined
+          ? eq(crfFormVersions.version, crfForms.latestVersion)
+          : eq(crfFormVersions.version, version),
+      ),
+    );
+  if (row) return row;
   const form = await loadForm(db, actor, formId);
-  const wanted = version ?? form.latestVersion;
-  if (wanted < 1) throw new AppError(409, 'crf.notPublished');
-  const [v] = await db
-    .select()
-    .from(crfFormVersions)
-    .where(and(eq(crfFormVersions.formId, formId), eq(crfFormVersions.version, wanted)));
-  if (!v) throw notFound('crf_form_version');
-  return { form, version: v };
+  if (version === undefined || form.latestVersion < 1) throw new AppError(409, 'crf.notPublished');
+  throw notFound('crf_form_version');
+}
+
+// Published versions never change, so their parsed form can be kept: the engine compiles a
+// form once per object, and a save then skips the compile. A cache, never the only copy.
+const versionForms = new Map<number, Form>();
+export function versionForm(v: { id: number; definition: unknown }): Form {
+  let form = versionForms.get(v.id);
+  if (!form) {
+    form = v.definition as Form;
+    if (versionForms.size >= 500) versionForms.delete(versionForms.keys().next().value!);
+    versionForms.set(v.id, form);
+  }
+  return form;
 }
 
 export async function createForm(

@@ -1,4 +1,4 @@
-import type { Form, Issue } from '@crdp/crf';
+import type { Issue } from '@crdp/crf';
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
@@ -8,7 +8,7 @@ import { AppError, notFound } from '../http/errors.js';
 import { notify } from '../notices/routes.js';
 import { assertRecordInScope, type CrfActor, invalid } from './actor.js';
 import { evaluateAnswers, sameJson } from './evaluate.js';
-import { loadForm, loadVersion } from './forms.js';
+import { loadForm, loadVersion, versionForm } from './forms.js';
 
 export type RecordStatus = 'draft' | 'submitted' | 'verified' | 'locked';
 
@@ -78,7 +78,7 @@ export async function createRecord(
     await checkSubject(tx, actor, input);
     await checkAssignee(tx, actor, input.assignedTo);
     const ev = evaluateAnswers(
-      version.definition as Form,
+      versionForm(version),
       input.answers,
       input.methods,
       input.submit ? 'submit' : 'draft',
@@ -184,7 +184,7 @@ export async function saveRecord(
     if (rec.revision !== input.revision)
       throw new AppError(409, 'crf.stale', { revision: rec.revision }, 'body.revision');
     const [v] = await tx.select().from(crfFormVersions).where(eq(crfFormVersions.id, rec.versionId));
-    const definition = v!.definition as Form;
+    const definition = versionForm(v!);
     const wasDraft = rec.status === 'draft';
     const submitting = wasDraft && input.submit;
     const ev = evaluateAnswers(

@@ -1,0 +1,70 @@
+/**
+ * Saving a CRF record on the server: the engine's authoritative validation, the insert, the
+ * submit event and the audit row in one transaction, against a raw insert of the same row, in
+ * the same run on the embedded database. Prints `ratio=<ours/raw>`.
+ * Run: `npx tsx bench/crf-save.ts` (or `npm run bench -- crf-save`).
+ */
+import type { FastifyRequest } from 'fastify';
+import { createRecord } from '../apps/server/src/crf/records.js';
+import { LIVER_FORM } from '../apps/server/src/crf/testform.js';
+import { openDatabase } from '../apps/server/src/db/client.js';
+import { apps, crfForms, crfFormVersions, crfRecords } from '../apps/server/src/db/schema/index.js';
+
+const N = Number(process.env.N ?? 400);
+const database = await openDatabase({ dataDir: 'memory' });
+const { db } = database;
+const [app] = await db.insert(apps).values({ appShortName: 'BENCH', name: 'bench' }).returning();
+const appId = app!.appId;
+const [form] = await db
+  .insert(crfForms)
+  .values({ appId, name: 'bench', draft: LIVER_FORM, latestVersion: 1 })
+  .returning();
+const [version] = await db
+  .insert(crfFormVersions)
+  .values({ appId, formId: form!.id, version: 1, definition: LIVER_FORM })
+  .returning();
+const actor = { appId, userId: null, userName: 'bench', free: null };
+const req = {
+  id: 'bench',
+  ip: '127.0.0.1',
+  auth: { appId, userId: null, userName: 'bench' },
+} as unknown as FastifyRequest;
+const answers = (i: number) => ({
+  weight: 50 + (i % 50),
+  height: 150 + (i % 40),
+  hbsag: i % 2 ? 'pos' : 'neg',
+  ...(i % 2 ? { hbvDna: 1000 + i } : {}),
+  note: `记录 ${i}`,
+});
+
+async function time(label: string, run: (i: number) => Promise<unknown>) {
+  for (let i = 0; i < 20; i++) await run(i); // warm-up
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) await run(i);
+  const ms = (performance.now() - t0) / N;
+  console.log(`${label}: ${ms.toFixed(3)} ms/record`);
+  return ms;
+}
+
+const raw = await time('raw insert', (i) =>
+  db.insert(crfRecords).values({
+    appId,
+    formId: form!.id,
+    versionId: version!.id,
+    subjectCode: `R-${i}`,
+    answers: answers(i),
+    status: 'submitted',
+  }),
+);
+const ours = await time('validate + save + history + audit', (i) =>
+  createRecord(db, req, actor, form!.id, {
+    subjectCode: `S-${i}`,
+    answers: answers(i),
+    methods: {},
+    submit: true,
+  }),
+);
+console.log(
+  `records=${N} ours=${ours.toFixed(3)}ms raw=${raw.toFixed(3)}ms ratio=${(ours / raw).toFixed(2)}`,
+);
+await database.close();
