@@ -141,14 +141,18 @@ const patientFromSql = (r: Record<string, unknown>): PatientRow => ({
   updatedAt: new Date(String(r.updated_at)),
 });
 
-/** One page of patients meeting every condition, newest first, with what matched in each. */
-export async function searchPatientsByConditions(db: Tx, appId: number, q: SearchInput, full: boolean) {
-  const where = searchWhere(appId, q);
+/** The patients meeting every condition, newest first, keyset paged: the search's one SQL statement. */
+export async function matchingPatients(db: Tx, appId: number, q: SearchInput, limit: number) {
   const res = await db.execute(sql`
     select p.* from patients p
-    where ${where}${q.cursor ? sql` and p.id < ${q.cursor}` : sql``}
-    order by p.id desc limit ${q.size + 1}`);
-  const rows = rowsOf<Record<string, unknown>>(res);
+    where ${searchWhere(appId, q)}${q.cursor ? sql` and p.id < ${q.cursor}` : sql``}
+    order by p.id desc limit ${limit}`);
+  return rowsOf<Record<string, unknown>>(res);
+}
+
+/** One page of patients meeting every condition, newest first, with what matched in each. */
+export async function searchPatientsByConditions(db: Tx, appId: number, q: SearchInput, full: boolean) {
+  const rows = await matchingPatients(db, appId, q, q.size + 1);
   const more = rows.length > q.size;
   const page = (more ? rows.slice(0, q.size) : rows).map(patientFromSql);
   const items: Found[] = page.map((p) => ({

@@ -47,6 +47,15 @@ export async function insertBatch(db: Db, batch: Batch) {
   return rowCount(batch);
 }
 
+/** The columns a batch's rows fill in one table (their keys and SQL names), and the table's name. */
+export function columnsOf(t: CdrTable, sample: Record<string, unknown>) {
+  const table = CDR_TABLES[t].table as PgTable;
+  const cols = Object.entries(getTableColumns(table) as Record<string, PgColumn>)
+    .filter(([k]) => k in sample)
+    .map(([key, c]) => ({ key, name: c.name }));
+  return { name: (table as unknown as Record<symbol, string>)[Symbol.for('drizzle:Name')]!, cols };
+}
+
 function copyValue(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
   let s: string;
@@ -63,18 +72,14 @@ export async function copyBatch(client: pg.PoolClient, batch: Batch) {
     for (const t of TABLES) {
       const rows = batch[t];
       if (!rows.length) continue;
-      const table = CDR_TABLES[t].table as PgTable;
-      const cols = Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(
-        ([k]) => k in rows[0]!,
-      );
-      const name = (table as unknown as Record<symbol, string>)[Symbol.for('drizzle:Name')]!;
+      const { name, cols } = columnsOf(t, rows[0]!);
       const stream = client.query(
-        copyFrom(`COPY "${name}" (${cols.map(([, c]) => `"${c.name}"`).join(', ')}) FROM STDIN`),
+        copyFrom(`COPY "${name}" (${cols.map((c) => `"${c.name}"`).join(', ')}) FROM STDIN`),
       );
       function* lines() {
         let chunk = '';
         for (const row of rows) {
-          chunk += `${cols.map(([k]) => copyValue(row[k])).join('\t')}\n`;
+          chunk += `${cols.map((c) => copyValue(row[c.key])).join('\t')}\n`;
           if (chunk.length > 1 << 16) {
             yield chunk;
             chunk = '';
