@@ -4,13 +4,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { crfActor } from './actor.js';
-import { exportCsv, exportOdm } from './export.js';
+import { exportCsv, exportOdm, exportXlsx } from './export.js';
 import { createForm, loadVersion, ownedFormIds } from './forms.js';
 import { fromJson, fromRedcap } from './import.js';
 import { formParams, trimmed, uploadParams } from './schemas.js';
 import { MAX_UPLOAD_BYTES, openUpload, ownedUploadIds, storeUpload } from './uploads.js';
 
 const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const CONTENT_TYPES = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  odm: 'application/xml; charset=utf-8',
+} as const;
 
 /** Import, export and uploads of CRFs. */
 export async function crfIoRoutes(app: FastifyInstance) {
@@ -56,10 +61,10 @@ export async function crfIoRoutes(app: FastifyInstance) {
       config: { access: { apiId: 'CrfManagementList.export' }, ownedIds: ownedFormIds },
       schema: {
         tags,
-        summary: 'Stream the records of a form as CSV or CDISC ODM 1.3.2 XML (latest version metadata)',
+        summary: 'Stream the records of a form as CSV, XLSX or CDISC ODM 1.3.2 XML (latest version metadata)',
         params: formParams,
         querystring: z.object({
-          format: z.enum(['csv', 'odm']).default('csv'),
+          format: z.enum(['csv', 'xlsx', 'odm']).default('csv'),
           labels: z.enum(['codes', 'names']).default('codes'),
         }),
       },
@@ -74,18 +79,17 @@ export async function crfIoRoutes(app: FastifyInstance) {
         entityId: form.id,
         after: { format, labels },
       });
-      const name = encodeURIComponent(`${form.name}.${format === 'odm' ? 'xml' : 'csv'}`);
+      const name = encodeURIComponent(`${form.name}.${format === 'odm' ? 'xml' : format}`);
       reply
-        .header(
-          'content-type',
-          format === 'odm' ? 'application/xml; charset=utf-8' : 'text/csv; charset=utf-8',
-        )
+        .header('content-type', CONTENT_TYPES[format])
         .header('content-disposition', `attachment; filename*=UTF-8''${name}`)
         .header('cache-control', 'no-store');
       const source =
         format === 'odm'
           ? exportOdm(app.db, actor, form.id)
-          : exportCsv(app.db, actor, form.id, labels === 'names');
+          : format === 'xlsx'
+            ? exportXlsx(app.db, actor, form.id, labels === 'names')
+            : exportCsv(app.db, actor, form.id, labels === 'names');
       return reply.send(Readable.from(source));
     },
   );

@@ -151,7 +151,8 @@ export const CrfRenderer = forwardRef<CrfRendererHandle, CrfRendererProps>(funct
   };
 
   return (
-    <div className="crf-form" data-tick={tick}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: delegates Enter of the fields inside; it is not itself a control
+    <div className="crf-form" data-tick={tick} onKeyDown={enterMovesOn}>
       {ownIssues && ownIssues.length > 0 && (
         <Alert
           type="error"
@@ -243,6 +244,25 @@ const ItemRow = memo(function ItemRow(p: ItemRowProps) {
     </div>
   );
 });
+
+/**
+ * Keyboard entry: Enter in a one-line field moves to the next field, as on paper forms typed
+ * from source documents. Dropdowns, text areas and buttons keep their own Enter.
+ */
+function enterMovesOn(e: React.KeyboardEvent<HTMLDivElement>) {
+  const el = e.target as HTMLElement;
+  if (e.key !== 'Enter' || el.tagName !== 'INPUT' || el.getAttribute('role') === 'combobox') return;
+  const fields = Array.from(
+    e.currentTarget.querySelectorAll<HTMLElement>(
+      'input:not([disabled]):not([type=hidden]), textarea:not([disabled])',
+    ),
+  ).filter((f) => f.offsetParent !== null);
+  const next = fields[fields.indexOf(el) + 1];
+  if (next) {
+    e.preventDefault();
+    next.focus();
+  }
+}
 
 /** Every item of a form by key (titles for history and reasons). */
 export function itemsByKey(form: Form): Map<string, FormItem> {

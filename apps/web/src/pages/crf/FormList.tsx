@@ -216,7 +216,7 @@ export default function FormList() {
           <Button>{t('list.importFile')}</Button>
         </Upload>
       </ModalForm>
-      <ModalForm<{ format: 'csv' | 'odm'; labels: 'codes' | 'names' }>
+      <ModalForm<{ format: 'csv' | 'xlsx' | 'odm'; labels: 'codes' | 'names' }>
         title={`${t('list.export')}：${exporting?.name ?? ''}`}
         open={!!exporting}
         initialValues={{ format: 'csv', labels: 'codes' }}
@@ -226,7 +226,7 @@ export default function FormList() {
           if (!exporting) return true;
           await downloadWithSession(
             exportUrl(exporting.id, v.format, v.labels === 'names'),
-            `${exporting.name}.${v.format === 'odm' ? 'xml' : 'csv'}`,
+            `${exporting.name}.${v.format === 'odm' ? 'xml' : v.format}`,
           );
           setExporting(null);
           return true;
@@ -237,6 +237,7 @@ export default function FormList() {
           label={t('list.exportFormat')}
           options={[
             { value: 'csv', label: 'CSV' },
+            { value: 'xlsx', label: 'Excel (XLSX)' },
             { value: 'odm', label: 'CDISC ODM 1.3.2 XML' },
           ]}
         />

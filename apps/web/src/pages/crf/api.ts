@@ -176,5 +176,5 @@ export const crfApi = {
   },
 };
 
-export const exportUrl = (formId: number, format: 'csv' | 'odm', labels: boolean) =>
+export const exportUrl = (formId: number, format: 'csv' | 'xlsx' | 'odm', labels: boolean) =>
   `/api/v0.1/crf/forms/${formId}/export?format=${format}&labels=${labels ? 'names' : 'codes'}`;
