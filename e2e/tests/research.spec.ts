@@ -128,3 +128,48 @@ test('a PI runs a subject from the step form to a logistic regression and its co
   expect(detail.body.data.status).toBe('topicConcluded');
   expect(detail.body.data.history).toHaveLength(7);
 });
+
+test('in multi-center mode the leading center creates a topic, sees pooled aggregates and the data checks', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const admin = account('admin');
+  const key = await apiLogin(admin);
+  const settings = await restCall<Record<string, string>>('GET', 'config/module', key);
+  await restCall('PUT', 'config/module', key, { ...settings.body.data, mode: 'multi-center' });
+  try {
+    const ids: number[] = [];
+    for (const i of [1, 2]) {
+      const p = await restCall<{ id: number }>('POST', 'cdr/patients', key, {
+        mrn: `MC${RUN}-${i}`,
+        name: `中心病人${i}`,
+        gender: 1,
+      });
+      ids.push(p.body.data.id);
+    }
+    await signInToWorkbench(page, admin);
+    await page.goto('/multi-center/create-topic');
+    await page.getByLabel('主题名称').fill(`E2E多中心${RUN}`);
+    await page.getByRole('button', { name: /提\s*交/ }).click();
+    await expect(page).toHaveURL(/topic-description\?id=\d+/);
+    const topicId = Number(new URL(page.url()).searchParams.get('id'));
+    await restCall('POST', `mc/topics/${topicId}/cases`, key, {
+      patientId: ids[0],
+      values: { sbp: 140, dbp: 90 },
+    });
+    await restCall('POST', `mc/topics/${topicId}/cases`, key, { patientId: ids[1], values: { sbp: 400 } });
+    await page.reload();
+    await expect(page.getByText('汇总数据（去标识）')).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'n=2, x̄=270.0' })).toBeVisible();
+    await screenshot(page, 'research-6-topic');
+    await page.goto(`/multi-center/detection?id=${topicId}`);
+    await expect(page.getByText('待修正')).toBeVisible();
+    await expect(page.getByText(/收缩压 = 400/)).toBeVisible();
+    await screenshot(page, 'research-7-detection');
+  } finally {
+    await restCall('PUT', 'config/module', key, {
+      ...settings.body.data,
+      mode: settings.body.data.mode ?? 'single-center',
+    });
+  }
+});
