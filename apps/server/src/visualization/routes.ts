@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DISEASE_LIBRARY_DATASETS } from '../disease-library/datasets.js';
 import { aggregateQuerySchema, DatasetCatalogue } from './catalogue.js';
 import { CLINICAL_DATASETS } from './clinical-datasets.js';
 import { monthBar } from './month-bar.js';
@@ -28,7 +29,7 @@ const chartParams = z.object({ chartId: serialId });
 const dashboardParams = z.object({ dashboardId: serialId });
 
 /** The catalogue the builder draws from; disease-library and project datasets are added here. */
-export const catalogue = new DatasetCatalogue(CLINICAL_DATASETS);
+export const catalogue = new DatasetCatalogue([...CLINICAL_DATASETS, ...DISEASE_LIBRARY_DATASETS]);
 
 /**
  * The same calls serve both menu areas that chart (spec 000 section 2): `/visualization`
