@@ -18,4 +18,4 @@ export const markNoticesRead = (ids?: number[]) =>
   rest<unknown>({ url: 'notices/read', method: 'POST', data: ids ? { ids } : {}, silent: true });
 
 /** A subscribed data element published a new version: drives the header's red info icon. */
-export const SUBSCRIPTION_NOTICE_KINDS = ['dataElementPublished', 'data_element_published', 'subscription'];
+export const SUBSCRIPTION_NOTICE_KINDS = ['dataElement.published'];
