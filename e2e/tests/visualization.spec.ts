@@ -163,7 +163,7 @@ const FAMILIES: Family[] = [
       ['channel-xs', '性别', '年龄段'],
       ['channel-value', '患者数'],
     ],
-    shot: 'chart-sankey',
+    shot: 'vis-chart-sankey',
   },
   {
     name: '籍贯省份',
@@ -173,7 +173,7 @@ const FAMILIES: Family[] = [
       ['channel-category', '省份'],
       ['channel-value', '患者数'],
     ],
-    shot: 'chart-map',
+    shot: 'vis-chart-map',
   },
   {
     name: '慢病共病',
@@ -189,7 +189,7 @@ const FAMILIES: Family[] = [
       ['channel-text', '诊断名称'],
       ['channel-size', '诊断数'],
     ],
-    shot: 'chart-word-cloud',
+    shot: 'vis-chart-word-cloud',
   },
 ];
 
@@ -233,14 +233,17 @@ test.describe
       await expect(page.getByTestId('chart-gender').locator('canvas').first()).toBeVisible();
       await expect.poll(() => paintedPixels(page, 'chart-gender')).toBeGreaterThan(500);
       await expect(page.getByTestId('chart-visits').locator('canvas').first()).toBeVisible();
+      await page.getByTestId('workbench-statistics').scrollIntoViewIfNeeded();
       await page.waitForTimeout(800);
-      await screenshot(page, 'workbench');
+      await screenshot(page, 'vis-workbench');
     });
 
     test('the self-check page draws the month-bar demo without sign-in', async ({ page }) => {
       await page.goto('/test/home');
       await expect(page.getByTestId('month-bar-chart').locator('canvas').first()).toBeVisible();
       await expect.poll(() => paintedPixels(page, 'month-bar-chart')).toBeGreaterThan(500);
-      await screenshot(page, 'test-home-month-bar');
+      await page.getByTestId('month-bar-demo').scrollIntoViewIfNeeded();
+      await page.waitForTimeout(800);
+      await screenshot(page, 'vis-test-home-month-bar');
     });
   });

@@ -24,7 +24,6 @@ export function MonthBarDemo() {
   });
   const spec: ViewSpec = {
     subtype: 'column',
-    title: t('vis.demo.title'),
     channels: {
       x: [{ field: 'x' }],
       y: [
