@@ -25,7 +25,13 @@ function Board({ lib }: { lib: LibraryDetail }) {
     subtype: 'line',
     title: t('dashboard.enrolment'),
     channels: {
-      x: [{ field: 'month', sort: { axis: 'categoryValue', order: 'asc' } }],
+      x: [
+        {
+          field: 'month',
+          labelOverride: t('dashboard.month'),
+          sort: { axis: 'categoryValue', order: 'asc' },
+        },
+      ],
       y: [{ field: 'count', aggregate: 'sum', labelOverride: t('dashboard.patients') }],
     },
     palette: 'theme',
@@ -67,22 +73,24 @@ function Board({ lib }: { lib: LibraryDetail }) {
   return (
     <Row gutter={[16, 16]}>
       <Col span={24}>
-        <StatisticCard.Group data-testid="dashboard-cards">
-          <StatisticCard statistic={{ title: t('dashboard.patients'), value: d.library.patients }} />
-          <StatisticCard
-            statistic={{
-              title: t('dashboard.meanCompleteness'),
-              value: Math.round(complete * 1000) / 10,
-              suffix: '%',
-            }}
-          />
-          <StatisticCard
-            statistic={{ title: t('dashboard.lastPush'), value: d.library.lastPushAt?.slice(0, 10) ?? '-' }}
-          />
-          <StatisticCard
-            statistic={{ title: t('dashboard.lastFill'), value: d.library.lastFillAt?.slice(0, 10) ?? '-' }}
-          />
-        </StatisticCard.Group>
+        <div data-testid="dashboard-cards">
+          <StatisticCard.Group>
+            <StatisticCard statistic={{ title: t('dashboard.patients'), value: d.library.patients }} />
+            <StatisticCard
+              statistic={{
+                title: t('dashboard.meanCompleteness'),
+                value: Math.round(complete * 1000) / 10,
+                suffix: '%',
+              }}
+            />
+            <StatisticCard
+              statistic={{ title: t('dashboard.lastPush'), value: d.library.lastPushAt?.slice(0, 10) ?? '-' }}
+            />
+            <StatisticCard
+              statistic={{ title: t('dashboard.lastFill'), value: d.library.lastFillAt?.slice(0, 10) ?? '-' }}
+            />
+          </StatisticCard.Group>
+        </div>
       </Col>
       {d.library.patients === 0 ? (
         <Col span={24}>

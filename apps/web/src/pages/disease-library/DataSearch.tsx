@@ -115,6 +115,7 @@ function Search({ lib, compact }: { lib: LibraryDetail; compact: boolean }) {
               name="op"
               width="xs"
               allowClear={false}
+              fieldProps={{ 'aria-label': t('search.op') } as object}
               options={SEARCH_OPS.map((o) => ({ value: o, label: t(`search.ops.${o}`) }))}
             />
             <ProFormText name="value" width="sm" placeholder={t('search.value')} />

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Checkbox, Col, Progress, Radio, Row, Space, Table, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadWithSession } from '../crf/download';
@@ -88,7 +89,7 @@ function ExportPanel({ lib }: { lib: LibraryDetail }) {
             {
               title: t('export.created'),
               dataIndex: 'createdAt',
-              render: (v: string) => v?.slice(0, 19).replace('T', ' '),
+              render: (v: string) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-'),
             },
             {
               title: t('export.status'),

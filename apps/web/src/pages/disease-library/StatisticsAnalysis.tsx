@@ -46,7 +46,7 @@ function Describe({ result }: { result: StatisticsResult }) {
     subtype: 'stacked-bar',
     title: t('stats.presence'),
     channels: {
-      y: [{ field: 'item' }],
+      y: [{ field: 'item', labelOverride: t('stats.item') }],
       x: [{ field: 'count', aggregate: 'sum', labelOverride: t('stats.patients') }],
       color: [{ field: 'state', labelOverride: t('stats.state') }],
     },
@@ -157,9 +157,9 @@ function Compare({ result, a, b }: { result: StatisticsResult; a: string; b: str
             subtype: 'column',
             title: t('stats.means'),
             channels: {
-              x: [{ field: 'item' }],
+              x: [{ field: 'item', labelOverride: t('stats.item') }],
               y: [{ field: 'mean', aggregate: 'sum', labelOverride: t('stats.mean') }],
-              color: [{ field: 'group' }],
+              color: [{ field: 'group', labelOverride: t('stats.group') }],
             },
             palette: 'theme',
           }}

@@ -22,6 +22,7 @@ const zhCN = {
     conditions: '检索条件',
     add: '添加条件',
     item: '指标',
+    op: '比较方式',
     value: '值',
     results: '检索结果',
     ops: {
@@ -88,6 +89,7 @@ const zhCN = {
     chiLine: 'χ² = {{chi2}}，df = {{df}}，P = {{p}}',
     smallExpected: '（存在期望频数小于 5 的格子，结果需谨慎解读）',
     means: '两组均值',
+    group: '分组',
     mean: '均值',
   },
   dashboard: {
@@ -97,6 +99,7 @@ const zhCN = {
     lastPush: '最近推送',
     lastFill: '最近填充',
     enrolment: '每月入库人数',
+    month: '月份',
     age: '入库年龄分布',
     ageBand: '年龄段',
     gender: '性别',
@@ -256,6 +259,7 @@ const enUS: typeof zhCN = {
     conditions: 'Conditions',
     add: 'Add a condition',
     item: 'Indicator',
+    op: 'Operator',
     value: 'Value',
     results: 'Results',
     ops: {
@@ -322,6 +326,7 @@ const enUS: typeof zhCN = {
     chiLine: 'χ² = {{chi2}}, df = {{df}}, P = {{p}}',
     smallExpected: '(some expected counts are below 5; read with care)',
     means: 'Means of the two groups',
+    group: 'Group',
     mean: 'Mean',
   },
   dashboard: {
@@ -331,6 +336,7 @@ const enUS: typeof zhCN = {
     lastPush: 'Last push',
     lastFill: 'Last fill',
     enrolment: 'Patients filed per month',
+    month: 'Month',
     age: 'Age at filing',
     ageBand: 'Age band',
     gender: 'Gender',
