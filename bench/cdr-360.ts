@@ -159,6 +159,7 @@ for (const [name, viaHttp, viaSql, target] of cases) {
 console.log(`cdr-360 ratio=${worst.toFixed(2)} (worst http/sql p50)`);
 await app.close();
 await pool.end();
+await database.close();
 if (dropName) {
   const c = new pg.Client({ connectionString: base });
   await c.connect();

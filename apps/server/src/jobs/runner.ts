@@ -95,7 +95,7 @@ export class JobRunner {
       this.again = true;
       return;
     }
-    this.running = this.drain()
+    this.running = this.drainQueue()
       .then(() => {})
       .catch(() => {})
       .finally(() => {
@@ -107,8 +107,16 @@ export class JobRunner {
       });
   }
 
-  /** Runs queued jobs until none is left; returns how many ran. Tests and command-line tools call it. */
+  /**
+   * Waits for the job this process is running, then runs queued jobs until none is left;
+   * returns how many it ran. Tests and command-line tools call it.
+   */
   async drain(): Promise<number> {
+    await this.running;
+    return this.drainQueue();
+  }
+
+  private async drainQueue(): Promise<number> {
     let n = 0;
     for (;;) {
       const job = await this.claim();

@@ -125,7 +125,9 @@ export async function seedSynthetic(db: Db, o: SeedOptions) {
         const to = Math.min(o.patients, from + size);
         next = to;
         const batch = await makeBatch(db, o.appId, o.seed, from, to);
-        rows += client ? await copyBatch(client, batch) : await insertBatch(db, batch);
+        // Add after the await: `rows += await ...` would read `rows` before another worker's update.
+        const written = client ? await copyBatch(client, batch) : await insertBatch(db, batch);
+        rows += written;
         done += to - from;
         await o.onProgress?.(done, rows);
       }
