@@ -1,0 +1,162 @@
+/**
+ * A disease-library push (issue 8) over N synthetic patients, against a plain
+ * `INSERT ... SELECT` of the same rows with hand-written SQL of the same criteria, in the same
+ * run and database. Criteria: chronic hepatitis B (B18) in, liver cancer (C22) out, age 18-90.
+ * Prints the times, rows per second and `ratio=<push/plain INSERT ... SELECT>` (median of runs).
+ *
+ * "Push" is `pushPatients`, the work of the push job: the compiled criteria, the filing date
+ * (first visit), the reasons, a CRF record per new patient, walked in id ranges with progress.
+ * A second push of the same library adds nobody; its time is printed too. The data goes into a
+ * throw-away database: a fresh PostgreSQL database when DATABASE_URL is set (dropped after),
+ * else embedded PGlite in memory. Patients come from the synthetic generator of
+ * `npm run seed:synthetic`. Run: `npx tsx bench/disease-push.ts` (PATIENTS=n to change the size).
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { seedSynthetic } from '../apps/server/src/clinical/synthetic/seed.js';
+import { type Database, openDatabase } from '../apps/server/src/db/client.js';
+import { pushPatients } from '../apps/server/src/disease-library/push.js';
+
+// The embedded database takes synthetic patients by INSERT (about 100 rows each): keep it small there.
+const PATIENTS = Number(process.env.PATIENTS ?? (process.env.DATABASE_URL ? 20_000 : 2_000));
+const RUNS = Number(process.env.RUNS ?? 3);
+
+const CRITERIA = {
+  match: 'all',
+  inclusion: [
+    { kind: 'diagnosis', codes: ['B18'] },
+    { kind: 'age', min: 18, max: 90 },
+  ],
+  exclusion: [{ kind: 'diagnosis', codes: ['C22'] }],
+};
+
+async function throwAwayDatabase(): Promise<{
+  database: Database;
+  drop: () => Promise<void>;
+  kind: string;
+  pool?: pg.Pool;
+}> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({ dataDir: 'memory' });
+    return { database, drop: () => database.close(), kind: 'PGlite (embedded, in memory)' };
+  }
+  const name = `crdp_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openDatabase({ url: u.toString(), dataDir: 'memory' });
+  // Synthetic patients go in by COPY on PostgreSQL, as `npm run seed:synthetic` does.
+  const pool = new pg.Pool({ connectionString: u.toString(), max: 2 });
+  return {
+    database,
+    kind: 'PostgreSQL',
+    pool,
+    drop: async () => {
+      await pool.end();
+      await database.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+/** The same rows by hand: the patients of the criteria with their first-visit filing date. */
+const plainInsert = (appId: number) => `
+  insert into bench_push_ref (patient_id, filing_date)
+  select p.id, coalesce((select min(v.admit_at)::date from visits v where v.patient_id = p.id), current_date)
+  from patients p
+  where p.app_id = ${appId}
+    and exists (select 1 from diagnoses d where d.patient_id = p.id and d.icd10 like 'B18%')
+    and p.birth_date is not null
+    and extract(year from age(current_date, p.birth_date)) between 18 and 90
+    and not exists (select 1 from diagnoses d where d.patient_id = p.id and d.icd10 like 'C22%')`;
+
+async function main() {
+  const { database, drop, kind, pool } = await throwAwayDatabase();
+  try {
+    const db = database.db;
+    const q = async <T>(s: string) => rowsOf<T>(await db.execute(s));
+    const [app] = await q<{ app_id: number }>(
+      `insert into apps (app_short_name, name) values ('BENCH', '基准医院') returning app_id`,
+    );
+    const appId = app!.app_id;
+    const t0 = performance.now();
+    const seeded = await seedSynthetic(db, {
+      appId,
+      patients: PATIENTS,
+      seed: 8,
+      batchSize: 1000,
+      workers: 1,
+    });
+    await db.execute('analyze');
+    console.log(
+      `${kind}: ${seeded.patients} synthetic patients, ${seeded.rows} rows in ${ms(performance.now() - t0)}`,
+    );
+
+    const definition = {
+      pages: [{ key: 'p', title: '乙肝', items: [{ key: 'alt', type: 'textQuestion', title: 'ALT' }] }],
+    };
+    const [form] = await q<{ id: number }>(
+      `insert into crf_forms (app_id, name, draft, latest_version) values (${appId}, '乙肝专病表', '${JSON.stringify(definition)}', 1) returning id`,
+    );
+    await db.execute(
+      `insert into crf_form_versions (app_id, form_id, version, definition) values (${appId}, ${form!.id}, 1, '${JSON.stringify(definition)}')`,
+    );
+    await db.execute(
+      'create table bench_push_ref (patient_id bigint primary key, filing_date date not null)',
+    );
+
+    const ours: number[] = [];
+    const again: number[] = [];
+    const plain: number[] = [];
+    let added = 0;
+    let reference = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const [lib] = await q<{ id: number }>(
+        `insert into disease_libraries (app_id, name, crf_form_id, criteria, filing_rule)
+         values (${appId}, '乙肝专病库 ${run}', ${form!.id}, '${JSON.stringify(CRITERIA)}', 'firstVisit') returning id`,
+      );
+      const by = { userId: null, userName: 'bench', jobId: null };
+      let a = performance.now();
+      const first = await pushPatients(db, appId, lib!.id, by);
+      ours.push(performance.now() - a);
+      added = first.added;
+      a = performance.now();
+      const second = await pushPatients(db, appId, lib!.id, by);
+      again.push(performance.now() - a);
+      if (second.added !== 0) throw new Error(`the second push added ${second.added} patients`);
+
+      await db.execute('truncate bench_push_ref');
+      a = performance.now();
+      await db.execute(plainInsert(appId));
+      plain.push(performance.now() - a);
+      const [n] = await q<{ n: number }>('select count(*)::int as n from bench_push_ref');
+      reference = Number(n!.n);
+      if (reference !== added)
+        throw new Error(`push added ${added}, the plain INSERT ... SELECT ${reference}`);
+    }
+    const o = median(ours);
+    const p = median(plain);
+    console.log(
+      `push of ${added} of ${PATIENTS} patients: ${ms(o)} (${Math.round(added / (o / 1000))} rows/s, with a CRF record each); second push (nobody new) ${ms(median(again))}`,
+    );
+    console.log(
+      `plain INSERT ... SELECT of the same ${reference} rows: ${ms(p)} (${Math.round(reference / (p / 1000))} rows/s)`,
+    );
+    console.log(`ratio=${(o / p).toFixed(2)}`);
+  } finally {
+    await drop();
+  }
+}
+
+await main();
