@@ -1,7 +1,7 @@
-import { ProCard, StatisticCard } from '@ant-design/pro-components';
-import { API_BASE, SESSION_HEADER } from '@crdp/core';
+import { ProCard } from '@ant-design/pro-components';
+import { API_BASE, SESSION_HEADER, TASK_STATUS_TABLE } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Col, Row } from 'antd';
+import { Col, Row, Statistic } from 'antd';
 import axios from 'axios';
 import { useTranslation } from 'react-i18next';
 import { hasApiId } from '../../app/access';
@@ -40,6 +40,7 @@ async function quietGet(url: string): Promise<unknown> {
 }
 
 function StatisticsCard({ title, url }: { title: string; url: string }) {
+  const { t, i18n } = useTranslation();
   const locale = currentLocale();
   const q = useQuery({
     queryKey: ['workbench', 'statistics', url, locale],
@@ -48,29 +49,34 @@ function StatisticsCard({ title, url }: { title: string; url: string }) {
   });
   const shape = shapeOf(q.data);
   if (!shape) return null;
-  if (shape.kind === 'numbers') {
-    return (
-      <Col xs={24} sm={12} xl={8}>
-        <StatisticCard.Group title={title} data-testid={`stat-${url}`}>
-          {shape.items.slice(0, 4).map((i) => (
-            <StatisticCard key={i.label} statistic={{ title: i.label || title, value: i.value }} />
-          ))}
-        </StatisticCard.Group>
-      </Col>
-    );
-  }
+  // Keys and codes of the answers shown in the user's language where known, else as they come.
+  const term = (key: string) =>
+    i18n.exists(`vis.terms.${key}`)
+      ? t(`vis.terms.${key}`)
+      : (TASK_STATUS_TABLE.find((s) => s.code === key)?.label[locale] ?? key);
+  const series = shape.series;
+  const category = t('vis.workbench.category');
+  const rows =
+    series?.rows.map((r) => ({ [category]: term(String(r[series.category])), [title]: r[series.value] })) ??
+    [];
   const spec: ViewSpec = {
     subtype: 'column',
-    channels: {
-      x: [{ field: shape.category }],
-      y: [{ field: shape.value, aggregate: 'sum', labelOverride: title }],
-    },
+    channels: { x: [{ field: category }], y: [{ field: title, aggregate: 'sum' }] },
     palette: 'theme',
   };
   return (
     <Col xs={24} xl={12}>
-      <ProCard title={title} bordered data-testid={`stat-${url}`}>
-        <ChartView spec={spec} rows={shape.rows} locale={locale} height={260} testId={`chart-${url}`} />
+      <ProCard title={title} bordered data-testid={`stat-${url}`} style={{ height: '100%' }}>
+        {shape.numbers.length > 0 && (
+          <Row gutter={[16, 8]}>
+            {shape.numbers.slice(0, 6).map((i) => (
+              <Col key={i.label} xs={12} sm={8}>
+                <Statistic title={i.label ? term(i.label) : title} value={i.value} />
+              </Col>
+            ))}
+          </Row>
+        )}
+        {series && <ChartView spec={spec} rows={rows} locale={locale} height={240} testId={`chart-${url}`} />}
       </ProCard>
     </Col>
   );
@@ -105,7 +111,13 @@ function ClinicalOverview({ area }: { area: Area }) {
     subtype: 'stacked-column',
     title: t('vis.workbench.visitsByMonth'),
     channels: {
-      x: [{ field: 'month', sort: { axis: 'categoryValue', order: 'asc' } }],
+      x: [
+        {
+          field: 'month',
+          labelOverride: t('vis.workbench.month'),
+          sort: { axis: 'categoryValue', order: 'asc' },
+        },
+      ],
       y: [{ field: 'count', aggregate: 'sum', labelOverride: t('vis.workbench.visits') }],
       color: [{ field: 'kind' }],
     },
@@ -113,26 +125,26 @@ function ClinicalOverview({ area }: { area: Area }) {
   };
   return (
     <>
-      <Col xs={24} xl={8}>
-        <ProCard bordered data-testid="stat-patients">
-          <StatisticCard statistic={{ title: t('vis.workbench.patients'), value: patients }} />
+      <Col xs={24} xl={10}>
+        <ProCard bordered data-testid="stat-patients" style={{ height: '100%' }}>
+          <Statistic title={t('vis.workbench.patients')} value={patients} />
           <ChartView
             spec={genderSpec}
             rows={total.data.rows}
             locale={locale}
-            height={220}
+            height={280}
             testId="chart-gender"
           />
         </ProCard>
       </Col>
       {visits.data && visits.data.rows.length > 0 && (
-        <Col xs={24} xl={16}>
-          <ProCard bordered data-testid="stat-visits">
+        <Col xs={24} xl={14}>
+          <ProCard bordered data-testid="stat-visits" style={{ height: '100%' }}>
             <ChartView
               spec={visitSpec}
               rows={visits.data.rows}
               locale={locale}
-              height={300}
+              height={330}
               testId="chart-visits"
             />
           </ProCard>

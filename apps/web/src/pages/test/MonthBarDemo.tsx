@@ -25,7 +25,7 @@ export function MonthBarDemo() {
   const spec: ViewSpec = {
     subtype: 'column',
     channels: {
-      x: [{ field: 'x' }],
+      x: [{ field: 'x', labelOverride: t('vis.workbench.month') }],
       y: [
         { field: 'y', aggregate: 'sum', labelOverride: t('vis.demo.series1') },
         { field: 'y2', aggregate: 'sum', labelOverride: t('vis.demo.series2') },
