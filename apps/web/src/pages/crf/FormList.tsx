@@ -167,7 +167,7 @@ export default function FormList() {
         <ProFormText name="name" label={t('list.name')} rules={[{ required: true, max: 200 }]} />
         <ProFormText name="category" label={t('list.category')} rules={[{ max: 100 }]} />
       </ModalForm>
-      <ModalForm<{ name: string; format: 'json' | 'redcap' | 'odm' }>
+      <ModalForm<{ name: string; format: 'json' | 'redcap' }>
         title={t('list.importTitle')}
         open={importing}
         initialValues={{ format: 'json' }}
@@ -203,7 +203,6 @@ export default function FormList() {
           options={[
             { value: 'json', label: t('list.importJson') },
             { value: 'redcap', label: t('list.importRedcap') },
-            { value: 'odm', label: t('list.importOdm') },
           ]}
         />
         <Upload

@@ -111,7 +111,7 @@ export const crfApi = {
   publish: (id: number, note: string) =>
     rest<{ version: number }>({ url: `crf/forms/${id}/publish`, method: 'POST', data: { note }, ...silent }),
   version: (id: number, version: number) => rest<CrfVersion>({ url: `crf/forms/${id}/versions/${version}` }),
-  importForm: (body: { format: 'json' | 'redcap' | 'odm'; name: string; content: string }) =>
+  importForm: (body: { format: 'json' | 'redcap'; name: string; content: string }) =>
     rest<{ form: CrfFormSummary; unsupported: string[] }>({
       url: 'crf/forms/import',
       method: 'POST',
