@@ -72,6 +72,8 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   ZhuanbingCommonlyTemplate: lazy(() => import('../pages/disease-library/CommonTemplates')),
   ZhuanbingLibraryListCrf: lazy(() => import('../pages/disease-library/LibraryCrf')),
   ZhuanbingCleanAnnotation: lazy(() => import('../pages/disease-library/CleanAnnotation')),
+  ZhuanbingPatientsPush: lazy(() => import('../pages/disease-library/LibraryJobs')),
+  ZhuanbingFillData: lazy(() => import('../pages/disease-library/FillData')),
   DataCleanHepatopathyPoc: lazy(() => import('../pages/data-clean/PocPatients')),
   DataCleanHepatopathyPocList: lazy(() => import('../pages/data-clean/PocRecord')),
 };

@@ -112,7 +112,9 @@ function Overview({ lib }: { lib: LibraryDetail }) {
                 <Progress
                   percent={Math.round(v * 1000) / 10}
                   size="small"
-                  status={v > 0.5 ? 'exception' : 'normal'}
+                  status="normal"
+                  strokeColor={v > 0.5 ? '#cf1322' : v > 0.2 ? '#d48806' : undefined}
+                  format={(p) => `${p}%`}
                   style={{ minWidth: 120 }}
                 />
               ),

@@ -3,6 +3,17 @@ import { i18next } from '../../app/i18n';
 /** Screen text of the disease-library pages, namespace `diseaseLibrary`. */
 type Tree = { [k: string]: string | Tree };
 const zhCN = {
+  jobs: {
+    pushTitle: '患者推送',
+    fillTitle: '数据填报',
+    finished: '结束时间',
+    result: '结果',
+    scheduled: '定时',
+    pushSummary: '符合条件 {{matched}} 人，新增 {{added}} 人，已在库 {{alreadyIn}} 人',
+    fillSummary: '写入 {{filled}} 项，保留手工 {{keptManual}} 项，无数据 {{noData}} 项',
+    pushHint: '按入组条件查找尚未入库的患者；定时推送间隔：{{hours}} 小时（0 为不定时）',
+    fillHint: '按 {{count}} 条来源规则从临床数据计算机器值，手工录入的值不会被覆盖',
+  },
   picker: {
     placeholder: '选择专病库',
     pick: '请先在右上角选择一个专病库',
@@ -240,6 +251,19 @@ const zhCN = {
   },
 };
 const enUS: typeof zhCN = {
+  jobs: {
+    pushTitle: 'Patient push',
+    fillTitle: 'Data entry',
+    finished: 'Finished',
+    result: 'Result',
+    scheduled: 'scheduled',
+    pushSummary: '{{matched}} matched, {{added}} added, {{alreadyIn}} already in the library',
+    fillSummary: '{{filled}} values written, {{keptManual}} manual values kept, {{noData}} without data',
+    pushHint:
+      'Finds patients of the criteria not yet in the library; scheduled every {{hours}} hours (0 for never)',
+    fillHint:
+      'Computes machine values from the clinical data by {{count}} source rules; manual values are never overwritten',
+  },
   picker: {
     placeholder: 'Choose a library',
     pick: 'Choose a library at the top right first',

@@ -1,0 +1,92 @@
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Progress, Space, Table, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type LibraryDetail, type LibraryJob, libraryApi, waitForJob } from './api';
+import { LIBRARY_NS } from './i18n';
+import { LibraryPage } from './LibraryPage';
+
+type Kind = 'push' | 'fill';
+const STATUS_COLOR: Record<string, string> = { succeeded: 'success', failed: 'error', running: 'processing' };
+const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
+
+function Jobs({ lib, kind }: { lib: LibraryDetail; kind: Kind }) {
+  const { t } = useTranslation(LIBRARY_NS);
+  const { message } = App.useApp();
+  const [progress, setProgress] = useState<number | null>(null);
+  const jobs = useQuery({
+    queryKey: ['diseaseLibrary', lib.id, kind === 'push' ? 'pushes' : 'fills'],
+    queryFn: () => (kind === 'push' ? libraryApi.pushes(lib.id) : libraryApi.fills(lib.id)),
+  });
+  const start = async () => {
+    const { jobId } = await (kind === 'push' ? libraryApi.push(lib.id) : libraryApi.fill(lib.id));
+    setProgress(0);
+    try {
+      const job = await waitForJob(jobId, setProgress);
+      if (job.status === 'failed') message.error(t('list.failed', { error: job.error ?? '' }));
+      else if (kind === 'push') message.success(t('list.pushed', job.result as Record<string, number>));
+      else message.success(t('list.filled', (job.result as { counts: Record<string, number> }).counts));
+    } finally {
+      setProgress(null);
+      await jobs.refetch();
+    }
+  };
+  const summary = (j: LibraryJob) => {
+    const r = j.result as Record<string, unknown> | null;
+    if (j.error) return <Typography.Text type="danger">{j.error}</Typography.Text>;
+    if (!r) return '-';
+    if (kind === 'push') return t('jobs.pushSummary', r as Record<string, number>);
+    return t('jobs.fillSummary', (r as { counts?: Record<string, number> }).counts ?? {});
+  };
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Space>
+        <Button type="primary" onClick={start} disabled={progress !== null}>
+          {t(`list.${kind}`)}
+        </Button>
+        {progress !== null && <Progress percent={Math.round(progress)} size="small" style={{ width: 200 }} />}
+        <Typography.Text type="secondary">
+          {kind === 'push'
+            ? t('jobs.pushHint', { hours: lib.pushEveryHours })
+            : t('jobs.fillHint', { count: Object.keys(lib.sourceRules).length })}
+        </Typography.Text>
+      </Space>
+      <Table<LibraryJob>
+        size="small"
+        rowKey="id"
+        loading={jobs.isLoading}
+        dataSource={jobs.data ?? []}
+        columns={[
+          { title: t('export.created'), dataIndex: 'createdAt', render: time },
+          { title: t('jobs.finished'), dataIndex: 'finishedAt', render: time },
+          {
+            title: t('export.status'),
+            dataIndex: 'status',
+            render: (v: string, j) => (
+              <Space>
+                <Tag color={STATUS_COLOR[v] ?? 'default'}>{t(`export.statuses.${v}`, v)}</Tag>
+                {j.scheduled && <Tag>{t('jobs.scheduled')}</Tag>}
+              </Space>
+            ),
+          },
+          { title: t('jobs.result'), key: 'result', render: (_, j) => summary(j) },
+        ]}
+      />
+    </Space>
+  );
+}
+
+/** patients-push and fill_data: the library's push or fill jobs, and starting one. */
+export function LibraryJobsPage({ kind }: { kind: Kind }) {
+  const { t } = useTranslation(LIBRARY_NS);
+  return (
+    <LibraryPage title={t(kind === 'push' ? 'jobs.pushTitle' : 'jobs.fillTitle')}>
+      {(lib) => <Jobs key={`${lib.id}-${kind}`} lib={lib} kind={kind} />}
+    </LibraryPage>
+  );
+}
+
+export default function PatientsPush() {
+  return <LibraryJobsPage kind="push" />;
+}
