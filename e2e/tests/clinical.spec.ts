@@ -102,6 +102,12 @@ test('opens a generated patient, draws the vital-sign chart with events and vent
     chart.locator('[data-mark=event]', { hasText: '患者外出请假回家处理私事预计明日上...' }),
   ).toHaveCount(1);
   await expect(page.getByTestId('patient-age')).toContainText('岁');
+  // Wheel zoom: 1.05 per step in.
+  await chart.hover();
+  await page.mouse.wheel(0, -100);
+  await expect(page.getByText('105%')).toBeVisible();
+  await page.mouse.wheel(0, 100);
+  await expect(page.getByText('100%')).toBeVisible();
   await chart.scrollIntoViewIfNeeded();
   await screenshot(page, 'clinical-vital-sign-chart');
   await chart.screenshot({

@@ -1,6 +1,6 @@
 import { DownloadOutlined, PrinterOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
 import { Button, Empty, Space, Tooltip } from 'antd';
-import { useMemo, useRef, useState, type WheelEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   AXES,
   buildVitalChart,
@@ -52,6 +52,19 @@ export function VitalSignChart({
   const m = useMemo(() => buildVitalChart(points, settings), [points, settings]);
   const [scale, setScale] = useState(1);
   const svgRef = useRef<SVGSVGElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  // A native, non-passive listener: React's wheel handlers are passive and cannot stop the page scrolling.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the box is rendered only once there are points
+  useEffect(() => {
+    const box = boxRef.current;
+    if (!box) return;
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      setScale((s) => zoomStep(s, e.deltaY));
+    };
+    box.addEventListener('wheel', onWheel, { passive: false });
+    return () => box.removeEventListener('wheel', onWheel);
+  }, [points.length]);
   if (!points.length) return <Empty />;
 
   // Room above the grid for the longest event, written top to bottom (at most 20 characters).
@@ -60,10 +73,6 @@ export function VitalSignChart({
   const left = AXIS_W * 3;
   const width = left + m.width + 8;
   const height = gridTop + m.height + FOOT;
-  const onWheel = (e: WheelEvent) => {
-    e.preventDefault();
-    setScale((s) => zoomStep(s, e.deltaY));
-  };
 
   const axisTicks = (key: SeriesKey, x: number) => {
     const a = AXES[key];
@@ -136,7 +145,7 @@ export function VitalSignChart({
       </Space>
       <div
         style={{ overflow: 'auto', border: '1px solid #f0f0f0' }}
-        onWheel={onWheel}
+        ref={boxRef}
         data-testid="vital-sign-chart"
       >
         <svg
