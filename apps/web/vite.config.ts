@@ -3,7 +3,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const pkg = (name: string) => fileURLToPath(new URL(`../../packages/${name}/src/index.ts`, import.meta.url));
-const api = 'http://127.0.0.1:8000';
+// The API server the dev server proxies to; CRDP_API overrides it (e.g. a server on another port).
+const api = process.env.CRDP_API ?? 'http://127.0.0.1:8000';
 
 // The workspace packages are compiled from source, so the web app builds without `tsc -b` first.
 export default defineConfig({
@@ -21,10 +22,14 @@ export default defineConfig({
     chunkSizeWarningLimit: 2000,
     rollupOptions: {
       output: {
-        manualChunks: {
-          react: ['react', 'react-dom', 'react-router'],
-          antd: ['antd', '@ant-design/icons'],
-          pro: ['@ant-design/pro-components'],
+        // Function form: accepted by Vite 7 (Rollup) and Vite 8 (Rolldown) alike.
+        manualChunks(id: string) {
+          if (!id.includes('node_modules')) return undefined;
+          if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) return 'react';
+          if (id.includes('node_modules/@ant-design/pro-')) return 'pro';
+          if (/node_modules\/(antd|@ant-design|rc-[\w-]+|@rc-component)\//.test(id)) return 'antd';
+          if (/node_modules\/(echarts|zrender)/.test(id)) return 'echarts';
+          return undefined;
         },
       },
     },

@@ -12,6 +12,7 @@ import { AvatarMenu } from './AvatarMenu';
 import { Footer } from './Footer';
 import { HeaderActions } from './HeaderActions';
 import { MultiTabBar } from './MultiTabBar';
+import { SettingsDrawer } from './SettingsDrawer';
 import { headerVisibleAfterScroll, sidebarCollapsedFor } from './settings';
 import { useSettings } from './useSettings';
 
@@ -95,6 +96,8 @@ export function BasicLayout({
   // Device mode decides the sidebar state on each change of mode; the user's toggle is kept.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run on mode changes only
   useEffect(() => setCollapsed(sidebarCollapsedFor(mode, storedCollapsed)), [mode]);
+  // The drawer lives here, not in the header: switching side/top menu re-creates the header.
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const headerVisible = useAutoHideHeader(settings.fixedHeader && settings.autoHideHeader);
 
   const menuData = useMemo(() => {
@@ -166,7 +169,7 @@ export function BasicLayout({
         )}
         menuHeaderRender={false}
         avatarProps={{ render: () => <AvatarMenu dark={dark && top} /> }}
-        actionsRender={() => [<HeaderActions key="actions" />]}
+        actionsRender={() => [<HeaderActions key="actions" onOpenSettings={() => setSettingsOpen(true)} />]}
         footerRender={() => <Footer />}
         itemRender={(item) => {
           // The 'project list' page: no link; a click reloads the page (spec 000 section 2).
@@ -211,6 +214,7 @@ export function BasicLayout({
           {children}
         </div>
       </ProLayout>
+      {import.meta.env.DEV && <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />}
     </div>
   );
 }

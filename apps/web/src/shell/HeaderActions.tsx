@@ -1,20 +1,17 @@
 import { InfoCircleFilled, SettingOutlined } from '@ant-design/icons';
 import { Tag, Tooltip } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { SUBSCRIPTION_NOTICE_KINDS } from '../api/notices';
 import { useNotices, useSite } from '../app/queries';
 import { LanguageSwitch } from './LanguageSwitch';
 import { NoticeBell } from './NoticeBell';
-import { SettingsDrawer } from './SettingsDrawer';
 
 /** Right side of the header: environment, subscription flag, notices, language, dev settings. */
-export function HeaderActions() {
+export function HeaderActions({ onOpenSettings }: { onOpenSettings: () => void }) {
   const { t } = useTranslation();
   const site = useSite();
   const notices = useNotices();
-  const [settingsOpen, setSettingsOpen] = useState(false);
   const showEnvironment = !!site.environment && site.environment !== site.hiddenEnvironment;
   const subscriptionUpdated = (notices.data?.items ?? []).some(
     (n) => !n.readAt && SUBSCRIPTION_NOTICE_KINDS.includes(n.kind),
@@ -38,15 +35,17 @@ export function HeaderActions() {
       <NoticeBell />
       <LanguageSwitch />
       {import.meta.env.DEV && (
-        <>
-          <Tooltip title={t('header.settings')}>
-            <SettingOutlined
-              style={{ cursor: 'pointer', padding: '0 4px' }}
-              onClick={() => setSettingsOpen(true)}
-            />
-          </Tooltip>
-          <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
-        </>
+        <Tooltip title={t('header.settings')}>
+          <button
+            type="button"
+            className="crdp-plain-button"
+            data-testid="settings-button"
+            aria-label={t('header.settings')}
+            onClick={onOpenSettings}
+          >
+            <SettingOutlined />
+          </button>
+        </Tooltip>
       )}
     </div>
   );

@@ -124,6 +124,7 @@ export const enUS: Messages = {
   workplace: {
     greetingLine: '{{greeting}}, {{name}}. Have a nice day!',
     currentApp: 'Current app',
+    account: 'Account',
     lastLogin: 'Last sign-in',
     firstLogin: 'This is your first sign-in',
     myApps: 'My apps',

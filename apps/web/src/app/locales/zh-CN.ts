@@ -119,6 +119,7 @@ export const zhCN = {
   workplace: {
     greetingLine: '{{greeting}}，{{name}}，祝你开心每一天！',
     currentApp: '当前应用',
+    account: '账号信息',
     lastLogin: '上次登录',
     firstLogin: '这是您第一次登录',
     myApps: '我的应用',

@@ -79,7 +79,7 @@ export default function Workplace() {
           </ProCard>
         </Col>
         <Col xs={24} lg={8}>
-          <ProCard title={t('workplace.lastLogin')} style={{ marginBottom: 16 }}>
+          <ProCard title={t('workplace.account')} style={{ marginBottom: 16 }}>
             <Descriptions column={1} size="small">
               <Descriptions.Item label={t('login.username')}>{user?.UserName}</Descriptions.Item>
               <Descriptions.Item label={t('workplace.lastLogin')}>
