@@ -38,8 +38,19 @@ const isoDate = z
   .refine((s) => !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().startsWith(s), {
     message: 'not a real date',
   });
-const text = (max: number) => z.string().max(max).trim();
-const name = (max: number) => z.string().max(max).trim().min(1);
+/**
+ * Text of at most `max` UTF-16 units (zod counts code points, so astral characters would pass
+ * at twice the length), trimmed; `min` counts what remains.
+ */
+export const str = (max: number, min = 0) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => s.length <= max, { message: `must be at most ${max} characters` })
+    .refine((s) => s.trim().length >= min, { message: min ? 'must not be blank' : 'invalid' })
+    .transform((s) => s.trim());
+const text = (max: number) => str(max);
+const name = (max: number) => str(max, 1);
 
 export const nationalIdInput = text(18).superRefine((v, ctx) => {
   if (v === '') return;

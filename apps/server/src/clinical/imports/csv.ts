@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { patientInput, RECORD_TABLES, type RecordTable, recordInputs } from '../records.js';
+import { patientInput, RECORD_TABLES, type RecordTable, recordInputs, str } from '../records.js';
 import { firstIssue, type MappedImport } from './mapped.js';
 
 /** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF; a BOM is dropped. */
@@ -44,10 +44,10 @@ export type CsvTarget = (typeof CSV_TARGETS)[number];
 const NUMERIC = new Set(['gender', 'valueNum', 'refLow', 'refHigh']);
 
 export const csvImportInput = z.object({
-  fileName: z.string().max(200).trim().min(1),
+  fileName: str(200, 1),
   table: z.enum(CSV_TARGETS),
   /** Target field -> CSV column header. Rows of tables other than patients need `mrn`. */
-  mapping: z.record(z.string().min(1).max(40), z.string().min(1).max(100)),
+  mapping: z.record(str(40, 1), str(100, 1)),
   text: z.string().min(1).max(20_000_000),
 });
 export type CsvImportInput = z.infer<typeof csvImportInput>;

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loginSession } from '../../auth/routes.js';
 import { importRecords } from '../../db/schema/index.js';
+import { str } from '../records.js';
 import { CDR_WRITE_API_ID } from '../routes-cdr.js';
 import { CSV_TARGETS, csvFields, csvImportInput } from './csv.js';
 import {
@@ -21,7 +22,7 @@ const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
 const BIG_BODY = 20 * 1024 * 1024;
 
 const fhirBody = z.object({
-  fileName: z.string().max(200).trim().min(1).default('bundle.json'),
+  fileName: str(200, 1).default('bundle.json'),
   bundle: z.looseObject({
     resourceType: z.literal('Bundle'),
     entry: z.array(z.looseObject({})).min(1).max(200_000),

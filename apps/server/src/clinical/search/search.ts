@@ -3,17 +3,18 @@ import { z } from 'zod';
 import type { Tx } from '../../db/client.js';
 import { highlight, type Segment, termsOf, tsqueryOf } from '../bigrams.js';
 import { type PatientRow, patientView } from '../patient360.js';
+import { str } from '../records.js';
 
 /** The conditions of the multi-condition search (`/data-lake/full-text-retrieval`); all must hold. */
 export const searchInput = z
   .object({
     /** ICD-10 code prefix (K74) or words of the diagnosis name (肝硬化). */
-    diagnosis: z.string().max(60).trim().min(1).optional(),
+    diagnosis: str(60, 1).optional(),
     labs: z
       .array(
         z
           .object({
-            itemCode: z.string().max(40).trim().min(1),
+            itemCode: str(40, 1),
             min: z.number().finite().optional(),
             max: z.number().finite().optional(),
           })
@@ -30,7 +31,7 @@ export const searchInput = z
     ageMin: z.number().int().min(0).max(150).optional(),
     ageMax: z.number().int().min(0).max(150).optional(),
     /** Free text over clinical documents: every term (split by blanks) must occur. */
-    text: z.string().max(200).trim().optional(),
+    text: str(200).optional(),
     cursor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
     size: z.number().int().min(1).max(100).default(20),
   })
