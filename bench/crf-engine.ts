@@ -63,7 +63,14 @@ function ourForm(): Form {
   const items: FormItem[] = kinds.map((kind, i): FormItem => {
     const key = `q${i}`;
     if (kind === 'number')
-      return { key, type: 'textQuestion', textType: 'number', isRequired: i % 2 === 1, minVal: 0, maxVal: 100 };
+      return {
+        key,
+        type: 'textQuestion',
+        textType: 'number',
+        isRequired: i % 2 === 1,
+        minVal: 0,
+        maxVal: 100,
+      };
     if (kind === 'radio') return { key, type: 'radio', isRequired: 1, options };
     if (kind === 'checkbox') return { key, type: 'checkbox', options, selectMostValue: 2 };
     return {

@@ -7,7 +7,11 @@ if (!['create', 'drop'].includes(action) || !/^[a-z0-9_]+$/.test(name ?? '')) {
   console.error('usage: node scripts/pgdb.mjs create|drop name');
   process.exit(2);
 }
-const client = new pg.Client({ connectionString: process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+const client = new pg.Client({
+  connectionString: process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+});
 await client.connect();
-await client.query(action === 'create' ? `create database ${name}` : `drop database if exists ${name} with (force)`);
+await client.query(
+  action === 'create' ? `create database ${name}` : `drop database if exists ${name} with (force)`,
+);
 await client.end();

@@ -29,7 +29,14 @@ function readJson(file) {
 if (!args.has('--e2e-only')) {
   const file = path.join(out, 'vitest.json');
   const only = args.has('--api-only') ? ['apps/server'] : [];
-  const code = run('npx', ['vitest', 'run', ...only, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
+  const code = run('npx', [
+    'vitest',
+    'run',
+    ...only,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${file}`,
+  ]);
   const v = readJson(file);
   if (v) {
     totals.passed += v.numPassedTests;
@@ -40,7 +47,9 @@ if (!args.has('--e2e-only')) {
 }
 
 function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    Boolean,
+  );
   return candidates.find((c) => existsSync(c));
 }
 
@@ -58,13 +67,19 @@ function newestMtime(dir) {
 if (!args.has('--unit-only')) {
   const chromium = findChromium();
   if (!chromium) {
-    console.log('E2E skipped: no Chromium found (install Debian\'s chromium, or set CHROMIUM_PATH, to run it).');
+    console.log(
+      "E2E skipped: no Chromium found (install Debian's chromium, or set CHROMIUM_PATH, to run it).",
+    );
   } else {
     const built = [path.join(root, 'apps/web/dist/index.html'), path.join(root, 'apps/server/dist/main.js')];
     const builtAt = Math.min(...built.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
-    const sources = ['apps/web/src', 'apps/web/index.html', 'apps/server/src', 'apps/server/drizzle', 'packages'].map((d) =>
-      newestMtime(path.join(root, d)),
-    );
+    const sources = [
+      'apps/web/src',
+      'apps/web/index.html',
+      'apps/server/src',
+      'apps/server/drizzle',
+      'packages',
+    ].map((d) => newestMtime(path.join(root, d)));
     if (builtAt === 0 || Math.max(...sources) > builtAt) {
       console.log('Building the app for the E2E suite…');
       if (run('npm', ['run', 'build']) !== 0) {
@@ -88,5 +103,7 @@ if (!args.has('--unit-only')) {
 }
 
 writeFileSync(path.join(out, 'summary.json'), JSON.stringify(totals));
-console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+console.log(
+  `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+);
 process.exit(totals.failed > 0 ? 1 : 0);

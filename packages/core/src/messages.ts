@@ -145,7 +145,10 @@ const catalogue = {
     'zh-CN': '提交未通过校验，共 {count} 处问题：{first}',
     'en-US': 'The submission failed validation with {count} issue(s): {first}',
   },
-  'crf.locked': { 'zh-CN': '记录已锁定，解锁后才能修改', 'en-US': 'The record is locked; unlock it to change it' },
+  'crf.locked': {
+    'zh-CN': '记录已锁定，解锁后才能修改',
+    'en-US': 'The record is locked; unlock it to change it',
+  },
   'crf.reasonRequired': {
     'zh-CN': '修改已提交的记录须填写修改原因：{items}',
     'en-US': 'Changing a submitted record needs a reason: {items}',

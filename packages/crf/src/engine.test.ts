@@ -202,7 +202,8 @@ describe('form engine: older forms with answers inside', () => {
     const items = form.pages[0]!.items! as Record<string, unknown>[];
     items[2]!.radio = '2';
     items[3]!.radio = 'N';
-    const symptoms = (form.pages[1] as unknown as { groups: Array<{ items: Record<string, unknown>[] }> }).groups[0]!.items[0]!;
+    const symptoms = (form.pages[1] as unknown as { groups: Array<{ items: Record<string, unknown>[] }> })
+      .groups[0]!.items[0]!;
     symptoms.checkList = ['a', 'b'];
     const engine = createFormEngine(form);
     expect(engine.getAnswer('sex')).toBe('2');

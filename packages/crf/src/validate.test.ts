@@ -79,7 +79,9 @@ describe('submit validation', () => {
       pathMessage: 'symptoms: at most 3 items',
     });
     const form = sampleForm();
-    const symptoms = (form.pages[1] as unknown as { groups: Array<{ items: Array<{ selectLeastValue: number }> }> }).groups[0]!.items[0]!;
+    const symptoms = (
+      form.pages[1] as unknown as { groups: Array<{ items: Array<{ selectLeastValue: number }> }> }
+    ).groups[0]!.items[0]!;
     symptoms.selectLeastValue = 2;
     const few = validateSubmission(form, { ...complete, symptoms: ['a'] }).find((i) => i.key === 'symptoms')!;
     expect(few).toMatchObject({

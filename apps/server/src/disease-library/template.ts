@@ -210,7 +210,7 @@ export function parseTemplate(src: string, params: Record<string, unknown> = {})
   };
   const word = (expected?: string): string => {
     const t = toks[p];
-    if (!t || t.t !== 'word' || (expected && t.v !== expected))
+    if (t?.t !== 'word' || (expected && t.v !== expected))
       throw new TemplateError(`expected ${expected ? `'${expected}'` : 'a word'} ${where()}`);
     p++;
     return t.v;

@@ -8,6 +8,7 @@ export const NASTY_STRINGS = [
   '" UNION SELECT password_hash FROM users --',
   '<script>alert(1)</script>',
   '<img src=x onerror=alert(1)>',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, meant literally
   '{{7*7}}${7*7}',
   '../../../../etc/passwd',
   '\u0000\u0001\u0002\u001b[31m',
