@@ -43,6 +43,16 @@ const P = '/api/v0.1/diseaselibrary';
 
 /** Disease libraries (专病库): `/api/v0.1/diseaselibrary/...`. */
 export async function diseaseLibraryRoutes(app: FastifyInstance) {
+  // Another app's library (or a patient not in it) is not found, whatever the body says:
+  // ownership is checked before the body is validated.
+  app.addHook('preValidation', async (req) => {
+    if (!req.auth || req.auth.kind !== 'login') return;
+    const p = (req.params ?? {}) as Record<string, string | undefined>;
+    const isId = (v: string | undefined) => v !== undefined && /^\d{1,10}$/.test(v);
+    if (isId(p.id) && isId(p.patientId))
+      await libraryPatient(app.db, req.auth.appId, Number(p.id), Number(p.patientId));
+    else if (isId(p.id)) await libraryOf(app.db, req.auth.appId, Number(p.id));
+  });
   app.jobs.handle(PUSH_KIND, pushJob);
   app.jobs.handle(FILL_KIND, fillJob);
   // Scheduled pushes: every process may look; the claim in enqueueDuePushes is atomic.
