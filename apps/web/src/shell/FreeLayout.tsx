@@ -20,7 +20,7 @@ export function FreeLayout({
   const site = useSite();
   const title = route.title[i18n.language === 'en-US' ? 'en-US' : 'zh-CN'];
   return (
-    <Layout style={{ minHeight: '100%' }} data-testid={`free-layout-${set.kind}`}>
+    <Layout style={{ minHeight: '100vh' }} data-testid={`free-layout-${set.kind}`}>
       <Layout.Header
         style={{
           display: 'flex',
