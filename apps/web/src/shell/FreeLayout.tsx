@@ -27,6 +27,7 @@ export function FreeLayout({
           alignItems: 'center',
           gap: 12,
           height: 48,
+          lineHeight: '48px',
           background: '#fff',
           padding: '0 24px',
         }}
