@@ -53,7 +53,12 @@ describe('bad input on every route', () => {
     expect(r.message.length, `${what}: message`).toBeGreaterThan(0);
   };
 
-  it('refuses bad bodies, queries and path values on every REST route and changes nothing', async () => {
+  // Every route, many requests each: bounded by the routes, not by a clock.
+  const LONG = 900_000;
+
+  it('refuses bad bodies, queries and path values on every REST route and changes nothing', {
+    timeout: LONG,
+  }, async () => {
     const routes = harnessRoutes(t.app).filter((r) => r.access !== 'envelope');
     expect(routes.length).toBeGreaterThan(10);
     const before = await fingerprint(t.app.db);
@@ -96,7 +101,7 @@ describe('bad input on every route', () => {
     console.log(`fuzz: ${routes.length} REST routes, ${requests} requests`);
   });
 
-  it('refuses bad params on every envelope method and changes nothing', async () => {
+  it('refuses bad params on every envelope method and changes nothing', { timeout: LONG }, async () => {
     const methods = harnessMethods();
     expect(methods.length).toBeGreaterThanOrEqual(12);
     const before = await fingerprint(t.app.db);
