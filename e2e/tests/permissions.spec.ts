@@ -1,7 +1,9 @@
 import { account, expect, screenshot, signInToWorkbench, test } from '../fixtures';
 
 test.describe('permissions', () => {
-  test('a researcher sees only their menus and gets the 403 page on a forbidden address', async ({ page }) => {
+  test('a researcher sees only their menus and gets the 403 page on a forbidden address', async ({
+    page,
+  }) => {
     await signInToWorkbench(page, account('researcher'));
     const menu = page.locator('.ant-pro-sider-menu');
     await expect(menu).toContainText('数据采集');
