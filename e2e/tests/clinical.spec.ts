@@ -147,4 +147,12 @@ test('opens a generated patient, draws the vital-sign chart with events and vent
   const results = page.getByTestId('fts-results');
   await expect(results.locator('mark').first()).toHaveText('黄染');
   await screenshot(page, 'clinical-full-text');
+
+  // The CDR browser and the overview read the same repository.
+  await page.goto('/data-lake/cdr-browser');
+  await expect(page.locator('tr.ant-table-row').first()).toBeVisible();
+  await page.goto('/data-lake/overviews');
+  await expect(page.locator('.ant-statistic').first()).toBeVisible();
+  await expect(page.locator('.ant-statistic-content-value').first()).not.toHaveText('0');
+  await screenshot(page, 'clinical-overview');
 });
