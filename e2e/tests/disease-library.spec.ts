@@ -173,6 +173,17 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
     `${HEPATITIS_B - 1} / ${HEPATITIS_B - 1}`,
   );
   await screenshot(page, 'disease-library-8-missing');
+  // The note of one patient is marked as not obtainable, with a reason.
+  await page.getByRole('row').filter({ hasText: '备注' }).click();
+  await page.getByRole('button', { name: '标记无法获取' }).first().click();
+  await page.getByRole('dialog').getByLabel('原因').fill('患者未提供');
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /确\s*定/ })
+    .click();
+  await expect(page.getByText('无法获取：患者未提供')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: '备注' }).getByRole('cell').last()).toHaveText('1');
+  await screenshot(page, 'disease-library-8b-unobtainable');
 
   // Export as Excel with its dictionary sheet, in the background.
   await page.goto(`/zhuanbing-library/export?libraryId=${libraryId}`);
@@ -187,7 +198,8 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
   await page.goto(`/zhuanbing-library/zb-data-search?libraryId=${libraryId}`);
   await pickOption(page, page.getByRole('combobox', { name: '指标', exact: true }), '基线 ALT (U/L)');
   await page.getByPlaceholder('值').fill('80');
-  await page.getByRole('combobox').nth(2).click();
+  // The chosen operator's text lies over the input: click through it.
+  await page.getByRole('combobox', { name: '比较方式', exact: true }).click({ force: true });
   await page
     .locator('.ant-select-dropdown:visible .ant-select-item-option')
     .filter({ hasText: '大于等于' })
@@ -197,4 +209,34 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
   // ALT 30 + 7i for i = 0..10 without i = 1 (excluded) and without every fourth (no ALT): 86, 93, 100.
   await expect(page.getByText(/总共 3 条/)).toBeVisible();
   await screenshot(page, 'disease-library-10-search');
+
+  // The CRF rules of the library: trying a rule runs it over the library's patients.
+  await page.goto(`/zhuanbing-library/library-list-Crf?libraryId=${libraryId}`);
+  await page.getByRole('row').filter({ hasText: '基线 ALT' }).getByRole('button', { name: /试\s*算/ }).click();
+  await expect(page.getByText(/8 \/ 11 位患者有值/)).toBeVisible();
+  await screenshot(page, 'disease-library-11-crf-rules');
+
+  // Search settings, common templates, storage and the cleaning page each show their data.
+  await page.goto(`/zhuanbing-library/RetrievalConfig/Index?libraryId=${libraryId}`);
+  await page.getByRole('checkbox', { name: /基线 ALT/ }).check();
+  await page.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('检索字段已保存')).toBeVisible();
+  await screenshot(page, 'disease-library-12-retrieval');
+  await page.goto('/zhuanbing-library/data-storage');
+  await expect(page.getByRole('row').filter({ hasText: LIBRARY })).toContainText('11');
+  await screenshot(page, 'disease-library-13-storage');
+  await page.goto(`/zhuanbing-library/clean-annotation?libraryId=${libraryId}`);
+  await page.getByText('无数据', { exact: true }).click();
+  await expect(page.getByText(/总共 \d+ 条/)).toBeVisible();
+  await screenshot(page, 'disease-library-14-clean');
+  await page.goto('/zhuanbing-library/commonly-template');
+  await page.getByRole('button', { name: '新建模板' }).click();
+  await page.getByRole('dialog').getByLabel('模板名称').fill(`乙肝模板${RUN}`);
+  await pickOption(page, page.getByRole('dialog').getByLabel('CRF 表单', { exact: true }), FORM);
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /确\s*定/ })
+    .click();
+  await expect(page.getByRole('row').filter({ hasText: `乙肝模板${RUN}` })).toBeVisible();
+  await screenshot(page, 'disease-library-15-templates');
 });
