@@ -24,7 +24,8 @@ async function main() {
   });
   const patients = Number(values.patients);
   const seed = Number(values.seed);
-  if (!Number.isSafeInteger(patients) || patients < 1) throw new Error('--patients must be a positive integer');
+  if (!Number.isSafeInteger(patients) || patients < 1)
+    throw new Error('--patients must be a positive integer');
   if (!Number.isSafeInteger(seed)) throw new Error('--seed must be an integer');
   const config = loadConfig();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
@@ -46,7 +47,9 @@ async function main() {
         if (Date.now() - last < 5000 && done < patients) return;
         last = Date.now();
         const s = (Date.now() - started) / 1000;
-        process.stdout.write(`${done}/${patients} patients, ${rows} rows, ${s.toFixed(0)} s, ${Math.round(rows / s)} rows/s\n`);
+        process.stdout.write(
+          `${done}/${patients} patients, ${rows} rows, ${s.toFixed(0)} s, ${Math.round(rows / s)} rows/s\n`,
+        );
       },
     });
     await database.db.execute(sql`analyze`);
