@@ -2,9 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
 import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
-import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
 import { LIVER_FORM } from '../../crf/testform.js';
 import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
+import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
 import { makeVisualizationObjects } from '../../visualization/test/fixtures.js';
 import { post, signIn, TEST_PASSWORD } from '../helper.js';
 
@@ -35,7 +35,11 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   await post(
     app,
     `/api/v0.1/crf/forms/${formId}/uploads`,
-    { fileName: 'matrix.txt', contentType: 'text/plain', dataBase64: Buffer.from('matrix').toString('base64') },
+    {
+      fileName: 'matrix.txt',
+      contentType: 'text/plain',
+      dataBase64: Buffer.from('matrix').toString('base64'),
+    },
     adminKey,
   );
   await makeVisualizationObjects(app, adminKey);
@@ -54,10 +58,19 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   await app.jobs.drain();
   // Multi-center: the demo app switched to multi-center mode leads a topic.
   const [leadApp] = await app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
-  await app.db
-    .insert(moduleConfig)
-    .values({ appId: leadApp!.appId, configGroup: 'site', moduleName: 'features', configName: 'mode', value: 'multi-center' });
-  await post(app, '/api/v0.1/mc/topics', { name: '矩阵主题', variables: [{ key: 'sbp', label: '收缩压' }] }, adminKey);
+  await app.db.insert(moduleConfig).values({
+    appId: leadApp!.appId,
+    configGroup: 'site',
+    moduleName: 'features',
+    configName: 'mode',
+    value: 'multi-center',
+  });
+  await post(
+    app,
+    '/api/v0.1/mc/topics',
+    { name: '矩阵主题', variables: [{ key: 'sbp', label: '收缩压' }] },
+    adminKey,
+  );
   const [demoApp] = await app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
   await makeDiseaseLibraryObjects(app, adminKey, demoApp!.appId);
 }
