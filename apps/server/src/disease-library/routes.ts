@@ -46,7 +46,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
   // Another app's library (or a patient not in it) is not found, whatever the body says:
   // ownership is checked before the body is validated.
   app.addHook('preValidation', async (req) => {
-    if (!req.auth || req.auth.kind !== 'login') return;
+    if (req.auth?.kind !== 'login') return;
     const p = (req.params ?? {}) as Record<string, string | undefined>;
     const isId = (v: string | undefined) => v !== undefined && /^\d{1,10}$/.test(v);
     if (isId(p.id) && isId(p.patientId))
