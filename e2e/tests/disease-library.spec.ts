@@ -116,7 +116,7 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
       ].join('\n'),
     );
   await screenshot(page, 'disease-library-1-create');
-  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await dialog.getByRole('button', { name: /确\s*[定认]/ }).click();
   await expect(dialog).toHaveCount(0);
   const row = page.getByRole('row').filter({ hasText: LIBRARY });
   await expect(row).toBeVisible();
@@ -179,7 +179,7 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
   await page.getByRole('dialog').getByLabel('原因').fill('患者未提供');
   await page
     .getByRole('dialog')
-    .getByRole('button', { name: /确\s*定/ })
+    .getByRole('button', { name: /确\s*[定认]/ })
     .click();
   await expect(page.getByText('无法获取：患者未提供')).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: '备注' }).getByRole('cell').last()).toHaveText('1');
@@ -212,7 +212,11 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
 
   // The CRF rules of the library: trying a rule runs it over the library's patients.
   await page.goto(`/zhuanbing-library/library-list-Crf?libraryId=${libraryId}`);
-  await page.getByRole('row').filter({ hasText: '基线 ALT' }).getByRole('button', { name: /试\s*算/ }).click();
+  await page
+    .getByRole('row')
+    .filter({ hasText: '基线 ALT' })
+    .getByRole('button', { name: /试\s*算/ })
+    .click();
   await expect(page.getByText(/8 \/ 11 位患者有值/)).toBeVisible();
   await screenshot(page, 'disease-library-11-crf-rules');
 
@@ -235,7 +239,7 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
   await pickOption(page, page.getByRole('dialog').getByLabel('CRF 表单', { exact: true }), FORM);
   await page
     .getByRole('dialog')
-    .getByRole('button', { name: /确\s*定/ })
+    .getByRole('button', { name: /确\s*[定认]/ })
     .click();
   await expect(page.getByRole('row').filter({ hasText: `乙肝模板${RUN}` })).toBeVisible();
   await screenshot(page, 'disease-library-15-templates');
