@@ -82,7 +82,7 @@ const plainInsert = (appId: number) => `
     and not exists (select 1 from diagnoses d where d.patient_id = p.id and d.icd10 like 'C22%')`;
 
 async function main() {
-  const { database, drop, kind, pool } = await throwAwayDatabase();
+  const { database, drop, kind } = await throwAwayDatabase();
   try {
     const db = database.db;
     const q = async <T>(s: string) => rowsOf<T>(await db.execute(s));
