@@ -1,8 +1,8 @@
 import { ACTION_COLOR, ERROR_COLOR } from '@crdp/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
-import enUSAntd from 'antd/locale/en_US';
-import zhCNAntd from 'antd/locale/zh_CN';
+import enUSAntd from 'antd/es/locale/en_US';
+import zhCNAntd from 'antd/es/locale/zh_CN';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../shell/useSettings';
