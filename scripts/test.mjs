@@ -56,6 +56,8 @@ function findChromium() {
 function newestMtime(dir) {
   let newest = 0;
   if (!existsSync(dir)) return newest;
+  const st = statSync(dir);
+  if (!st.isDirectory()) return st.mtimeMs;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name === 'dist') continue;
     const p = path.join(dir, entry.name);

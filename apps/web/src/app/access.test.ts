@@ -86,3 +86,17 @@ describe('first leaf of an area', () => {
     expect(firstLeaf(area).name).toBe('ResearchProjectData');
   });
 });
+
+describe('menu of built screens only', () => {
+  it('leaves out screens without a page and areas left empty', () => {
+    const access = buildAccess({
+      PermissionFuncs: [],
+      Permissions: [],
+      ProductMenus: ROUTE_TABLE.flatMap((a) => [a, ...(a.children ?? [])]).map((r) => ({ MenuId: r.menuId, RouterName: r.name })),
+    });
+    const all = menuTree(access);
+    const built = menuTree(access, ROUTE_TABLE, (name) => name === 'Workplace' || name === 'UserManage');
+    expect(all.length).toBeGreaterThan(built.length);
+    expect(built.flatMap((a) => (a.children ?? []).map((c) => c.name))).toEqual(['Workplace', 'UserManage']);
+  });
+});

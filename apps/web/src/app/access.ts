@@ -50,13 +50,18 @@ export function hasApiId(access: Access, apiId: string) {
 
 /**
  * The menu tree: allowed, not hidden entries. An area stays when it is allowed itself or holds
- * an allowed child; an area left without visible children is dropped.
+ * an allowed child; an area left without visible children is dropped. With `hasPage`, screens
+ * that are not built yet are left out too, so the menu never leads to a dead end.
  */
-export function menuTree(access: Access, table: RouteEntry[] = ROUTE_TABLE): RouteEntry[] {
+export function menuTree(
+  access: Access,
+  table: RouteEntry[] = ROUTE_TABLE,
+  hasPage: (name: string) => boolean = () => true,
+): RouteEntry[] {
   const walk = (entries: RouteEntry[]): RouteEntry[] =>
     entries.flatMap((e) => {
       if (e.hidden) return [];
-      if (!e.children?.length) return isRouteAllowed(access, e) ? [{ ...e }] : [];
+      if (!e.children?.length) return isRouteAllowed(access, e) && hasPage(e.name) ? [{ ...e }] : [];
       const children = walk(e.children);
       return children.length ? [{ ...e, children }] : [];
     });

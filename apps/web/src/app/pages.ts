@@ -77,3 +77,6 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   DataCleanHepatopathyPoc: lazy(() => import('../pages/data-clean/PocPatients')),
   DataCleanHepatopathyPocList: lazy(() => import('../pages/data-clean/PocRecord')),
 };
+
+/** Whether a route has a built screen: the menu shows only those. */
+export const hasPage = (name: string) => Object.hasOwn(PAGES, name);

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { type Access, menuTree } from '../app/access';
+import { hasPage } from '../app/pages';
 import { RouteIcon } from '../app/icons';
 import { useSite } from '../app/queries';
 import { useSession } from '../app/session';
@@ -120,7 +121,7 @@ export function BasicLayout({
         children: e.children?.map(toItem),
       };
     };
-    return menuTree(access).map(toItem);
+    return menuTree(access, undefined, hasPage).map(toItem);
   }, [access, lang]);
 
   const dark = settings.navTheme === 'dark';

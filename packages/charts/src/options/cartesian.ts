@@ -89,13 +89,16 @@ export function cartesianOption(spec: ChartSpec, rows: readonly ChartRow[]): ECh
   const categoryAxis = {
     type: 'category',
     data: groups.map((g) => g.label),
-    ...(category ? { name: labelOf(category) } : {}),
+    // Axis names sit beside the axis, centred: at the axis end they run off a narrow card.
+    ...(category ? { name: labelOf(category), nameLocation: 'middle', nameGap: shape.horizontal ? 48 : 28 } : {}),
     ...(shape.area ? { boundaryGap: false } : {}),
   };
   const first = measures[0];
   const valueAxis = {
     type: 'value',
-    ...(measures.length === 1 && first && shape.stack !== 'percent' ? { name: labelOf(first.field) } : {}),
+    ...(measures.length === 1 && first && shape.stack !== 'percent'
+      ? { name: labelOf(first.field), nameLocation: 'middle', nameGap: shape.horizontal ? 28 : 48 }
+      : {}),
     ...(shape.stack === 'percent' ? { max: 100 } : {}),
     axisLabel: { formatter: shape.stack === 'percent' ? percentFormat : valueFormatter(first?.field) },
   };
@@ -106,10 +109,10 @@ export function cartesianOption(spec: ChartSpec, rows: readonly ChartRow[]): ECh
     ...(series.length > 1 ? { legend: { type: 'scroll', bottom: 0, data: series.map((s) => s.name) } } : {}),
     grid: {
       containLabel: true,
-      left: 16,
+      left: 28,
       right: 24,
       top: spec.title ? 48 : 24,
-      bottom: series.length > 1 ? 40 : 16,
+      bottom: (series.length > 1 ? 40 : 16) + 24,
     },
     xAxis: shape.horizontal ? valueAxis : categoryAxis,
     yAxis: shape.horizontal ? categoryAxis : valueAxis,

@@ -37,16 +37,24 @@ export function pieOption(spec: ChartSpec, rows: readonly ChartRow[]): EChartsOp
   return {
     ...base(spec),
     tooltip: { trigger: 'item', valueFormatter: format },
-    legend: { type: 'scroll', orient: 'vertical', left: 0, top: 'middle' },
+    legend: { type: 'scroll', bottom: 0 },
     series: [
       {
         type: 'pie',
         name: category ? labelOf(category) : labelOf(measure.field),
-        radius: spec.subtype === 'rose' ? ['15%', '70%'] : ['0%', '70%'],
+        radius: spec.subtype === 'rose' ? ['12%', '58%'] : ['0%', '58%'],
+        center: ['50%', '50%'],
         ...(spec.subtype === 'rose' ? { roseType: 'radius' } : {}),
         data,
+        avoidLabelOverlap: true,
+        // Labels aligned to the card's edges, so a narrow card never cuts them off.
+        labelLine: { length: 12, length2: 0, maxSurfaceAngle: 80 },
+        labelLayout: { hideOverlap: true },
         label: {
           show: true,
+          alignTo: 'edge',
+          edgeDistance: 8,
+          minMargin: 4,
           formatter: (p: { name: string; value: unknown; percent: number }) =>
             labelField ? `${p.name}: ${format(p.value)} (${p.percent}%)` : `${p.name}: ${p.percent}%`,
         },

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { setCurrentApp } from '../../api/auth';
 import { firstLeaf, menuTree } from '../../app/access';
+import { hasPage } from '../../app/pages';
 import { productApps } from '../../app/auth-flow';
 import { currentLocale } from '../../app/i18n';
 import { RouteIcon } from '../../app/icons';
@@ -27,7 +28,7 @@ export default function Workplace() {
   const queryClient = useQueryClient();
   const locale = currentLocale();
   const name = user?.NickName || user?.UserName || '';
-  const areas = access ? menuTree(access).filter((a) => a.name !== 'dashboard') : [];
+  const areas = access ? menuTree(access, undefined, hasPage).filter((a) => a.name !== 'dashboard') : [];
   const apps = productApps(user?.AppList);
 
   const switchApp = async (appId: number, appName: string) => {
