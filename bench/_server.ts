@@ -2,8 +2,11 @@
 // on the embedded database in a data directory or on a PostgreSQL database.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -107,4 +110,48 @@ export async function signIn(url: string, user: string) {
 export async function missingIds(query: (sql: string) => Promise<Array<{ id: number }>>, ids: number[]) {
   const present = new Set((await query('select id from free_access_keys')).map((r) => Number(r.id)));
   return ids.filter((id) => !present.has(id));
+}
+
+export type Query = (sql: string) => Promise<Array<{ id: number }>>;
+export type Measure = (
+  label: string,
+  env: Record<string, string>,
+  query: Query,
+  port: number,
+) => Promise<void>;
+
+/**
+ * Runs a measurement on the embedded database (a fresh data directory) and then, when one
+ * answers on 127.0.0.1:5432, on a fresh PostgreSQL database; `query` reads the data afterwards.
+ */
+export async function onEachDatabase(name: string, basePort: number, measure: Measure) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `crdp-${name}-`));
+  await measure(
+    'embedded',
+    { DATA_DIR: dataDir },
+    async (sql) => {
+      const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+      const r = await db.query<{ id: number }>(sql);
+      await db.close();
+      return r.rows;
+    },
+    basePort,
+  );
+  await rm(dataDir, { recursive: true, force: true });
+  await withPostgresDatabase(async (url) => {
+    const pdir = await mkdtemp(path.join(os.tmpdir(), `crdp-${name}-pg-`));
+    await measure(
+      'postgres',
+      { DATABASE_URL: url, DATA_DIR: pdir },
+      async (sql) => {
+        const c = new pg.Client(url);
+        await c.connect();
+        const r = await c.query(sql);
+        await c.end();
+        return r.rows;
+      },
+      basePort + 1,
+    );
+    await rm(pdir, { recursive: true, force: true });
+  });
 }

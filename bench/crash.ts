@@ -1,12 +1,7 @@
 // Crash safety: the server is killed with SIGKILL in the middle of a stream of acknowledged
 // writes, restarted on the same data, and every acknowledged write must be there. Embedded
 // PGlite and PostgreSQL. Prints lost writes and ratio=<recovered/acknowledged> (1.000 is the goal).
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { api, missingIds, signIn, startServer, withPostgresDatabase } from './_server.js';
+import { api, missingIds, onEachDatabase, type Query, signIn, startServer } from './_server.js';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
 const WRITERS = 8;
@@ -42,12 +37,7 @@ async function round(env: Record<string, string>, port: number) {
   return acknowledged;
 }
 
-async function measure(
-  label: string,
-  env: Record<string, string>,
-  query: (sql: string) => Promise<Array<{ id: number }>>,
-  port: number,
-) {
+async function measure(label: string, env: Record<string, string>, query: Query, port: number) {
   let acked = 0;
   let lost = 0;
   for (let i = 0; i < ROUNDS; i++) {
@@ -64,33 +54,4 @@ async function measure(
   );
 }
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crdp-crash-'));
-await measure(
-  'embedded',
-  { DATA_DIR: dataDir },
-  async (sql) => {
-    const db = await PGlite.create(path.join(dataDir, 'pgdata'));
-    const r = await db.query<{ id: number }>(sql);
-    await db.close();
-    return r.rows;
-  },
-  18_201,
-);
-await rm(dataDir, { recursive: true, force: true });
-
-await withPostgresDatabase(async (url) => {
-  const pdir = await mkdtemp(path.join(os.tmpdir(), 'crdp-crash-pg-'));
-  await measure(
-    'postgres',
-    { DATABASE_URL: url, DATA_DIR: pdir },
-    async (sql) => {
-      const c = new pg.Client(url);
-      await c.connect();
-      const r = await c.query(sql);
-      await c.end();
-      return r.rows;
-    },
-    18_202,
-  );
-  await rm(pdir, { recursive: true, force: true });
-});
+await onEachDatabase('crash', 18_201, measure);

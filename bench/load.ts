@@ -3,13 +3,8 @@
 // acknowledged must be in the database afterwards (lost writes: 0). The reference measured in
 // the same run is GET /healthz of the same server at the same concurrency:
 // ratio=<workload operations per second / healthz requests per second>.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { api, missingIds, signIn, startServer, withPostgresDatabase } from './_server.js';
+import { api, missingIds, onEachDatabase, type Query, signIn, startServer } from './_server.js';
 
 const USERS = Number(process.env.LOAD_USERS ?? 200);
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
@@ -58,12 +53,7 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 };
 
-async function measure(
-  label: string,
-  env: Record<string, string>,
-  query: (sql: string) => Promise<Array<{ id: number }>>,
-  port: number,
-) {
+async function measure(label: string, env: Record<string, string>, query: Query, port: number) {
   const server = await startServer(env, port);
   const ref = await autocannon({
     url: `${server.url}/healthz`,
@@ -91,33 +81,4 @@ async function measure(
   );
 }
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crdp-load-'));
-await measure(
-  'embedded',
-  { DATA_DIR: dataDir },
-  async (sql) => {
-    const db = await PGlite.create(path.join(dataDir, 'pgdata'));
-    const r = await db.query<{ id: number }>(sql);
-    await db.close();
-    return r.rows;
-  },
-  18_301,
-);
-await rm(dataDir, { recursive: true, force: true });
-
-await withPostgresDatabase(async (url) => {
-  const pdir = await mkdtemp(path.join(os.tmpdir(), 'crdp-load-pg-'));
-  await measure(
-    'postgres',
-    { DATABASE_URL: url, DATA_DIR: pdir },
-    async (sql) => {
-      const c = new pg.Client(url);
-      await c.connect();
-      const r = await c.query(sql);
-      await c.end();
-      return r.rows;
-    },
-    18_302,
-  );
-  await rm(pdir, { recursive: true, force: true });
-});
+await onEachDatabase('load', 18_301, measure);
