@@ -92,7 +92,10 @@ describe('menu of built screens only', () => {
     const access = buildAccess({
       PermissionFuncs: [],
       Permissions: [],
-      ProductMenus: ROUTE_TABLE.flatMap((a) => [a, ...(a.children ?? [])]).map((r) => ({ MenuId: r.menuId, RouterName: r.name })),
+      ProductMenus: ROUTE_TABLE.flatMap((a) => [a, ...(a.children ?? [])]).map((r) => ({
+        MenuId: r.menuId,
+        RouterName: r.name,
+      })),
     });
     const all = menuTree(access);
     const built = menuTree(access, ROUTE_TABLE, (name) => name === 'Workplace' || name === 'UserManage');

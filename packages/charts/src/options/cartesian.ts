@@ -90,7 +90,9 @@ export function cartesianOption(spec: ChartSpec, rows: readonly ChartRow[]): ECh
     type: 'category',
     data: groups.map((g) => g.label),
     // Axis names sit beside the axis, centred: at the axis end they run off a narrow card.
-    ...(category ? { name: labelOf(category), nameLocation: 'middle', nameGap: shape.horizontal ? 48 : 28 } : {}),
+    ...(category
+      ? { name: labelOf(category), nameLocation: 'middle', nameGap: shape.horizontal ? 48 : 28 }
+      : {}),
     ...(shape.area ? { boundaryGap: false } : {}),
   };
   const first = measures[0];

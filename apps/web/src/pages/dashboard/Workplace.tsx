@@ -8,10 +8,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { setCurrentApp } from '../../api/auth';
 import { firstLeaf, menuTree } from '../../app/access';
-import { hasPage } from '../../app/pages';
 import { productApps } from '../../app/auth-flow';
 import { currentLocale } from '../../app/i18n';
 import { RouteIcon } from '../../app/icons';
+import { hasPage } from '../../app/pages';
 import { updateSession, useSession } from '../../app/session';
 import { WorkbenchStatistics } from './WorkbenchStatistics';
 
