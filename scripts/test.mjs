@@ -90,10 +90,14 @@ if (!args.has('--unit-only')) {
       }
     }
     const file = path.join(out, 'playwright.json');
-    const code = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
-      CHROMIUM_PATH: chromium,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: file,
-    });
+    const code = run(
+      'npx',
+      ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
+      {
+        CHROMIUM_PATH: chromium,
+        PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+      },
+    );
     const p = readJson(file);
     if (p?.stats) {
       totals.passed += p.stats.expected + (p.stats.flaky ?? 0);

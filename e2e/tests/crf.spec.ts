@@ -4,7 +4,7 @@ import { account, apiLogin, expect, restCall, screenshot, signIn, test } from '.
 /** Picks an option of the antd Select whose input has this id. */
 async function choose(page: Page, selector: string, option: string | RegExp) {
   await page.locator(`.ant-select:has(${selector})`).first().click();
-  await page.locator('.ant-select-dropdown:visible').getByText(option).first().click();
+  await page.locator('.ant-select-dropdown:visible').last().getByText(option).first().click();
 }
 
 /** Signs in and waits for the landing page (not its widgets, which belong to other screens). */
@@ -46,7 +46,7 @@ test.describe
       await page.locator('#prop-title').fill('BMI');
       await choose(page, '#prop-calc-func', 'bmi');
       await choose(page, '#prop-calc-fields', '(q1)');
-      await page.locator('.ant-select-dropdown:visible').getByText('(q2)').first().click();
+      await page.locator('.ant-select-dropdown:visible').last().getByText('(q2)').first().click();
       await page.keyboard.press('Escape');
       await page.locator('#prop-fixed').first().fill('1');
 
@@ -63,10 +63,14 @@ test.describe
       await page.getByTestId('add-rule').click();
       const rule = page.getByTestId('rule-0');
       await rule.locator('.ant-select').first().click();
-      await page.locator('.ant-select-dropdown:visible').getByText('(q4)').click();
+      await page.locator('.ant-select-dropdown:visible').last().getByText('(q4)').click();
       await rule.getByPlaceholder('值').fill('1');
+      // Typed and chosen with the keyboard: clicking an option of a dropdown that is still
+      // animating open was flaky on a loaded machine.
       await rule.locator('.ant-select').last().click();
-      await page.locator('.ant-select-dropdown:visible').getByText('HBV DNA (q5)').click();
+      await page.keyboard.type('q5');
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option-active').last().waitFor();
+      await page.keyboard.press('Enter');
       await page.keyboard.press('Escape');
       await expect(page.getByText('没有发现问题')).toBeVisible();
 
