@@ -128,6 +128,9 @@ export function sankeyOption(spec: ChartSpec, rows: readonly ChartRow[]): EChart
         name: labelOf(measure.field),
         emphasis: { focus: 'adjacency' },
         nodeAlign: 'justify',
+        // Room for the title above the flows and for node labels on the right.
+        top: spec.title ? 48 : 16,
+        right: 72,
         lineStyle: { color: 'gradient', curveness: 0.5 },
         data: nodes,
         links,
