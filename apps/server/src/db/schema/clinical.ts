@@ -10,10 +10,10 @@ import {
   pgTable,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { apps, users } from './identity.js';
+import { appId, at } from './columns.js';
+import { users } from './identity.js';
 
 /**
  * The clinical data repository (CDR). Every table carries `app_id`; every row also keeps where it
@@ -22,10 +22,6 @@ import { apps, users } from './identity.js';
  * deletes its rows.
  */
 const id = () => bigserial('id', { mode: 'number' }).primaryKey();
-const appId = () =>
-  integer('app_id')
-    .notNull()
-    .references(() => apps.appId, { onDelete: 'cascade' });
 const patientId = () =>
   bigint('patient_id', { mode: 'number' })
     .notNull()
@@ -33,7 +29,6 @@ const patientId = () =>
 const visitId = () => bigint('visit_id', { mode: 'number' });
 const source = () => text('source').notNull().default('manual');
 const sourceId = () => text('source_id').notNull();
-const at = (name: string) => timestamp(name, { withTimezone: true });
 
 export const patients = pgTable(
   'patients',

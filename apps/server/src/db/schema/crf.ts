@@ -7,22 +7,17 @@ import {
   pgTable,
   serial,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
-import { apps, users } from './identity.js';
+import { appId, at } from './columns.js';
+import { users } from './identity.js';
 
 /**
  * Case report forms (CRF). A form has one editable draft and immutable published versions;
  * a record is filled against exactly one version and keeps a field-level change history
  * once submitted. Every row carries `app_id`.
  */
-const at = (name: string) => timestamp(name, { withTimezone: true });
-const appId = () =>
-  integer('app_id')
-    .notNull()
-    .references(() => apps.appId, { onDelete: 'cascade' });
 
 export const crfForms = pgTable(
   'crf_forms',

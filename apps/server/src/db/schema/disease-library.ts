@@ -8,13 +8,13 @@ import {
   pgTable,
   serial,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { diseases } from './admin.js';
 import { patients } from './clinical.js';
+import { appId, at } from './columns.js';
 import { crfForms, crfRecords } from './crf.js';
-import { apps, users } from './identity.js';
+import { users } from './identity.js';
 
 /**
  * Disease libraries (专病库): a research database for one disease, filled from the clinical
@@ -22,11 +22,6 @@ import { apps, users } from './identity.js';
  * language (disease-library/template.ts); its patients are found by the shared cohort criteria.
  * Every row carries `app_id`.
  */
-const at = (name: string) => timestamp(name, { withTimezone: true });
-const appId = () =>
-  integer('app_id')
-    .notNull()
-    .references(() => apps.appId, { onDelete: 'cascade' });
 const libraryId = () =>
   integer('library_id')
     .notNull()

@@ -9,12 +9,12 @@ import {
   primaryKey,
   serial,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
+import { appId, at } from './columns.js';
 import { crfForms } from './crf.js';
-import { apps, users } from './identity.js';
+import { users } from './identity.js';
 import { jobs } from './jobs.js';
 
 /**
@@ -22,11 +22,6 @@ import { jobs } from './jobs.js';
  * multi-center topic is led by one app and joined by others, each of which enrols only its own
  * patients. Every row carries `app_id`.
  */
-const at = (name: string) => timestamp(name, { withTimezone: true });
-const appId = () =>
-  integer('app_id')
-    .notNull()
-    .references(() => apps.appId, { onDelete: 'cascade' });
 const userRef = (name: string) => integer(name).references(() => users.userId, { onDelete: 'set null' });
 
 /** The editable list of project types (cohort, case-control...), per app. */

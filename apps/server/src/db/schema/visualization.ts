@@ -1,16 +1,12 @@
-import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
-import { apps, users } from './identity.js';
+import { index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { appId, at } from './columns.js';
+import { users } from './identity.js';
 
 /**
  * Saved charts and dashboards of the visualization area. A chart stores the dataset query it
  * is drawn from (dataset id, dimensions, measures, filters) and its chart spec of @crdp/charts;
  * the rows are aggregated again in the database each time it is shown. Every row carries `app_id`.
  */
-const at = (name: string) => timestamp(name, { withTimezone: true });
-const appId = () =>
-  integer('app_id')
-    .notNull()
-    .references(() => apps.appId, { onDelete: 'cascade' });
 
 export const visCharts = pgTable(
   'vis_charts',
