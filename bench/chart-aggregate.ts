@@ -10,42 +10,14 @@
  * PostgreSQL database when DATABASE_URL is set (dropped after), else embedded PGlite in memory.
  * Run: `npx tsx bench/chart-aggregate.ts` (PATIENTS=n to change the size).
  */
-import { randomBytes } from 'node:crypto';
 import { toEChartsOption } from '@crdp/charts';
-import pg from 'pg';
-import { type Database, openDatabase } from '../apps/server/src/db/client.js';
+import type { Database } from '../apps/server/src/db/client.js';
+import { openThrowAwayDatabase } from '../apps/server/src/test/database.js';
 import { catalogue } from '../apps/server/src/visualization/routes.js';
 
 const PATIENTS = Number(process.env.PATIENTS ?? 100_000);
 const BATCH = 20_000;
 const RUNS = 15;
-
-async function throwAwayDatabase(): Promise<{ database: Database; drop: () => Promise<void>; kind: string }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({ dataDir: 'memory' });
-    return { database, drop: () => database.close(), kind: 'PGlite (embedded, in memory)' };
-  }
-  const name = `crdp_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ url: u.toString(), dataDir: 'memory' });
-  return {
-    database,
-    kind: 'PostgreSQL',
-    drop: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 const PROVINCES = ['11', '12', '13', '31', '32', '33', '37', '41', '42', '44', '51', '61', '65', '23', '50'];
 
@@ -123,7 +95,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 async function main() {
-  const { database, drop, kind } = await throwAwayDatabase();
+  const { database, drop, kind } = await openThrowAwayDatabase('crdp_bench');
   try {
     const db = database.db;
     const [app] = (

@@ -6,24 +6,14 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { createRecord } from '../apps/server/src/crf/records.js';
-import { LIVER_FORM } from '../apps/server/src/crf/testform.js';
 import { openDatabase } from '../apps/server/src/db/client.js';
-import { apps, crfForms, crfFormVersions, crfRecords } from '../apps/server/src/db/schema/index.js';
+import { crfRecords } from '../apps/server/src/db/schema/index.js';
+import { publishedBenchForm } from './_crf.js';
 
 const N = Number(process.env.N ?? 400);
 const database = await openDatabase({ dataDir: 'memory' });
 const { db } = database;
-const [app] = await db.insert(apps).values({ appShortName: 'BENCH', name: 'bench' }).returning();
-const appId = app!.appId;
-const [form] = await db
-  .insert(crfForms)
-  .values({ appId, name: 'bench', draft: LIVER_FORM, latestVersion: 1 })
-  .returning();
-const [version] = await db
-  .insert(crfFormVersions)
-  .values({ appId, formId: form!.id, version: 1, definition: LIVER_FORM })
-  .returning();
-const actor = { appId, userId: null, userName: 'bench', free: null };
+const { appId, form, version, actor } = await publishedBenchForm(db, 'BENCH');
 const req = {
   id: 'bench',
   ip: '127.0.0.1',
@@ -49,15 +39,15 @@ async function time(label: string, run: (i: number) => Promise<unknown>) {
 const raw = await time('raw insert', (i) =>
   db.insert(crfRecords).values({
     appId,
-    formId: form!.id,
-    versionId: version!.id,
+    formId: form.id,
+    versionId: version.id,
     subjectCode: `R-${i}`,
     answers: answers(i),
     status: 'submitted',
   }),
 );
 const ours = await time('validate + save + history + audit', (i) =>
-  createRecord(db, req, actor, form!.id, {
+  createRecord(db, req, actor, form.id, {
     subjectCode: `S-${i}`,
     answers: answers(i),
     methods: {},

@@ -11,11 +11,9 @@
  * else embedded PGlite in memory. Patients come from the synthetic generator of
  * `npm run seed:synthetic`. Run: `npx tsx bench/disease-push.ts` (PATIENTS=n to change the size).
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { seedSynthetic } from '../apps/server/src/clinical/synthetic/seed.js';
-import { type Database, openDatabase } from '../apps/server/src/db/client.js';
 import { pushPatients } from '../apps/server/src/disease-library/push.js';
+import { openThrowAwayDatabase } from '../apps/server/src/test/database.js';
 
 // The embedded database takes synthetic patients by INSERT (about 100 rows each): keep it small there.
 const PATIENTS = Number(process.env.PATIENTS ?? (process.env.DATABASE_URL ? 20_000 : 2_000));
@@ -29,42 +27,6 @@ const CRITERIA = {
   ],
   exclusion: [{ kind: 'diagnosis', codes: ['C22'] }],
 };
-
-async function throwAwayDatabase(): Promise<{
-  database: Database;
-  drop: () => Promise<void>;
-  kind: string;
-  pool?: pg.Pool;
-}> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({ dataDir: 'memory' });
-    return { database, drop: () => database.close(), kind: 'PGlite (embedded, in memory)' };
-  }
-  const name = `crdp_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ url: u.toString(), dataDir: 'memory' });
-  // Synthetic patients go in by COPY on PostgreSQL, as `npm run seed:synthetic` does.
-  const pool = new pg.Pool({ connectionString: u.toString(), max: 2 });
-  return {
-    database,
-    kind: 'PostgreSQL',
-    pool,
-    drop: async () => {
-      await pool.end();
-      await database.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -82,7 +44,7 @@ const plainInsert = (appId: number) => `
     and not exists (select 1 from diagnoses d where d.patient_id = p.id and d.icd10 like 'C22%')`;
 
 async function main() {
-  const { database, drop, kind } = await throwAwayDatabase();
+  const { database, drop, kind } = await openThrowAwayDatabase('crdp_bench');
   try {
     const db = database.db;
     const q = async <T>(s: string) => rowsOf<T>(await db.execute(s));

@@ -61,6 +61,27 @@ export default async function globalSetup() {
   // The server serves a private copy of the web build: a rebuild during the run cannot pull it away.
   const webDist = path.join(dataDir, 'web');
   cpSync(path.join(root, 'apps/web/dist'), webDist, { recursive: true });
+  // A second center for the multi-center story, made the way an operator adds a hospital to a
+  // site: the create-admin tool makes the app (with product 22) and its first administrator.
+  const secondCenter = {
+    username: 'center2admin',
+    password: DEMO_PASSWORD,
+    app: 'EAST',
+    appName: '东部协作医院',
+  };
+  const made = spawnSync(process.execPath, ['apps/server/dist/cli/create-admin.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      ADMIN_USER: secondCenter.username,
+      ADMIN_PASSWORD: secondCenter.password,
+      ADMIN_APP: secondCenter.app,
+      ADMIN_APP_NAME: secondCenter.appName,
+    },
+    encoding: 'utf8',
+  });
+  if (made.status !== 0) throw new Error(`create-admin failed: ${made.stderr}${made.stdout}`);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let output = '';
@@ -85,6 +106,7 @@ export default async function globalSetup() {
   await waitReady(base, server, () => output);
   process.env.E2E_BASE_URL = base;
   process.env.E2E_ACCOUNTS = JSON.stringify(readAccounts(dataDir));
+  process.env.E2E_SECOND_CENTER = JSON.stringify(secondCenter);
 
   return async () => {
     server.kill('SIGTERM');

@@ -34,6 +34,8 @@ test.describe('header and public pages', () => {
     await page.getByRole('menuitem', { name: 'English' }).click();
     await expect(page.locator('.ant-pro-sider-menu')).toContainText('Data collection');
     await expect(page.getByTestId('greeting')).toContainText('Have a nice day');
+    // The tab opened in Chinese takes the new language too.
+    await expect(page.getByTestId('multi-tabs').getByText('Workbench', { exact: true })).toBeVisible();
     await page.reload();
     await expect(page.getByTestId('greeting')).toContainText('Have a nice day');
   });

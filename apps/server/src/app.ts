@@ -61,6 +61,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
+    // The router's own refusals (a malformed %-escape, an over-long parameter) go through the
+    // one error handler too, so they are worded in the reader's language like every other error.
+    frameworkErrors: (error, req, reply) => errorHandler(error, req, reply),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -19,7 +19,8 @@ export const DEFAULT_DESCRIPTION_COLUMNS = 3;
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 export const DATE_FORMAT = 'YYYY-MM-DD';
 export const ACTION_COLOR = 'rgb(76,132,255)';
-export const ERROR_COLOR = 'red';
+// Red as hex: antd's theme parser reads no colour names and turned 'red' into black.
+export const ERROR_COLOR = '#FF0000';
 export const DEFAULT_PRIMARY_COLOR = '#1890FF';
 /** The eight preset theme colours of the settings drawer (Ant Design Pro's set). */
 export const PRESET_COLORS = [

@@ -75,6 +75,27 @@ const catalogue = {
     'en-US': 'Unknown method: {method}',
   },
   'request.notFound': { 'zh-CN': '接口不存在：{path}', 'en-US': 'No such API: {path}' },
+  'request.methodNotAllowed': {
+    'zh-CN': '接口 {path} 不支持 {method} 方法',
+    'en-US': '{path} does not accept the {method} method',
+  },
+  'request.contentLength': {
+    'zh-CN': '请求体大小与 Content-Length 请求头不符',
+    'en-US': 'The request body size does not match the Content-Length header',
+  },
+  'request.missingContentType': {
+    'zh-CN': '{method} 请求必须带 Content-Type 请求头',
+    'en-US': 'A {method} request must carry a Content-Type header',
+  },
+  'request.badUrl': { 'zh-CN': '网址中有无效的部分：{url}', 'en-US': 'The URL has an invalid part: {url}' },
+  'request.paramTooLong': {
+    'zh-CN': '网址中的参数过长：{url}',
+    'en-US': 'A parameter in the URL is too long: {url}',
+  },
+  'request.rejected': {
+    'zh-CN': '请求被拒绝（HTTP {status}）：{detail}',
+    'en-US': 'The request was rejected (HTTP {status}): {detail}',
+  },
   'entity.notFound': { 'zh-CN': '{entity} 不存在', 'en-US': '{entity} not found' },
   'research.illegalMove': {
     'zh-CN': '课题状态不能从“{from}”变为“{to}”；当前允许：{allowed}',
@@ -92,6 +113,56 @@ const catalogue = {
     'zh-CN': '您不是该课题的成员',
     'en-US': 'You are not a member of this subject',
   },
+  'research.centersOff': {
+    'zh-CN':
+      '多中心模式未开启，课题不能设置参与中心（centers 字段）；请先在站点配置中开启多中心模式，或不填参与中心',
+    'en-US':
+      'Multi-center mode is off, so a subject cannot have centers (field centers); switch the mode on in the site configuration or leave the centers out',
+  },
+  'research.stats.collinear': {
+    'zh-CN': '自变量之间存在共线性（或某一变量为常数），无法估计',
+    'en-US': 'the predictors are collinear',
+  },
+  'research.stats.twoPerGroup': {
+    'zh-CN': '每组至少需要两个数值',
+    'en-US': 'each group needs at least two values',
+  },
+  'research.stats.onePerGroup': {
+    'zh-CN': '每组至少需要一个数值',
+    'en-US': 'each group needs at least one value',
+  },
+  'research.stats.constantGroups': {
+    'zh-CN': '两组的数值都相同（方差为 0），无法进行 t 检验',
+    'en-US': 'both groups are constant',
+  },
+  'research.stats.tableSize': {
+    'zh-CN': '列联表至少需要两行两列',
+    'en-US': 'the table needs at least two rows and two columns',
+  },
+  'research.stats.emptyCell': {
+    'zh-CN': '列联表有一行或一列合计为 0',
+    'en-US': 'a row or column of the table is empty',
+  },
+  'research.stats.tooFewRows': {
+    'zh-CN': '有效例数（{n}）必须多于待估计的系数个数（{p}）',
+    'en-US': 'need more rows ({n}) than coefficients ({p})',
+  },
+  'research.stats.binaryOutcome': {
+    'zh-CN': 'Logistic 回归的结局变量只能取 0 或 1',
+    'en-US': 'the outcome must be coded 0 or 1',
+  },
+  'research.stats.twoLevels': {
+    'zh-CN': '分组变量 {column} 必须恰好有两个取值，实际有 {found} 个',
+    'en-US': 'the group column {column} must have exactly two values, found {found}',
+  },
+  'research.stats.logRankGroups': {
+    'zh-CN': 'Log-rank 检验至少需要两个组',
+    'en-US': 'the log-rank test needs at least two groups',
+  },
+  'research.notPi': {
+    'zh-CN': '只有课题负责人或拥有课题编辑权限的用户可以调整成员',
+    'en-US': 'Only the principal investigator or a user allowed to edit subjects may change the members',
+  },
   'multiCenter.off': {
     'zh-CN': '多中心模式未开启',
     'en-US': 'Multi-center mode is not switched on',
@@ -99,6 +170,15 @@ const catalogue = {
   'multiCenter.notLead': {
     'zh-CN': '只有牵头中心可以执行此操作',
     'en-US': 'Only the leading center may do this',
+  },
+  'multiCenter.illegalMove': {
+    'zh-CN': '主题状态不能从“{from}”变为“{to}”；当前允许：{allowed}',
+    'en-US': 'A topic cannot move from "{from}" to "{to}"; allowed now: {allowed}',
+  },
+  'multiCenter.frozen': {
+    'zh-CN': '主题状态为“{status}”，病例数据已冻结；只能在以下状态录入：{allowed}',
+    'en-US':
+      'The topic is "{status}" and its case data is frozen; cases can be entered while it is: {allowed}',
   },
   'admin.lastAdministrator': {
     'zh-CN': '操作被拒绝：应用中须至少保留一位启用的管理员（其角色拥有“角色管理-编辑”权限）',
@@ -162,6 +242,14 @@ const catalogue = {
     'en-US': 'The form has no published version yet',
   },
   'crf.archived': { 'zh-CN': '表单已归档', 'en-US': 'The form is archived' },
+  'crf.lockedDelete': {
+    'zh-CN': '记录已锁定，不能删除；请先解锁',
+    'en-US': 'The record is locked and cannot be deleted; unlock it first',
+  },
+  'crf.deleted': {
+    'zh-CN': '记录已删除，不能再修改',
+    'en-US': 'The record has been deleted and can no longer be changed',
+  },
   'crf.problems': {
     'zh-CN': '表单有 {count} 处问题，不能发布：{first}',
     'en-US': 'The form has {count} problem(s) and cannot be published: {first}',

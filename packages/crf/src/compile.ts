@@ -15,6 +15,7 @@ import {
   ITEM_TYPES,
   type ShowRule,
 } from './types.js';
+import { itemValueKind } from './value-kind.js';
 import { isOff, isOn, toKeys } from './values.js';
 
 /**
@@ -94,29 +95,6 @@ export function isItem(element: FormElement): element is FormItem {
   return typeof element.type === 'string' && ITEM_TYPE_SET.has(element.type);
 }
 
-function valueKindOf(item: FormItem): ValueKind {
-  if (item.fxTopicData && !isOff(item.fxRadio)) return 'number';
-  switch (item.type) {
-    case 'checkbox':
-    case 'upload':
-      return 'set';
-    case 'radio':
-      return item.typeQ === 'multi' ? 'set' : 'choice';
-    case 'score':
-      return item.options?.length ? 'choice' : 'number';
-    case 'textQuestion': {
-      const t = `${item.textType ?? ''} ${item.inputType ?? ''}`.toLowerCase();
-      if (t.includes('number') || t.includes('digit')) return 'number';
-      if (t.includes('date')) return 'date';
-      return 'text';
-    }
-    case 'gapFilling':
-      return 'text';
-    default:
-      return 'none';
-  }
-}
-
 function flatten(form: Form): { nodes: FormNode[]; byKey: Map<string, number> } {
   const nodes: FormNode[] = [];
   const byKey = new Map<string, number>();
@@ -130,6 +108,7 @@ function flatten(form: Form): { nodes: FormNode[]; byKey: Map<string, number> } 
     const item = kind === 'item' ? (element as FormItem) : undefined;
     const key = typeof element.key === 'string' && element.key ? element.key : fallbackKey;
     const index = nodes.length;
+    const valueKind = item ? itemValueKind(item) : 'none';
     nodes.push({
       index,
       key,
@@ -139,8 +118,8 @@ function flatten(form: Form): { nodes: FormNode[]; byKey: Map<string, number> } 
       parent,
       page,
       isHide: isOn(element.isHide),
-      asSet: item ? valueKindOf(item) === 'set' : false,
-      valueKind: item ? valueKindOf(item) : 'none',
+      asSet: valueKind === 'set',
+      valueKind,
     });
     if (!byKey.has(key)) byKey.set(key, index);
     return index;

@@ -34,5 +34,6 @@ export {
   readRecordEntries,
   type UnmatchedEntry,
 } from './record.js';
-export { FormParseError, formSchema, parseForm } from './schema.js';
+export { type FormFault, FormParseError, formSchema, parseForm } from './schema.js';
 export * from './types.js';
+export { itemValueKind } from './value-kind.js';

@@ -58,10 +58,26 @@ describe('parseForm', () => {
       ],
     });
     expect(faults).toEqual([
-      { path: 'pages.0.groups.0.panel.0.options', message: 'a radio item needs options' },
-      { path: 'pages.0.groups.0.panel.1.key', message: 'a textQuestion item needs a key' },
-      { path: 'pages.0.groups.0.panel.2.type', message: "unknown item type 'slider'" },
-      { path: 'pages.0.groups.1.key', message: "duplicate key 'r' (first at pages.0.groups.0.panel.0)" },
+      {
+        path: 'pages.0.groups.0.panel.0.options',
+        message: 'a radio item needs options',
+        messageZh: 'radio 题目需要选项',
+      },
+      {
+        path: 'pages.0.groups.0.panel.1.key',
+        message: 'a textQuestion item needs a key',
+        messageZh: 'textQuestion 题目需要 key',
+      },
+      {
+        path: 'pages.0.groups.0.panel.2.type',
+        message: "unknown item type 'slider'",
+        messageZh: "未知的题目类型 'slider'",
+      },
+      {
+        path: 'pages.0.groups.1.key',
+        message: "duplicate key 'r' (first at pages.0.groups.0.panel.0)",
+        messageZh: "key 'r' 重复（首次出现在 pages.0.groups.0.panel.0）",
+      },
     ]);
     expect(faultsOf({ pages: [] })[0]!.path).toBe('pages');
     expect(() => parseForm({ pages: [] })).toThrow(/malformed form: pages/);

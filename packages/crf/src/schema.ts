@@ -75,6 +75,11 @@ const calculation = z.looseObject({
 
 const itemTypes = new Set<string>(ITEM_TYPES);
 
+/** A custom schema fault worded in English (the message) and Chinese (`params.zh`). */
+function fault(path: (string | number)[], message: string, zh: string) {
+  return { code: 'custom' as const, path, message, params: { zh } };
+}
+
 // One schema for items and containers: an element is an item when its `type` is an item type.
 // Children are declared with getters, zod 4's way of writing recursive objects.
 const element: z.ZodType<unknown> = z
@@ -129,21 +134,21 @@ const element: z.ZodType<unknown> = z
     if (type === undefined || !itemTypes.has(type)) {
       const hasChildren = CONTAINER_FIELDS.some((f) => Array.isArray(value[f]));
       if (type !== undefined && !hasChildren) {
-        ctx.addIssue({ code: 'custom', path: ['type'], message: `unknown item type '${type}'` });
+        ctx.addIssue(fault(['type'], `unknown item type '${type}'`, `未知的题目类型 '${type}'`));
       }
       return;
     }
     if (type !== 'paragraph' && !value.key) {
-      ctx.addIssue({ code: 'custom', path: ['key'], message: `a ${type} item needs a key` });
+      ctx.addIssue(fault(['key'], `a ${type} item needs a key`, `${type} 题目需要 key`));
     }
     if ((type === 'radio' || type === 'checkbox') && !value.options?.length) {
-      ctx.addIssue({ code: 'custom', path: ['options'], message: `a ${type} item needs options` });
+      ctx.addIssue(fault(['options'], `a ${type} item needs options`, `${type} 题目需要选项`));
     }
     if (type === 'matrix' && !value.rows?.length) {
-      ctx.addIssue({ code: 'custom', path: ['rows'], message: 'a matrix item needs rows' });
+      ctx.addIssue(fault(['rows'], 'a matrix item needs rows', '矩阵题需要行'));
     }
     if (type === 'gapFilling' && !value.gapFilling?.length) {
-      ctx.addIssue({ code: 'custom', path: ['gapFilling'], message: 'a gap-filling item needs blanks' });
+      ctx.addIssue(fault(['gapFilling'], 'a gap-filling item needs blanks', '填空题需要空'));
     }
   });
 
@@ -162,11 +167,13 @@ export const formSchema = z
       if (typeof key === 'string') {
         const where = path.join('.');
         if (seen.has(key)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [...path, 'key'],
-            message: `duplicate key '${key}' (first at ${seen.get(key)})`,
-          });
+          ctx.addIssue(
+            fault(
+              [...path, 'key'],
+              `duplicate key '${key}' (first at ${seen.get(key)})`,
+              `key '${key}' 重复（首次出现在 ${seen.get(key)}）`,
+            ),
+          );
         } else seen.set(key, where);
       }
       for (const field of CONTAINER_FIELDS) {
@@ -183,9 +190,16 @@ export const formSchema = z
     });
   });
 
+/** One fault of a form: where, the English message and, for the schema's own checks, the Chinese. */
+export interface FormFault {
+  path: string;
+  message: string;
+  messageZh?: string;
+}
+
 export class FormParseError extends Error {
-  readonly faults: { path: string; message: string }[];
-  constructor(faults: { path: string; message: string }[]) {
+  readonly faults: FormFault[];
+  constructor(faults: FormFault[]) {
     super(`malformed form: ${faults.map((f) => `${f.path || '(root)'}: ${f.message}`).join('; ')}`);
     this.name = 'FormParseError';
     this.faults = faults;
@@ -197,7 +211,14 @@ export function parseForm(json: unknown): Form {
   const parsed = formSchema.safeParse(typeof json === 'string' ? JSON.parse(json) : json);
   if (!parsed.success) {
     throw new FormParseError(
-      parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+      parsed.error.issues.map((i) => {
+        const zh = i.code === 'custom' ? (i.params as { zh?: unknown } | undefined)?.zh : undefined;
+        return {
+          path: i.path.map(String).join('.'),
+          message: i.message,
+          ...(typeof zh === 'string' ? { messageZh: zh } : {}),
+        };
+      }),
     );
   }
   return parsed.data as Form;

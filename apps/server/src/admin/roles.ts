@@ -134,6 +134,33 @@ export async function listUserRoles(db: Tx, appId: number, userId: number, field
     .orderBy(asc(roles.roleId));
 }
 
+/**
+ * One audited change of the users or apps linked to a role: the ids are read before and after
+ * `change` runs in the same transaction, and the audit row holds both lists.
+ */
+async function changeRoleLinks(
+  tx: Tx,
+  req: FastifyRequest,
+  roleId: number,
+  links: { action: string; field: 'UserIds' | 'AppIds'; read: (tx: Tx, roleId: number) => Promise<number[]> },
+  change: (before: number[]) => Promise<unknown>,
+) {
+  const before = await links.read(tx, roleId);
+  await change(before);
+  const after = await links.read(tx, roleId);
+  await audit(tx, req, {
+    action: links.action,
+    entity: 'role',
+    entityId: roleId,
+    before: { [links.field]: before },
+    after: { [links.field]: after },
+  });
+  return after;
+}
+
+const USERS = { field: 'UserIds', read: roleUserIds } as const;
+const APPS = { field: 'AppIds', read: (tx: Tx, roleId: number) => roleAppIds(tx, roleId) } as const;
+
 export async function addRoleUsers(
   db: Db,
   req: FastifyRequest,
@@ -144,20 +171,12 @@ export async function addRoleUsers(
   return db.transaction(async (tx) => {
     await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
     await membersOfApp(tx, actor.appId, userIds, 'params.0.UserIds');
-    const before = await roleUserIds(tx, roleId);
-    await tx
-      .insert(roleUsers)
-      .values([...new Set(userIds)].map((userId) => ({ roleId, userId })))
-      .onConflictDoNothing();
-    const after = await roleUserIds(tx, roleId);
-    await audit(tx, req, {
-      action: 'role.users.add',
-      entity: 'role',
-      entityId: roleId,
-      before: { UserIds: before },
-      after: { UserIds: after },
-    });
-    return after;
+    return changeRoleLinks(tx, req, roleId, { ...USERS, action: 'role.users.add' }, () =>
+      tx
+        .insert(roleUsers)
+        .values([...new Set(userIds)].map((userId) => ({ roleId, userId })))
+        .onConflictDoNothing(),
+    );
   });
 }
 
@@ -170,19 +189,12 @@ export async function deleteRoleUser(
 ) {
   return db.transaction(async (tx) => {
     await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
-    const before = await roleUserIds(tx, roleId);
-    if (!before.includes(userId))
-      throw new AppError(400, 'admin.unknownUser', { id: userId }, 'params.0.UserId');
-    await keepingAnAdministrator(tx, [actor.appId], () =>
-      tx.delete(roleUsers).where(and(eq(roleUsers.roleId, roleId), eq(roleUsers.userId, userId))),
-    );
-    const after = await roleUserIds(tx, roleId);
-    await audit(tx, req, {
-      action: 'role.users.delete',
-      entity: 'role',
-      entityId: roleId,
-      before: { UserIds: before },
-      after: { UserIds: after },
+    await changeRoleLinks(tx, req, roleId, { ...USERS, action: 'role.users.delete' }, async (before) => {
+      if (!before.includes(userId))
+        throw new AppError(400, 'admin.unknownUser', { id: userId }, 'params.0.UserId');
+      await keepingAnAdministrator(tx, [actor.appId], () =>
+        tx.delete(roleUsers).where(and(eq(roleUsers.roleId, roleId), eq(roleUsers.userId, userId))),
+      );
     });
     return true;
   });
@@ -221,20 +233,12 @@ export async function addRoleApps(
     const missing = appIds.find((id) => !mine.some((m) => m.appId === id));
     if (missing !== undefined)
       throw new AppError(400, 'admin.unknownApp', { id: missing }, 'params.0.AppIds');
-    const before = await roleAppIds(tx, roleId);
-    await tx
-      .insert(roleApps)
-      .values([...new Set(appIds)].map((appId) => ({ roleId, appId })))
-      .onConflictDoNothing();
-    const after = await roleAppIds(tx, roleId);
-    await audit(tx, req, {
-      action: 'role.apps.add',
-      entity: 'role',
-      entityId: roleId,
-      before: { AppIds: before },
-      after: { AppIds: after },
-    });
-    return after;
+    return changeRoleLinks(tx, req, roleId, { ...APPS, action: 'role.apps.add' }, () =>
+      tx
+        .insert(roleApps)
+        .values([...new Set(appIds)].map((appId) => ({ roleId, appId })))
+        .onConflictDoNothing(),
+    );
   });
 }
 
@@ -247,15 +251,10 @@ export async function deleteRoleApp(
 ) {
   return db.transaction(async (tx) => {
     await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
-    const before = await roleAppIds(tx, roleId);
-    if (!before.includes(appId)) throw new AppError(400, 'admin.unknownApp', { id: appId }, 'params.0.AppId');
-    await tx.delete(roleApps).where(and(eq(roleApps.roleId, roleId), eq(roleApps.appId, appId)));
-    await audit(tx, req, {
-      action: 'role.apps.delete',
-      entity: 'role',
-      entityId: roleId,
-      before: { AppIds: before },
-      after: { AppIds: before.filter((a) => a !== appId) },
+    await changeRoleLinks(tx, req, roleId, { ...APPS, action: 'role.apps.delete' }, async (before) => {
+      if (!before.includes(appId))
+        throw new AppError(400, 'admin.unknownApp', { id: appId }, 'params.0.AppId');
+      await tx.delete(roleApps).where(and(eq(roleApps.roleId, roleId), eq(roleApps.appId, appId)));
     });
     return true;
   });

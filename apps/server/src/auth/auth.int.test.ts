@@ -91,7 +91,8 @@ describe('sign-in, sessions and permissions', () => {
       const r = await envelope(t.app, 'Login', [{ Password: 'x' }]);
       expect(r.status).toBe(400);
       expect(r.body.code).toBe(1);
-      expect(r.body.error.message).toContain('UserName');
+      expect(r.body.error.message).toBe('请求参数错误：params[0].UserName: 必填，不能缺少');
+      expect(r.body.error.field).toBe('params.0.UserName');
       const after = await t.app.db.select({ n: sql<number>`count(*)::int` }).from(loginAttempts);
       expect(after[0]!.n).toBe(before[0]!.n);
     });

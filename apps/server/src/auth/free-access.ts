@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { freeAccessKeys, sessions } from '../db/schema/index.js';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError, bilingual, notFound } from '../http/errors.js';
 import { loginSession } from './routes.js';
 import { createSession } from './sessions.js';
 import { hashKey } from './tokens.js';
@@ -49,7 +49,9 @@ export async function freeAccessRoutes(app: FastifyInstance) {
         throw new AppError(
           400,
           'request.invalid',
-          { detail: 'body.objectId: required for a CRF link' },
+          {
+            detail: bilingual('body.objectId: 生成 CRF 链接时必填', 'body.objectId: required for a CRF link'),
+          },
           'body.objectId',
         );
       const key = randomBytes(32).toString('base64url');

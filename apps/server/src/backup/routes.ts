@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit/audit.js';
-import { AppError } from '../http/errors.js';
+import { AppError, bilingual } from '../http/errors.js';
 import { backupStream, writeBackup } from './backup.js';
 
 /** Who may download a backup of the whole site: holders of the database export function. */
@@ -22,7 +22,12 @@ export async function backupRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       if (!app.database.dumpDataDir) {
-        throw new AppError(400, 'request.invalid', { detail: 'this server runs on PostgreSQL: use pg_dump' });
+        throw new AppError(400, 'request.invalid', {
+          detail: bilingual(
+            '本服务器使用 PostgreSQL：请用 pg_dump 备份',
+            'this server runs on PostgreSQL: use pg_dump',
+          ),
+        });
       }
       const dir = await mkdtemp(path.join(os.tmpdir(), 'crdp-dl-'));
       const file = path.join(dir, 'backup.tar');

@@ -4,7 +4,10 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { prepareData } from '../seed/index.js';
 
-/** `npm run create-admin`: the first administrator, from ADMIN_USER / ADMIN_PASSWORD / ADMIN_APP or asked. */
+/**
+ * `npm run create-admin`: the first administrator, from ADMIN_USER / ADMIN_PASSWORD / ADMIN_APP or asked.
+ * A new app (ADMIN_APP not yet known) takes its display name from ADMIN_APP_NAME when given.
+ */
 async function main() {
   const config = loadConfig();
   let { ADMIN_USER: userName, ADMIN_PASSWORD: password, ADMIN_APP: app } = process.env;
@@ -22,6 +25,7 @@ async function main() {
       userName: userName!,
       password: password!,
       appShortName: app!,
+      appName: process.env.ADMIN_APP_NAME?.trim() || undefined,
     });
     process.stdout.write(
       `Administrator ${userName} created in app ${app} (user id ${r.userId}) on ${database.label}\n`,

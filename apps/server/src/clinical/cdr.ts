@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { patients, visits } from '../db/schema/index.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, bilingual } from '../http/errors.js';
 import { patientOf, patientView } from './patient360.js';
 import {
   CDR_TABLES,
@@ -35,7 +35,10 @@ async function assertMrnFree(db: Tx, appId: number, mrn: string, except?: number
     .from(patients)
     .where(and(eq(patients.appId, appId), eq(patients.mrn, mrn)));
   if (taken && taken.id !== except)
-    throw badRequest(`body.mrn: medical record number ${mrn} is already used`, 'mrn');
+    throw badRequest(
+      bilingual(`body.mrn: 病案号 ${mrn} 已被使用`, `body.mrn: medical record number ${mrn} is already used`),
+      'mrn',
+    );
 }
 
 /** Registers a patient by hand (source manual), audited in the same transaction. */
@@ -99,7 +102,14 @@ export async function addRecord<T extends RecordTable>(
         .select({ id: visits.id })
         .from(visits)
         .where(and(eq(visits.id, visitId), eq(visits.appId, appId), eq(visits.patientId, patientId)));
-      if (!v) throw badRequest(`body.row.visitId: visit ${visitId} is not this patient's`, 'row.visitId');
+      if (!v)
+        throw badRequest(
+          bilingual(
+            `body.row.visitId: 就诊 ${visitId} 不属于该患者`,
+            `body.row.visitId: visit ${visitId} is not this patient's`,
+          ),
+          'row.visitId',
+        );
     }
     const sourceId = `manual-${randomUUID()}`;
     const row = rowOf(table, input, { appId, patientId, source: 'manual', sourceId });

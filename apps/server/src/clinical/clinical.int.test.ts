@@ -68,7 +68,8 @@ describe('clinical repository: manual entry and patient 360', () => {
 
     const dup = await post(t.app, '/api/v0.1/cdr/patients', { mrn: 'M001', name: '李四', gender: 1 }, admin);
     expect(dup.status).toBe(400);
-    expect(dup.body.field ?? dup.body.message).toContain('mrn');
+    expect(dup.body.field).toBe('mrn');
+    expect(dup.body.message).toBe('请求参数错误：body.mrn: 病案号 M001 已被使用');
   });
 
   it('adds a visit, lab results with abnormal flags, vital signs and a document', async () => {
@@ -155,7 +156,7 @@ describe('clinical repository: manual entry and patient 360', () => {
       admin,
     );
     expect(wrongVisit.status).toBe(400);
-    expect(wrongVisit.body.message).toContain('visitId');
+    expect(wrongVisit.body.message).toBe('请求参数错误：body.row.visitId: 就诊 999999 不属于该患者');
 
     const badDate = await post(
       t.app,

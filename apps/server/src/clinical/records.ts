@@ -16,6 +16,7 @@ import {
   visits,
   vitalSigns,
 } from '../db/schema/index.js';
+import { schemaMessage } from '../http/validation-messages.js';
 import { searchTextOf } from './bigrams.js';
 
 /**
@@ -28,15 +29,20 @@ const dateTime = z
   .trim()
   .min(1)
   .refine((s) => /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s), {
-    message: 'expected a date-time such as 2024-03-01T08:00:00+08:00',
+    message: schemaMessage(
+      '应为日期时间，例如 2024-03-01T08:00:00+08:00',
+      'expected a date-time such as 2024-03-01T08:00:00+08:00',
+    ),
   })
-  .refine((s) => !Number.isNaN(Date.parse(s.replace(' ', 'T'))), { message: 'not a real date-time' });
+  .refine((s) => !Number.isNaN(Date.parse(s.replace(' ', 'T'))), {
+    message: schemaMessage('不是真实存在的日期时间', 'not a real date-time'),
+  });
 const isoDate = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
   .refine((s) => !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().startsWith(s), {
-    message: 'not a real date',
+    message: schemaMessage('不是真实存在的日期', 'not a real date'),
   });
 /**
  * Text of at most `max` UTF-16 units (zod counts code points, so astral characters would pass
@@ -47,7 +53,9 @@ export const str = (max: number, min = 0) =>
     .string()
     .max(max)
     .refine((s) => s.length <= max, { message: `must be at most ${max} characters` })
-    .refine((s) => s.trim().length >= min, { message: min ? 'must not be blank' : 'invalid' })
+    .refine((s) => s.trim().length >= min, {
+      message: min ? schemaMessage('不能为空', 'must not be blank') : 'invalid',
+    })
     .transform((s) => s.trim());
 const text = (max: number) => str(max);
 const name = (max: number) => str(max, 1);
@@ -122,7 +130,7 @@ export const recordInputs = {
       collectedAt: dateTime,
     })
     .refine((r) => r.valueNum !== undefined || (r.valueText ?? '') !== '', {
-      message: 'a result needs valueNum or valueText',
+      message: schemaMessage('结果需要 valueNum 或 valueText', 'a result needs valueNum or valueText'),
       path: ['valueNum'],
     }),
   examReports: z.object({

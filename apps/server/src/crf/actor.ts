@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError, invalidField, notFound } from '../http/errors.js';
 
 /**
  * Who is acting on CRF data: a signed-in user, or a free-access link that opens exactly one
@@ -41,6 +41,5 @@ export function assertRecordInScope(actor: CrfActor, rec: { formId: number; free
   if (rec.freeKeyId === null || rec.freeKeyId !== actor.free.keyId) throw notFound('crf_record');
 }
 
-/** Bad input: 400 naming the field, nothing changed. */
-export const invalid = (field: string, detail: string) =>
-  new AppError(400, 'request.invalid', { detail: `${field}: ${detail}` }, field);
+/** Bad input: 400 naming the field, worded in Chinese and English; nothing changed. */
+export const invalid = invalidField;

@@ -36,6 +36,9 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
     );
     expect(bad.status).toBe(400);
     expect(bad.body.field).toMatch(/^body\.definition\.pages\.0\.items\.0/);
+    expect(bad.body.message).toBe(
+      '请求参数错误：body.definition.pages.0.items.0.options: radio 题目需要选项',
+    );
     const none = await get(t.app, '/api/v0.1/crf/forms', researcher);
     expect(none.body.data.total).toBe(0);
 
@@ -101,9 +104,13 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
     );
     expect(unknown.status).toBe(400);
     expect(unknown.body.field).toBe('body.answers.ghost');
+    expect(unknown.body.message).toBe('请求参数错误：body.answers.ghost: 本表单没有这个键的题目');
     const noSubject = await post(t.app, `/api/v0.1/crf/forms/${formId}/records`, { answers: {} }, researcher);
     expect(noSubject.status).toBe(400);
     expect(noSubject.body.field).toBe('body.subjectCode');
+    expect(noSubject.body.message).toBe(
+      '请求参数错误：body.subjectCode: 记录需要指定对象：patientId 或 subjectCode',
+    );
     const badPatient = await post(
       t.app,
       `/api/v0.1/crf/forms/${formId}/records`,

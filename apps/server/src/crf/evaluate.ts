@@ -26,11 +26,14 @@ export function evaluateAnswers(
 ): Evaluated {
   const known = new Set(formItems(form).map((x) => x.item.key));
   for (const key of Object.keys(answers)) {
-    if (!known.has(key)) throw invalid(`body.answers.${key}`, 'no item of this form has this key');
+    if (!known.has(key))
+      throw invalid(`body.answers.${key}`, '本表单没有这个键的题目', 'no item of this form has this key');
   }
   for (const [key, m] of Object.entries(methods)) {
-    if (!known.has(key)) throw invalid(`body.methods.${key}`, 'no item of this form has this key');
-    if (m !== 'machine' && m !== 'manual') throw invalid(`body.methods.${key}`, 'must be machine or manual');
+    if (!known.has(key))
+      throw invalid(`body.methods.${key}`, '本表单没有这个键的题目', 'no item of this form has this key');
+    if (m !== 'machine' && m !== 'manual')
+      throw invalid(`body.methods.${key}`, '应为 machine 或 manual', 'must be machine or manual');
   }
   const engine = createFormEngine(form, answers, { methods });
   const snap = engine.snapshot();

@@ -1,11 +1,11 @@
 import type { Form, FormItem } from '@crdp/crf';
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { crfFormVersions, crfRecords, patients } from '../db/schema/index.js';
+import { streamXlsx } from '../files/xlsx.js';
 import type { CrfActor } from './actor.js';
 import { loadVersion } from './forms.js';
 import { cellText, type ExportColumn, exportColumns, formItems } from './items.js';
-import { streamXlsx } from './xlsx-stream.js';
 
 const BATCH = 500;
 
@@ -27,7 +27,14 @@ async function* recordBatches(db: Db, appId: number, formId: number) {
       .from(crfRecords)
       .innerJoin(crfFormVersions, eq(crfFormVersions.id, crfRecords.versionId))
       .leftJoin(patients, eq(patients.id, crfRecords.patientId))
-      .where(and(eq(crfRecords.appId, appId), eq(crfRecords.formId, formId), gt(crfRecords.id, after)))
+      .where(
+        and(
+          eq(crfRecords.appId, appId),
+          eq(crfRecords.formId, formId),
+          gt(crfRecords.id, after),
+          isNull(crfRecords.deletedAt),
+        ),
+      )
       .orderBy(asc(crfRecords.id))
       .limit(BATCH);
     if (!rows.length) return;
@@ -97,7 +104,7 @@ export async function* exportXlsx(db: Db, actor: CrfActor, formId: number, label
       });
     }
   }
-  yield* streamXlsx(form.name, rows());
+  yield* streamXlsx([{ name: form.name, rows: rows() }]);
 }
 
 // XML 1.0 has no place for most control characters: they are dropped, not escaped.
@@ -153,8 +160,30 @@ function metadata(form: Form, formName: string, formOid: string, mdv: string, co
     const options = c.item.type === 'matrix' ? c.item.columns : c.item.options;
     const multi = c.item.type === 'checkbox' || c.item.typeQ === 'multi' || c.item.forM === 'checkbox';
     const hasList = !!options?.length && !multi && c.item.forM !== 'input';
-    out.push(`<ItemDef OID="I.${oid(c.name)}" Name="${xml(c.name)}" DataType="${dataType(c.item)}">`);
+    // Decimals, text length and numeric bounds of a whole item (not of its blanks or rows).
+    const whole = c.name === c.item.key;
+    const type = dataType(c.item);
+    const fixed = whole && c.item.fixed != null && c.item.fixed !== '' ? Number(c.item.fixed) : Number.NaN;
+    const maxNub =
+      whole && c.item.maxNub != null && c.item.maxNub !== '' ? Number(c.item.maxNub) : Number.NaN;
+    const exact = type === 'float' && fixed === 0 ? 'integer' : type;
+    const size =
+      exact === 'float' && Number.isInteger(fixed) && fixed > 0
+        ? ` SignificantDigits="${fixed}"`
+        : exact === 'text' && !hasList && Number.isInteger(maxNub) && maxNub > 0
+          ? ` Length="${maxNub}"`
+          : '';
+    out.push(`<ItemDef OID="I.${oid(c.name)}" Name="${xml(c.name)}" DataType="${exact}"${size}>`);
     out.push(`<Question><TranslatedText xml:lang="zh-CN">${xml(c.label)}</TranslatedText></Question>`);
+    if (whole && (exact === 'float' || exact === 'integer'))
+      for (const [bound, cmp] of [
+        [c.item.minVal, 'GE'],
+        [c.item.maxVal, 'LE'],
+      ] as const)
+        if (bound != null && bound !== '' && Number.isFinite(Number(bound)))
+          out.push(
+            `<RangeCheck Comparator="${cmp}" SoftHard="Hard"><CheckValue>${Number(bound)}</CheckValue></RangeCheck>`,
+          );
     if (hasList) out.push(`<CodeListRef CodeListOID="CL.${oid(c.name)}"/>`);
     out.push('</ItemDef>');
     if (hasList) {

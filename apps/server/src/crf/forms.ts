@@ -1,10 +1,11 @@
-import { analyzeForm, type Form, FormParseError, parseForm } from '@crdp/crf';
+import { analyzeForm, type Form, FormParseError, formSchema, parseForm } from '@crdp/crf';
 import { and, desc, eq, ilike, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { crfForms, crfFormVersions, crfRecords } from '../db/schema/index.js';
 import { AppError, notFound } from '../http/errors.js';
+import { issueText } from '../http/validation-messages.js';
 import { assertFormInScope, type CrfActor, invalid } from './actor.js';
 
 /** A new form starts with one page holding one text question, so it can be previewed at once. */
@@ -19,9 +20,17 @@ export function checkDefinition(json: unknown, field = 'body.definition'): Form 
   } catch (e) {
     if (e instanceof FormParseError) {
       const f = e.faults[0];
-      throw invalid(f?.path ? `${field}.${f.path}` : field, f?.message ?? 'malformed form');
+      const at = f?.path ? `${field}.${f.path}` : field;
+      // The schema's own checks carry their Chinese; zod's checks are worded by issueText.
+      if (f?.messageZh) throw invalid(at, f.messageZh, f.message);
+      // parseForm got this far, so a string was JSON; the same check again gives zod's issue to word in Chinese.
+      const value: unknown = typeof json === 'string' ? JSON.parse(json) : json;
+      const issue = formSchema.safeParse(value).error?.issues[0];
+      if (!issue) throw invalid(at, '表单格式不正确', f?.message ?? 'malformed form');
+      const text = issueText(issue, value);
+      throw invalid(at, text['zh-CN'], text['en-US']);
     }
-    throw invalid(field, 'malformed form');
+    throw invalid(field, '表单格式不正确', 'malformed form');
   }
 }
 
@@ -44,7 +53,8 @@ export async function listForms(
         latestVersion: crfForms.latestVersion,
         createdAt: crfForms.createdAt,
         updatedAt: crfForms.updatedAt,
-        records: sql<number>`(select count(*)::int from ${crfRecords} r where r.form_id = ${crfForms.id})`,
+        // Qualified by hand: drizzle writes a bare "id" here, which the subquery would read as r.id.
+        records: sql<number>`(select count(*)::int from ${crfRecords} r where r.form_id = "crf_forms"."id" and r.deleted_at is null)`,
       })
       .from(crfForms)
       .where(cond)

@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { schemaMessage } from '../http/validation-messages.js';
 import { crfActor } from './actor.js';
 import { exportCsv, exportOdm, exportXlsx } from './export.js';
 import { createForm, loadVersion, ownedFormIds } from './forms.js';
-import { fromJson, fromRedcap } from './import.js';
+import { fromJson, fromOdm, fromRedcap, MAX_ODM_CHARS } from './import.js';
 import { formParams, trimmed, uploadParams } from './schemas.js';
 import { MAX_UPLOAD_BYTES, openUpload, ownedUploadIds, storeUpload } from './uploads.js';
 
@@ -30,15 +31,24 @@ export async function crfIoRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary:
-          'Create a form from CRDP JSON or a REDCap data dictionary; reports what it could not translate',
-        body: z.object({
-          format: z.enum(['json', 'redcap']),
-          name: trimmed(200, 1),
-          content: z
-            .string()
-            .min(1)
-            .max(6 * 1024 * 1024),
-        }),
+          'Create a form from CRDP JSON, a REDCap data dictionary or CDISC ODM 1.3.2 metadata (one FormDef: `formOid`, default the first); reports what it could not translate',
+        body: z
+          .object({
+            format: z.enum(['json', 'redcap', 'odm']),
+            name: trimmed(200, 1),
+            content: z
+              .string()
+              .min(1)
+              .max(6 * 1024 * 1024),
+            formOid: z.string().trim().min(1).max(200).optional(),
+          })
+          .refine((b) => b.format !== 'odm' || b.content.length <= MAX_ODM_CHARS, {
+            path: ['content'],
+            message: schemaMessage(
+              `ODM 文件不能超过 ${MAX_ODM_CHARS / 1024 / 1024} MB`,
+              `an ODM file may be at most ${MAX_ODM_CHARS / 1024 / 1024} MB`,
+            ),
+          }),
       },
     },
     async (req) => {
@@ -47,7 +57,7 @@ export async function crfIoRoutes(app: FastifyInstance) {
         b.format === 'json'
           ? { definition: fromJson(b.content), unsupported: [] as string[] }
           : (() => {
-              const x = fromRedcap(b.content);
+              const x = b.format === 'odm' ? fromOdm(b.content, b.formOid) : fromRedcap(b.content);
               return { definition: x.form, unsupported: x.unsupported };
             })();
       const form = await createForm(app.db, req, crfActor(req), { name: b.name, category: '', definition });

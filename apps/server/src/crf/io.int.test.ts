@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,9 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crfFormVersions, crfRecords } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { readZip } from '../test/unzip.js';
 import { LIVER_FORM } from './testform.js';
 
 const ODM_XSD = fileURLToPath(new URL('../../../../../shared/data/odm/ODM1-3-2.xsd', import.meta.url));
+const ODM_EXAMPLES = fileURLToPath(new URL('../../../../../shared/data/odm/examples/', import.meta.url));
 const hasPython = (() => {
   try {
     execFileSync('python3', ['--version'], { stdio: 'ignore' });
@@ -140,9 +142,9 @@ describe('CRF export, import and uploads', () => {
     expect(xlsx.headers['content-type']).toContain('spreadsheetml');
     const bytes = xlsx.rawPayload;
     expect(bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(true);
-    const text = bytes.toString('utf8');
-    expect(text).toContain('<row r="1103">');
-    expect(text).toContain('<c r="F2"><v>70</v></c>');
+    const sheet = (await readZip(bytes)).get('xl/worksheets/sheet1.xml')!;
+    expect(sheet).toContain('<row r="1103">');
+    expect(sheet).toContain('<c r="F2"><v>70</v></c>');
     if (hasPython) {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'xlsx-'));
       const file = path.join(dir, 'export.xlsx');
@@ -212,6 +214,220 @@ describe('CRF export, import and uploads', () => {
         )
       ).status,
     ).toBe(403);
+  });
+
+  it('imports its own ODM export back: items, codes, ranges, decimals and required survive', async () => {
+    const odm = await t.app.inject({
+      method: 'GET',
+      url: `/api/v0.1/crf/forms/${formId}/export?format=odm`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(odm.body).toContain(
+      '<RangeCheck Comparator="GE" SoftHard="Hard"><CheckValue>1</CheckValue></RangeCheck>',
+    );
+    expect(odm.body).toContain('DataType="float" SignificantDigits="1"');
+    if (hasXmllint && existsSync(ODM_XSD)) {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'odm-'));
+      await writeFile(path.join(dir, 'ranges.xml'), odm.body);
+      execFileSync('xmllint', ['--noout', '--schema', ODM_XSD, path.join(dir, 'ranges.xml')], {
+        stdio: 'pipe',
+      });
+    }
+    const res = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import',
+      { format: 'odm', name: 'ODM 往返', content: odm.body },
+      admin,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data.unsupported).toEqual([]);
+    const form = await get(t.app, `/api/v0.1/crf/forms/${res.body.data.form.id}`, admin);
+    expect(form.body.data.problems).toEqual([]);
+    const [page] = form.body.data.draft.pages;
+    expect(page.title).toBe('基本信息');
+    const items = Object.fromEntries(page.items.map((i: { key: string }) => [i.key, i]));
+    expect(Object.keys(items)).toEqual(['weight', 'height', 'bmi', 'hbsag', 'hbvDna', 'note']);
+    expect(items.weight).toMatchObject({
+      type: 'textQuestion',
+      title: '体重 (kg)',
+      textType: 'number',
+      isRequired: 1,
+      minVal: 1,
+      maxVal: 400,
+    });
+    expect(items.height).toMatchObject({ minVal: 30, maxVal: 260, isRequired: 1 });
+    expect(items.bmi).toMatchObject({ textType: 'number', fixed: 1 });
+    expect(items.hbsag).toMatchObject({
+      type: 'radio',
+      isRequired: 1,
+      options: [
+        { code: 'neg', name: '阴性' },
+        { code: 'pos', name: '阳性' },
+      ],
+    });
+    expect(items.hbvDna.isRequired).toBe(1);
+    expect(items.note).toMatchObject({ textType: 'text', maxNub: 200 });
+    expect(items.note.isRequired).toBeUndefined();
+  });
+
+  it.runIf(existsSync(ODM_EXAMPLES))('imports the forms of real ODM 1.3.2 metadata files', async () => {
+    const dave = await readFile(
+      path.join(ODM_EXAMPLES, 'MetaData_Dave_1_3_2_new_2006_01_26_extra_languages.xml'),
+      'utf8',
+    );
+    const res = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import',
+      { format: 'odm', name: 'CES baseline', content: dave },
+      admin,
+    );
+    expect(res.status).toBe(200);
+    const un: string[] = res.body.data.unsupported;
+    // The file's other six forms are named, so the user knows to import them one by one.
+    expect(un[0]).toMatch(/^other forms in the file were not imported: F_CM \(Prior or Concomitant /);
+    expect(un[0]?.match(/F_[A-Z0-9_]+ \(/g)).toHaveLength(6);
+    expect(un).toContain('I_VISITTIME: data type "time" imported as free text');
+    expect(un).toContain('I_DIABP: derivation method METH.001 (Test Algorithm 1) not translated');
+    const form = await get(t.app, `/api/v0.1/crf/forms/${res.body.data.form.id}`, admin);
+    expect(form.body.data.problems).toEqual([]);
+    const draft = form.body.data.draft;
+    expect(draft.pages.map((p: { title: string }) => p.title)).toEqual([
+      'Common',
+      'Demographics',
+      'Smoking History',
+      'Complaints due to smoking',
+      'Drinking History',
+      'Physical Exam',
+      'XRay',
+    ]);
+    const items = Object.fromEntries(
+      draft.pages
+        .flatMap((p: { items: { key: string }[] }) => p.items)
+        .map((i: { key: string }) => [i.key, i]),
+    );
+    // English text chosen over French, German and an empty Korean one; units from BasicDefinitions.
+    expect(items.I_SYSBP).toMatchObject({
+      title: 'Systolic blood pressure',
+      textType: 'number',
+      fixed: 0,
+      unit: 'mm Hg',
+      maxVal: 179,
+    });
+    // Mandatory comes from this form's ItemRef (No here, Yes in the week forms).
+    expect(items.I_SYSBP.isRequired).toBeUndefined();
+    expect(items.I_SEX).toMatchObject({
+      type: 'radio',
+      isRequired: 1,
+      options: [
+        { code: 'M', name: 'Male' },
+        { code: 'F', name: 'Female' },
+      ],
+    });
+    expect(items.I_SUBJECTID).toMatchObject({ textType: 'text', maxNub: 11 });
+    expect(items.I_BRTHDT).toMatchObject({ textType: 'date' });
+    expect(items.I_SMOKING.options.map((o: { code: string }) => o.code)).toEqual(['1', '0']);
+    // "Not collected while I_SMOKING is false" became a show rule on the boolean's code.
+    expect(items.I_NR_CIGARETTES.isHide).toBe(1);
+    expect(draft.showRules).toContainEqual({
+      indicatorName: 'I_SMOKING',
+      condition: 'notEquals',
+      indicatorVal: '0',
+      selectItems: ['I_NR_CIGARETTES'],
+    });
+
+    const openedc = await readFile(path.join(ODM_EXAMPLES, 'openedc_metadata.xml'), 'utf8');
+    const who = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import',
+      { format: 'odm', name: 'WHO-5', content: openedc, formOid: 'F.4' },
+      admin,
+    );
+    expect(who.status).toBe(200);
+    const whoForm = (await get(t.app, `/api/v0.1/crf/forms/${who.body.data.form.id}`, admin)).body.data;
+    expect(whoForm.problems).toEqual([]);
+    const first = whoForm.draft.pages[1].items[1];
+    expect(first).toMatchObject({
+      key: 'WHO_1',
+      type: 'radio',
+      title: 'I have felt cheerful and in good spirits',
+    });
+    expect(first.options).toHaveLength(6);
+    expect(who.body.data.unsupported).toContainEqual(expect.stringMatching(/^I\.2: derivation method M\.2/));
+    const basis = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import',
+      { format: 'odm', name: 'Basis', content: openedc, formOid: 'F.1' },
+      admin,
+    );
+    // OpenEDC's `!(Gender == "Female")` exception: shown only for women.
+    const basisForm = (await get(t.app, `/api/v0.1/crf/forms/${basis.body.data.form.id}`, admin)).body.data;
+    expect(basisForm.problems).toEqual([]);
+    expect(basisForm.draft.showRules).toContainEqual({
+      indicatorName: 'Gender',
+      condition: 'equals',
+      indicatorVal: 'Female',
+      selectItems: ['Pregnant'],
+    });
+  });
+
+  it('refuses malformed, DOCTYPE-carrying, oversize or foreign XML with a 400 naming the field', async () => {
+    const before = (await get(t.app, '/api/v0.1/crf/forms?page=1&size=100', admin)).body.data.total;
+    const odm = (body: string) =>
+      `<?xml version="1.0"?><ODM xmlns="http://www.cdisc.org/ns/odm/v1.3" ODMVersion="1.3.2">${body}</ODM>`;
+    const attempt = (content: string, extra: Record<string, unknown> = {}) =>
+      post(t.app, '/api/v0.1/crf/forms/import', { format: 'odm', name: 'bad', content, ...extra }, admin);
+    const broken = await attempt(odm('<Study OID="S"><MetaDataVersion OID="M" Name="M"></Study>'));
+    expect(broken.status).toBe(400);
+    expect(broken.body.field).toBe('body.content');
+    expect(broken.body.message).toMatch(/^请求参数错误：body\.content: XML 格式不正确（第 \d+ 行：/);
+    const brokenEn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v0.1/crf/forms/import',
+      headers: { WeAppAuthorization: admin, 'accept-language': 'en-US' },
+      payload: {
+        format: 'odm',
+        name: 'bad',
+        content: odm('<Study OID="S"><MetaDataVersion OID="M" Name="M"></Study>'),
+      },
+    });
+    expect(brokenEn.statusCode).toBe(400);
+    expect(brokenEn.json().message).toMatch(
+      /^Invalid request: body\.content: not well-formed XML \(line \d+: /,
+    );
+    const xxe = await attempt(
+      '<?xml version="1.0"?><!DOCTYPE ODM [<!ENTITY x SYSTEM "file:///etc/passwd">]><ODM>&x;</ODM>',
+    );
+    expect(xxe.status).toBe(400);
+    expect(xxe.body.message).toContain('ODM 文件不能包含 DOCTYPE 或实体声明');
+    const bomb = await attempt(
+      `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${'<!ENTITY lol1 "&lol;&lol;&lol;">'}]><ODM/>`,
+    );
+    expect(bomb.status).toBe(400);
+    const huge = await attempt(odm(`<!--${'x'.repeat(5 * 1024 * 1024)}-->`));
+    expect(huge.status).toBe(400);
+    expect(huge.body.field).toBe('body.content');
+    expect(huge.body.message).toBe('请求参数错误：body.content: ODM 文件不能超过 5 MB');
+    const deep = await attempt(odm(`${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}`));
+    expect(deep.status).toBe(400);
+    expect(deep.body.field).toBe('body.content');
+    for (const junk of ['x', '<', '<ODM', '\u0000\uffff', '<ODM><Study/></ODM>', '{"pages":[]}'])
+      expect((await attempt(junk)).status, junk).toBe(400);
+    const foreign = await attempt('<?xml version="1.0"?><html><body/></html>');
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.message).toContain('根元素不是 <ODM>');
+    const empty = await attempt(odm('<Study OID="S"/>'));
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toContain('ODM 文件中没有带 MetaDataVersion 的 Study');
+    const noForm = await attempt(
+      odm(
+        '<Study OID="S"><MetaDataVersion OID="M" Name="M"><FormDef OID="F.A" Name="A" Repeating="No"/></MetaDataVersion></Study>',
+      ),
+      { formOid: 'F.B' },
+    );
+    expect(noForm.status).toBe(400);
+    expect(noForm.body.field).toBe('body.formOid');
+    expect(noForm.body.message).toBe('请求参数错误：body.formOid: 文件中没有 FormDef "F.B"（文件中有：F.A）');
+    expect((await get(t.app, '/api/v0.1/crf/forms?page=1&size=100', admin)).body.data.total).toBe(before);
   });
 
   it('stores uploads under DATA_DIR/uploads, checks their content and serves them only in scope', async () => {

@@ -7,6 +7,7 @@ import { ownedFormIds } from './forms.js';
 import {
   assignRecord,
   createRecord,
+  deleteRecord,
   listRecords,
   ownedRecordIds,
   recordHistory,
@@ -170,6 +171,24 @@ export async function crfRecordRoutes(app: FastifyInstance) {
     'unlock',
     'CrfHepatopathyPoc.enable',
     'Unlock a record (a function of its own), with a reason',
+  );
+
+  r.post(
+    '/api/v0.1/crf/records/:recordId/delete',
+    {
+      config: recordConfig('CrfHepatopathyPoc.delete', false),
+      schema: {
+        tags,
+        summary:
+          'Delete a record with a reason: it leaves lists and exports, its row and history stay; locked records are refused',
+        params: recordParams,
+        body: z.object({ reason: reasonSchema.pipe(z.string().min(1, 'a reason is required')) }),
+      },
+    },
+    async (req) => {
+      const row = await deleteRecord(app.db, req, crfActor(req), req.params.recordId, req.body.reason);
+      return ok({ id: row.id, deletedAt: row.deletedAt, deleteReason: row.deleteReason });
+    },
   );
 
   r.post(

@@ -1,5 +1,5 @@
 import type { Issue } from '@crdp/crf';
-import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
@@ -35,13 +35,17 @@ async function checkSubject(
   input: { patientId?: number | undefined; subjectCode?: string | undefined },
 ) {
   if (input.patientId === undefined && !input.subjectCode)
-    throw invalid('body.subjectCode', 'a record needs a subject: patientId or subjectCode');
+    throw invalid(
+      'body.subjectCode',
+      '记录需要指定对象：patientId 或 subjectCode',
+      'a record needs a subject: patientId or subjectCode',
+    );
   if (input.patientId !== undefined) {
     const [p] = await tx
       .select({ id: patients.id })
       .from(patients)
       .where(and(eq(patients.id, input.patientId), eq(patients.appId, actor.appId)));
-    if (!p) throw invalid('body.patientId', 'no patient of this app has this id');
+    if (!p) throw invalid('body.patientId', '本应用没有这个 ID 的患者', 'no patient of this app has this id');
   }
 }
 
@@ -51,7 +55,7 @@ async function checkAssignee(tx: Tx, actor: CrfActor, userId: number | undefined
     .select({ userId: appMembers.userId })
     .from(appMembers)
     .where(and(eq(appMembers.appId, actor.appId), eq(appMembers.userId, userId)));
-  if (!m) throw invalid('body.assignedTo', 'no member of this app has this id');
+  if (!m) throw invalid('body.assignedTo', '本应用没有这个 ID 的成员', 'no member of this app has this id');
 }
 
 async function notifyAssignee(tx: Tx, actor: CrfActor, recordId: number, userId: number | undefined) {
@@ -142,6 +146,13 @@ export async function loadRecord(tx: Tx, actor: CrfActor, recordId: number, forU
   return rec;
 }
 
+/** Loads a record for a change: a deleted record is kept for the history but takes no change. */
+async function loadForChange(tx: Tx, actor: CrfActor, recordId: number) {
+  const rec = await loadRecord(tx, actor, recordId, true);
+  if (rec.deletedAt) throw new AppError(409, 'crf.deleted');
+  return rec;
+}
+
 export async function recordWithDefinition(db: Db, actor: CrfActor, recordId: number) {
   const rec = await loadRecord(db, actor, recordId);
   const [v] = await db.select().from(crfFormVersions).where(eq(crfFormVersions.id, rec.versionId));
@@ -179,7 +190,7 @@ export async function saveRecord(
   input: RecordSave,
 ) {
   return db.transaction(async (tx) => {
-    const rec = await loadRecord(tx, actor, recordId, true);
+    const rec = await loadForChange(tx, actor, recordId);
     if (rec.status === 'locked') throw new AppError(409, 'crf.locked');
     if (rec.revision !== input.revision)
       throw new AppError(409, 'crf.stale', { revision: rec.revision }, 'body.revision');
@@ -288,7 +299,7 @@ export async function transitionRecord(
   reason: string,
 ) {
   return db.transaction(async (tx) => {
-    const rec = await loadRecord(tx, actor, recordId, true);
+    const rec = await loadForChange(tx, actor, recordId);
     if (!FROM[what].includes(rec.status as RecordStatus))
       throw new AppError(409, 'crf.badStatus', { status: rec.status });
     const now = new Date();
@@ -323,6 +334,52 @@ export async function transitionRecord(
   });
 }
 
+/**
+ * Soft delete with a reason: the row, its answers and its field history stay (nothing
+ * acknowledged is lost); lists, counts and exports leave it out. A locked record is refused.
+ */
+export async function deleteRecord(
+  db: Db,
+  req: FastifyRequest,
+  actor: CrfActor,
+  recordId: number,
+  reason: string,
+) {
+  return db.transaction(async (tx) => {
+    const rec = await loadForChange(tx, actor, recordId);
+    if (rec.status === 'locked') throw new AppError(409, 'crf.lockedDelete');
+    const now = new Date();
+    const [row] = await tx
+      .update(crfRecords)
+      .set({
+        deletedAt: now,
+        deletedBy: actor.userId,
+        deletedByName: actor.userName,
+        deleteReason: reason,
+        revision: rec.revision + 1,
+        updatedAt: now,
+        updatedByName: actor.userName,
+      })
+      .where(eq(crfRecords.id, recordId))
+      .returning();
+    await event(tx, actor, recordId, '@delete', reason);
+    await audit(tx, req, {
+      action: 'crf.record.delete',
+      entity: 'crf_record',
+      entityId: recordId,
+      before: {
+        status: rec.status,
+        formId: rec.formId,
+        patientId: rec.patientId,
+        subjectCode: rec.subjectCode,
+      },
+      after: { deletedAt: now.toISOString() },
+      reason,
+    });
+    return row!;
+  });
+}
+
 export async function assignRecord(
   db: Db,
   req: FastifyRequest,
@@ -331,7 +388,7 @@ export async function assignRecord(
   userId: number,
 ) {
   return db.transaction(async (tx) => {
-    const rec = await loadRecord(tx, actor, recordId, true);
+    const rec = await loadForChange(tx, actor, recordId);
     await checkAssignee(tx, actor, userId);
     await tx
       .update(crfRecords)
@@ -375,7 +432,11 @@ export async function listRecords(
   q: { page: number; size: number; status?: string | undefined; subject?: string | undefined },
 ) {
   await loadForm(db, actor, formId);
-  const where: SQL[] = [eq(crfRecords.appId, actor.appId), eq(crfRecords.formId, formId)];
+  const where: SQL[] = [
+    eq(crfRecords.appId, actor.appId),
+    eq(crfRecords.formId, formId),
+    isNull(crfRecords.deletedAt),
+  ];
   if (actor.free) where.push(eq(crfRecords.freeKeyId, actor.free.keyId ?? -1));
   if (q.status) where.push(eq(crfRecords.status, q.status));
   if (q.subject) where.push(eq(crfRecords.subjectCode, q.subject));

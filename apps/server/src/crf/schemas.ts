@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { schemaMessage } from '../http/validation-messages.js';
 
 /**
  * Text of at most `max` UTF-16 units (zod counts code points, so astral characters would pass
@@ -9,7 +10,9 @@ export const trimmed = (max: number, min = 0) =>
     .string()
     .max(max)
     .refine((s) => s.length <= max, { message: `must be at most ${max} characters` })
-    .refine((s) => s.trim().length >= min, { message: `must have at least ${min} non-blank character(s)` })
+    .refine((s) => s.trim().length >= min, {
+      message: schemaMessage(`至少 ${min} 个非空白字符`, `must have at least ${min} non-blank character(s)`),
+    })
     .transform((s) => s.trim());
 
 /** Shapes of the CRF calls, shared by the route files. */

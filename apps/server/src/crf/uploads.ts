@@ -44,13 +44,28 @@ export async function storeUpload(
 ) {
   await loadForm(db, actor, formId);
   const check = TYPES[input.contentType];
-  if (!check) throw invalid('body.contentType', `not accepted; use one of ${Object.keys(TYPES).join(', ')}`);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(input.dataBase64)) throw invalid('body.dataBase64', 'not base64');
+  if (!check)
+    throw invalid(
+      'body.contentType',
+      `不支持此类型，请使用以下之一：${Object.keys(TYPES).join('、')}`,
+      `not accepted; use one of ${Object.keys(TYPES).join(', ')}`,
+    );
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(input.dataBase64))
+    throw invalid('body.dataBase64', '不是 base64 编码', 'not base64');
   const bytes = Buffer.from(input.dataBase64, 'base64');
-  if (bytes.length === 0) throw invalid('body.dataBase64', 'the file is empty');
+  if (bytes.length === 0) throw invalid('body.dataBase64', '文件是空的', 'the file is empty');
   if (bytes.length > MAX_UPLOAD_BYTES)
-    throw invalid('body.dataBase64', `larger than ${MAX_UPLOAD_BYTES} bytes`);
-  if (!check(bytes)) throw invalid('body.contentType', `the content is not ${input.contentType}`);
+    throw invalid(
+      'body.dataBase64',
+      `超过 ${MAX_UPLOAD_BYTES} 字节`,
+      `larger than ${MAX_UPLOAD_BYTES} bytes`,
+    );
+  if (!check(bytes))
+    throw invalid(
+      'body.contentType',
+      `文件内容不是 ${input.contentType}`,
+      `the content is not ${input.contentType}`,
+    );
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const rel = path.join(
     `app-${actor.appId}`,

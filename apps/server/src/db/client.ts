@@ -41,6 +41,11 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
+    // An idle connection that PostgreSQL ends (a restart, pg_terminate_backend, a dropped
+    // database) must not take the process down: the pool drops it and opens a new one on demand.
+    pool.on('error', (err) => {
+      process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`, { code: 'CRDP_PG_IDLE' });
+    });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(drizzlePg(pool), { migrationsFolder });
     const u = new URL(opts.url);

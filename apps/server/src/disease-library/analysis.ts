@@ -19,7 +19,12 @@ async function itemKeysOf(db: Tx, appId: number, libraryId: number) {
 
 function checkKeys(keys: Map<string, unknown>, wanted: string[], field: string) {
   const i = wanted.findIndex((k) => !keys.has(k));
-  if (i >= 0) throw invalid(`${field}.${i}`, `no item of the library's form has the key ${wanted[i]}`);
+  if (i >= 0)
+    throw invalid(
+      `${field}.${i}`,
+      `专病库的表单中没有键为 ${wanted[i]} 的题目`,
+      `no item of the library's form has the key ${wanted[i]}`,
+    );
 }
 
 /** Answers of every patient of a library (id order), with the marks of unobtainable items. */
@@ -30,7 +35,7 @@ async function libraryValues(db: Tx, libraryId: number) {
     unobtainable: Record<string, string>;
   }>(
     await db.execute(sql`select lp.patient_id, r.answers, lp.unobtainable from disease_library_patients lp
-      left join crf_records r on r.id = lp.record_id where lp.library_id = ${libraryId} order by lp.id`),
+      left join crf_records r on r.id = lp.record_id and r.deleted_at is null where lp.library_id = ${libraryId} order by lp.id`),
   );
 }
 
@@ -84,7 +89,8 @@ function conditionSql(c: SearchInput['conditions'][number], i: number): SQL {
   const isNum = typeof c.value === 'number';
   if (c.op === 'empty') return sql`coalesce(${v}, '') = ''`;
   if (c.op === 'notEmpty') return sql`coalesce(${v}, '') <> ''`;
-  if (c.value === undefined) throw invalid(`body.conditions.${i}.value`, 'this operator needs a value');
+  if (c.value === undefined)
+    throw invalid(`body.conditions.${i}.value`, '该运算符需要一个值', 'this operator needs a value');
   if (c.op === 'contains') return sql`${v} ilike ${`%${String(c.value).replace(/[%_\\]/g, '\\$&')}%`}`;
   const op = sql.raw(c.op === '!=' ? '<>' : c.op);
   if (isNum) return sql`(case when ${v} ~ '^-?[0-9]+(\\.[0-9]+)?$' then ${v}::float8 end) ${op} ${c.value}`;
@@ -102,11 +108,15 @@ export async function searchLibrary(db: Tx, appId: number, libraryId: number, in
   const allowed = detail.searchFields as string[];
   const outside = input.conditions.findIndex((c) => allowed.length > 0 && !allowed.includes(c.itemKey));
   if (outside >= 0)
-    throw invalid(`body.conditions.${outside}.itemKey`, 'this item is not searchable in this library');
+    throw invalid(
+      `body.conditions.${outside}.itemKey`,
+      '该题目在本专病库中不可检索',
+      'this item is not searchable in this library',
+    );
   const conds = input.conditions.map(conditionSql);
   const match = conds.length ? sql.join(conds, input.match === 'any' ? sql` or ` : sql` and `) : sql`true`;
   const from = sql`from disease_library_patients lp join patients p on p.id = lp.patient_id and p.app_id = ${appId}
-    left join crf_records r on r.id = lp.record_id where lp.library_id = ${libraryId} and (${match})`;
+    left join crf_records r on r.id = lp.record_id and r.deleted_at is null where lp.library_id = ${libraryId} and (${match})`;
   const [total] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n ${from}`));
   const rows = rowsOf<{
     patient_id: string;
@@ -231,7 +241,7 @@ export async function storageSizes(db: Tx, appId: number) {
     await db.execute(sql`select l.id, l.name,
         (select count(*)::int from disease_library_patients lp where lp.library_id = l.id) as patients,
         (select coalesce(sum((select count(*) from jsonb_object_keys(r.answers))), 0)::int from disease_library_patients lp
-           join crf_records r on r.id = lp.record_id where lp.library_id = l.id) as values,
+           join crf_records r on r.id = lp.record_id and r.deleted_at is null where lp.library_id = l.id) as values,
         (select count(*)::int from disease_library_fill_log g where g.library_id = l.id) as logs
       from disease_libraries l where l.app_id = ${appId} order by l.id`),
   );
@@ -283,7 +293,7 @@ export async function rdrStatistics(db: Tx, appId: number) {
         (select count(*)::int from diagnoses where app_id = ${appId}) as diagnoses,
         (select count(*)::int from lab_results where app_id = ${appId}) as lab_results,
         (select count(*)::int from documents where app_id = ${appId}) as documents,
-        (select count(*)::int from crf_records r where r.app_id = ${appId}
+        (select count(*)::int from crf_records r where r.app_id = ${appId} and r.deleted_at is null
            and exists (select 1 from disease_library_patients lp where lp.record_id = r.id)) as library_records,
         (select count(*)::int from disease_library_fill_log where app_id = ${appId} and outcome = 'filled') as machine_values`),
   );

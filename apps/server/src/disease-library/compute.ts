@@ -23,7 +23,7 @@ export async function computeIndicator(
   try {
     rule = parseTemplate(input.template_str, input.template_params);
   } catch (e) {
-    if (e instanceof TemplateError) throw invalid(`body.${e.field}`, e.message);
+    if (e instanceof TemplateError) throw invalid(`body.${e.field}`, e.zh, e.message);
     throw e;
   }
   const out = { rule, text: ruleText(rule), kind: resultKind(rule) };

@@ -68,9 +68,11 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     );
     expect(noItem.status).toBe(400);
     expect(JSON.stringify(noItem.body)).toContain('sourceRules.nope');
+    expect(noItem.body.message).toBe('请求参数错误：body.sourceRules.nope: 表单中没有这个键的题目');
     const noForm = await post(t.app, `${P}/libraries`, { name: '乙肝库', crfFormId: 999_999 }, admin);
     expect(noForm.status).toBe(400);
     expect(JSON.stringify(noForm.body)).toContain('crfFormId');
+    expect(noForm.body.message).toContain('本应用没有这个 ID 的表单');
     const list = await get(t.app, `${P}/libraries`, admin);
     expect(list.body.data.total).toBe(0);
   });
@@ -155,6 +157,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     );
     expect(missing.status).toBe(400);
     expect(JSON.stringify(missing.body)).toContain('template_params.code');
+    expect(missing.body.message).toContain('参数 code 没有给值');
   });
 
   it('fills machine values, keeps manual ones and logs where each value came from', async () => {
@@ -265,6 +268,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     );
     expect(outside.status).toBe(400);
     expect(JSON.stringify(outside.body)).toContain('conditions.0.itemKey');
+    expect(outside.body.message).toContain('该题目在本专病库中不可检索');
   });
 
   it('reports missing indicators and marks one as not obtainable with a reason', async () => {
@@ -356,6 +360,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     const bad = await post(t.app, `${P}/libraries/${libId}/export`, { itemKeys: ['nope'] }, admin);
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('itemKeys.0');
+    expect(bad.body.message).toBe('请求参数错误：body.itemKeys.0: 专病库的表单中没有这个键的题目');
   });
 
   it('answers the workbench statistics calls and the dashboard', async () => {
@@ -411,5 +416,38 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
       .from(diseaseLibraryPatients)
       .where(eq(diseaseLibraryPatients.libraryId, libId));
     expect(rows).toHaveLength(3);
+  });
+
+  it('leaves a deleted CRF record out of statistics, search, exports and fills', async () => {
+    const zhang = await get(t.app, `${P}/libraries/${libId}/patients/${ids.zhang}`, admin);
+    const recordId = zhang.body.data.record.id as number;
+    const del = await post(t.app, `/api/v0.1/crf/records/${recordId}/delete`, { reason: '重复建档' }, admin);
+    expect(del.status).toBe(200);
+    const stats = await post(
+      t.app,
+      `${P}/libraries/${libId}/statistics`,
+      { itemKeys: ['admissions'] },
+      admin,
+    );
+    // 张一's two admissions are gone with the record: 李二 and 钱三 keep one each.
+    expect(stats.body.data.items[0].summary).toMatchObject({ n: 2, mean: 1 });
+    const job = await post(
+      t.app,
+      `${P}/libraries/${libId}/export`,
+      { itemKeys: ['alt'], format: 'csv' },
+      admin,
+    );
+    await settle(t, admin, job.body.data.jobId);
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `${P}/exports/${job.body.data.jobId}/download`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(file.body).toContain(`${ids.zhang},HB-1,张一,2024-01-05,\r\n`);
+    // A fill writes nothing into the deleted record.
+    const fill = await post(t.app, `${P}/libraries/${libId}/fill`, {}, admin);
+    await settle(t, admin, fill.body.data.jobId);
+    const after = await get(t.app, `${P}/libraries/${libId}/patients/${ids.zhang}`, admin);
+    expect(after.body.data.record.revision).toBe(zhang.body.data.record.revision + 1);
   });
 });

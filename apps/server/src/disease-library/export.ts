@@ -4,10 +4,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
+import { xlsxBuffer } from '../files/xlsx.js';
 import { notFound } from '../http/errors.js';
 import { enqueueJob, findJob, type JobContext } from '../jobs/runner.js';
 import { type Actor, invalid, libraryDetail } from './libraries.js';
-import { writeXlsx } from './xlsx.js';
 
 /**
  * Export (export): chosen indicators of every patient of a library as CSV or XLSX, with a
@@ -38,7 +38,12 @@ export async function requestExport(
   const detail = await libraryDetail(db, actor.appId, libraryId);
   const keys = new Set(detail.items.map((i) => i.key));
   const bad = input.itemKeys.findIndex((k) => !keys.has(k));
-  if (bad >= 0) throw invalid(`body.itemKeys.${bad}`, 'no item of the library’s form has this key');
+  if (bad >= 0)
+    throw invalid(
+      `body.itemKeys.${bad}`,
+      '专病库的表单中没有这个键的题目',
+      'no item of the library’s form has this key',
+    );
   return db.transaction(async (tx) => {
     const job = await enqueueJob(tx, {
       appId: actor.appId,
@@ -70,7 +75,7 @@ export function exportJob(dataDir: string) {
     }>(
       await db.execute(sql`select lp.patient_id, p.mrn, p.name, to_char(lp.filing_date, 'YYYY-MM-DD') as filing_date, r.answers
         from disease_library_patients lp join patients p on p.id = lp.patient_id and p.app_id = ${job.appId}
-        left join crf_records r on r.id = lp.record_id where lp.library_id = ${p.libraryId} order by lp.filing_date, lp.id`),
+        left join crf_records r on r.id = lp.record_id and r.deleted_at is null where lp.library_id = ${p.libraryId} order by lp.filing_date, lp.id`),
     );
     await progress(50);
     const header = ['patient_id', 'mrn', 'name', 'filing_date', ...items.map((i) => i.key)];
@@ -104,9 +109,9 @@ export function exportJob(dataDir: string) {
     if (p.format === 'xlsx') {
       await writeFile(
         file,
-        writeXlsx([
-          { name: 'data', rows: [header, ...data] },
-          { name: 'dictionary', rows: dictionary },
+        await xlsxBuffer([
+          { name: 'data', rows: [[header, ...data]] },
+          { name: 'dictionary', rows: [dictionary] },
         ]),
       );
     } else {
@@ -130,7 +135,12 @@ export function exportJob(dataDir: string) {
 export async function exportFile(db: Tx, dataDir: string, appId: number, jobId: number, dictionary = false) {
   const job = await findJob(db, appId, jobId);
   if (!job || job.kind !== EXPORT_KIND) throw notFound('export');
-  if (job.status !== 'succeeded') throw invalid('params.jobId', `the export is ${job.status}`);
+  if (job.status !== 'succeeded')
+    throw invalid(
+      'params.jobId',
+      `导出任务的状态为 ${job.status}，还不能下载`,
+      `the export is ${job.status}`,
+    );
   const p = job.params as { format: 'csv' | 'xlsx' };
   const result = job.result as { fileName: string };
   const file = exportPath(dataDir, appId, jobId, p.format);

@@ -89,7 +89,8 @@ export async function fillLibrary(
       let changedRecords = 0;
       for (const m of members) {
         const rec = m.recordId !== null ? byId.get(m.recordId) : undefined;
-        if (!rec || rec.status === 'locked') continue;
+        // A locked record takes no machine value; a deleted one takes nothing at all.
+        if (!rec || rec.status === 'locked' || rec.deletedAt) continue;
         if (!definitions.has(rec.versionId)) {
           const [v] = await tx.select().from(crfFormVersions).where(eq(crfFormVersions.id, rec.versionId));
           definitions.set(rec.versionId, v!.definition as Form);

@@ -13,7 +13,7 @@ import {
   diseaseLibraryTemplates,
   diseases,
 } from '../db/schema/index.js';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError, invalidField, notFound } from '../http/errors.js';
 import type { LibraryInput, LibraryPatch } from './inputs.js';
 import { parseTemplate, TemplateError } from './template.js';
 
@@ -29,9 +29,8 @@ export function actorOf(req: FastifyRequest): Actor {
   return { appId: a.appId, userId: a.userId, userName: a.userName };
 }
 
-/** Bad input: 400 naming the field, nothing changed. */
-export const invalid = (field: string, detail: string) =>
-  new AppError(400, 'request.invalid', { detail: `${field}: ${detail}` }, field);
+/** Bad input: 400 naming the field, worded in Chinese and English; nothing changed. */
+export const invalid = invalidField;
 
 export type LibraryRow = typeof diseaseLibraries.$inferSelect;
 
@@ -51,8 +50,9 @@ export async function publishedForm(db: Tx, appId: number, formId: number, field
     .select()
     .from(crfForms)
     .where(and(eq(crfForms.id, formId), eq(crfForms.appId, appId)));
-  if (!form) throw invalid(field, 'no form of this app has this id');
-  if (form.latestVersion < 1) throw invalid(field, 'the form has no published version yet');
+  if (!form) throw invalid(field, '本应用没有这个 ID 的表单', 'no form of this app has this id');
+  if (form.latestVersion < 1)
+    throw invalid(field, '该表单还没有发布的版本', 'the form has no published version yet');
   const [version] = await db
     .select()
     .from(crfFormVersions)
@@ -64,16 +64,22 @@ export async function publishedForm(db: Tx, appId: number, formId: number, field
 export function checkRules(definition: Form, rules: Record<string, string>, searchFields: string[] = []) {
   const keys = new Set(formItems(definition).map((x) => x.item.key));
   for (const [key, rule] of Object.entries(rules)) {
-    if (!keys.has(key)) throw invalid(`body.sourceRules.${key}`, 'no item of the form has this key');
+    if (!keys.has(key))
+      throw invalid(`body.sourceRules.${key}`, '表单中没有这个键的题目', 'no item of the form has this key');
     try {
       parseTemplate(rule);
     } catch (e) {
-      if (e instanceof TemplateError) throw invalid(`body.sourceRules.${key}`, e.message);
+      if (e instanceof TemplateError) throw invalid(`body.sourceRules.${key}`, e.zh, e.message);
       throw e;
     }
   }
   const bad = searchFields.find((k) => !keys.has(k));
-  if (bad) throw invalid('body.searchFields', `no item of the form has the key ${bad}`);
+  if (bad)
+    throw invalid(
+      'body.searchFields',
+      `表单中没有键为 ${bad} 的题目`,
+      `no item of the form has the key ${bad}`,
+    );
 }
 
 async function checkDisease(db: Tx, appId: number, diseaseId: number | null | undefined) {
@@ -82,7 +88,12 @@ async function checkDisease(db: Tx, appId: number, diseaseId: number | null | un
     .select({ id: diseases.diseaseId })
     .from(diseases)
     .where(and(eq(diseases.diseaseId, diseaseId), eq(diseases.appId, appId)));
-  if (!d) throw invalid('body.diseaseId', 'no disease of the dictionary has this id');
+  if (!d)
+    throw invalid(
+      'body.diseaseId',
+      '病种字典中没有这个 ID 的病种',
+      'no disease of the dictionary has this id',
+    );
 }
 
 async function checkName(db: Tx, appId: number, name: string, exceptId?: number) {
@@ -90,7 +101,8 @@ async function checkName(db: Tx, appId: number, name: string, exceptId?: number)
     .select({ id: diseaseLibraries.id })
     .from(diseaseLibraries)
     .where(and(eq(diseaseLibraries.appId, appId), eq(diseaseLibraries.name, name)));
-  if (same && same.id !== exceptId) throw invalid('body.name', 'a library of this name exists');
+  if (same && same.id !== exceptId)
+    throw invalid('body.name', '已有同名的专病库', 'a library of this name exists');
 }
 
 const nextPush = (hours: number) => (hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null);
@@ -105,11 +117,17 @@ export async function createLibrary(db: Db, req: FastifyRequest, actor: Actor, i
       .where(
         and(eq(diseaseLibraryTemplates.id, input.templateId), eq(diseaseLibraryTemplates.appId, actor.appId)),
       );
-    if (!t) throw invalid('body.templateId', 'no common template of this app has this id');
+    if (!t)
+      throw invalid(
+        'body.templateId',
+        '本应用没有这个 ID 的通用模板',
+        'no common template of this app has this id',
+      );
     formId ??= t.crfFormId;
     rules = { ...(t.sourceRules as Record<string, string>), ...rules };
   }
-  if (!formId) throw invalid('body.crfFormId', 'choose a CRF or a common template');
+  if (!formId)
+    throw invalid('body.crfFormId', '请选择 CRF 表单或通用模板', 'choose a CRF or a common template');
   const { definition } = await publishedForm(db, actor.appId, formId);
   checkRules(definition, rules, input.searchFields);
   await checkDisease(db, actor.appId, input.diseaseId);

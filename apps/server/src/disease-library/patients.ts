@@ -152,7 +152,12 @@ export async function saveLibraryRecord(
 ) {
   const lib = await libraryOf(db, actor.appId, libraryId);
   const m = await memberOf(db, lib.id, patientId);
-  if (!m.recordId) throw invalid('params.patientId', 'the patient has no record yet; push again');
+  if (!m.recordId)
+    throw invalid(
+      'params.patientId',
+      '该患者还没有记录，请重新推送',
+      'the patient has no record yet; push again',
+    );
   const [rec] = await db.select().from(crfRecords).where(eq(crfRecords.id, m.recordId));
   const old = (rec?.answers ?? {}) as Record<string, unknown>;
   const saved = await saveRecord(
@@ -209,10 +214,11 @@ export async function markUnobtainable(
   if (!(input.itemKey in (lib.sourceRules as Record<string, string>))) {
     const { definition } = await publishedForm(db, actor.appId, lib.crfFormId);
     const keys = new Set(formItems(definition).map((x) => x.item.key));
-    if (!keys.has(input.itemKey)) throw invalid('body.itemKey', 'no item of the form has this key');
+    if (!keys.has(input.itemKey))
+      throw invalid('body.itemKey', '表单中没有这个键的题目', 'no item of the form has this key');
   }
   if (input.unobtainable && !input.reason)
-    throw invalid('body.reason', 'say why the value cannot be obtained');
+    throw invalid('body.reason', '请说明无法获取该值的原因', 'say why the value cannot be obtained');
   const before = m.unobtainable as Record<string, string>;
   const after = { ...before };
   if (input.unobtainable) after[input.itemKey] = input.reason;

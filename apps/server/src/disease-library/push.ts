@@ -152,7 +152,8 @@ export async function pushJob({ db, job, progress }: JobContext) {
 /** Queues a push of the library; the caller nudges the runner. */
 export async function requestPush(db: Db, req: FastifyRequest, actor: Actor, libraryId: number) {
   const lib = await libraryOf(db, actor.appId, libraryId);
-  if (lib.status !== 'enabled') throw invalid('params.id', 'the library is disabled; enable it first');
+  if (lib.status !== 'enabled')
+    throw invalid('params.id', '该专病库已停用，请先启用', 'the library is disabled; enable it first');
   return db.transaction(async (tx) => {
     const job = await enqueueJob(tx, {
       appId: actor.appId,

@@ -57,5 +57,10 @@ describe('the indicator template language', () => {
     expect(fails('latest lab where code = {{c}}').field).toBe('template_params.c');
     expect(fails('latest lab where code = {{c}}', { c: { x: 1 } }).field).toBe('template_params.c');
     expect(fails('latest lab ; drop').message).toContain("unexpected character ';'");
+    expect(fails('sum lab').zh).toContain("'sum' 不是聚合方式");
+    expect(fails('latest lab.colour').zh).toContain("lab 没有字段 'colour'");
+    expect(fails('avg diagnosis.name').zh).toBe("'avg' 需要数值字段，name 是文本字段");
+    expect(fails('latest lab ; drop').zh).toBe("第 12 个字符 ';' 无法识别");
+    expect(fails('latest lab where code = {{c}}').zh).toBe('参数 c 没有给值');
   });
 });

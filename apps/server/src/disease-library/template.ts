@@ -138,7 +138,9 @@ export interface IndicatorRule {
 
 /** A template that does not parse: the message says where, the field names the input at fault. */
 export class TemplateError extends Error {
+  /** `message` is the English; `zh` says the same in Chinese. */
   constructor(
+    readonly zh: string,
     message: string,
     readonly field: 'template_str' | `template_params.${string}` = 'template_str',
   ) {
@@ -146,6 +148,9 @@ export class TemplateError extends Error {
     this.name = 'TemplateError';
   }
 }
+
+const KIND_ZH: Record<string, string> = { text: '文本', number: '数值', date: '日期' };
+const kindZh = (kind: string) => KIND_ZH[kind] ?? kind;
 
 type Token =
   | { t: 'word'; v: string; at: number }
@@ -189,7 +194,10 @@ function tokenize(src: string): Token[] {
       out.push({ t: 'word', v: word[0].toLowerCase(), at: i });
       i += word[0].length;
     } else {
-      throw new TemplateError(`unexpected character '${c}' at position ${i + 1}`);
+      throw new TemplateError(
+        `第 ${i + 1} 个字符 '${c}' 无法识别`,
+        `unexpected character '${c}' at position ${i + 1}`,
+      );
     }
   }
   return out;
@@ -200,7 +208,8 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Parses a template with its parameters into a checked rule, or throws TemplateError. */
 export function parseTemplate(src: string, params: Record<string, unknown> = {}): IndicatorRule {
-  if (src.length > 500) throw new TemplateError('a template is at most 500 characters');
+  if (src.length > 500)
+    throw new TemplateError('模板最多 500 个字符', 'a template is at most 500 characters');
   const toks = tokenize(src);
   let p = 0;
   const peek = () => toks[p];
@@ -208,33 +217,51 @@ export function parseTemplate(src: string, params: Record<string, unknown> = {})
     const t = peek();
     return t ? `at position ${t.at + 1}` : 'at the end';
   };
+  const whereZh = () => {
+    const t = peek();
+    return t ? `第 ${t.at + 1} 个字符处` : '末尾处';
+  };
   const word = (expected?: string): string => {
     const t = toks[p];
     if (t?.t !== 'word' || (expected && t.v !== expected))
-      throw new TemplateError(`expected ${expected ? `'${expected}'` : 'a word'} ${where()}`);
+      throw new TemplateError(
+        `${whereZh()}应为${expected ? ` '${expected}'` : '一个词'}`,
+        `expected ${expected ? `'${expected}'` : 'a word'} ${where()}`,
+      );
     p++;
     return t.v;
   };
   const literal = (): Literal => {
     const t = toks[p];
-    if (!t) throw new TemplateError('expected a value at the end');
+    if (!t) throw new TemplateError('末尾缺少一个值', 'expected a value at the end');
     p++;
     if (t.t === 'str' || t.t === 'num') return t.v;
     if (t.t === 'param') {
       if (!(t.v in params))
-        throw new TemplateError(`no value for parameter ${t.v}`, `template_params.${t.v}`);
+        throw new TemplateError(
+          `参数 ${t.v} 没有给值`,
+          `no value for parameter ${t.v}`,
+          `template_params.${t.v}`,
+        );
       const v = params[t.v];
       if (typeof v === 'string' && v.length <= 200) return v;
       if (typeof v === 'number' && Number.isFinite(v)) return v;
-      throw new TemplateError(`parameter ${t.v} must be a text or a number`, `template_params.${t.v}`);
+      throw new TemplateError(
+        `参数 ${t.v} 应为文本或数字`,
+        `parameter ${t.v} must be a text or a number`,
+        `template_params.${t.v}`,
+      );
     }
     p--;
-    throw new TemplateError(`expected a value ${where()}`);
+    throw new TemplateError(`${whereZh()}应为一个值`, `expected a value ${where()}`);
   };
 
   const agg = word() as Aggregate;
   if (!AGGREGATES.includes(agg))
-    throw new TemplateError(`'${agg}' is not an aggregate; use one of ${AGGREGATES.join(', ')}`);
+    throw new TemplateError(
+      `'${agg}' 不是聚合方式，请使用以下之一：${AGGREGATES.join('、')}`,
+      `'${agg}' is not an aggregate; use one of ${AGGREGATES.join(', ')}`,
+    );
   const source = word();
   let field: string | null = null;
   if (peek()?.t === 'dot') {
@@ -242,31 +269,47 @@ export function parseTemplate(src: string, params: Record<string, unknown> = {})
     field = word();
   }
   if (source === 'patient') {
-    if (agg !== 'value') throw new TemplateError("patient fields are read with 'value patient.<field>'");
+    if (agg !== 'value')
+      throw new TemplateError(
+        "患者字段请用 'value patient.<字段>' 读取",
+        "patient fields are read with 'value patient.<field>'",
+      );
     if (!field || !(PATIENT_FIELDS as readonly string[]).includes(field))
-      throw new TemplateError(`patient has the fields ${PATIENT_FIELDS.join(', ')}`);
-    if (p < toks.length) throw new TemplateError(`unexpected text ${where()}`);
+      throw new TemplateError(
+        `患者的字段有：${PATIENT_FIELDS.join('、')}`,
+        `patient has the fields ${PATIENT_FIELDS.join(', ')}`,
+      );
+    if (p < toks.length) throw new TemplateError(`${whereZh()}有多余的内容`, `unexpected text ${where()}`);
     return { agg, source, field, where: [], anchor: null };
   }
   const def = SOURCES[source];
   if (!def)
-    throw new TemplateError(`'${source}' is not a source; use patient or ${Object.keys(SOURCES).join(', ')}`);
-  if (agg === 'value') throw new TemplateError("'value' reads patient fields only");
+    throw new TemplateError(
+      `'${source}' 不是数据来源，请使用 patient 或 ${Object.keys(SOURCES).join('、')}`,
+      `'${source}' is not a source; use patient or ${Object.keys(SOURCES).join(', ')}`,
+    );
+  if (agg === 'value')
+    throw new TemplateError("'value' 只能读取患者字段", "'value' reads patient fields only");
   const checkField = (name: string) => {
     if (!def.fields[name])
       throw new TemplateError(
+        `${source} 没有字段 '${name}'，可用的字段：${Object.keys(def.fields).join('、')}`,
         `${source} has no field '${name}'; it has ${Object.keys(def.fields).join(', ')}`,
       );
     return def.fields[name];
   };
   if (field) checkField(field);
   if (agg === 'count' || agg === 'exists') {
-    if (field) throw new TemplateError(`'${agg}' counts rows and takes no field`);
+    if (field)
+      throw new TemplateError(`'${agg}' 统计行数，不带字段`, `'${agg}' counts rows and takes no field`);
   } else {
     field ??= def.defaultField;
     const kind = def.fields[field]!.kind;
     if (agg === 'avg' && kind !== 'number')
-      throw new TemplateError(`'avg' needs a number field; ${field} is ${kind}`);
+      throw new TemplateError(
+        `'avg' 需要数值字段，${field} 是${kindZh(kind)}字段`,
+        `'avg' needs a number field; ${field} is ${kind}`,
+      );
   }
 
   const conds: Condition[] = [];
@@ -279,15 +322,21 @@ export function parseTemplate(src: string, params: Record<string, unknown> = {})
       let op: Operator;
       if (t?.t === 'op') op = t.v as Operator;
       else if (t?.t === 'word' && (t.v === 'starts' || t.v === 'contains')) op = t.v;
-      else throw new TemplateError(`expected an operator ${where()}`);
+      else throw new TemplateError(`${whereZh()}应为一个运算符`, `expected an operator ${where()}`);
       p++;
       const value = literal();
       if ((op === 'starts' || op === 'contains') && kind !== 'text')
-        throw new TemplateError(`'${op}' works on text fields; ${name} is ${kind}`);
+        throw new TemplateError(
+          `'${op}' 只用于文本字段，${name} 是${kindZh(kind)}字段`,
+          `'${op}' works on text fields; ${name} is ${kind}`,
+        );
       if (kind === 'number' && typeof value !== 'number')
-        throw new TemplateError(`${name} compares with a number`);
+        throw new TemplateError(`${name} 只能与数字比较`, `${name} compares with a number`);
       if (kind === 'date' && (typeof value !== 'string' || !ISO_DATE.test(value)))
-        throw new TemplateError(`${name} compares with a date "YYYY-MM-DD"`);
+        throw new TemplateError(
+          `${name} 只能与日期 "YYYY-MM-DD" 比较`,
+          `${name} compares with a date "YYYY-MM-DD"`,
+        );
       conds.push({ field: name, op, value });
       if (peek()?.t === 'word' && (peek() as { v: string }).v === 'and') {
         p++;
@@ -309,20 +358,24 @@ export function parseTemplate(src: string, params: Record<string, unknown> = {})
     } else if (r && (r.t === 'str' || r.t === 'param')) {
       const v = literal();
       if (typeof v !== 'string' || !ISO_DATE.test(v))
-        throw new TemplateError('a date anchor is written "YYYY-MM-DD"');
+        throw new TemplateError('日期锚点应写成 "YYYY-MM-DD"', 'a date anchor is written "YYYY-MM-DD"');
       ref = { date: v };
-    } else throw new TemplateError(`expected first_visit, first_admission, filing_date or a date ${where()}`);
+    } else
+      throw new TemplateError(
+        `${whereZh()}应为 first_visit、first_admission、filing_date 或日期`,
+        `expected first_visit, first_admission, filing_date or a date ${where()}`,
+      );
     anchor = { side: t.v, ref };
     if (peek()?.t === 'word' && (peek() as { v: string }).v === 'within') {
       p++;
       const n = literal();
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 36_500)
-        throw new TemplateError('within takes a whole number of days');
+        throw new TemplateError('within 后应为整数天数', 'within takes a whole number of days');
       word('days');
       anchor.withinDays = n;
     }
   }
-  if (p < toks.length) throw new TemplateError(`unexpected text ${where()}`);
+  if (p < toks.length) throw new TemplateError(`${whereZh()}有多余的内容`, `unexpected text ${where()}`);
   return { agg, source, field, where: conds, anchor };
 }
 

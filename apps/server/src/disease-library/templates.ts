@@ -25,7 +25,8 @@ async function checkTemplate(db: Tx, appId: number, input: Input, exceptId?: num
     .select({ id: diseaseLibraryTemplates.id })
     .from(diseaseLibraryTemplates)
     .where(and(eq(diseaseLibraryTemplates.appId, appId), eq(diseaseLibraryTemplates.name, input.name)));
-  if (same && same.id !== exceptId) throw invalid('body.name', 'a template of this name exists');
+  if (same && same.id !== exceptId)
+    throw invalid('body.name', '已有同名的模板', 'a template of this name exists');
 }
 
 export async function listTemplates(db: Tx, appId: number) {

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, badRequest } from '../http/errors.js';
+import { AppError, badRequest, bilingual } from '../http/errors.js';
 import { assertAccess } from '../http/security.js';
+import { issueText } from '../http/validation-messages.js';
 
 /**
  * The envelope calls of spec 000 section 7: `POST path` with `{ method, params }`, a single
@@ -30,14 +31,14 @@ const envelopeBody = z.object({
   params: z.unknown().optional(),
 });
 
-function describeIssues(error: z.ZodError) {
-  return error.issues
-    .slice(0, 5)
-    .map(
-      (i) =>
-        `params${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${i.message}`,
-    )
-    .join('; ');
+/** The first problems of the params, in both languages (zod's English, the Chinese of validation-messages). */
+function describeIssues(error: z.ZodError, params: unknown[]) {
+  const lines = error.issues.slice(0, 5).map((i) => {
+    const where = `params${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}`;
+    const text = issueText(i, params);
+    return { zh: `${where}: ${text['zh-CN']}`, en: `${where}: ${text['en-US']}` };
+  });
+  return bilingual(lines.map((l) => l.zh).join('；'), lines.map((l) => l.en).join('; '));
 }
 
 export function registerEnvelope(app: FastifyInstance, path: string, methods: EnvelopeMethods) {
@@ -62,7 +63,7 @@ export function registerEnvelope(app: FastifyInstance, path: string, methods: En
       if (!parsed.success) {
         const first = parsed.error.issues[0];
         throw badRequest(
-          describeIssues(parsed.error),
+          describeIssues(parsed.error, list),
           `params${first?.path.length ? `.${first.path.join('.')}` : ''}`,
         );
       }

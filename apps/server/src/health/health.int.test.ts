@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
-import { get, startTestApp, type TestApp } from '../test/helper.js';
+import { get, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 describe('the server itself', () => {
   let t: TestApp;
@@ -82,6 +82,52 @@ describe('the server itself', () => {
       payload: '<a/>',
     });
     expect(wrongType.statusCode).toBe(415);
+  });
+
+  it('names each bad field of a request in the reader’s language', async () => {
+    const ask = (lang: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v0.1/login',
+        headers: { 'content-type': 'application/json', 'accept-language': lang },
+        payload: { UserName: 5 },
+      });
+    const zh = (await ask('zh-CN')).json();
+    expect(zh.field).toBe('body.UserName');
+    expect(zh.message).toBe(
+      '请求参数错误：body.UserName: 应为文本，收到的是数字；body.Password: 必填，不能缺少',
+    );
+    const en = (await ask('en-US')).json();
+    expect(en.message).toMatch(
+      /^Invalid request: body\.UserName: Invalid input: expected string, received number; body\.Password: /,
+    );
+  });
+
+  it('words a domain check (not the schema) in the reader’s language, naming the same field', async () => {
+    const key = await signIn(t.app, 'admin');
+    const ask = (lang?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v0.1/visualization/dashboards',
+        headers: { WeAppAuthorization: key, ...(lang ? { 'accept-language': lang } : {}) },
+        payload: { name: '总览', tiles: [{ chartId: 987654, span: 12 }] },
+      });
+    for (const lang of [undefined, 'zh-CN']) {
+      const zh = await ask(lang);
+      expect(zh.statusCode).toBe(400);
+      expect(zh.json()).toMatchObject({
+        errorCode: 'request.invalid',
+        field: 'tiles.0.chartId',
+        message: '请求参数错误：本应用没有图表 987654',
+      });
+    }
+    const en = await ask('en-US');
+    expect(en.statusCode).toBe(400);
+    expect(en.json()).toMatchObject({
+      errorCode: 'request.invalid',
+      field: 'tiles.0.chartId',
+      message: 'Invalid request: no chart 987654 in this app',
+    });
   });
 });
 

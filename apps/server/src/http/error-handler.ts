@@ -1,7 +1,8 @@
-import { formatMessage, type Locale, type MessageKey } from '@crdp/core';
+import { formatMessage, type Locale, type MessageKey, pickLocale } from '@crdp/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from './errors.js';
+import { AppError, valuesIn } from './errors.js';
+import { validationText, valueAt } from './validation-messages.js';
 
 interface ErrorBody {
   status: number;
@@ -33,8 +34,54 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, e: ErrorBody
   });
 }
 
+/** The request's language; errors raised before the hooks ran (router errors) read the header themselves. */
+const localeOf = (req: FastifyRequest): Locale =>
+  (req.locale as Locale | undefined) ?? pickLocale(req.headers['accept-language']);
+
 const t = (req: FastifyRequest, key: MessageKey, values?: Record<string, string | number>) =>
-  formatMessage(key, (req.locale ?? 'zh-CN') as Locale, values);
+  formatMessage(key, localeOf(req), values);
+
+/** Fastify's own request errors, by code, as catalogue messages (their status codes kept). */
+const FASTIFY_CODES: Record<string, MessageKey> = {
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'request.contentLength',
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: 'request.missingContentType',
+  FST_ERR_BAD_URL: 'request.badUrl',
+  FST_ERR_MAX_PARAM_LENGTH: 'request.paramTooLong',
+};
+
+/** Chinese of ajv's common problems (schemas not written in zod); English keeps ajv's own text. */
+function ajvText(
+  v: { keyword: string; message?: string | undefined; params: Record<string, unknown> },
+  locale: Locale,
+): string {
+  const message = v.message ?? '';
+  if (locale !== 'zh-CN') return message;
+  const p = v.params ?? {};
+  switch (v.keyword) {
+    case 'required':
+      return `缺少必填字段 ${String(p.missingProperty ?? '')}`.trim();
+    case 'type':
+      return `类型应为 ${String(p.type ?? '')}`.trim();
+    case 'additionalProperties':
+      return `不认识的字段：${String(p.additionalProperty ?? '')}`;
+    case 'enum':
+      return `应为以下之一：${Array.isArray(p.allowedValues) ? p.allowedValues.join('、') : ''}`;
+    case 'maxLength':
+      return `最多 ${String(p.limit)} 个字符`;
+    case 'minLength':
+      return `至少 ${String(p.limit)} 个字符`;
+    case 'maximum':
+      return `不能大于 ${String(p.limit)}`;
+    case 'minimum':
+      return `不能小于 ${String(p.limit)}`;
+    case 'format':
+      return `格式应为 ${String(p.format ?? '')}`;
+    case 'pattern':
+      return '格式不正确';
+    default:
+      return validationText({ keyword: v.keyword, message, params: p }, locale, undefined);
+  }
+}
 
 /** The one error handler: typed errors become their status, bad input a 400 naming the field, the rest a 500 that hides internals. */
 export function errorHandler(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
@@ -42,7 +89,7 @@ export function errorHandler(error: FastifyError, req: FastifyRequest, reply: Fa
     if (error.status >= 500) req.log.error({ err: error }, 'application error');
     return sendError(req, reply, {
       status: error.status,
-      message: t(req, error.key, error.values),
+      message: t(req, error.key, valuesIn(error.values, localeOf(req))),
       errorCode: error.key,
       field: error.field,
     });
@@ -52,13 +99,22 @@ export function errorHandler(error: FastifyError, req: FastifyRequest, reply: Fa
     const where = [error.validationContext, ...(first?.instancePath ?? '').split('/').filter(Boolean)].join(
       '.',
     );
+    const locale = localeOf(req);
+    const part = error.validationContext === 'querystring' ? 'query' : error.validationContext;
+    const root = part ? (req as unknown as Record<string, unknown>)[part] : undefined;
     const detail = error.validation
       .slice(0, 5)
       .map((v) => {
-        const p = [error.validationContext, ...v.instancePath.split('/').filter(Boolean)].join('.');
-        return `${p}: ${v.message}`;
+        const path = v.instancePath.split('/').filter(Boolean);
+        const p = [error.validationContext, ...path].join('.');
+        const text = validationText(
+          { keyword: v.keyword, message: v.message ?? '', params: v.params as Record<string, unknown> },
+          locale,
+          valueAt(root, path),
+        );
+        return `${p}: ${text}`;
       })
-      .join('; ');
+      .join(locale === 'zh-CN' ? '；' : '; ');
     return sendError(req, reply, {
       status: 400,
       message: t(req, 'request.invalid', { detail }),
@@ -67,10 +123,29 @@ export function errorHandler(error: FastifyError, req: FastifyRequest, reply: Fa
     });
   }
   if (error.validation) {
+    // A schema not written in zod (ajv's problems): each problem by path, worded per language.
+    const locale = localeOf(req);
+    const problems = Array.isArray(error.validation) ? error.validation : [];
+    const first = problems[0];
+    const where = first
+      ? [error.validationContext, ...(first.instancePath ?? '').split('/').filter(Boolean)].join('.')
+      : undefined;
+    const detail = problems.length
+      ? problems
+          .slice(0, 5)
+          .map((v) => {
+            const p = [error.validationContext, ...(v.instancePath ?? '').split('/').filter(Boolean)].join(
+              '.',
+            );
+            return `${p}: ${ajvText(v, locale)}`;
+          })
+          .join(locale === 'zh-CN' ? '；' : '; ')
+      : error.message;
     return sendError(req, reply, {
       status: 400,
-      message: t(req, 'request.invalid', { detail: error.message }),
+      message: t(req, 'request.invalid', { detail }),
       errorCode: 'request.invalid',
+      field: where,
     });
   }
   const code = error.code ?? '';
@@ -99,13 +174,47 @@ export function errorHandler(error: FastifyError, req: FastifyRequest, reply: Fa
       errorCode: 'request.malformedJson',
     });
   }
+  const path = req.url.split('?')[0] ?? '/';
+  if (code === 'FST_ERR_NOT_FOUND' || error.statusCode === 404) {
+    return sendError(req, reply, {
+      status: 404,
+      message: t(req, 'request.notFound', { path }),
+      errorCode: 'request.notFound',
+    });
+  }
+  if (error.statusCode === 405) {
+    return sendError(req, reply, {
+      status: 405,
+      message: t(req, 'request.methodNotAllowed', { path, method: req.method }),
+      errorCode: 'request.methodNotAllowed',
+    });
+  }
+  const known = FASTIFY_CODES[code];
+  if (known) {
+    return sendError(req, reply, {
+      status: error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400,
+      message: t(req, known, { method: req.method, url: path }),
+      errorCode: known,
+    });
+  }
   if (error.statusCode === 429) {
-    return sendError(req, reply, { status: 429, message: error.message, errorCode: 'request.rateLimited' });
+    // @fastify/rate-limit sets retry-after (seconds) before it throws its English message.
+    const seconds = Number(reply.getHeader('retry-after'));
+    return sendError(req, reply, {
+      status: 429,
+      message:
+        Number.isFinite(seconds) && seconds > 0 ? t(req, 'request.rateLimited', { seconds }) : error.message,
+      errorCode: 'request.rateLimited',
+    });
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // Another plugin's refusal: its status kept, the words around its own text in the reader's language.
     return sendError(req, reply, {
       status: error.statusCode,
-      message: t(req, 'request.invalid', { detail: error.message }),
+      message:
+        error.statusCode === 400
+          ? t(req, 'request.invalid', { detail: error.message })
+          : t(req, 'request.rejected', { status: error.statusCode, detail: error.message }),
       errorCode: code || 'request.invalid',
     });
   }

@@ -1,4 +1,26 @@
-import type { MessageKey } from '@crdp/core';
+import type { Locale, MessageKey } from '@crdp/core';
+
+/** A text in both languages of the product; the error handler picks the request's. */
+export interface Bilingual {
+  readonly 'zh-CN': string;
+  readonly 'en-US': string;
+}
+
+/** Chinese first (the default language), English second: `bilingual('该课题未关联 CRF 表单', 'the subject links no CRF form')`. */
+export const bilingual = (zh: string, en: string): Bilingual => ({ 'zh-CN': zh, 'en-US': en });
+
+/** A value of a message placeholder: plain, or worded in both languages. */
+export type MessageValue = string | number | Bilingual;
+
+/** The values with every bilingual one in the given language. */
+export function valuesIn(
+  values: Record<string, MessageValue>,
+  locale: Locale,
+): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(values)) out[k] = typeof v === 'object' ? (v[locale] ?? v['en-US']) : v;
+  return out;
+}
 
 /**
  * A typed error the one error handler turns into a response. `key` names a message of the
@@ -8,7 +30,7 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly key: MessageKey,
-    readonly values: Record<string, string | number> = {},
+    readonly values: Record<string, MessageValue> = {},
     readonly field?: string,
   ) {
     super(key);
@@ -16,8 +38,14 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (detail: string, field?: string) =>
+/** A 400 `request.invalid` whose detail is worded in both languages (`bilingual(zh, en)`). */
+export const badRequest = (detail: Bilingual, field?: string) =>
   new AppError(400, 'request.invalid', { detail }, field);
+
+/** A 400 whose detail starts with the field at fault: `field: 中文` / `field: English`. */
+export const invalidField = (field: string, zh: string, en: string) =>
+  badRequest(bilingual(`${field}: ${zh}`, `${field}: ${en}`), field);
+
 export const unauthorized = (key: MessageKey = 'auth.required') => new AppError(401, key);
 export const forbidden = (key: MessageKey = 'auth.forbidden', values: Record<string, string> = {}) =>
   new AppError(403, key, values);

@@ -1,3 +1,4 @@
+import type { Locale } from '@crdp/core';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,6 +7,7 @@ import { z } from 'zod';
 import { jobs } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
 import { notify } from '../notices/routes.js';
+import { jobFailureText } from './failure.js';
 import { findJob, JobRunner } from './runner.js';
 
 declare module 'fastify' {
@@ -15,13 +17,14 @@ declare module 'fastify' {
   }
 }
 
-export const jobView = (j: typeof jobs.$inferSelect) => ({
+/** A job as the API shows it; a failure kept by catalogue key is worded in `locale`. */
+export const jobView = (j: typeof jobs.$inferSelect, locale: Locale = 'zh-CN') => ({
   id: j.id,
   kind: j.kind,
   status: j.status,
   progress: j.progress,
   result: j.result ?? null,
-  error: j.error,
+  error: jobFailureText(j, locale),
   createdAt: j.createdAt.toISOString(),
   startedAt: j.startedAt?.toISOString() ?? null,
   finishedAt: j.finishedAt?.toISOString() ?? null,
@@ -41,7 +44,8 @@ export const jobRoutes = fp(async (app: FastifyInstance) => {
         userId: job.createdBy,
         kind: 'job.finished',
         title: `${job.kind} ${job.status === 'succeeded' ? '完成' : '失败'}`,
-        body: job.error ?? '',
+        // The notice's title is Chinese; a failure kept by key is worded to match.
+        body: jobFailureText(job, 'zh-CN') ?? '',
         link: '',
       });
     },
@@ -69,7 +73,7 @@ export const jobRoutes = fp(async (app: FastifyInstance) => {
     async (req) => {
       const job = await findJob(app.db, req.auth!.appId, req.params.id);
       if (!job) throw notFound('job');
-      return { code: 200, data: jobView(job), message: 'ok' };
+      return { code: 200, data: jobView(job, req.locale as Locale), message: 'ok' };
     },
   );
 });

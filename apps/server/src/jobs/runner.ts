@@ -2,6 +2,7 @@ import os from 'node:os';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
+import { failureEnglish, failureOf } from './failure.js';
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -175,9 +176,13 @@ export class JobRunner {
         .where(eq(jobs.id, job.id))
         .returning();
     } catch (e) {
+      // A reason with a catalogue key keeps the key beside its English text, so every reader
+      // (the jobs routes, the research task result) words it in their own language.
+      const failure = failureOf(e);
+      const error = failure ? failureEnglish(failure) : e instanceof Error ? e.message : String(e);
       [finished] = await this.db
         .update(jobs)
-        .set({ status: 'failed', error: e instanceof Error ? e.message : String(e), finishedAt: new Date() })
+        .set({ status: 'failed', error, ...(failure ? { result: { failure } } : {}), finishedAt: new Date() })
         .where(eq(jobs.id, job.id))
         .returning();
     }

@@ -1,9 +1,11 @@
+import { TASK_STATUSES, type TaskStatus } from '@crdp/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moduleConfig, patients } from '../db/schema/index.js';
+import { auditLog, mcTopics, moduleConfig, patients } from '../db/schema/index.js';
 import { demoAppId } from '../research/test/support.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { TOPIC_MOVES } from './topics.js';
 
 describe('two centers run a topic; only aggregates cross hospitals', () => {
   let t: TestApp;
@@ -148,6 +150,135 @@ describe('two centers run a topic; only aggregates cross hospitals', () => {
       'missing',
       'outOfRange',
     ]);
+    // The issues' detail follows the reader's language (the screen words them from their fields).
+    const details = (r: { body: { data: { issues: { detail: string }[] }[] } }) =>
+      r.body.data[0]!.issues.map((i) => i.detail);
+    expect(details(mine).join('\n')).toMatch(/为空|应在|同一人/);
+    expect(details(mine).join('\n')).not.toMatch(/is empty|expected|same person/);
+    const en = await t.app.inject({
+      method: 'GET',
+      url: `/api/v0.1/mc/topics/${topicId}/detection`,
+      headers: { WeAppAuthorization: member.key, 'accept-language': 'en-US' },
+    });
+    expect(
+      en
+        .json()
+        .data[0].issues.map((i: { detail: string }) => i.detail)
+        .join('\n'),
+    ).toMatch(/is empty|expected|same person/);
+  });
+
+  it('the create-topic list offers the other centers in multi-center mode, not the own', async () => {
+    const r = await get(t.app, '/api/v0.1/mc/centers', lead);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([{ appId: member.appId, name: '矩阵医院', shortName: 'MATRIX' }]);
+  });
+
+  it('the case-entry picker lists only the center’s own patients, names masked', async () => {
+    const r = await get(t.app, `/api/v0.1/mc/topics/${topicId}/patients`, member.key);
+    expect(r.body.data.map((p: { mrn: string }) => p.mrn).sort()).toEqual(['M1', 'M2']);
+    expect(r.body.data[0].name).toBe('病***');
+    const found = await get(t.app, `/api/v0.1/mc/topics/${topicId}/patients?keyword=L1`, member.key);
+    expect(found.body.data).toEqual([]);
+  });
+
+  it('a text value for a numeric variable is refused naming the variable', async () => {
+    const r = await post(
+      t.app,
+      `/api/v0.1/mc/topics/${topicId}/cases`,
+      { patientId: ids.L1, values: { sbp: 'high' } },
+      lead,
+    );
+    expect(r.status).toBe(400);
+    expect(r.body.field).toBe('values.sbp');
+    expect(r.body.message).toBe('请求参数错误：values.sbp: 收缩压应为数字');
+  });
+
+  describe('topic status moves', () => {
+    const move = (to: string, key = lead) =>
+      post(t.app, `/api/v0.1/mc/topics/${topicId}/status`, { to }, key);
+    const setStatus = (s: string) =>
+      t.app.db.update(mcTopics).set({ status: s }).where(eq(mcTopics.id, topicId));
+
+    it('every legal move succeeds and is recorded with who and when', async () => {
+      let n = 0;
+      for (const [from, tos] of Object.entries(TOPIC_MOVES))
+        for (const to of tos) {
+          await setStatus(from);
+          const r = await move(to);
+          expect(r.status, `${from} -> ${to}`).toBe(200);
+          expect(r.body.data).toMatchObject({ status: to, moves: TOPIC_MOVES[to as TaskStatus] });
+          n++;
+        }
+      const d = await get(t.app, `/api/v0.1/mc/topics/${topicId}`, lead);
+      expect(d.body.data.history).toHaveLength(n);
+      expect(d.body.data.history[0]).toMatchObject({ from: 'staged', to: 'recruiting', userName: 'admin' });
+      expect(Date.parse(d.body.data.history[0].at)).toBeGreaterThan(Date.now() - 60_000);
+      const logged = await t.app.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.entity, 'mc_topic'), eq(auditLog.action, 'status')));
+      expect(logged.length).toBeGreaterThanOrEqual(n);
+    });
+
+    it('every illegal move is refused with 409 naming the moves allowed now; nothing changes', async () => {
+      for (const from of TASK_STATUSES) {
+        for (const to of TASK_STATUSES.filter((s) => !TOPIC_MOVES[from].includes(s))) {
+          await setStatus(from);
+          const r = await post(t.app, `/api/v0.1/mc/topics/${topicId}/status`, { to }, lead);
+          expect(r.status, `${from} -> ${to}`).toBe(409);
+          const [row] = await t.app.db.select().from(mcTopics).where(eq(mcTopics.id, topicId));
+          expect(row!.status).toBe(from);
+        }
+      }
+      await setStatus('recruiting');
+      const r = await t.app.inject({
+        method: 'POST',
+        url: `/api/v0.1/mc/topics/${topicId}/status`,
+        headers: { WeAppAuthorization: lead, 'accept-language': 'en-US' },
+        payload: { to: 'topicConcluded' },
+      });
+      expect(r.json().message).toBe(
+        'A topic cannot move from "Recruiting" to "Topic concluded"; allowed now: Recruitment stopped (recruitmentStopped), Closed (closed)',
+      );
+      await setStatus('topicConcluded');
+      const final = await move('closed');
+      expect(final.body.message).toContain('无（终态）');
+      const bad = await move('finished');
+      expect(bad.status).toBe(400);
+      expect(bad.body.field).toBe('body.to');
+    });
+
+    it('a member center sees the status but may not move it', async () => {
+      await setStatus('recruiting');
+      const r = await move('recruitmentStopped', member.key);
+      expect(r.status).toBe(403);
+      const seen = await get(t.app, `/api/v0.1/mc/topics/${topicId}`, member.key);
+      expect(seen.body.data).toMatchObject({ status: 'recruiting', moves: [], role: 'member' });
+      expect(seen.body.data.history.length).toBeGreaterThan(0);
+      const [row] = await t.app.db.select().from(mcTopics).where(eq(mcTopics.id, topicId));
+      expect(row!.status).toBe('recruiting');
+    });
+
+    it('once the data is prepared, cases are frozen (409); data preparing opens them again', async () => {
+      await setStatus('dataPrepared');
+      const r = await post(
+        t.app,
+        `/api/v0.1/mc/topics/${topicId}/cases`,
+        { patientId: ids.M1, values: { sbp: 120 } },
+        member.key,
+      );
+      expect(r.status).toBe(409);
+      expect(r.body.message).toContain('已冻结');
+      expect((await move('dataPreparing')).status).toBe(200);
+      const again = await post(
+        t.app,
+        `/api/v0.1/mc/topics/${topicId}/cases`,
+        { patientId: ids.M1, values: { sbp: 120 } },
+        member.key,
+      );
+      expect(again.status).toBe(200);
+    });
   });
 
   it('only the leading center edits the protocol; an outside app gets 404', async () => {

@@ -1,3 +1,4 @@
+import type { TaskStatus } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,9 +7,13 @@ import {
   createTopic,
   detection,
   enterCase,
+  invitableCenters,
   listTopics,
+  moveInput,
+  moveTopic,
   ownCases,
   ownedTopicIds,
+  ownPatients,
   pooled,
   protocolSchema,
   topicDescription,
@@ -86,6 +91,43 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     async (req) => ok(await enterCase(app.db, req, req.auth!.appId, uid(req), req.params.id, req.body)),
   );
   r.get(
+    '/api/v0.1/mc/centers',
+    {
+      config: { access: { apiId: 'MultiCenterCreateTopic.add' } },
+      schema: { tags, summary: 'Other centers in multi-center mode that a topic can invite' },
+    },
+    async (req) => ok(await invitableCenters(app.db, req.auth!.appId)),
+  );
+  r.post(
+    '/api/v0.1/mc/topics/:id/status',
+    {
+      config: { access: { apiId: 'MultiCenterTopicDescription.edit' }, ...owned },
+      preValidation: ownTopic,
+      schema: {
+        tags,
+        summary: 'Move the topic to another status (leading center; 409 lists the allowed moves)',
+        params,
+        body: moveInput,
+      },
+    },
+    async (req) =>
+      ok(await moveTopic(app.db, req, req.auth!.appId, req.params.id, req.body.to as TaskStatus)),
+  );
+  r.get(
+    '/api/v0.1/mc/topics/:id/patients',
+    {
+      config: { access: { apiId: 'MultiCenterTopics.edit' }, ...owned },
+      preValidation: ownTopic,
+      schema: {
+        tags,
+        summary: 'This center’s own patients, to pick one for a case (names masked)',
+        params,
+        querystring: z.object({ keyword: z.string().max(100).optional() }),
+      },
+    },
+    async (req) => ok(await ownPatients(app.db, req.auth!.appId, req.params.id, req.query.keyword)),
+  );
+  r.get(
     '/api/v0.1/mc/topics/:id/pooled',
     {
       config: { access: { apiId: 'MultiCenterTopics.get' }, ...owned },
@@ -101,6 +143,6 @@ export async function multiCenterRoutes(app: FastifyInstance) {
       preValidation: ownTopic,
       schema: { tags, summary: 'Data checks per center', params },
     },
-    async (req) => ok(await detection(app.db, req.auth!.appId, req.params.id)),
+    async (req) => ok(await detection(app.db, req.auth!.appId, req.params.id, req.locale)),
   );
 }

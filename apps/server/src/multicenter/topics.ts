@@ -1,11 +1,22 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { isTaskStatus, type Locale, PRODUCT_ID, type TaskStatus } from '@crdp/core';
+import { and, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
-import { apps, mcTopicCases, mcTopicCenters, mcTopics, patients } from '../db/schema/index.js';
-import { AppError, notFound } from '../http/errors.js';
+import {
+  appProducts,
+  apps,
+  mcTopicCases,
+  mcTopicCenters,
+  mcTopicStatusLog,
+  mcTopics,
+  patients,
+} from '../db/schema/index.js';
+import { AppError, invalidField, notFound } from '../http/errors.js';
+import { schemaMessage } from '../http/validation-messages.js';
 import { describe } from '../research/stats/methods.js';
+import { statusLabel, TRANSITIONS } from '../research/status.js';
 import { readConfigValue } from '../site/service.js';
 
 /** Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the harness count units). */
@@ -32,7 +43,7 @@ export const topicVariable = z
     max: z.number().finite().optional(),
   })
   .refine((v) => v.min === undefined || v.max === undefined || v.min <= v.max, {
-    message: 'min must not exceed max',
+    message: schemaMessage('min 不能大于 max', 'min must not exceed max'),
     path: ['min'],
   });
 export const protocolSchema = z.object({
@@ -58,13 +69,34 @@ export const caseInput = z.object({
 });
 type TopicVariable = z.infer<typeof topicVariable>;
 
-const invalid = (field: string, detail: string) =>
-  new AppError(400, 'request.invalid', { detail: `${field}: ${detail}` }, field);
+const invalid = invalidField;
 
 export async function assertMultiCenter(db: Tx, appId: number) {
   const mode = await readConfigValue(db, appId, 'site', 'features', 'mode');
   if (mode !== 'multi-center') throw new AppError(403, 'multiCenter.off');
 }
+
+/**
+ * The life of a topic, with the task statuses of spec 001 section 3 (the same moves as a
+ * research subject): the leading center moves it; members follow.
+ *
+ *   staged ─► recruiting ⇄ recruitmentStopped ─► dataPreparing ⇄ dataPrepared ─► calculationDone ─► topicConcluded
+ * Any status before the conclusion may be closed; a closed topic may be reopened to staged.
+ * The calculation may send the topic back to data preparing (a center fixes its data).
+ */
+export const TOPIC_MOVES: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = TRANSITIONS;
+export const topicMoves = (from: string): readonly TaskStatus[] =>
+  isTaskStatus(from) ? (TOPIC_MOVES[from] ?? []) : [];
+/** Centers enter and correct cases until the data is declared prepared. */
+export const ENTRY_STATUSES: readonly TaskStatus[] = [
+  'staged',
+  'recruiting',
+  'recruitmentStopped',
+  'dataPreparing',
+];
+export const moveInput = z.object({
+  to: z.string().refine(isTaskStatus, { message: schemaMessage('不是有效的任务状态', 'not a task status') }),
+});
 
 /** The topic and this app's role in it; a topic the app does not take part in is 404. */
 export async function topicFor(db: Tx, appId: number, id: number) {
@@ -90,7 +122,7 @@ export async function createTopic(
     const found = await db.select({ appId: apps.appId }).from(apps).where(inArray(apps.appId, others));
     const known = new Set(found.map((f) => f.appId));
     const i = input.centerAppIds.findIndex((a) => a !== appId && !known.has(a));
-    if (i >= 0) throw invalid(`centerAppIds.${i}`, 'no such center');
+    if (i >= 0) throw invalid(`centerAppIds.${i}`, '没有这个中心', 'no such center');
   }
   return db.transaction(async (tx) => {
     const [t] = await tx
@@ -150,7 +182,14 @@ export async function topicDescription(db: Tx, appId: number, id: number) {
     .select({ appId: mcTopicCenters.appId, role: mcTopicCenters.role, name: apps.name })
     .from(mcTopicCenters)
     .innerJoin(apps, eq(apps.appId, mcTopicCenters.appId))
-    .where(eq(mcTopicCenters.topicId, id));
+    .where(eq(mcTopicCenters.topicId, id))
+    // The leading center first, then the others in the order they joined the site.
+    .orderBy(sql`${mcTopicCenters.role} <> 'lead'`, mcTopicCenters.appId);
+  const history = await db
+    .select()
+    .from(mcTopicStatusLog)
+    .where(eq(mcTopicStatusLog.topicId, id))
+    .orderBy(mcTopicStatusLog.id);
   return {
     id: topic.id,
     name: topic.name,
@@ -160,6 +199,15 @@ export async function topicDescription(db: Tx, appId: number, id: number) {
     variables: topic.variables,
     role,
     centers,
+    /** Moves the caller may make now: only the leading center moves a topic. */
+    moves: role === 'lead' ? topicMoves(topic.status) : [],
+    canEnter: ENTRY_STATUSES.includes(topic.status as TaskStatus),
+    history: history.map((h) => ({
+      from: h.fromStatus,
+      to: h.toStatus,
+      userName: h.userName,
+      at: h.at.toISOString(),
+    })),
   };
 }
 
@@ -200,14 +248,27 @@ export async function enterCase(
 ) {
   await assertMultiCenter(db, appId);
   const { topic } = await topicFor(db, appId, id);
+  if (!ENTRY_STATUSES.includes(topic.status as TaskStatus))
+    throw new AppError(409, 'multiCenter.frozen', {
+      status: statusLabel(topic.status, req.locale),
+      allowed: ENTRY_STATUSES.map((c) => statusLabel(c, req.locale)).join(
+        req.locale === 'zh-CN' ? '、' : ', ',
+      ),
+    });
   const [p] = await db
     .select({ id: patients.id })
     .from(patients)
     .where(and(eq(patients.id, input.patientId), eq(patients.appId, appId)));
-  if (!p) throw invalid('patientId', 'no such patient');
+  if (!p) throw invalid('patientId', '没有这名患者', 'no such patient');
   const vars = topic.variables as TopicVariable[];
   for (const k of Object.keys(input.values))
-    if (!vars.some((v) => v.key === k)) throw invalid(`values.${k}`, 'not a variable of the topic');
+    if (!vars.some((v) => v.key === k))
+      throw invalid(`values.${k}`, '不是本课题的变量', 'not a variable of the topic');
+  for (const v of vars) {
+    const x = input.values[v.key];
+    if (typeof x === 'string' && (v.min !== undefined || v.max !== undefined) && x.trim() !== '')
+      throw invalid(`values.${v.key}`, `${v.label}应为数字`, `${v.label} must be a number`);
+  }
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(mcTopicCases)
@@ -242,6 +303,7 @@ export async function ownCases(db: Tx, appId: number, id: number) {
 type CaseRow = {
   appId: number;
   patientId: number;
+  mrn: string;
   values: Record<string, unknown>;
   nationalId: string;
   name: string;
@@ -254,6 +316,7 @@ async function casesOf(db: Tx, topicId: number, appIds: number[]): Promise<CaseR
     .select({
       appId: mcTopicCases.appId,
       patientId: mcTopicCases.patientId,
+      mrn: patients.mrn,
       values: mcTopicCases.values,
       nationalId: patients.nationalId,
       name: patients.name,
@@ -297,14 +360,23 @@ export async function pooled(db: Tx, appId: number, id: number) {
 export interface Issue {
   kind: 'missing' | 'outOfRange' | 'duplicate';
   variable?: string;
+  /** The variable's label, the value and its range, for the screen to say what to fix. */
+  label?: string;
+  value?: unknown;
+  min?: number;
+  max?: number;
   patientId?: number;
+  mrn?: string;
+  /** For a duplicate: the MRN of the first case of the same person. */
+  sameAs?: string;
   detail: string;
 }
 
-/** Data-quality checks per center: completeness, values out of range, duplicate patients. */
-export function detectIssues(vars: TopicVariable[], rows: CaseRow[]): Issue[] {
+/** Data-quality checks per center: completeness, values out of range, duplicate patients; `detail` in `locale`. */
+export function detectIssues(vars: TopicVariable[], rows: CaseRow[], locale: Locale = 'zh-CN'): Issue[] {
+  const zh = locale === 'zh-CN';
   const issues: Issue[] = [];
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { id: number; mrn: string }>();
   for (const r of rows) {
     for (const v of vars) {
       const x = r.values[v.key];
@@ -313,8 +385,10 @@ export function detectIssues(vars: TopicVariable[], rows: CaseRow[]): Issue[] {
           issues.push({
             kind: 'missing',
             variable: v.key,
+            label: v.label,
             patientId: r.patientId,
-            detail: `${v.label} is empty`,
+            mrn: r.mrn,
+            detail: zh ? `${v.label}为空` : `${v.label} is empty`,
           });
         continue;
       }
@@ -322,20 +396,33 @@ export function detectIssues(vars: TopicVariable[], rows: CaseRow[]): Issue[] {
         issues.push({
           kind: 'outOfRange',
           variable: v.key,
+          label: v.label,
+          value: x,
+          min: v.min,
+          max: v.max,
           patientId: r.patientId,
-          detail: `${v.label} = ${x}, expected ${v.min ?? '-∞'}..${v.max ?? '∞'}`,
+          mrn: r.mrn,
+          detail: zh
+            ? `${v.label} = ${x}，应在 ${v.min ?? '-∞'}..${v.max ?? '∞'} 之间`
+            : `${v.label} = ${x}, expected ${v.min ?? '-∞'}..${v.max ?? '∞'}`,
         });
     }
     const key = r.nationalId || `${r.name}|${r.birthDate ?? ''}`;
     const first = seen.get(key);
     if (first !== undefined)
-      issues.push({ kind: 'duplicate', patientId: r.patientId, detail: `same person as patient ${first}` });
-    else seen.set(key, r.patientId);
+      issues.push({
+        kind: 'duplicate',
+        patientId: r.patientId,
+        mrn: r.mrn,
+        sameAs: first.mrn,
+        detail: zh ? `与患者 ${first.mrn} 是同一人` : `same person as patient ${first.mrn}`,
+      });
+    else seen.set(key, { id: r.patientId, mrn: r.mrn });
   }
   return issues;
 }
 
-export async function detection(db: Tx, appId: number, id: number) {
+export async function detection(db: Tx, appId: number, id: number, locale: Locale = 'zh-CN') {
   const d = await topicDescription(db, appId, id);
   const vars = d.variables as TopicVariable[];
   const visible = d.role === 'lead' ? d.centers : d.centers.filter((c) => c.appId === appId);
@@ -346,7 +433,7 @@ export async function detection(db: Tx, appId: number, id: number) {
   );
   return visible.map((c) => {
     const rows = cases.filter((r) => r.appId === c.appId);
-    const issues = detectIssues(vars, rows);
+    const issues = detectIssues(vars, rows, locale);
     const cells = rows.length * vars.length;
     const missing = issues.filter((i) => i.kind === 'missing').length;
     return {
@@ -372,4 +459,90 @@ export async function ownedTopicIds(db: Db, appId: number) {
     .where(eq(mcTopicCenters.appId, appId))
     .limit(3);
   return rows.map((r) => ({ id: r.id }));
+}
+
+/** The leading center moves the topic; an illegal move is refused with the moves allowed now. */
+export async function moveTopic(db: Db, req: FastifyRequest, appId: number, id: number, to: TaskStatus) {
+  const { topic, role } = await topicFor(db, appId, id);
+  if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
+  const from = topic.status;
+  const allowed = topicMoves(from);
+  if (!allowed.includes(to))
+    throw new AppError(409, 'multiCenter.illegalMove', {
+      from: statusLabel(from, req.locale),
+      to: statusLabel(to, req.locale),
+      allowed: allowed.length
+        ? allowed.map((c) => `${statusLabel(c, req.locale)} (${c})`).join(', ')
+        : req.locale === 'zh-CN'
+          ? '无（终态）'
+          : 'none (final)',
+    });
+  const auth = req.auth!;
+  return db.transaction(async (tx) => {
+    // Compare-and-set: two people moving at once cannot both win from the same status.
+    const [after] = await tx
+      .update(mcTopics)
+      .set({ status: to, updatedAt: new Date() })
+      .where(and(eq(mcTopics.id, id), eq(mcTopics.status, from)))
+      .returning();
+    if (!after)
+      throw new AppError(409, 'multiCenter.illegalMove', {
+        from: statusLabel(from, req.locale),
+        to: statusLabel(to, req.locale),
+        allowed: '-',
+      });
+    await tx.insert(mcTopicStatusLog).values({
+      appId,
+      topicId: id,
+      fromStatus: from,
+      toStatus: to,
+      userId: auth.userId,
+      userName: auth.userName,
+    });
+    await audit(tx, req, {
+      action: 'status',
+      entity: 'mc_topic',
+      entityId: id,
+      before: { status: from },
+      after: { status: to },
+    });
+    return { id, status: after.status, moves: topicMoves(after.status) };
+  });
+}
+
+/**
+ * Centers a topic can invite: other apps holding the research product that switched
+ * multi-center mode on. Only names cross the boundary.
+ */
+export async function invitableCenters(db: Tx, appId: number) {
+  await assertMultiCenter(db, appId);
+  const rows = await db
+    .selectDistinct({ appId: apps.appId, name: apps.name, shortName: apps.appShortName })
+    .from(apps)
+    .innerJoin(appProducts, and(eq(appProducts.appId, apps.appId), eq(appProducts.productId, PRODUCT_ID)))
+    .where(sql`${apps.appId} <> ${appId}`)
+    .orderBy(apps.appId);
+  const modes = await Promise.all(rows.map((r) => readConfigValue(db, r.appId, 'site', 'features', 'mode')));
+  return rows.filter((_, i) => modes[i] === 'multi-center');
+}
+
+const mask = (name: string) =>
+  name ? `${[...name][0]}${'*'.repeat(Math.max(1, [...name].length - 1))}` : '';
+
+/** This center's own patients, for the case-entry picker (by MRN; names masked). */
+export async function ownPatients(db: Tx, appId: number, id: number, keyword: string | undefined) {
+  await topicFor(db, appId, id);
+  const k = keyword?.trim().replace(/[\\%_]/g, (c) => `\\${c}`);
+  const rows = await db
+    .select({ id: patients.id, mrn: patients.mrn, name: patients.name, gender: patients.gender })
+    .from(patients)
+    .where(
+      and(
+        eq(patients.appId, appId),
+        k ? or(ilike(patients.mrn, `%${k}%`), ilike(patients.name, `%${k}%`)) : undefined,
+      ),
+    )
+    .orderBy(sql`${patients.id} desc`)
+    .limit(50);
+  return rows.map((r) => ({ id: r.id, mrn: r.mrn, name: mask(r.name), gender: r.gender }));
 }

@@ -1,13 +1,16 @@
+import type { Locale } from '@crdp/core';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
+import { jobFailureText } from '../jobs/failure.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
 import type { Column, Row } from './datasets.js';
 import { datasetOf } from './datasets.js';
 import type { AnalysisParams } from './inputs.js';
+import { StatsError } from './stats/errors.js';
 import {
   chiSquareTest,
   describe,
@@ -62,12 +65,12 @@ export async function requestAnalysis(
   await assertMember(db, s, actor);
   assertStatus(s, 'analyse', actor.locale);
   const ds = await datasetOf(db, actor.appId, subjectId, input.datasetId).catch(() => {
-    throw invalid('datasetId', 'no such dataset of this subject');
+    throw invalid('datasetId', '该课题没有这个数据集', 'no such dataset of this subject');
   });
-  if (ds.status !== 'ready') throw invalid('datasetId', 'the dataset is not built yet');
+  if (ds.status !== 'ready') throw invalid('datasetId', '数据集尚未生成', 'the dataset is not built yet');
   const cols = new Set((ds.columns as Column[]).map((c) => c.key));
   for (const [field, key] of columnsNamed(input.params))
-    if (!cols.has(key)) throw invalid(field, `no column ${key}`);
+    if (!cols.has(key)) throw invalid(field, `没有列 ${key}`, `no column ${key}`);
   return db.transaction(async (tx) => {
     const job = await enqueueJob(tx, {
       appId: actor.appId,
@@ -96,7 +99,7 @@ function complete(rows: Row[], keys: string[]) {
 function twoGroups(rows: Row[], outcome: string, group: string) {
   const levels = [...new Set(rows.map((r) => String(r[group])))].sort();
   if (levels.length !== 2)
-    throw new Error(`the group column ${group} must have exactly two values, found ${levels.length}`);
+    throw new StatsError('research.stats.twoLevels', { column: group, found: levels.length });
   return levels.map((l) => ({
     level: l,
     values: rows.filter((r) => String(r[group]) === l).map((r) => r[outcome] as number),
@@ -165,7 +168,8 @@ export function runAnalysis(rows: Row[], p: AnalysisParams) {
             e.filter((_, i) => g[i] === l),
           ),
         })),
-        logRank: levels.length > 1 ? logRank(t, e, g) : null,
+        // Without a single event the log-rank statistic is undefined (its variance is zero).
+        logRank: levels.length > 1 && e.some((x) => x === 1) ? logRank(t, e, g) : null,
       };
     }
   }
@@ -179,11 +183,13 @@ export async function analysisJob({ db, job, progress }: JobContext) {
   };
   const ds = await datasetOf(db, job.appId, subjectId, datasetId);
   await progress(20);
+  // A StatsError's key and values are kept by the job runner beside its English text, so the
+  // task result and the jobs routes word the reason in the reader's language.
   return runAnalysis(ds.rows as Row[], analysis);
 }
 
 /** A research job of the app, by id (the spec's task_id); another app's id answers 404. */
-export async function taskResult(db: Tx, appId: number, taskId: number) {
+export async function taskResult(db: Tx, appId: number, taskId: number, locale: Locale = 'zh-CN') {
   const [j] = await db
     .select()
     .from(jobs)
@@ -195,20 +201,21 @@ export async function taskResult(db: Tx, appId: number, taskId: number) {
     status: j.status,
     progress: j.progress,
     params: j.params,
-    result: j.result ?? null,
-    error: j.error,
+    result: j.status === 'failed' ? null : (j.result ?? null),
+    error: jobFailureText(j, locale),
     createdAt: j.createdAt.toISOString(),
     finishedAt: j.finishedAt?.toISOString() ?? null,
   };
 }
 
-export async function listAnalyses(db: Tx, appId: number, subjectId: number) {
+export async function listAnalyses(db: Tx, appId: number, subjectId: number, locale: Locale = 'zh-CN') {
   const rows = await db
     .select({
       id: jobs.id,
       status: jobs.status,
       params: jobs.params,
       error: jobs.error,
+      result: sql<unknown>`case when ${jobs.status} = 'failed' then ${jobs.result} else null end`,
       createdAt: jobs.createdAt,
     })
     .from(jobs)
@@ -225,7 +232,7 @@ export async function listAnalyses(db: Tx, appId: number, subjectId: number) {
     task_id: r.id,
     status: r.status,
     params: r.params,
-    error: r.error,
+    error: jobFailureText(r, locale),
     createdAt: r.createdAt.toISOString(),
   }));
 }

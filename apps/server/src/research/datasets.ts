@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/client.js';
 import { researchDatasets } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { cellOf, columnKeyOf, latestVersionOf } from './crf-items.js';
 import { type DerivedDef, type VariableDef, variableSchema } from './inputs.js';
 import { type Actor, assertMember, assertStatus, invalid, subjectOf } from './subjects.js';
 
@@ -17,6 +18,8 @@ export interface Column {
   key: string;
   label: string;
   type: 'number' | 'category';
+  /** The two columns of a survival variable: which part, and the variable's own label, so the screen can word it per language. */
+  survival?: { part: 'time' | 'event'; of: string };
 }
 export type Row = Record<string, number | string | null>;
 
@@ -79,14 +82,44 @@ export function variableSql(v: VariableDef, subjectId: number): SQL {
   }
 }
 
-export function columnsOf(vars: VariableDef[], derived: DerivedDef[]): Column[] {
+/** A column read from the subject's CRF form: the item's answer in the patient's latest submitted record. */
+export interface CrfColumn {
+  key: string;
+  label: string;
+  itemKey: string;
+  kind: 'number' | 'choice';
+  numericCodes: boolean;
+}
+export interface CrfSpec {
+  formId: number;
+  version: number;
+  items: CrfColumn[];
+}
+
+export function columnsOf(vars: VariableDef[], derived: DerivedDef[], crf: CrfColumn[] = []): Column[] {
   const cols: Column[] = [];
   for (const v of vars) {
     if (v.source === 'survival') {
-      cols.push({ key: `${v.key}_time`, label: `${v.label} (days)`, type: 'number' });
-      cols.push({ key: `${v.key}_event`, label: `${v.label} (event)`, type: 'number' });
+      cols.push({
+        key: `${v.key}_time`,
+        label: `${v.label} (days)`,
+        type: 'number',
+        survival: { part: 'time', of: v.label },
+      });
+      cols.push({
+        key: `${v.key}_event`,
+        label: `${v.label} (event)`,
+        type: 'number',
+        survival: { part: 'event', of: v.label },
+      });
     } else cols.push({ key: v.key, label: v.label, type: v.source === 'gender' ? 'category' : 'number' });
   }
+  for (const c of crf)
+    cols.push({
+      key: c.key,
+      label: c.label,
+      type: c.kind === 'number' || c.numericCodes ? 'number' : 'category',
+    });
   for (const d of derived) cols.push({ key: d.key, label: d.label, type: 'number' });
   return cols;
 }
@@ -108,19 +141,76 @@ export function applyDerived(row: Row, derived: DerivedDef[]) {
   }
 }
 
+/** Resolves the CRF items a dataset asks for against the latest published version of the subject's form. */
+async function planCrf(
+  db: Tx,
+  appId: number,
+  formId: number | null,
+  wanted: string[],
+): Promise<CrfSpec | null> {
+  if (!wanted.length) return null;
+  if (!formId) throw invalid('crfItems', '该课题未关联 CRF 表单', 'the subject links no CRF form');
+  const form = await latestVersionOf(db, appId, formId);
+  if (!form)
+    throw invalid(
+      'crfItems',
+      '该课题的 CRF 表单还没有发布的版本',
+      'the subject’s CRF form has no published version',
+    );
+  const items: CrfColumn[] = [];
+  wanted.forEach((k, i) => {
+    const info = form.items.find((x) => x.key === k);
+    if (!info)
+      throw invalid(
+        `crfItems.${i}`,
+        `表单 ${form.name} 没有题目 ${k}`,
+        `the form ${form.name} has no item ${k}`,
+      );
+    if (info.kind === 'other')
+      throw invalid(
+        `crfItems.${i}`,
+        `题目 ${k} 不是数值题或单选题，不能作为一列`,
+        `item ${k} is not a number or a single choice, so it cannot be a column`,
+      );
+    if (wanted.indexOf(k) !== i)
+      throw invalid(`crfItems.${i}`, `题目 ${k} 重复列出`, `item ${k} is listed twice`);
+    items.push({
+      key: columnKeyOf(k),
+      label: info.title,
+      itemKey: k,
+      kind: info.kind,
+      numericCodes: info.numericCodes,
+    });
+  });
+  return { formId, version: form.version, items };
+}
+
 /** Checks a dataset request against the subject's variables before anything is queued. */
-function planDataset(subjectVars: VariableDef[], wanted: string[], derived: DerivedDef[]) {
+function planDataset(
+  subjectVars: VariableDef[],
+  wanted: string[],
+  derived: DerivedDef[],
+  crf: CrfColumn[] = [],
+) {
   const byKey = new Map(subjectVars.map((v) => [v.key, v]));
   wanted.forEach((k, i) => {
-    if (!byKey.has(k)) throw invalid(`variables.${i}`, `the subject has no variable ${k}`);
+    if (!byKey.has(k))
+      throw invalid(`variables.${i}`, `该课题没有变量 ${k}`, `the subject has no variable ${k}`);
   });
   const vars = wanted.length ? wanted.map((k) => byKey.get(k)!) : subjectVars;
-  if (!vars.length) throw invalid('variables', 'the subject defines no variables');
+  if (!vars.length && !crf.length)
+    throw invalid('variables', '该课题未定义任何变量', 'the subject defines no variables');
   const known = new Set(columnsOf(vars, []).map((c) => c.key));
+  crf.forEach((c, i) => {
+    if (known.has(c.key)) throw invalid(`crfItems.${i}`, `${c.key} 已是一列`, `${c.key} is already a column`);
+    known.add(c.key);
+  });
   derived.forEach((d, i) => {
-    if (known.has(d.key)) throw invalid(`derived.${i}.key`, `${d.key} is already a column`);
-    if (!known.has(d.from)) throw invalid(`derived.${i}.from`, `no column ${d.from}`);
-    if (d.op === 'ratio' && !known.has(d.over)) throw invalid(`derived.${i}.over`, `no column ${d.over}`);
+    if (known.has(d.key))
+      throw invalid(`derived.${i}.key`, `${d.key} 已是一列`, `${d.key} is already a column`);
+    if (!known.has(d.from)) throw invalid(`derived.${i}.from`, `没有列 ${d.from}`, `no column ${d.from}`);
+    if (d.op === 'ratio' && !known.has(d.over))
+      throw invalid(`derived.${i}.over`, `没有列 ${d.over}`, `no column ${d.over}`);
     known.add(d.key);
   });
   return vars;
@@ -131,13 +221,14 @@ export async function requestDataset(
   req: FastifyRequest,
   actor: Actor,
   subjectId: number,
-  input: { name: string; variables: string[]; derived: DerivedDef[] },
+  input: { name: string; variables: string[]; derived: DerivedDef[]; crfItems?: string[] | undefined },
 ) {
   const s = await subjectOf(db, actor.appId, subjectId);
   await assertMember(db, s, actor);
   assertStatus(s, 'buildDataset', actor.locale);
   const subjectVars = variableSchema.array().parse(s.variables);
-  const vars = planDataset(subjectVars, input.variables, input.derived);
+  const crf = await planCrf(db, actor.appId, s.crfFormId, input.crfItems ?? []);
+  const vars = planDataset(subjectVars, input.variables, input.derived, crf?.items);
   return db.transaction(async (tx) => {
     const [ds] = await tx
       .insert(researchDatasets)
@@ -145,8 +236,8 @@ export async function requestDataset(
         appId: actor.appId,
         subjectId,
         name: input.name,
-        spec: { variables: vars, derived: input.derived },
-        columns: columnsOf(vars, input.derived),
+        spec: { variables: vars, derived: input.derived, crf },
+        columns: columnsOf(vars, input.derived, crf?.items),
         createdBy: actor.userId,
       })
       .returning();
@@ -176,7 +267,7 @@ export async function buildDatasetJob({ db, job, progress }: JobContext) {
     .where(and(eq(researchDatasets.id, datasetId), eq(researchDatasets.appId, job.appId)));
   if (!ds) throw new Error('dataset not found');
   try {
-    const spec = ds.spec as { variables: VariableDef[]; derived: DerivedDef[] };
+    const spec = ds.spec as { variables: VariableDef[]; derived: DerivedDef[]; crf?: CrfSpec | null };
     const enrolled = rowsOf<{ patient_id: number | string }>(
       await db.execute(
         sql`select patient_id from research_enrolments where subject_id = ${subjectId} and app_id = ${job.appId} order by enrolled_at, patient_id`,
@@ -198,7 +289,34 @@ export async function buildDatasetJob({ db, job, progress }: JobContext) {
           row[`${v.key}_event`] = r?.v2 === null || r?.v2 === undefined ? null : Number(r.v2);
         } else row[v.key] = val;
       }
-      await progress(((i + 1) / spec.variables.length) * 90);
+      await progress(((i + 1) / spec.variables.length) * 80);
+    }
+    if (spec.crf?.items.length) {
+      // Per patient the latest record of the form that was submitted (or since verified or
+      // locked); drafts and deleted records do not count. No record: the cells stay empty.
+      const recs = rowsOf<{ patient_id: number | string; answers: Record<string, unknown> }>(
+        await db.execute(
+          sql`select distinct on (r.patient_id) r.patient_id, r.answers from crf_records r
+            where r.app_id = ${job.appId} and r.form_id = ${spec.crf.formId}
+              and r.status in ('submitted', 'verified', 'locked') and r.deleted_at is null
+              and r.patient_id in (select e.patient_id from research_enrolments e where e.subject_id = ${subjectId})
+            order by r.patient_id, r.submitted_at desc nulls last, r.id desc`,
+        ),
+      );
+      const byPatient = new Map(
+        recs.map((r) => [
+          Number(r.patient_id),
+          (typeof r.answers === 'string' ? JSON.parse(r.answers) : (r.answers ?? {})) as Record<
+            string,
+            unknown
+          >,
+        ]),
+      );
+      for (const [pid, row] of rows) {
+        const answers = byPatient.get(pid);
+        for (const c of spec.crf.items) row[c.key] = answers ? cellOf(c, answers[c.itemKey]) : null;
+      }
+      await progress(90);
     }
     const out = [...rows.values()];
     for (const row of out) applyDerived(row, spec.derived);

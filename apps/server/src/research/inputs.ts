@@ -1,5 +1,6 @@
 import { cohortCriteriaSchema, TASK_STATUSES } from '@crdp/core';
 import { z } from 'zod';
+import { schemaMessage } from '../http/validation-messages.js';
 
 /** Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the harness count units). */
 const text = (max: number, min = 0) =>
@@ -12,7 +13,16 @@ const text = (max: number, min = 0) =>
 
 /** Shapes of the research-subject calls. */
 const serialId = z.coerce.number().int().positive().max(2_147_483_647);
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
+  .refine(
+    (d) => {
+      const t = new Date(`${d}T00:00:00Z`);
+      return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === d;
+    },
+    schemaMessage('不是真实存在的日期', 'not a calendar date'),
+  );
 const varKey = z
   .string()
   .regex(/^[a-zA-Z][a-zA-Z0-9_]{0,39}$/, 'letters, digits and _ starting with a letter, at most 40');
@@ -57,6 +67,13 @@ export const derivedSchema = z.discriminatedUnion('op', [
 export type DerivedDef = z.infer<typeof derivedSchema>;
 
 const memberSchema = z.object({ userId: serialId, role: z.enum(PROJECT_ROLES) });
+
+/** The whole member list of a subject at once (the members panel); the PI may change hands. */
+export const membersInput = z.object({
+  piUserId: serialId.optional(),
+  members: z.array(memberSchema).max(100),
+});
+export type MembersInput = z.infer<typeof membersInput>;
 
 export const subjectInput = z.object({
   name: text(200, 1),
@@ -107,6 +124,8 @@ export const datasetInput = z.object({
   /** Keys of the subject's variables to include; empty = all. */
   variables: z.array(varKey).max(100).default([]),
   derived: z.array(derivedSchema).max(50).default([]),
+  /** Item keys of the subject's CRF form: each becomes a column read from the patient's latest submitted record. */
+  crfItems: z.array(text(100, 1)).max(100).default([]),
 });
 
 export const typeInput = z.object({

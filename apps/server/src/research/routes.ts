@@ -6,12 +6,14 @@ import { countPatients } from '../cohort/compile.js';
 import { notFound } from '../http/errors.js';
 import { ANALYSIS_KIND, analysisJob, listAnalyses, requestAnalysis, taskResult } from './analysis.js';
 import { projectData, subjectReport } from './cohort-data.js';
+import { latestVersionOf, publishedForms } from './crf-items.js';
 import { buildDatasetJob, datasetOf, listDatasets, ownedDatasetIds, requestDataset } from './datasets.js';
 import {
   analysisInput,
   datasetInput,
   datasetParams,
   listQuery,
+  membersInput,
   moveInput,
   recruitInput,
   subjectInput,
@@ -24,12 +26,14 @@ import { statisticsRoutes } from './statistics.js';
 import { TRANSITIONS } from './status.js';
 import {
   actorOf,
+  appUsers,
   createSubject,
   deleteSubject,
   listSubjects,
   moveSubject,
   ownedSubjectIds,
   recruit,
+  setMembers,
   subjectDetail,
   subjectOf,
   updateSubject,
@@ -134,7 +138,7 @@ export async function researchRoutes(app: FastifyInstance) {
       config: { access: { apiId: 'ResearchSubjectList.query' } },
       schema: { tags, summary: 'Subjects of the app', querystring: listQuery },
     },
-    async (req) => ok(await listSubjects(app.db, req.auth!.appId, req.query)),
+    async (req) => ok(await listSubjects(app.db, req.auth!.appId, req.query, req.locale)),
   );
   r.post(
     '/api/v0.1/research/subjects',
@@ -155,7 +159,59 @@ export async function researchRoutes(app: FastifyInstance) {
         params: subjectParams,
       },
     },
-    async (req) => ok(await subjectDetail(app.db, actorOf(req), req.params.id)),
+    async (req) => {
+      const d = await subjectDetail(app.db, actorOf(req), req.params.id);
+      const canManageMembers = d.myRole === 'pi' || req.auth!.apiIds.has('ResearchSubjectList.edit');
+      return ok({ ...d, canManageMembers });
+    },
+  );
+  r.put(
+    '/api/v0.1/research/subjects/:id/members',
+    {
+      // The PI manages the team even without the edit function; the check is in setMembers.
+      config: { access: 'session', ...owned },
+      preValidation: ownSubject,
+      schema: {
+        tags,
+        summary: 'Replace the members of a subject (PI or the subject edit function)',
+        params: subjectParams,
+        body: membersInput,
+      },
+    },
+    async (req) => ok(await setMembers(app.db, req, actorOf(req), req.params.id, req.body)),
+  );
+  r.get(
+    '/api/v0.1/research/subjects/:id/crf-items',
+    {
+      config: { access: { apiId: 'ResearchDataReduction.query' }, ...owned },
+      preValidation: ownSubject,
+      schema: {
+        tags,
+        summary: 'Items of the subject’s CRF form (latest published version) that can be dataset columns',
+        params: subjectParams,
+      },
+    },
+    async (req) => {
+      const s = await subjectOf(app.db, req.auth!.appId, req.params.id);
+      const form = s.crfFormId ? await latestVersionOf(app.db, req.auth!.appId, s.crfFormId) : null;
+      return ok(form);
+    },
+  );
+  r.get(
+    '/api/v0.1/research/users',
+    {
+      config: { access: { apiId: 'ResearchSubjectList.query' } },
+      schema: { tags, summary: 'Users of the app, to pick a subject’s PI and members' },
+    },
+    async (req) => ok(await appUsers(app.db, req.auth!.appId)),
+  );
+  r.get(
+    '/api/v0.1/research/crf-forms',
+    {
+      config: { access: { apiId: 'ResearchSubjectList.query' } },
+      schema: { tags, summary: 'Published CRF forms of the app a subject may use' },
+    },
+    async (req) => ok(await publishedForms(app.db, req.auth!.appId)),
   );
   r.patch(
     '/api/v0.1/research/subjects/:id',
@@ -287,7 +343,7 @@ export async function researchRoutes(app: FastifyInstance) {
       preValidation: ownSubject,
       schema: { tags, summary: 'Analyses run on a subject', params: subjectParams },
     },
-    async (req) => ok(await listAnalyses(app.db, req.auth!.appId, req.params.id)),
+    async (req) => ok(await listAnalyses(app.db, req.auth!.appId, req.params.id, req.locale)),
   );
   r.post(
     '/api/v0.1/research/subjects/:id/analyses',
@@ -317,6 +373,6 @@ export async function researchRoutes(app: FastifyInstance) {
         body: z.object({ task_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
       },
     },
-    async (req) => ok(await taskResult(app.db, req.auth!.appId, req.body.task_id)),
+    async (req) => ok(await taskResult(app.db, req.auth!.appId, req.body.task_id, req.locale)),
   );
 }

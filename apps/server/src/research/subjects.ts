@@ -15,7 +15,8 @@ import {
   researchSubjects,
   users,
 } from '../db/schema/index.js';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError, invalidField, notFound } from '../http/errors.js';
+import { readConfigValue } from '../site/service.js';
 import type { ProjectRole, SubjectInput, SubjectPatch } from './inputs.js';
 import { allowedMoves, canMove, statusLabel, WORK_STATUSES } from './status.js';
 import { listTypes, typeExists } from './types.js';
@@ -33,8 +34,8 @@ export function actorOf(req: FastifyRequest): Actor {
   return { appId: a.appId, userId: a.userId, userName: a.userName, locale: req.locale };
 }
 
-export const invalid = (field: string, detail: string) =>
-  new AppError(400, 'request.invalid', { detail: `${field}: ${detail}` }, field);
+/** A 400 naming the field, worded in Chinese and English: `invalid('crfFormId', '该表单已归档', 'the form is archived')`. */
+export const invalid = invalidField;
 
 export type SubjectRow = typeof researchSubjects.$inferSelect;
 
@@ -76,35 +77,82 @@ async function checkRefs(
   db: Tx,
   appId: number,
   input: Omit<Partial<SubjectInput>, 'crfFormId'> & { crfFormId?: number | null | undefined },
+  /** The PI the member list is checked against (the stored or the creating one when the input names none). */
+  defaultPi: number,
+  /** The stored time window, so a patch of one end is checked against the other. */
+  stored: { startDate?: string | null; endDate?: string | null } = {},
 ) {
+  // Centers belong to multi-center mode; with the mode off the screen hides them and so does the server.
+  if (
+    input.centers?.length &&
+    (await readConfigValue(db, appId, 'site', 'features', 'mode')) !== 'multi-center'
+  )
+    throw new AppError(400, 'research.centersOff', {}, 'centers');
   if (input.typeCode && !(await typeExists(db, appId, input.typeCode)))
-    throw invalid('typeCode', 'no such project type');
+    throw invalid('typeCode', '没有这个项目类型', 'no such project type');
   if (input.crfFormId) {
     const [f] = await db
-      .select({ id: crfForms.id })
+      .select({ id: crfForms.id, latestVersion: crfForms.latestVersion, status: crfForms.status })
       .from(crfForms)
       .where(and(eq(crfForms.id, input.crfFormId), eq(crfForms.appId, appId)));
-    if (!f) throw invalid('crfFormId', 'no such form');
+    if (!f) throw invalid('crfFormId', '没有这个表单', 'no such form');
+    if (f.latestVersion < 1)
+      throw invalid('crfFormId', '该表单还没有发布的版本', 'the form has no published version');
+    if (f.status !== 'active') throw invalid('crfFormId', '该表单已归档', 'the form is archived');
   }
-  const userIds = [
-    ...(input.members ?? []).map((m) => m.userId),
-    ...(input.piUserId ? [input.piUserId] : []),
-  ];
-  if (userIds.length) {
-    const found = await db
-      .select({ userId: appMembers.userId })
-      .from(appMembers)
-      .where(and(eq(appMembers.appId, appId), inArray(appMembers.userId, userIds)));
-    const known = new Set(found.map((f) => f.userId));
-    const i = (input.members ?? []).findIndex((m) => !known.has(m.userId));
-    if (i >= 0) throw invalid(`members.${i}.userId`, 'not a member of this app');
-    if (input.piUserId && !known.has(input.piUserId)) throw invalid('piUserId', 'not a member of this app');
-  }
-  if (input.startDate && input.endDate && input.startDate > input.endDate)
-    throw invalid('endDate', 'the end is before the start');
+  if (input.members)
+    await checkMembers(db, appId, input.piUserId ?? defaultPi, input.members, !!input.piUserId);
+  else if (input.piUserId) await checkMembers(db, appId, input.piUserId, [], true);
+  const start = input.startDate ?? stored.startDate;
+  const end = input.endDate ?? stored.endDate;
+  if (start && end && start > end)
+    throw invalid(
+      input.endDate ? 'endDate' : 'startDate',
+      `结束日期（${end}）早于开始日期（${start}）`,
+      `the time window ends (${end}) before it starts (${start})`,
+    );
   const keys = (input.variables ?? []).map((v) => v.key);
   const dup = keys.find((k, i) => keys.indexOf(k) !== i);
-  if (dup) throw invalid('variables', `key ${dup} is used twice`);
+  if (dup) throw invalid('variables', `变量键 ${dup} 重复使用`, `key ${dup} is used twice`);
+}
+
+/**
+ * A member list is valid when every person is a user of this app, appears once, and only the
+ * principal investigator holds the role pi.
+ */
+async function checkMembers(
+  db: Tx,
+  appId: number,
+  pi: number,
+  members: ReadonlyArray<{ userId: number; role: ProjectRole }>,
+  checkPi: boolean,
+) {
+  members.forEach((m, i) => {
+    if (members.findIndex((x) => x.userId === m.userId) !== i)
+      throw invalid(`members.${i}.userId`, `用户 ${m.userId} 重复列出`, `user ${m.userId} is listed twice`);
+    if (m.role === 'pi' && m.userId !== pi)
+      throw invalid(
+        `members.${i}.role`,
+        '只有课题负责人（piUserId）的角色可以是 pi',
+        'only the principal investigator (piUserId) has the role pi',
+      );
+  });
+  const userIds = [...members.map((m) => m.userId), ...(checkPi ? [pi] : [])];
+  if (!userIds.length) return;
+  const found = await db
+    .select({ userId: appMembers.userId })
+    .from(appMembers)
+    .where(and(eq(appMembers.appId, appId), inArray(appMembers.userId, userIds)));
+  const known = new Set(found.map((f) => f.userId));
+  const i = members.findIndex((m) => !known.has(m.userId));
+  if (i >= 0)
+    throw invalid(
+      `members.${i}.userId`,
+      `用户 ${members[i]!.userId} 不是本应用的用户`,
+      `user ${members[i]!.userId} is not a user of this app`,
+    );
+  if (checkPi && !known.has(pi))
+    throw invalid('piUserId', `用户 ${pi} 不是本应用的用户`, `user ${pi} is not a user of this app`);
 }
 
 /** The member list with the PI first: the PI is always a member with role pi. */
@@ -116,7 +164,7 @@ function memberRows(subjectId: number, pi: number, members: SubjectInput['member
 }
 
 export async function createSubject(db: Db, req: FastifyRequest, actor: Actor, input: SubjectInput) {
-  await checkRefs(db, actor.appId, input);
+  await checkRefs(db, actor.appId, input, input.piUserId ?? actor.userId);
   return db.transaction(async (tx) => {
     const pi = input.piUserId ?? actor.userId;
     const [row] = await tx
@@ -174,7 +222,7 @@ export async function updateSubject(
   const designChange =
     patch.criteria !== undefined || patch.variables !== undefined || patch.crfFormId !== undefined;
   if (designChange) assertStatus(before, 'editDesign', actor.locale);
-  await checkRefs(db, actor.appId, patch);
+  await checkRefs(db, actor.appId, patch, before.piUserId ?? actor.userId, before);
   return db.transaction(async (tx) => {
     const { members, ...fields } = patch;
     const [after] = await tx
@@ -200,6 +248,72 @@ export async function updateSubject(
     });
     return after!;
   });
+}
+
+/** The members of a subject with their names, the PI first. */
+export async function subjectMembers(db: Tx, subjectId: number) {
+  const rows = await db
+    .select({
+      userId: researchSubjectMembers.userId,
+      role: researchSubjectMembers.role,
+      userName: users.userName,
+      nickname: users.nickname,
+    })
+    .from(researchSubjectMembers)
+    .innerJoin(users, eq(users.userId, researchSubjectMembers.userId))
+    .where(eq(researchSubjectMembers.subjectId, subjectId))
+    .orderBy(researchSubjectMembers.userId);
+  return [...rows.filter((r) => r.role === 'pi'), ...rows.filter((r) => r.role !== 'pi')];
+}
+
+/**
+ * Replaces the member list (the members panel): for the principal investigator, or anyone whose
+ * roles hold the subject edit function. The PI may be handed to another user of the app; the
+ * PI is always a member with role pi. Audited with the lists before and after.
+ */
+export async function setMembers(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+  input: { piUserId?: number | undefined; members: Array<{ userId: number; role: ProjectRole }> },
+) {
+  const s = await subjectOf(db, actor.appId, id);
+  const role = await memberRole(db, id, actor.userId);
+  if (role !== 'pi' && !req.auth?.apiIds.has('ResearchSubjectList.edit'))
+    throw new AppError(403, 'research.notPi');
+  const pi = input.piUserId ?? s.piUserId ?? actor.userId;
+  await checkMembers(db, actor.appId, pi, input.members, input.piUserId !== undefined);
+  const before = await subjectMembers(db, id);
+  return db.transaction(async (tx) => {
+    const rows = memberRows(id, pi, input.members);
+    await tx.delete(researchSubjectMembers).where(eq(researchSubjectMembers.subjectId, id));
+    await tx.insert(researchSubjectMembers).values(rows);
+    if (pi !== s.piUserId)
+      await tx
+        .update(researchSubjects)
+        .set({ piUserId: pi, updatedAt: new Date() })
+        .where(eq(researchSubjects.id, id));
+    await audit(tx, req, {
+      action: 'members',
+      entity: 'research_subject',
+      entityId: id,
+      before: { piUserId: s.piUserId, members: before.map((m) => ({ userId: m.userId, role: m.role })) },
+      after: { piUserId: pi, members: rows.map((m) => ({ userId: m.userId, role: m.role })) },
+    });
+    return { piUserId: pi, members: await subjectMembers(tx, id) };
+  });
+}
+
+/** Enabled users of the app, for picking the PI and members. */
+export async function appUsers(db: Tx, appId: number) {
+  return db
+    .select({ userId: users.userId, userName: users.userName, nickname: users.nickname })
+    .from(users)
+    .innerJoin(appMembers, and(eq(appMembers.userId, users.userId), eq(appMembers.appId, appId)))
+    .where(eq(users.enabled, true))
+    .orderBy(users.userName)
+    .limit(1000);
 }
 
 export async function deleteSubject(db: Db, req: FastifyRequest, actor: Actor, id: number) {
@@ -301,6 +415,7 @@ export async function listSubjects(
     typeCode?: string | undefined;
     memberId?: number | undefined;
   },
+  locale: Actor['locale'] = 'zh-CN',
 ) {
   const where = [eq(researchSubjects.appId, appId)];
   if (q.keyword) where.push(ilike(researchSubjects.name, `%${q.keyword.replace(/[%_\\]/g, '\\$&')}%`));
@@ -316,6 +431,7 @@ export async function listSubjects(
     .select({
       s: researchSubjects,
       piName: users.userName,
+      piNickname: users.nickname,
       enrolled: sql<number>`(select count(*)::int from research_enrolments e where e.subject_id = ${researchSubjects.id})`,
     })
     .from(researchSubjects)
@@ -324,13 +440,14 @@ export async function listSubjects(
     .orderBy(desc(researchSubjects.id))
     .limit(q.size)
     .offset((q.page - 1) * q.size);
-  const types = await listTypes(db, appId);
+  const types = await listTypes(db, appId, locale);
   return {
     total: total?.n ?? 0,
     items: rows.map((r) => ({
       ...subjectView(r.s),
       typeName: types.find((t) => t.code === r.s.typeCode)?.name ?? r.s.typeCode,
       piName: r.piName ?? '',
+      piNickname: r.piNickname ?? '',
       enrolled: Number(r.enrolled),
     })),
   };
@@ -357,15 +474,7 @@ export const subjectView = (s: SubjectRow) => ({
 
 export async function subjectDetail(db: Tx, actor: Actor, id: number) {
   const s = await subjectOf(db, actor.appId, id);
-  const members = await db
-    .select({
-      userId: researchSubjectMembers.userId,
-      role: researchSubjectMembers.role,
-      userName: users.userName,
-    })
-    .from(researchSubjectMembers)
-    .innerJoin(users, eq(users.userId, researchSubjectMembers.userId))
-    .where(eq(researchSubjectMembers.subjectId, id));
+  const members = await subjectMembers(db, id);
   const history = await db
     .select()
     .from(researchStatusLog)
@@ -406,7 +515,8 @@ export async function recruit(
   if (input.mode === 'criteria') {
     ids = await matchPatients(db, actor.appId, cohortCriteriaSchema.parse(s.criteria));
   } else {
-    if (!input.patientIds.length) throw invalid('patientIds', 'name at least one patient');
+    if (!input.patientIds.length)
+      throw invalid('patientIds', '至少指定一名患者', 'name at least one patient');
     const found = await db
       .select({ id: patients.id })
       .from(patients)
@@ -414,7 +524,7 @@ export async function recruit(
     const known = new Set(found.map((f) => f.id));
     const i = input.patientIds.findIndex((p) => !known.has(p));
     // Another app's patient answers like a missing one.
-    if (i >= 0) throw invalid(`patientIds.${i}`, 'no such patient');
+    if (i >= 0) throw invalid(`patientIds.${i}`, '没有这名患者', 'no such patient');
     ids = [...known];
   }
   return db.transaction(async (tx) => {

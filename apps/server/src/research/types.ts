@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { researchProjectTypes, researchSubjects } from '../db/schema/index.js';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError, bilingual, notFound } from '../http/errors.js';
 import { invalid } from './subjects.js';
 
 /**
@@ -66,7 +66,8 @@ export async function typeExists(db: Tx, appId: number, code: string) {
 type TypeInput = { code: string; name: string; description: string; sortOrder: number };
 
 export async function createType(db: Db, req: FastifyRequest, appId: number, input: TypeInput) {
-  if (await typeExists(db, appId, input.code)) throw invalid('code', `type ${input.code} already exists`);
+  if (await typeExists(db, appId, input.code))
+    throw invalid('code', `类型 ${input.code} 已存在`, `type ${input.code} already exists`);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(researchProjectTypes)
@@ -83,7 +84,8 @@ export async function createType(db: Db, req: FastifyRequest, appId: number, inp
 }
 
 async function ownType(db: Tx, appId: number, code: string) {
-  if (BUILT_IN_TYPES.some((t) => t.code === code)) throw invalid('code', 'a built-in type cannot be changed');
+  if (BUILT_IN_TYPES.some((t) => t.code === code))
+    throw invalid('code', '内置类型不能修改', 'a built-in type cannot be changed');
   const [row] = await db
     .select()
     .from(researchProjectTypes)
@@ -127,7 +129,12 @@ export async function deleteType(db: Db, req: FastifyRequest, appId: number, cod
     throw new AppError(
       409,
       'request.invalid',
-      { detail: `code: ${used.n} subject(s) use this type` },
+      {
+        detail: bilingual(
+          `code: 有 ${used.n} 个课题在使用该类型`,
+          `code: ${used.n} subject(s) use this type`,
+        ),
+      },
       'code',
     );
   await db.transaction(async (tx) => {

@@ -1,44 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
-import { type Database, openDatabase } from '../db/client.js';
+import { openThrowAwayDatabase } from './database.js';
 
 export const TEST_PASSWORD = 'Demo-Pass-2026';
-
-/**
- * A throw-away database: PGlite in memory, or, when DATABASE_URL is set, a fresh PostgreSQL
- * database created for this test file and dropped after it.
- */
-export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({ dataDir: 'memory' });
-    return { database, drop: () => database.close() };
-  }
-  const name = `crdp_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ url: u.toString(), dataDir: 'memory' });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 export interface TestApp {
   app: FastifyInstance;
@@ -50,7 +18,7 @@ export interface TestApp {
 /** Builds the real app on a throw-away database with the demo accounts (password TEST_PASSWORD). */
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crdp-test-'));
-  const { database, drop } = await openTestDatabase();
+  const { database, drop } = await openThrowAwayDatabase();
   const config: Config = {
     ...loadConfig({}),
     dataDir,

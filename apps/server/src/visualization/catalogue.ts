@@ -2,7 +2,7 @@ import type { Locale } from '@crdp/core';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { badRequest } from '../http/errors.js';
+import { badRequest, bilingual } from '../http/errors.js';
 
 /**
  * The dataset catalogue of the chart builder. A dataset is a named query over the app's data
@@ -117,21 +117,37 @@ export class DatasetCatalogue {
   /** Checks a query against the catalogue; throws 400 naming the field at fault. */
   resolve(query: AggregateQuery) {
     const dataset = this.byId.get(query.dataset);
-    if (!dataset) throw badRequest(`unknown dataset ${query.dataset}`, 'dataset');
+    if (!dataset)
+      throw badRequest(
+        bilingual(`没有数据集 ${query.dataset}`, `unknown dataset ${query.dataset}`),
+        'dataset',
+      );
     const dim = (key: string, path: string) => {
       const f = dataset.dimensions.find((d) => d.key === key);
-      if (!f) throw badRequest(`unknown dimension ${key} of dataset ${dataset.id}`, path);
+      if (!f)
+        throw badRequest(
+          bilingual(
+            `数据集 ${dataset.id} 没有维度 ${key}`,
+            `unknown dimension ${key} of dataset ${dataset.id}`,
+          ),
+          path,
+        );
       return f;
     };
     const dimensions = query.dimensions.map((k, i) => dim(k, `dimensions.${i}`));
     if (new Set(query.dimensions).size !== dimensions.length)
-      throw badRequest('repeated dimension', 'dimensions');
+      throw badRequest(bilingual('维度重复', 'repeated dimension'), 'dimensions');
     const measures = query.measures.map((k, i) => {
       const m = dataset.measures.find((x) => x.key === k);
-      if (!m) throw badRequest(`unknown measure ${k} of dataset ${dataset.id}`, `measures.${i}`);
+      if (!m)
+        throw badRequest(
+          bilingual(`数据集 ${dataset.id} 没有指标 ${k}`, `unknown measure ${k} of dataset ${dataset.id}`),
+          `measures.${i}`,
+        );
       return m;
     });
-    if (new Set(query.measures).size !== measures.length) throw badRequest('repeated measure', 'measures');
+    if (new Set(query.measures).size !== measures.length)
+      throw badRequest(bilingual('指标重复', 'repeated measure'), 'measures');
     const filters = query.filters.map((f, i) => ({ ...f, dimension: dim(f.field, `filters.${i}.field`) }));
     return { dataset, dimensions, measures, filters };
   }

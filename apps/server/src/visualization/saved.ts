@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { visCharts, visDashboards } from '../db/schema/index.js';
-import { AppError, badRequest, notFound } from '../http/errors.js';
+import { AppError, badRequest, bilingual, notFound } from '../http/errors.js';
+import { issueText } from '../http/validation-messages.js';
 import { type AggregateQuery, aggregateQuerySchema, type DatasetCatalogue } from './catalogue.js';
 
 /**
@@ -61,16 +62,21 @@ export function checkChart(catalogue: DatasetCatalogue, query: AggregateQuery, s
   const v = validateChart(spec);
   if (v.errors.length > 0) {
     const e = v.errors[0]!;
-    throw badRequest(e.message, `spec.${e.path}`);
+    const issue = chartSpecSchema.safeParse(spec).error?.issues[0];
+    throw badRequest(issue ? issueText(issue, spec) : bilingual(e.message, e.message), `spec.${e.path}`);
   }
-  if (!v.isChart) throw badRequest(v.messages['en-US'].join('; '), 'spec.channels');
+  if (!v.isChart)
+    throw badRequest(
+      bilingual(v.messages['zh-CN'].join('；'), v.messages['en-US'].join('; ')),
+      'spec.channels',
+    );
   const parsed = chartSpecSchema.parse(spec);
   const columns = new Set([...query.dimensions, ...query.measures, '*']);
   for (const channel of CHANNELS) {
     (parsed.channels[channel] ?? []).forEach((f, i) => {
       if (!columns.has(f.field)) {
         throw badRequest(
-          `field ${f.field} is not a column of the query`,
+          bilingual(`字段 ${f.field} 不是查询结果中的列`, `field ${f.field} is not a column of the query`),
           `spec.channels.${channel}.${i}.field`,
         );
       }
@@ -178,12 +184,18 @@ export async function listDashboards(db: Db, actor: Actor) {
     .orderBy(desc(visDashboards.updatedAt), desc(visDashboards.id));
 }
 
-export async function loadDashboard(db: Db, actor: Actor, id: number) {
+/** The stored dashboard row of the actor's app; 404 for another app's id. */
+async function dashboardRow(db: Tx, actor: Actor, id: number) {
   const [row] = await db
     .select(dashboardColumns)
     .from(visDashboards)
     .where(and(eq(visDashboards.id, id), eq(visDashboards.appId, actor.appId)));
   if (!row) throw notFound('dashboard');
+  return row;
+}
+
+export async function loadDashboard(db: Db, actor: Actor, id: number) {
+  const row = await dashboardRow(db, actor, id);
   // Tiles whose chart was deleted since are dropped on the way out.
   const tiles = row.tiles as DashboardBody['tiles'];
   const ids = tiles.map((t) => t.chartId);
@@ -210,7 +222,11 @@ async function checkTiles(db: Db, actor: Actor, tiles: DashboardBody['tiles']) {
     .where(and(eq(visCharts.appId, actor.appId), inArray(visCharts.id, ids)));
   const known = new Set(found.map((f) => f.id));
   tiles.forEach((t, i) => {
-    if (!known.has(t.chartId)) throw badRequest(`no chart ${t.chartId} in this app`, `tiles.${i}.chartId`);
+    if (!known.has(t.chartId))
+      throw badRequest(
+        bilingual(`本应用没有图表 ${t.chartId}`, `no chart ${t.chartId} in this app`),
+        `tiles.${i}.chartId`,
+      );
   });
 }
 
@@ -241,11 +257,7 @@ export async function updateDashboard(
 ) {
   await checkTiles(db, actor, body.tiles);
   return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select(dashboardColumns)
-      .from(visDashboards)
-      .where(and(eq(visDashboards.id, id), eq(visDashboards.appId, actor.appId)));
-    if (!before) throw notFound('dashboard');
+    const before = await dashboardRow(tx, actor, id);
     const [row] = await tx
       .update(visDashboards)
       .set({ name: body.name, description: body.description, tiles: body.tiles, updatedAt: new Date() })
@@ -258,11 +270,7 @@ export async function updateDashboard(
 
 export async function deleteDashboard(db: Db, req: FastifyRequest, actor: Actor, id: number) {
   return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select(dashboardColumns)
-      .from(visDashboards)
-      .where(and(eq(visDashboards.id, id), eq(visDashboards.appId, actor.appId)));
-    if (!before) throw notFound('dashboard');
+    const before = await dashboardRow(tx, actor, id);
     await tx.delete(visDashboards).where(and(eq(visDashboards.id, id), eq(visDashboards.appId, actor.appId)));
     await audit(tx, req, { action: 'delete', entity: 'vis_dashboard', entityId: id, before });
     return { id };

@@ -69,10 +69,11 @@ function MainArea({ access }: { access: Access }) {
       </BasicLayout>
     );
   }
-  if (route.children?.length) {
-    // An area's own address opens its first visible child the user may open.
+  if (route.children?.length && !PAGES[route.name]) {
+    // An area's own address opens its first visible child the user may open; a route with
+    // children and a page of its own (the subject list) shows that page.
     const [area] = menuTree(access, [route]);
-    const target = area ? firstLeaf(area) : undefined;
+    const target = area ? firstLeaf(area, (e) => !!PAGES[e.name]) : undefined;
     return target && target.path !== route.path ? (
       <Navigate to={target.path} replace />
     ) : (

@@ -85,6 +85,12 @@ describe('first leaf of an area', () => {
     const area = ROUTE_TABLE.find((a) => a.name === 'ScientificResearchSubject')!;
     expect(firstLeaf(area).name).toBe('ResearchProjectData');
   });
+
+  it('stops at a route that opens a page of its own, such as the subject list', () => {
+    const area = ROUTE_TABLE.find((a) => a.name === 'ScientificResearchSubject')!;
+    const pages = new Set(['ResearchSubjectList', 'ResearchProjectData']);
+    expect(firstLeaf(area, (e) => pages.has(e.name)).name).toBe('ResearchSubjectList');
+  });
 });
 
 describe('menu of built screens only', () => {

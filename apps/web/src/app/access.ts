@@ -109,7 +109,8 @@ export function normalizePath(pathname: string) {
 }
 
 /** First allowed, visible leaf of a menu subtree: where a click on an area lands. */
-export function firstLeaf(entry: RouteEntry): RouteEntry {
+export function firstLeaf(entry: RouteEntry, opens?: (e: RouteEntry) => boolean): RouteEntry {
+  if (opens?.(entry)) return entry;
   const child = entry.children?.[0];
-  return child ? firstLeaf(child) : entry;
+  return child ? firstLeaf(child, opens) : entry;
 }

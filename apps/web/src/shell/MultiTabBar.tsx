@@ -1,10 +1,13 @@
-import type { RouteEntry } from '@crdp/core';
+import { flattenRoutes, type RouteEntry } from '@crdp/core';
 import { App, Dropdown, Tabs } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { closeLeft, closeOthers, closeRight, closeTab, openTab, type TabResult } from './tabs';
 import { setTabs, useTabs } from './useTabs';
+
+/** Titles by address: a tab shows its title in the language chosen now, not the one it opened in. */
+const TITLES = new Map(flattenRoutes().map((r) => [r.path, r.title]));
 
 /** One tab per visited address; right-click closes current, right, left or other tabs. */
 export function MultiTabBar({ route, stickyTop }: { route: RouteEntry; stickyTop: number }) {
@@ -14,7 +17,8 @@ export function MultiTabBar({ route, stickyTop }: { route: RouteEntry; stickyTop
   const navigate = useNavigate();
   const state = useTabs();
   const key = `${location.pathname}${location.search}`;
-  const title = route.title[i18n.language === 'en-US' ? 'en-US' : 'zh-CN'];
+  const lang = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
+  const title = route.title[lang];
 
   useEffect(() => setTabs((s) => openTab(s, { key, title })), [key, title]);
 
@@ -60,7 +64,7 @@ export function MultiTabBar({ route, stickyTop }: { route: RouteEntry; stickyTop
               },
             }}
           >
-            <span data-tab-key={tab.key}>{tab.title}</span>
+            <span data-tab-key={tab.key}>{TITLES.get(tab.key.split('?')[0]!)?.[lang] ?? tab.title}</span>
           </Dropdown>
         ),
       }))}

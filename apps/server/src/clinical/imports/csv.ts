@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { patientInput, RECORD_TABLES, type RecordTable, recordInputs, str } from '../records.js';
-import { firstIssue, type MappedImport } from './mapped.js';
+import { firstIssue, type MappedImport, refused } from './mapped.js';
 
 /** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF; a BOM is dropped. */
 export function parseCsv(text: string): string[][] {
@@ -84,13 +84,19 @@ export function mapCsv(input: CsvImportInput): MappedImport {
   for (const [field, column] of Object.entries(input.mapping)) {
     const at = header.indexOf(column.trim());
     if (at < 0) {
-      out.errors.push({ row: 0, field: `mapping.${field}`, message: `no column named ${column}` });
+      out.errors.push({
+        row: 0,
+        ...refused(`mapping.${field}`, `没有名为 ${column} 的列`, `no column named ${column}`),
+      });
       return out;
     }
     col.set(field, at);
   }
   if (input.table !== 'patients' && !col.has('mrn')) {
-    out.errors.push({ row: 0, field: 'mapping.mrn', message: 'map the medical record number column' });
+    out.errors.push({
+      row: 0,
+      ...refused('mapping.mrn', '请映射病历号所在的列', 'map the medical record number column'),
+    });
     return out;
   }
   rows.slice(1).forEach((cells, i) => {
@@ -103,19 +109,19 @@ export function mapCsv(input: CsvImportInput): MappedImport {
     }
     if (input.table === 'patients') {
       const parsed = patientInput.safeParse(values);
-      if (!parsed.success) out.errors.push({ row, ...firstIssue(parsed.error.issues) });
+      if (!parsed.success) out.errors.push({ row, ...firstIssue(parsed.error.issues, values) });
       else out.patients.push({ sourceId: parsed.data.mrn, row, input: parsed.data });
       return;
     }
     const { mrn, sourceId, ...rest } = values;
     if (typeof mrn !== 'string' || !mrn) {
-      out.errors.push({ row, field: 'mrn', message: 'medical record number is empty' });
+      out.errors.push({ row, ...refused('mrn', '病历号为空', 'medical record number is empty') });
       return;
     }
     const table = input.table as RecordTable;
     const parsed = recordInputs[table].safeParse(rest);
     if (!parsed.success) {
-      out.errors.push({ row, ...firstIssue(parsed.error.issues) });
+      out.errors.push({ row, ...firstIssue(parsed.error.issues, rest) });
       return;
     }
     const key =

@@ -1,5 +1,5 @@
 import { patientInput, type RecordTable, recordInputs } from '../records.js';
-import { firstIssue, type MappedImport, type MappedRecord } from './mapped.js';
+import { firstIssue, type MappedImport, type MappedRecord, refused } from './mapped.js';
 
 /**
  * FHIR R4 Bundle -> CDR rows: Patient, Encounter, Condition, Observation (vital signs,
@@ -74,7 +74,7 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
   const b = obj(bundle);
   const out: MappedImport = { total: 0, skipped: 0, patients: [], records: [], errors: [] };
   if (b.resourceType !== 'Bundle') {
-    out.errors.push({ row: 0, field: 'resourceType', message: 'expected a FHIR Bundle' });
+    out.errors.push({ row: 0, ...refused('resourceType', '应为 FHIR Bundle', 'expected a FHIR Bundle') });
     return out;
   }
   const entries = arr(b.entry);
@@ -107,15 +107,14 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
     if (!patient || !patientIds.has(patient)) {
       out.errors.push({
         row,
-        field: 'subject',
-        message: 'refers to no Patient of this bundle',
+        ...refused('subject', '未指向本 Bundle 中的任何 Patient', 'refers to no Patient of this bundle'),
         ref: resourceRef,
       });
       return;
     }
     const parsed = recordInputs[table].safeParse(input);
     if (!parsed.success) {
-      out.errors.push({ row, ...firstIssue(parsed.error.issues), ref: resourceRef });
+      out.errors.push({ row, ...firstIssue(parsed.error.issues, input), ref: resourceRef });
       return;
     }
     const visit = refId(res.encounter) ?? refId(res.context);
@@ -156,7 +155,7 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
     };
     const parsed = patientInput.safeParse(input);
     if (!parsed.success) {
-      out.errors.push({ row, ...firstIssue(parsed.error.issues), ref: `Patient/${id}` });
+      out.errors.push({ row, ...firstIssue(parsed.error.issues, input), ref: `Patient/${id}` });
       return;
     }
     patientIds.add(id);

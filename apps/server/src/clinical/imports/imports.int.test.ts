@@ -203,6 +203,21 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
       [2, 'valueNum'],
       [3, 'mrn'],
     ]);
+    // Each refused row is worded in the reader's language: Chinese by default, English on request.
+    expect(ld.errors.map((e: { message: string }) => e.message)).toEqual([
+      '应为数字，收到的是文本',
+      '没有病历号为 C999 的患者',
+    ]);
+    const ldEn = await t.app.inject({
+      method: 'GET',
+      url: `/api/v0.1/imports/${l.body.data.id}`,
+      headers: { WeAppAuthorization: admin, 'accept-language': 'en-US' },
+    });
+    expect(ldEn.json().data.errors.map((e: { message: string }) => e.message)).toEqual([
+      expect.stringMatching(/number/i),
+      'no patient with medical record number C999',
+    ]);
+    expect(ldEn.json().data.errors[0].text).toBeUndefined();
     const [row] = await t.app.db
       .select()
       .from(labResults)
@@ -217,7 +232,16 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
     );
     const wd = await waitForImport(t.app, admin, wrongColumn.body.data.id);
     expect(wd.status).toBe('failed');
-    expect(wd.errors[0]).toMatchObject({ field: 'mapping.unit' });
+    expect(wd.errors[0]).toMatchObject({ field: 'mapping.unit', message: '没有名为 单位 的列' });
+    const wdEn = await t.app.inject({
+      method: 'GET',
+      url: `/api/v0.1/imports/${wrongColumn.body.data.id}`,
+      headers: { WeAppAuthorization: admin, 'accept-language': 'en-US' },
+    });
+    expect(wdEn.json().data.errors[0]).toMatchObject({
+      field: 'mapping.unit',
+      message: 'no column named 单位',
+    });
   });
 
   it("keeps imports to their app: another hospital gets 404 for this one's records and jobs", async () => {

@@ -117,7 +117,7 @@ export async function importRoutes(app: FastifyInstance) {
         params: z.object({ id: dbId() }),
       },
     },
-    async (req) => ok(await importDetail(app.db, req.auth!.appId, req.params.id)),
+    async (req) => ok(await importDetail(app.db, req.auth!.appId, req.params.id, req.locale)),
   );
 
   r.post(

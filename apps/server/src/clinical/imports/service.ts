@@ -1,13 +1,15 @@
+import type { Locale } from '@crdp/core';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../../audit/audit.js';
 import type { Db } from '../../db/client.js';
 import { importRecords, jobs } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
+import { jobFailureText } from '../../jobs/failure.js';
 import { enqueueJob, type JobContext } from '../../jobs/runner.js';
 import { type CsvImportInput, mapCsv } from './csv.js';
 import { mapFhirBundle } from './fhir.js';
-import type { MappedImport } from './mapped.js';
+import { type MappedImport, type RowError, rowErrorIn } from './mapped.js';
 import { writeImport } from './write.js';
 
 export const IMPORT_JOB = 'cdr.import';
@@ -15,7 +17,7 @@ const MAX_ERRORS = 1000;
 
 type ImportRow = typeof importRecords.$inferSelect;
 
-export const importView = (r: ImportRow, withErrors = false) => ({
+export const importView = (r: ImportRow, withErrors = false, locale: Locale = 'zh-CN') => ({
   id: r.id,
   jobId: r.jobId,
   format: r.format,
@@ -25,7 +27,9 @@ export const importView = (r: ImportRow, withErrors = false) => ({
   succeeded: r.succeeded,
   failed: r.failed,
   counts: r.counts,
-  ...(withErrors ? { errors: r.errors } : { errorCount: (r.errors as unknown[]).length }),
+  ...(withErrors
+    ? { errors: (r.errors as RowError[]).map((e) => rowErrorIn(e, locale)) }
+    : { errorCount: (r.errors as unknown[]).length }),
   createdAt: r.createdAt.toISOString(),
   finishedAt: r.finishedAt?.toISOString() ?? null,
 });
@@ -109,14 +113,18 @@ export async function listImports(db: Db, appId: number, page: number, size: num
   return { items: rows.map((r) => importView(r)), total: Number(total?.n ?? 0), page, size };
 }
 
-export async function importDetail(db: Db, appId: number, id: number) {
+export async function importDetail(db: Db, appId: number, id: number, locale: Locale = 'zh-CN') {
   const [rec] = await db
     .select()
     .from(importRecords)
     .where(and(eq(importRecords.id, id), eq(importRecords.appId, appId)));
   if (!rec) throw notFound('import record');
   const [job] = rec.jobId ? await db.select().from(jobs).where(eq(jobs.id, rec.jobId)) : [];
-  return { ...importView(rec, true), progress: job?.progress ?? 0, jobError: job?.error ?? null };
+  return {
+    ...importView(rec, true, locale),
+    progress: job?.progress ?? 0,
+    jobError: job ? jobFailureText(job, locale) : null,
+  };
 }
 
 /**

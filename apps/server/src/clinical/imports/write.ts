@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { patients } from '../../db/schema/index.js';
 import { type CdrTable, type RecordTable, rowOf, upsertRows } from '../records.js';
-import type { MappedImport, RowError } from './mapped.js';
+import { type MappedImport, type RowError, refused } from './mapped.js';
 
 export interface WriteResult {
   counts: Partial<Record<CdrTable, number>>;
@@ -40,8 +40,11 @@ export async function writeImport(
     if (o && !(o.source === source && o.sourceId === p.sourceId)) {
       errors.push({
         row: p.row,
-        field: 'mrn',
-        message: `medical record number ${p.input.mrn} belongs to another patient`,
+        ...refused(
+          'mrn',
+          `病历号 ${p.input.mrn} 已属于另一位患者`,
+          `medical record number ${p.input.mrn} belongs to another patient`,
+        ),
       });
       return false;
     }
@@ -106,11 +109,13 @@ export async function writeImport(
       if (!patientId) {
         errors.push({
           row: r.row,
-          field: 'mrn' in r.patient ? 'mrn' : 'subject',
-          message:
-            'mrn' in r.patient
-              ? `no patient with medical record number ${r.patient.mrn}`
-              : 'its patient was refused',
+          ...('mrn' in r.patient
+            ? refused(
+                'mrn',
+                `没有病历号为 ${r.patient.mrn} 的患者`,
+                `no patient with medical record number ${r.patient.mrn}`,
+              )
+            : refused('subject', '它所属的患者已被拒绝导入', 'its patient was refused')),
         });
         continue;
       }

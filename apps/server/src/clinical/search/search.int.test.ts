@@ -71,12 +71,15 @@ describe('multi-condition full-text search', () => {
     const empty = await search({});
     expect(empty.status).toBe(400);
     expect(empty.body.message).toContain('diagnosis');
+    expect(empty.body.message).toContain('请至少给出一个条件');
     const crossed = await search({ labs: [{ itemCode: 'ALT', min: 100, max: 10 }] });
     expect(crossed.status).toBe(400);
     expect(crossed.body.message).toContain('labs.0.min');
+    expect(crossed.body.message).toContain('min 不能大于 max');
     const punct = await search({ text: '，。' });
     expect(punct.status).toBe(400);
     expect(punct.body.message).toContain('text');
+    expect(punct.body.message).toContain('没有可检索的词');
   });
 
   it('exports the result as CSV, audited; without the export function it is 403', async () => {

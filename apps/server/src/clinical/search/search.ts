@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../../db/client.js';
+import { schemaMessage } from '../../http/validation-messages.js';
 import { highlight, type Segment, termsOf, tsqueryOf } from '../bigrams.js';
 import { type PatientRow, patientView } from '../patient360.js';
 import { str } from '../records.js';
@@ -19,7 +20,7 @@ export const searchInput = z
             max: z.number().finite().optional(),
           })
           .refine((l) => l.min === undefined || l.max === undefined || l.min <= l.max, {
-            message: 'min must not exceed max',
+            message: schemaMessage('min 不能大于 max', 'min must not exceed max'),
             path: ['min'],
           }),
       )
@@ -36,14 +37,17 @@ export const searchInput = z
     size: z.number().int().min(1).max(100).default(20),
   })
   .refine((q) => q.ageMin === undefined || q.ageMax === undefined || q.ageMin <= q.ageMax, {
-    message: 'ageMin must not exceed ageMax',
+    message: schemaMessage('ageMin 不能大于 ageMax', 'ageMin must not exceed ageMax'),
     path: ['ageMin'],
   })
   .refine((q) => !q.dateFrom || !q.dateTo || q.dateFrom <= q.dateTo, {
-    message: 'dateFrom must not be after dateTo',
+    message: schemaMessage('dateFrom 不能晚于 dateTo', 'dateFrom must not be after dateTo'),
     path: ['dateFrom'],
   })
-  .refine((q) => !q.text || termsOf(q.text).length > 0, { message: 'no searchable term', path: ['text'] })
+  .refine((q) => !q.text || termsOf(q.text).length > 0, {
+    message: schemaMessage('没有可检索的词', 'no searchable term'),
+    path: ['text'],
+  })
   .refine(
     (q) =>
       q.diagnosis !== undefined ||
@@ -54,7 +58,7 @@ export const searchInput = z
       !!q.text ||
       !!q.dateFrom ||
       !!q.dateTo,
-    { message: 'give at least one condition', path: ['diagnosis'] },
+    { message: schemaMessage('请至少给出一个条件', 'give at least one condition'), path: ['diagnosis'] },
   );
 export type SearchInput = z.infer<typeof searchInput>;
 

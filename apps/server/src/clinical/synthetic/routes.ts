@@ -48,7 +48,7 @@ export async function syntheticRoutes(app: FastifyInstance) {
         return j;
       });
       app.jobs.nudge();
-      return { code: 200, data: jobView(job), message: 'ok' };
+      return { code: 200, data: jobView(job, req.locale), message: 'ok' };
     },
   );
 }

@@ -92,6 +92,11 @@ export const crfRecords = pgTable(
     updatedAt: at('updated_at').notNull().defaultNow(),
     submittedAt: at('submitted_at'),
     lockedAt: at('locked_at'),
+    /** Soft delete: the row and its history stay; lists and exports leave it out. */
+    deletedAt: at('deleted_at'),
+    deletedBy: integer('deleted_by').references(() => users.userId, { onDelete: 'set null' }),
+    deletedByName: text('deleted_by_name'),
+    deleteReason: text('delete_reason'),
   },
   (t) => [
     index('crf_records_form').on(t.appId, t.formId, t.id),

@@ -203,3 +203,21 @@ export const mcTopicCases = pgTable(
     index('mc_topic_cases_app').on(t.topicId, t.appId),
   ],
 );
+
+/** Who moved a multi-center topic from which status to which, and when (leading center only). */
+export const mcTopicStatusLog = pgTable(
+  'mc_topic_status_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: appId(),
+    topicId: integer('topic_id')
+      .notNull()
+      .references(() => mcTopics.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status').notNull(),
+    toStatus: text('to_status').notNull(),
+    userId: userRef('user_id'),
+    userName: text('user_name').notNull(),
+    at: at('at').notNull().defaultNow(),
+  },
+  (t) => [index('mc_topic_status_log_topic').on(t.topicId, t.at)],
+);

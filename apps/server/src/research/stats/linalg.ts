@@ -1,3 +1,4 @@
+import { StatsError } from './errors.js';
 /** Small dense linear algebra for regression: X'WX and its inverse (Gauss-Jordan, partial pivoting). */
 export type Matrix = number[][];
 
@@ -8,7 +9,7 @@ export function invert(m: Matrix): Matrix {
     let pivot = col;
     for (let r = col + 1; r < n; r++) if (Math.abs(a[r]![col]!) > Math.abs(a[pivot]![col]!)) pivot = r;
     const scale = Math.max(...a.map((r) => Math.abs(r[col]!)), 1e-300);
-    if (Math.abs(a[pivot]![col]!) < 1e-12 * scale) throw new Error('the predictors are collinear');
+    if (Math.abs(a[pivot]![col]!) < 1e-12 * scale) throw new StatsError('research.stats.collinear');
     [a[col], a[pivot]] = [a[pivot]!, a[col]!];
     const p = a[col]![col]!;
     for (let j = 0; j < 2 * n; j++) a[col]![j]! /= p;

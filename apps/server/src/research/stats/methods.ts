@@ -1,4 +1,5 @@
 import { chiSquareUpper, fUpper, normalTwoSided, tQuantile, tTwoSided } from './distributions.js';
+import { StatsError } from './errors.js';
 import { invert, mulVec, weightedNormal } from './linalg.js';
 
 /**
@@ -80,11 +81,11 @@ export function describe(values: unknown[]): NumericSummary | CategoricalSummary
 
 /** Welch's two-sample t-test (R: t.test(x, y)). */
 export function welchTTest(x: number[], y: number[]) {
-  if (x.length < 2 || y.length < 2) throw new Error('each group needs at least two values');
+  if (x.length < 2 || y.length < 2) throw new StatsError('research.stats.twoPerGroup');
   const vx = variance(x) / x.length;
   const vy = variance(y) / y.length;
   const se = Math.sqrt(vx + vy);
-  if (se === 0) throw new Error('both groups are constant');
+  if (se === 0) throw new StatsError('research.stats.constantGroups');
   const diff = mean(x) - mean(y);
   const t = diff / se;
   const df = (vx + vy) ** 2 / (vx ** 2 / (x.length - 1) + vy ** 2 / (y.length - 1));
@@ -121,7 +122,7 @@ function ranks(values: number[]) {
 export function mannWhitney(x: number[], y: number[]) {
   const n1 = x.length;
   const n2 = y.length;
-  if (!n1 || !n2) throw new Error('each group needs at least one value');
+  if (!n1 || !n2) throw new StatsError('research.stats.onePerGroup');
   const { r, tieSizes } = ranks([...x, ...y]);
   const w = sum(r.slice(0, n1)) - (n1 * (n1 + 1)) / 2;
   const n = n1 + n2;
@@ -137,10 +138,9 @@ export function chiSquareTest(table: number[][]) {
   const rows = table.map(sum);
   const cols = table[0]!.map((_, j) => sum(table.map((r) => r[j]!)));
   const total = sum(rows);
-  if (table.length < 2 || cols.length < 2)
-    throw new Error('the table needs at least two rows and two columns');
+  if (table.length < 2 || cols.length < 2) throw new StatsError('research.stats.tableSize');
   if (rows.some((r) => r === 0) || cols.some((c) => c === 0))
-    throw new Error('a row or column of the table is empty');
+    throw new StatsError('research.stats.emptyCell');
   let chi2 = 0;
   const expected = table.map((row, i) =>
     row.map((o, j) => {
@@ -176,7 +176,7 @@ export function linearRegression(y: number[], xs: number[][], names: string[]) {
   const n = y.length;
   const x = xs.map((row) => [1, ...row]);
   const p = x[0]!.length;
-  if (n <= p) throw new Error(`need more rows (${n}) than coefficients (${p})`);
+  if (n <= p) throw new StatsError('research.stats.tooFewRows', { n, p });
   const { xtx, xtz } = weightedNormal(x, new Array<number>(n).fill(1), y);
   const inv = invert(xtx);
   const beta = mulVec(inv, xtz);
@@ -216,11 +216,11 @@ export function linearRegression(y: number[], xs: number[][], names: string[]) {
 
 /** Logistic regression by iteratively reweighted least squares (R: glm(y ~ ..., binomial)). */
 export function logisticRegression(y: number[], xs: number[][], names: string[]) {
-  if (y.some((v) => v !== 0 && v !== 1)) throw new Error('the outcome must be coded 0 or 1');
+  if (y.some((v) => v !== 0 && v !== 1)) throw new StatsError('research.stats.binaryOutcome');
   const n = y.length;
   const x = xs.map((row) => [1, ...row]);
   const p = x[0]!.length;
-  if (n <= p) throw new Error(`need more rows (${n}) than coefficients (${p})`);
+  if (n <= p) throw new StatsError('research.stats.tooFewRows', { n, p });
   let beta = new Array<number>(p).fill(0);
   let deviance = Number.POSITIVE_INFINITY;
   let iterations = 0;
@@ -338,7 +338,7 @@ export function kaplanMeier(time: number[], event: number[]) {
 /** Log-rank test over two or more groups (R: survdiff). */
 export function logRank(time: number[], event: number[], group: string[]) {
   const levels = [...new Set(group)].sort();
-  if (levels.length < 2) throw new Error('the log-rank test needs at least two groups');
+  if (levels.length < 2) throw new StatsError('research.stats.logRankGroups');
   const g = levels.length;
   const times = [...new Set(time.filter((_, i) => event[i] === 1))].sort((a, b) => a - b);
   const observed = new Array<number>(g).fill(0);

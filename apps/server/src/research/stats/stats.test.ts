@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MTCARS } from '../test/mtcars.js';
 import { chiSquareUpper, fUpper, normalCdf, tTwoSided } from './distributions.js';
 import {
   chiSquareTest,
@@ -103,42 +104,6 @@ describe('linear regression on cars: lm(dist ~ speed)', () => {
   });
 });
 
-// mtcars: hp, wt, am
-const MTCARS: Array<[number, number, number]> = [
-  [110, 2.62, 1],
-  [110, 2.875, 1],
-  [93, 2.32, 1],
-  [110, 3.215, 0],
-  [175, 3.44, 0],
-  [105, 3.46, 0],
-  [245, 3.57, 0],
-  [62, 3.19, 0],
-  [95, 3.15, 0],
-  [123, 3.44, 0],
-  [123, 3.44, 0],
-  [180, 4.07, 0],
-  [180, 3.73, 0],
-  [180, 3.78, 0],
-  [205, 5.25, 0],
-  [215, 5.424, 0],
-  [230, 5.345, 0],
-  [66, 2.2, 1],
-  [52, 1.615, 1],
-  [65, 1.835, 1],
-  [97, 2.465, 0],
-  [150, 3.52, 0],
-  [150, 3.435, 0],
-  [245, 3.84, 0],
-  [175, 3.845, 0],
-  [66, 1.935, 1],
-  [91, 2.14, 1],
-  [113, 1.513, 1],
-  [264, 3.17, 1],
-  [175, 2.77, 1],
-  [335, 3.57, 1],
-  [109, 2.78, 1],
-];
-
 describe('logistic regression on mtcars: glm(am ~ hp + wt, binomial)', () => {
   it('matches R coefficients and Wald tests', () => {
     const r = logisticRegression(
@@ -204,5 +169,21 @@ describe('Kaplan-Meier and log-rank on aml', () => {
     expect(r.groups[1]!.expected).toBeCloseTo(7.31, 2);
     expect(r.chi2).toBeCloseTo(3.4, 1);
     expect(r.p).toBeCloseTo(0.0653, 3);
+  });
+});
+
+describe('an analysis of a dataset (runAnalysis)', () => {
+  it('draws Kaplan-Meier curves by group without a log-rank test when no event occurred', async () => {
+    const { runAnalysis } = await import('../analysis.js');
+    const rows = [10, 20, 30, 40].map((time, i) => ({ t: time, e: 0, g: i % 2 }));
+    const r = runAnalysis(rows, { method: 'kaplanMeier', time: 't', event: 'e', group: 'g' }) as {
+      curves: Array<{ group: string; n: number; events: number; median: number | null }>;
+      logRank: unknown;
+    };
+    expect(r.curves.map((c) => [c.group, c.n, c.events, c.median])).toEqual([
+      ['0', 2, 0, null],
+      ['1', 2, 0, null],
+    ]);
+    expect(r.logRank).toBeNull();
   });
 });

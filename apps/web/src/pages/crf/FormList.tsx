@@ -1,6 +1,7 @@
 import {
   type ActionType,
   ModalForm,
+  type ProFormInstance,
   ProFormRadio,
   ProFormSelect,
   ProFormText,
@@ -27,6 +28,9 @@ export default function FormList() {
   const [versions, setVersions] = useState<CrfFormDetail | null>(null);
   const [exporting, setExporting] = useState<CrfFormSummary | null>(null);
   const [importText, setImportText] = useState('');
+  // The forms (FormDef) of a chosen ODM file: one of them is imported.
+  const [odmForms, setOdmForms] = useState<Array<{ value: string; label: string }>>([]);
+  const importForm = useRef<ProFormInstance>(null);
 
   return (
     <>
@@ -167,14 +171,31 @@ export default function FormList() {
         <ProFormText name="name" label={t('list.name')} rules={[{ required: true, max: 200 }]} />
         <ProFormText name="category" label={t('list.category')} rules={[{ max: 100 }]} />
       </ModalForm>
-      <ModalForm<{ name: string; format: 'json' | 'redcap' }>
+      <ModalForm<{ name: string; format: 'json' | 'redcap' | 'odm'; formOid?: string }>
         title={t('list.importTitle')}
         open={importing}
+        formRef={importForm}
         initialValues={{ format: 'json' }}
-        modalProps={{ destroyOnHidden: true, onCancel: () => setImporting(false) }}
+        modalProps={{
+          destroyOnHidden: true,
+          onCancel: () => setImporting(false),
+          afterClose: () => {
+            setImportText('');
+            setOdmForms([]);
+          },
+        }}
         onFinish={async (v) => {
+          if (!importText) {
+            message.error(t('list.importNoFile'));
+            return false;
+          }
           try {
-            const r = await crfApi.importForm({ format: v.format, name: v.name, content: importText });
+            const r = await crfApi.importForm({
+              format: v.format,
+              name: v.name,
+              content: importText,
+              ...(v.format === 'odm' && v.formOid ? { formOid: v.formOid } : {}),
+            });
             setImporting(false);
             table.current?.reload();
             if (r.unsupported.length)
@@ -203,17 +224,41 @@ export default function FormList() {
           options={[
             { value: 'json', label: t('list.importJson') },
             { value: 'redcap', label: t('list.importRedcap') },
+            { value: 'odm', label: t('list.importOdm') },
           ]}
         />
         <Upload
           maxCount={1}
+          onRemove={() => {
+            setImportText('');
+            setOdmForms([]);
+          }}
           beforeUpload={async (file) => {
-            setImportText(await file.text());
+            const text = await file.text();
+            setImportText(text);
+            const forms = odmFormsOf(text);
+            setOdmForms(forms);
+            if (forms.length) {
+              importForm.current?.setFieldsValue({ format: 'odm', formOid: forms[0]!.value });
+              if (!importForm.current?.getFieldValue('name'))
+                importForm.current?.setFieldsValue({ name: forms[0]!.label.replace(/ \(.*\)$/, '') });
+            }
             return false;
           }}
         >
           <Button>{t('list.importFile')}</Button>
         </Upload>
+        <div style={{ height: 16 }} />
+        {odmForms.length > 0 && (
+          <ProFormSelect
+            name="formOid"
+            label={t('list.importOdmForm')}
+            extra={odmForms.length > 1 ? t('list.importOdmFormHint', { count: odmForms.length }) : undefined}
+            options={odmForms}
+            allowClear={false}
+            fieldProps={{ id: 'import-odm-form' }}
+          />
+        )}
       </ModalForm>
       <ModalForm<{ format: 'csv' | 'xlsx' | 'odm'; labels: 'codes' | 'names' }>
         title={`${t('list.export')}：${exporting?.name ?? ''}`}
@@ -273,4 +318,16 @@ export default function FormList() {
       </Drawer>
     </>
   );
+}
+
+/** The FormDefs of an ODM file, read in the browser so the user can pick one; none for other files. */
+function odmFormsOf(text: string): Array<{ value: string; label: string }> {
+  if (!/<ODM[\s>]/.test(text) || /<!DOCTYPE/i.test(text)) return [];
+  const doc = new DOMParser().parseFromString(text, 'application/xml');
+  if (doc.getElementsByTagName('parsererror').length) return [];
+  return Array.from(doc.getElementsByTagNameNS('*', 'FormDef')).map((f) => {
+    const oid = f.getAttribute('OID') ?? '';
+    const name = f.getAttribute('Name') ?? oid;
+    return { value: oid, label: `${name} (${oid})` };
+  });
 }

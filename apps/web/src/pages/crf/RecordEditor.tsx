@@ -1,6 +1,19 @@
 import type { Form } from '@crdp/crf';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Form as AntForm, App, Button, Drawer, Input, Modal, Space, Spin, Table, Tag } from 'antd';
+import {
+  Alert,
+  Form as AntForm,
+  App,
+  Button,
+  Drawer,
+  Input,
+  Modal,
+  Space,
+  Spin,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../../components/Authorized';
@@ -36,9 +49,35 @@ export interface RecordEditorProps {
   recordId?: number | undefined;
   subjectCode?: string | undefined;
   patientId?: number | undefined;
+  /** The patient's name when the page knows the patient: shown as the subject, the code beside it. */
+  patientName?: string | undefined;
   /** A free-access link: no verify, lock or history of others. */
   free?: boolean;
   onSaved?: (record: CrfRecord, submitted: boolean) => void;
+}
+
+/** The subject of a record: the patient's name with the subject code as secondary text, else the code. */
+function SubjectLine({ name, code }: { name?: string | undefined; code: string }) {
+  const { t } = useTranslation(CRF_NS);
+  return (
+    <span data-testid="crf-subject-line">
+      {t('records.subject')}：
+      {name ? (
+        <>
+          <Typography.Text strong data-testid="crf-subject-name">
+            {name}
+          </Typography.Text>
+          {code && (
+            <Typography.Text type="secondary" style={{ marginLeft: 6 }} data-testid="crf-subject-code">
+              {code}
+            </Typography.Text>
+          )}
+        </>
+      ) : (
+        code
+      )}
+    </span>
+  );
 }
 
 /** Fills, submits and changes one record; changes of a submitted record ask a reason per item. */
@@ -147,22 +186,38 @@ export function RecordEditor(props: RecordEditorProps) {
   };
 
   const locked = rec?.status === 'locked';
+  // A deleted record stays readable with its history; it takes no change.
+  const deleted = !!rec?.deletedAt;
   const submitted = rec && rec.status !== 'draft';
 
   return (
     <div>
+      {deleted && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={t('records.deleted')}
+          description={t('records.deletedInfo', {
+            who: rec?.deletedByName ?? '',
+            reason: rec?.deleteReason ?? '',
+          })}
+        />
+      )}
       <Space wrap style={{ marginBottom: 16 }}>
         {rec ? (
           <>
-            <span>
-              {t('records.subject')}：{rec.subjectCode || rec.patientId}
-            </span>
+            <SubjectLine name={props.patientName} code={rec.subjectCode || String(rec.patientId ?? '')} />
             <StatusTag status={rec.status} />
             <span>
               {t('records.version')} {record.data?.version.version}
             </span>
           </>
-        ) : props.patientId ? null : (
+        ) : props.patientId ? (
+          props.patientName ? (
+            <SubjectLine name={props.patientName} code="" />
+          ) : null
+        ) : (
           <Input
             id="crf-subject"
             style={{ width: 220 }}
@@ -171,7 +226,7 @@ export function RecordEditor(props: RecordEditorProps) {
             onChange={(e) => setSubject(e.target.value)}
           />
         )}
-        {!locked && !submitted && (
+        {!locked && !deleted && !submitted && (
           <>
             <Button onClick={() => run(false)} loading={busy}>
               {t('records.saveDraft')}
@@ -181,7 +236,7 @@ export function RecordEditor(props: RecordEditorProps) {
             </Button>
           </>
         )}
-        {submitted && !locked && (
+        {submitted && !locked && !deleted && (
           <Button type="primary" onClick={saveChanges} loading={busy}>
             {t('records.saveChanges')}
           </Button>
@@ -190,7 +245,7 @@ export function RecordEditor(props: RecordEditorProps) {
         {rec && !props.free && (
           <>
             <Button onClick={() => setHistoryOpen(true)}>{t('records.history')}</Button>
-            {rec.status === 'submitted' && (
+            {!deleted && rec.status === 'submitted' && (
               <Authorized apiId="CrfHepatopathyPoc.edit">
                 <Button
                   onClick={async () => {
@@ -202,7 +257,7 @@ export function RecordEditor(props: RecordEditorProps) {
                 </Button>
               </Authorized>
             )}
-            {submitted && !locked && (
+            {submitted && !locked && !deleted && (
               <Authorized apiId="CrfHepatopathyPoc.disable">
                 <Button
                   onClick={async () => {
@@ -214,7 +269,7 @@ export function RecordEditor(props: RecordEditorProps) {
                 </Button>
               </Authorized>
             )}
-            {locked && (
+            {locked && !deleted && (
               <Authorized apiId="CrfHepatopathyPoc.enable">
                 <Button
                   onClick={() => {
@@ -242,7 +297,7 @@ export function RecordEditor(props: RecordEditorProps) {
         form={definition}
         answers={rec?.answers}
         methods={rec?.methods}
-        readOnly={locked}
+        readOnly={locked || deleted}
         issues={issues}
         upload={(file) => crfApi.upload(props.formId, file)}
       />

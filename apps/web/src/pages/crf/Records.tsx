@@ -1,7 +1,7 @@
 import { type ActionType, ProTable } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Select, Space } from 'antd';
-import { useRef } from 'react';
+import { Form as AntForm, App, Button, Card, Input, Modal, Select, Space, Tooltip } from 'antd';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Authorized } from '../../components/Authorized';
@@ -19,6 +19,10 @@ export default function Records() {
   const recordId = Number(params.get('recordId')) || null;
   const isNew = params.get('record') === 'new';
   const table = useRef<ActionType>(null);
+  const { message } = App.useApp();
+  const [deleting, setDeleting] = useState<CrfRecordRow | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteForm] = AntForm.useForm<{ reason: string }>();
   const forms = useQuery({
     queryKey: ['crf', 'forms', 'published'],
     queryFn: () => crfApi.forms({ page: 1, size: 500, status: 'active' }),
@@ -57,53 +61,118 @@ export default function Records() {
       </Card>
     );
 
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    const { reason } = await deleteForm.validateFields();
+    setDeleteBusy(true);
+    try {
+      await crfApi.remove(deleting.id, reason.trim());
+      message.success(t('records.deleted'));
+      setDeleting(null);
+      table.current?.reload();
+    } finally {
+      setDeleteBusy(false);
+    }
+  };
+
+  const deleteDialog = (
+    <Modal
+      open={!!deleting}
+      title={t('records.deleteTitle', { id: deleting?.id ?? '' })}
+      okText={t('records.delete')}
+      okButtonProps={{ danger: true }}
+      confirmLoading={deleteBusy}
+      onCancel={() => setDeleting(null)}
+      onOk={confirmDelete}
+      destroyOnHidden
+    >
+      <p>{t('records.deleteHint')}</p>
+      <AntForm form={deleteForm} layout="vertical" preserve={false}>
+        <AntForm.Item
+          name="reason"
+          label={t('records.deleteReason')}
+          rules={[{ required: true, whitespace: true, message: t('records.deleteReasonRequired') }]}
+        >
+          <Input.TextArea autoSize={{ minRows: 2 }} maxLength={1000} />
+        </AntForm.Item>
+      </AntForm>
+    </Modal>
+  );
+
   return (
-    <ProTable<CrfRecordRow>
-      rowKey="id"
-      actionRef={table}
-      headerTitle={<Space>{picker}</Space>}
-      search={false}
-      params={{ formId }}
-      pagination={{ defaultPageSize: 20 }}
-      request={async (p) => {
-        if (!formId) return { data: [], total: 0, success: true };
-        const r = await crfApi.records(formId, { page: p.current ?? 1, size: p.pageSize ?? 20 });
-        return { data: r.items, total: r.total, success: true };
-      }}
-      toolBarRender={() => [
-        formId ? (
-          <Authorized key="add" apiId="CrfHepatopathyPoc.add">
-            <Button type="primary" onClick={() => go({ formId, record: 'new' })}>
-              {t('records.add')}
-            </Button>
-          </Authorized>
-        ) : null,
-      ]}
-      columns={[
-        { title: 'ID', dataIndex: 'id', width: 80 },
-        {
-          title: t('records.subject'),
-          dataIndex: 'subjectCode',
-          render: (_, r) => r.patientName ?? r.subjectCode,
-        },
-        { title: t('records.version'), dataIndex: 'version', render: (_, r) => `v${r.version}` },
-        {
-          title: t('records.status'),
-          dataIndex: 'status',
-          render: (_, r) => <StatusTag status={r.status} />,
-        },
-        { title: t('records.updatedBy'), dataIndex: 'updatedByName' },
-        { title: t('records.updatedAt'), dataIndex: 'updatedAt', valueType: 'dateTime' },
-        {
-          title: t('list.actions'),
-          valueType: 'option',
-          render: (_, r) => (
-            <LinkButton onClick={() => go({ formId: r.formId, recordId: r.id })}>
-              {t('records.open')}
-            </LinkButton>
-          ),
-        },
-      ]}
-    />
+    <>
+      {deleteDialog}
+      <ProTable<CrfRecordRow>
+        rowKey="id"
+        actionRef={table}
+        headerTitle={<Space>{picker}</Space>}
+        search={false}
+        params={{ formId }}
+        pagination={{ defaultPageSize: 20 }}
+        request={async (p) => {
+          if (!formId) return { data: [], total: 0, success: true };
+          const r = await crfApi.records(formId, { page: p.current ?? 1, size: p.pageSize ?? 20 });
+          return { data: r.items, total: r.total, success: true };
+        }}
+        toolBarRender={() => [
+          formId ? (
+            <Authorized key="add" apiId="CrfHepatopathyPoc.add">
+              <Button type="primary" onClick={() => go({ formId, record: 'new' })}>
+                {t('records.add')}
+              </Button>
+            </Authorized>
+          ) : null,
+        ]}
+        columns={[
+          { title: 'ID', dataIndex: 'id', width: 80 },
+          {
+            title: t('records.subject'),
+            dataIndex: 'subjectCode',
+            render: (_, r) => r.patientName ?? r.subjectCode,
+          },
+          { title: t('records.version'), dataIndex: 'version', render: (_, r) => `v${r.version}` },
+          {
+            title: t('records.status'),
+            dataIndex: 'status',
+            render: (_, r) => <StatusTag status={r.status} />,
+          },
+          { title: t('records.updatedBy'), dataIndex: 'updatedByName' },
+          { title: t('records.updatedAt'), dataIndex: 'updatedAt', valueType: 'dateTime' },
+          {
+            title: t('list.actions'),
+            valueType: 'option',
+            render: (_, r) => (
+              <Space size="small">
+                <LinkButton onClick={() => go({ formId: r.formId, recordId: r.id })}>
+                  {t('records.open')}
+                </LinkButton>
+                <Authorized apiId="CrfHepatopathyPoc.delete">
+                  {r.status === 'locked' ? (
+                    <Tooltip title={t('records.deleteLocked')}>
+                      <Button type="link" size="small" danger disabled>
+                        {t('records.delete')}
+                      </Button>
+                    </Tooltip>
+                  ) : (
+                    <Button
+                      type="link"
+                      size="small"
+                      danger
+                      data-testid={`crf-delete-${r.id}`}
+                      onClick={() => {
+                        deleteForm.resetFields();
+                        setDeleting(r);
+                      }}
+                    >
+                      {t('records.delete')}
+                    </Button>
+                  )}
+                </Authorized>
+              </Space>
+            ),
+          },
+        ]}
+      />
+    </>
   );
 }

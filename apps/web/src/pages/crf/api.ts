@@ -51,6 +51,10 @@ export interface CrfRecord {
   methods: Record<string, string>;
   status: RecordStatus;
   revision: number;
+  /** Set when the record was deleted (it stays readable with its history). */
+  deletedAt?: string | null;
+  deletedByName?: string | null;
+  deleteReason?: string | null;
 }
 
 export interface CrfRecordDetail {
@@ -111,7 +115,12 @@ export const crfApi = {
   publish: (id: number, note: string) =>
     rest<{ version: number }>({ url: `crf/forms/${id}/publish`, method: 'POST', data: { note }, ...silent }),
   version: (id: number, version: number) => rest<CrfVersion>({ url: `crf/forms/${id}/versions/${version}` }),
-  importForm: (body: { format: 'json' | 'redcap'; name: string; content: string }) =>
+  importForm: (body: {
+    format: 'json' | 'redcap' | 'odm';
+    name: string;
+    content: string;
+    formOid?: string;
+  }) =>
     rest<{ form: CrfFormSummary; unsupported: string[] }>({
       url: 'crf/forms/import',
       method: 'POST',
@@ -160,6 +169,13 @@ export const crfApi = {
     rest<Change[]>({ url: `crf/records/${id}/history`, params: item ? { item } : {} }),
   transition: (id: number, what: 'verify' | 'lock' | 'unlock', reason: string) =>
     rest<CrfRecord>({ url: `crf/records/${id}/${what}`, method: 'POST', data: { reason } }),
+  /** Soft delete with a reason; the server refuses locked records. */
+  remove: (id: number, reason: string) =>
+    rest<{ id: number; deletedAt: string; deleteReason: string }>({
+      url: `crf/records/${id}/delete`,
+      method: 'POST',
+      data: { reason },
+    }),
   upload: async (formId: number, file: File): Promise<UploadedFile> => {
     const buf = new Uint8Array(await file.arrayBuffer());
     let bin = '';

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CRF_NS } from '../../components/crf/i18n';
 import { LinkButton } from '../../components/crf/LinkButton';
-import { type LibraryPatient, type PatientListRequest, pocApi, writeWalk } from './pocApi';
+import { type LibraryPatient, type PatientListRequest, pocApi, readWalk, writeWalk } from './pocApi';
 
 /** `/data-clean/hepatopathyPoc`: the patients of a disease library whose CRF is filled here. */
 export default function PocPatients() {
@@ -14,7 +14,9 @@ export default function PocPatients() {
   const navigate = useNavigate();
   const libraries = useQuery({ queryKey: ['poc', 'libraries'], queryFn: pocApi.libraries });
   const withForm = (libraries.data?.items ?? []).filter((l) => l.crfFormId);
-  const [libraryId, setLibraryId] = useState<number | null>(null);
+  // Back from the record form, the list shows the library and page the walk came from.
+  const [walked] = useState(() => readWalk()?.request ?? null);
+  const [libraryId, setLibraryId] = useState<number | null>(walked?.library_id ?? null);
   const library = withForm.find((l) => l.id === libraryId) ?? withForm[0];
   const [last, setLast] = useState<{ request: PatientListRequest; items: LibraryPatient[] } | null>(null);
 
@@ -24,7 +26,8 @@ export default function PocPatients() {
       rowKey="id"
       headerTitle={
         <Select
-          style={{ width: 280 }}
+          data-testid="poc-library"
+          style={{ width: 360 }}
           value={library?.id}
           options={withForm.map((l) => ({ value: l.id, label: `${l.name}（${l.crfFormName ?? ''}）` }))}
           onChange={setLibraryId}
@@ -32,7 +35,10 @@ export default function PocPatients() {
       }
       params={{ libraryId: library?.id }}
       search={{ labelWidth: 'auto' }}
-      pagination={{ defaultPageSize: 10 }}
+      pagination={{
+        defaultPageSize: walked?.size ?? 10,
+        defaultCurrent: walked?.page ?? 1,
+      }}
       request={async (p) => {
         if (!library) return { data: [], total: 0, success: true };
         const name = (p.Patient_name as string | undefined) || undefined;

@@ -55,8 +55,12 @@ export default function PocRecord() {
               <LinkButton onClick={() => navigate('/data-clean/hepatopathyPoc')}>{t('poc.list')}</LinkButton>
             ),
           },
-          { title: <span data-testid="poc-patient">{patient?.Patient_name ?? '-'}</span> },
-          { title: <span data-testid="poc-filing">{(patient?.Filing_date ?? '').slice(0, 10)}</span> },
+          ...(patient
+            ? [
+                { title: <span data-testid="poc-patient">{patient.Patient_name}</span> },
+                { title: <span data-testid="poc-filing">{(patient.Filing_date ?? '').slice(0, 10)}</span> },
+              ]
+            : []),
         ]}
       />
       <Button type="primary" onClick={next} loading={busy} data-testid="poc-next">
@@ -78,6 +82,7 @@ export default function PocRecord() {
         formId={walk.crfFormId}
         recordId={patient.record_id ?? undefined}
         patientId={patient.patient_id}
+        patientName={patient.Patient_name}
       />
     </Card>
   );

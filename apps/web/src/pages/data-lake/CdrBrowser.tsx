@@ -76,7 +76,10 @@ export default function CdrBrowser() {
         dataSource={rows.data?.items ?? []}
         pagination={false}
         columns={columns.map((c) => ({
-          title: c,
+          title:
+            filters.table === 'patients' && c === 'name'
+              ? t('patient.name')
+              : t(`cdr.columns.${c}`, { defaultValue: c }),
           dataIndex: c,
           render: (v: unknown) => show(v).slice(0, 80),
         }))}

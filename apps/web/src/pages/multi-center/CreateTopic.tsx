@@ -1,48 +1,80 @@
-import { ProForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
-import { App, Card } from 'antd';
+import {
+  ProForm,
+  ProFormCheckbox,
+  ProFormDigit,
+  ProFormGroup,
+  ProFormList,
+  ProFormSelect,
+  ProFormText,
+  ProFormTextArea,
+} from '@ant-design/pro-components';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, App, Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { mcApi } from './api';
+import { type Center, mcApi, type TopicVariable } from './api';
 import { MC_NS } from './i18n';
 
-/** create-topic: this center leads; others join by app id; variables with plausible ranges. */
+interface Values {
+  name: string;
+  centerAppIds?: number[];
+  variables: Array<{ key: string; label: string; min?: number; max?: number; required?: boolean }>;
+  background?: string;
+  objectives?: string;
+  design?: string;
+  endpoints?: string;
+}
+
+/** create-topic: this center leads; the participating centers are picked from a list; variables with plausible ranges. */
 export default function CreateTopic() {
-  const { t } = useTranslation(MC_NS);
+  const { t, i18n } = useTranslation(MC_NS);
   const { message } = App.useApp();
   const navigate = useNavigate();
+  const centers = useQuery({ queryKey: ['mc', 'centers'], queryFn: () => mcApi.centers(), retry: false });
+  const en = i18n.language === 'en-US';
   return (
     <Card title={t('create')}>
-      <ProForm<{
-        name: string;
-        centers?: string;
-        variables: string;
-        background?: string;
-        objectives?: string;
-        design?: string;
-        endpoints?: string;
-      }>
+      {centers.error && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={(centers.error as Error).message}
+          data-testid="centers-error"
+        />
+      )}
+      <ProForm<Values>
+        initialValues={{
+          variables: [
+            {
+              key: 'sbp',
+              label: en ? 'Systolic BP (mmHg)' : '收缩压（mmHg）',
+              min: 60,
+              max: 260,
+              required: true,
+            },
+            {
+              key: 'dbp',
+              label: en ? 'Diastolic BP (mmHg)' : '舒张压（mmHg）',
+              min: 30,
+              max: 160,
+              required: true,
+            },
+          ],
+        }}
         onFinish={async (v) => {
           try {
-            const variables = v.variables
-              .split('\n')
-              .map((l) => l.trim())
-              .filter(Boolean)
-              .map((l) => {
-                const [key, label, min, max] = l.split(':');
-                return {
-                  key,
-                  label: label || key,
-                  ...(min ? { min: Number(min) } : {}),
-                  ...(max ? { max: Number(max) } : {}),
-                };
-              });
+            const variables: TopicVariable[] = v.variables.map((x) => ({
+              key: x.key.trim(),
+              label: x.label.trim(),
+              required: x.required ?? false,
+              ...(x.min !== undefined && x.min !== null ? { min: x.min } : {}),
+              ...(x.max !== undefined && x.max !== null ? { max: x.max } : {}),
+            }));
             const r = await mcApi.create({
               name: v.name,
               variables,
-              centerAppIds: (v.centers ?? '')
-                .split(/[,，\s]+/)
-                .filter(Boolean)
-                .map(Number),
+              centerAppIds: v.centerAppIds ?? [],
               protocol: {
                 background: v.background ?? '',
                 objectives: v.objectives ?? '',
@@ -58,15 +90,60 @@ export default function CreateTopic() {
           }
         }}
       >
-        <ProFormText name="name" label={t('name')} rules={[{ required: true }]} width="lg" />
-        <ProFormText name="centers" label={t('centerIds')} width="lg" />
-        <ProFormTextArea
+        <ProFormText name="name" label={t('topicName')} rules={[{ required: true }]} width="lg" />
+        <ProFormSelect
+          name="centerAppIds"
+          label={t('pickCenters')}
+          tooltip={t('pickCentersHelp')}
+          mode="multiple"
+          width="lg"
+          fieldProps={{
+            loading: centers.isLoading,
+            notFoundContent: t('pickCentersEmpty'),
+            // biome-ignore lint/suspicious/noExplicitAny: antd's Select test id passes through to the selector
+            ...({ 'data-testid': 'pick-centers' } as any),
+          }}
+          options={(centers.data ?? []).map((c: Center) => ({
+            value: c.appId,
+            label: `${c.name}（${c.shortName}）`,
+          }))}
+        />
+        <ProFormList
           name="variables"
           label={t('variables')}
-          rules={[{ required: true }]}
-          initialValue={'sbp:收缩压:60:260\ndbp:舒张压:30:160'}
-          width="lg"
-        />
+          tooltip={t('variablesHelp')}
+          min={1}
+          creatorButtonProps={{ creatorButtonText: t('addVariable') }}
+          copyIconProps={false}
+        >
+          <ProFormGroup>
+            <ProFormText
+              name="key"
+              label={t('varKey')}
+              width="xs"
+              rules={[
+                { required: true },
+                { pattern: /^[a-zA-Z][a-zA-Z0-9_]{0,39}$/, message: t('varKeyRule') },
+              ]}
+            />
+            <ProFormText name="label" label={t('varLabel')} width="sm" rules={[{ required: true }]} />
+            <ProFormDigit
+              name="min"
+              label={t('varMin')}
+              width="xs"
+              fieldProps={{ precision: undefined }}
+              min={-1e9}
+            />
+            <ProFormDigit
+              name="max"
+              label={t('varMax')}
+              width="xs"
+              fieldProps={{ precision: undefined }}
+              min={-1e9}
+            />
+            <ProFormCheckbox name="required" label={t('varRequired')} />
+          </ProFormGroup>
+        </ProFormList>
         <ProFormTextArea name="background" label={t('background')} width="lg" />
         <ProFormTextArea name="objectives" label={t('objectives')} width="lg" />
         <ProFormTextArea name="design" label={t('design')} width="lg" />

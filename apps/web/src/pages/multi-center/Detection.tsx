@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, Empty, List, Progress, Space, Statistic, Tag } from 'antd';
+import { Alert, Card, Empty, List, Progress, Space, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSubjectId } from '../research/useSubjectId';
-import { mcApi } from './api';
+import { type Issue, mcApi } from './api';
 import { MC_NS } from './i18n';
+
+const COLORS = { missing: 'orange', outOfRange: 'red', duplicate: 'purple' } as const;
 
 /** detection: per center completeness, values out of range and duplicates; the own center's list to fix. */
 export default function Detection() {
@@ -14,15 +16,40 @@ export default function Detection() {
     queryFn: () => mcApi.detection(id!),
     enabled: id !== null,
   });
+  const topic = useQuery({
+    queryKey: ['mc', 'topic', id],
+    queryFn: () => mcApi.get(id!),
+    enabled: id !== null,
+  });
   if (id === null) return <Empty />;
+  const say = (i: Issue) =>
+    i.kind === 'missing'
+      ? t('fixMissing', { mrn: i.mrn, label: i.label })
+      : i.kind === 'outOfRange'
+        ? t('fixOutOfRange', {
+            mrn: i.mrn,
+            label: i.label,
+            value: i.value,
+            min: i.min ?? '−∞',
+            max: i.max ?? '∞',
+          })
+        : t('fixDuplicate', { mrn: i.mrn, sameAs: i.sameAs });
+  const several = (q.data?.length ?? 0) > 1;
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
+      <Card
+        size="small"
+        title={`${t('detection')}${topic.data ? ` · ${topic.data.name}` : ''}`}
+        styles={several ? undefined : { body: { display: 'none' } }}
+      >
+        {several && <Alert type="info" showIcon message={t('othersCountsOnly')} />}
+      </Card>
       {(q.data ?? []).map((c) => (
-        <Card key={c.appId} title={c.name}>
-          <Space size="large">
+        <Card key={c.appId} title={c.name} data-testid={`detection-${c.appId}`}>
+          <Space size="large" wrap>
             <Statistic title={t('cases')} value={c.cases} />
             <div>
-              {t('completeness')}
+              <div style={{ color: 'rgba(0,0,0,0.45)', marginBottom: 4 }}>{t('completeness')}</div>
               <Progress
                 type="circle"
                 size={60}
@@ -33,17 +60,27 @@ export default function Detection() {
             <Statistic title={t('outOfRange')} value={c.counts.outOfRange} />
             <Statistic title={t('duplicate')} value={c.counts.duplicate} />
           </Space>
-          {c.issues.length > 0 && (
+          {c.issues.length > 0 ? (
             <List
-              header={t('fix')}
+              style={{ marginTop: 12 }}
+              header={<Typography.Text strong>{t('fix')}</Typography.Text>}
               size="small"
               dataSource={c.issues}
-              renderItem={(i: { kind: string; patientId?: number; detail: string }) => (
+              renderItem={(i) => (
                 <List.Item>
-                  <Tag>{t(i.kind)}</Tag> #{i.patientId} {i.detail}
+                  <Space>
+                    <Tag color={COLORS[i.kind]}>{t(i.kind)}</Tag>
+                    {say(i)}
+                  </Space>
                 </List.Item>
               )}
             />
+          ) : (
+            c.counts.missing + c.counts.outOfRange + c.counts.duplicate === 0 && (
+              <Typography.Paragraph type="success" style={{ marginTop: 12, marginBottom: 0 }}>
+                {t('noIssues')}
+              </Typography.Paragraph>
+            )
           )}
         </Card>
       ))}

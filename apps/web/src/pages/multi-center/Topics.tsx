@@ -42,7 +42,7 @@ export default function Topics() {
           render: (_, r) => <Tag color={r.role === 'lead' ? 'blue' : 'default'}>{t(r.role)}</Tag>,
         },
         { title: t('centers'), dataIndex: 'centers' },
-        { title: 'Status', dataIndex: 'status', render: (_, r) => <StatusTag status={r.status} /> },
+        { title: t('status'), dataIndex: 'status', render: (_, r) => <StatusTag status={r.status} /> },
         {
           title: '',
           render: (_, r) => (

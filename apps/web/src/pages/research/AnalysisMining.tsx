@@ -1,10 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Select, Space, Spin } from 'antd';
+import { Alert, App, Button, Card, Select, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AnalysisResult } from './AnalysisResult';
 import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
+import { columnLabel } from './labels';
+import SubjectList from './SubjectList';
 import { useSubjectId } from './useSubjectId';
 
 const METHODS = [
@@ -49,7 +51,7 @@ export default function AnalysisMining() {
   const [taskId, setTaskId] = useState<number | null>(null);
   const ready = (datasets.data ?? []).filter((d) => d.status === 'ready');
   const ds = ready.find((d) => d.id === datasetId) ?? ready[0];
-  const options = (ds?.columns ?? []).map((c) => ({ value: c.key, label: c.label }));
+  const options = (ds?.columns ?? []).map((c) => ({ value: c.key, label: columnLabel(t, c) }));
   const task = useQuery({
     queryKey: ['research', 'task', taskId],
     queryFn: () => researchApi.taskResult(taskId!),
@@ -62,7 +64,7 @@ export default function AnalysisMining() {
     onSuccess: (r) => setTaskId(r.task_id),
     onError: (e: Error) => message.error(e.message),
   });
-  if (id === null) return <Empty description={t('analysis.pickSubject')} />;
+  if (id === null) return <SubjectList target="analysis-mining/index" />;
   const needs = {
     vars: method === 'descriptive' || method === 'linear' || method === 'logistic',
     outcome: method !== 'descriptive' && method !== 'kaplanMeier',
@@ -70,8 +72,11 @@ export default function AnalysisMining() {
     survival: method === 'kaplanMeier',
   };
   const result = task.data;
-  const shownMethod =
-    (result?.params?.analysis as { method?: string; test?: string } | undefined)?.method ?? 'descriptive';
+  const asked = result?.params as
+    | { datasetId?: number; analysis?: { method?: string } & Record<string, unknown> }
+    | undefined;
+  const shownMethod = asked?.analysis?.method ?? 'descriptive';
+  const shownColumns = (datasets.data ?? []).find((d) => d.id === asked?.datasetId)?.columns ?? [];
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Card title={t('analysis.title')}>
@@ -113,6 +118,7 @@ export default function AnalysisMining() {
           )}
           {needs.survival && (
             <Select
+              data-testid="time"
               style={{ width: 160 }}
               placeholder={t('analysis.time')}
               value={time}
@@ -122,6 +128,7 @@ export default function AnalysisMining() {
           )}
           {needs.survival && (
             <Select
+              data-testid="event"
               style={{ width: 160 }}
               placeholder={t('analysis.event')}
               value={event}
@@ -131,6 +138,7 @@ export default function AnalysisMining() {
           )}
           {needs.group && (
             <Select
+              data-testid="group"
               allowClear
               style={{ width: 160 }}
               placeholder={t('analysis.group')}
@@ -157,7 +165,12 @@ export default function AnalysisMining() {
           ) : result.status === 'failed' ? (
             <Alert type="error" message={result.error} />
           ) : (
-            <AnalysisResult method={shownMethod} result={result.result as Record<string, unknown>} />
+            <AnalysisResult
+              method={shownMethod}
+              result={result.result as Record<string, unknown>}
+              params={asked?.analysis ?? {}}
+              columns={shownColumns}
+            />
           )}
         </Card>
       )}

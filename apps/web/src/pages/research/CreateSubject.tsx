@@ -11,17 +11,20 @@ import { App, Card, Checkbox, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useSite } from '../../app/queries';
+import { useSession } from '../../app/session';
 import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
+import { MembersEditor, type TeamRow, useAppUsers, userLabel } from './Team';
 
-/** Preset variables a subject can take; the server reads each from the CDR. */
+/** Preset variables a subject can take; the server reads each from the CDR. Labels are stored in the creator's language. */
 const PRESETS = [
-  { key: 'age', label: '年龄 / Age', source: 'age' },
-  { key: 'sex', label: '性别 / Gender', source: 'gender' },
-  { key: 'glu', label: '空腹血糖 / Glucose', source: 'lab', itemCode: 'GLU', aggregate: 'last' },
-  { key: 'dm', label: '糖尿病 / Diabetes (E11)', source: 'diagnosis', codes: ['E11'] },
-  { key: 'visits', label: '就诊次数 / Visits', source: 'visitCount' },
-  { key: 'mi', label: '心梗生存 / MI survival (I21)', source: 'survival', codes: ['I21'] },
+  { key: 'age', source: 'age' },
+  { key: 'sex', source: 'gender' },
+  { key: 'glu', source: 'lab', itemCode: 'GLU', aggregate: 'last' },
+  { key: 'dm', source: 'diagnosis', codes: ['E11'] },
+  { key: 'visits', source: 'visitCount' },
+  { key: 'mi', source: 'survival', codes: ['I21'] },
 ];
 
 interface Values {
@@ -34,6 +37,9 @@ interface Values {
   glucoseMin?: number;
   diagnosis?: string;
   excludeGender?: number[];
+  piUserId?: number;
+  centers?: string[];
+  crfFormId?: number;
 }
 
 function criteriaOf(v: Partial<Values>) {
@@ -46,7 +52,7 @@ function criteriaOf(v: Partial<Values>) {
   return { match: 'all', inclusion, exclusion };
 }
 
-/** create-subject: a step form (basics, eligibility with a live count, variables, confirm). */
+/** create-subject: a step form (basics, team, eligibility with a live count, variables, confirm). */
 export default function CreateSubject() {
   const { t } = useTranslation(RESEARCH_NS);
   const { message } = App.useApp();
@@ -55,6 +61,11 @@ export default function CreateSubject() {
   const [vars, setVars] = useState<string[]>(['age', 'sex', 'glu', 'dm']);
   const [matched, setMatched] = useState<number | null>(null);
   const [all, setAll] = useState<Partial<Values>>({});
+  const [members, setMembers] = useState<TeamRow[]>([]);
+  const users = useAppUsers();
+  const forms = useQuery({ queryKey: ['research', 'crf-forms'], queryFn: researchApi.crfForms });
+  const { multiCenter } = useSite();
+  const me = useSession().user?.UserId ?? 0;
 
   return (
     <Card title={t('create.title')}>
@@ -69,7 +80,14 @@ export default function CreateSubject() {
             endDate: merged.endDate || undefined,
             targetSize: merged.targetSize ?? 0,
             criteria: criteriaOf(merged),
-            variables: PRESETS.filter((p) => vars.includes(p.key)),
+            variables: PRESETS.filter((p) => vars.includes(p.key)).map((p) => ({
+              ...p,
+              label: t(`presets.${p.key}`),
+            })),
+            piUserId: merged.piUserId || undefined,
+            members: members.filter((m) => m.userId !== merged.piUserId),
+            centers: multiCenter ? (merged.centers ?? []) : [],
+            crfFormId: merged.crfFormId || undefined,
           });
           message.success(t('create.created'));
           navigate(`/scientific-research-subject/subject-list/project-data?id=${s.id}`);
@@ -103,6 +121,39 @@ export default function CreateSubject() {
           <ProFormDigit name="targetSize" label={t('create.target')} min={0} />
         </StepsForm.StepForm>
         <StepsForm.StepForm
+          name="team"
+          title={t('team.step')}
+          onFinish={async (v) => {
+            setAll((a) => ({ ...a, ...v }));
+            return true;
+          }}
+        >
+          <ProFormSelect
+            name="piUserId"
+            label={t('team.pi')}
+            tooltip={t('team.piHelp')}
+            placeholder={t('team.piHelp')}
+            showSearch
+            width="md"
+            fieldProps={{ 'data-testid': 'pi-select', optionFilterProp: 'label' } as object}
+            options={(users.data ?? []).map((u) => ({ value: u.userId, label: userLabel(u) }))}
+          />
+          <Typography.Paragraph strong>{t('team.members')}</Typography.Paragraph>
+          <div style={{ maxWidth: 720, marginBottom: 24 }}>
+            <MembersEditor value={members} onChange={setMembers} />
+          </div>
+          {multiCenter && (
+            <ProFormSelect
+              name="centers"
+              label={t('team.centers')}
+              tooltip={t('team.centersHelp')}
+              mode="tags"
+              width="lg"
+              fieldProps={{ tokenSeparators: [',', '，'] }}
+            />
+          )}
+        </StepsForm.StepForm>
+        <StepsForm.StepForm
           name="criteria"
           title={t('create.criteria')}
           onValuesChange={async (_, v) => {
@@ -124,25 +175,50 @@ export default function CreateSubject() {
             label={t('create.excludeGender')}
             mode="multiple"
             options={[
-              { value: 0, label: '未知 / Unknown' },
-              { value: 1, label: '男 / Male' },
-              { value: 2, label: '女 / Female' },
+              { value: 0, label: t('create.genderUnknown') },
+              { value: 1, label: t('create.genderMale') },
+              { value: 2, label: t('create.genderFemale') },
             ]}
           />
           {matched !== null && (
             <Typography.Text type="secondary">{t('create.matched', { n: matched })}</Typography.Text>
           )}
         </StepsForm.StepForm>
-        <StepsForm.StepForm name="variables" title={t('create.variables')}>
+        <StepsForm.StepForm
+          name="variables"
+          title={t('create.variables')}
+          onFinish={async (v) => {
+            setAll((a) => ({ ...a, ...v }));
+            return true;
+          }}
+        >
           <Checkbox.Group
             value={vars}
             onChange={(v) => setVars(v as string[])}
-            options={PRESETS.map((p) => ({ value: p.key, label: p.label }))}
+            options={PRESETS.map((p) => ({ value: p.key, label: t(`presets.${p.key}`) }))}
+            style={{ marginBottom: 24 }}
+          />
+          <ProFormSelect
+            name="crfFormId"
+            label={t('create.crfForm')}
+            tooltip={t('create.crfFormHelp')}
+            width="md"
+            allowClear
+            fieldProps={{ 'data-testid': 'crf-form' } as object}
+            options={(forms.data ?? []).map((f) => ({
+              value: f.id,
+              label: `${f.name} (v${f.latestVersion})`,
+            }))}
           />
         </StepsForm.StepForm>
         <StepsForm.StepForm name="confirm" title={t('create.confirm')}>
           <Typography.Paragraph>
-            {all.name} · {vars.length} {t('create.variables')}
+            {t('create.summary', {
+              name: all.name,
+              vars: vars.length,
+              // The creator stays on the team (as PI when no one else is).
+              members: new Set([...members.map((m) => m.userId), all.piUserId ?? me, me]).size,
+            })}
           </Typography.Paragraph>
         </StepsForm.StepForm>
       </StepsForm>

@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Empty, Input, Space, Table } from 'antd';
+import { App, Button, Card, Checkbox, Input, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
+import { columnLabel } from './labels';
+import SubjectList from './SubjectList';
 import { useSubjectId } from './useSubjectId';
 
 /** data-reduction: build an analysis dataset as a background job and preview it. */
@@ -12,7 +14,7 @@ export default function DataReduction() {
   const { message } = App.useApp();
   const id = useSubjectId();
   const qc = useQueryClient();
-  const [name, setName] = useState('分析数据集');
+  const [name, setName] = useState<string | null>(null);
   const [highGlu, setHighGlu] = useState(true);
   const [preview, setPreview] = useState<number | null>(null);
   const subject = useQuery({
@@ -26,6 +28,16 @@ export default function DataReduction() {
     enabled: id !== null,
     refetchInterval: (q) => (q.state.data?.some((d) => d.status === 'building') ? 1000 : false),
   });
+  const crf = useQuery({
+    queryKey: ['research', 'crf-items', id],
+    queryFn: () => researchApi.crfItems(id!),
+    enabled: id !== null && !!subject.data?.crfFormId,
+  });
+  const [clinical, setClinical] = useState<{ subject: number | null; keys: string[] } | null>(null);
+  const [crfItems, setCrfItems] = useState<string[]>([]);
+  // All clinical variables are chosen until the user changes the choice.
+  const subjectVars = subject.data?.variables ?? [];
+  const chosen = clinical?.subject === id ? clinical.keys : subjectVars.map((v) => v.key);
   const rows = useQuery({
     queryKey: ['research', 'dataset', id, preview],
     queryFn: () => researchApi.dataset(id!, preview!),
@@ -33,32 +45,80 @@ export default function DataReduction() {
   });
   const build = useMutation({
     mutationFn: () => {
-      const hasGlu = subject.data?.variables.some((v) => v.key === 'glu');
+      const hasGlu = chosen.includes('glu');
+      if (!chosen.length && !crfItems.length) throw new Error(t('reduction.pickOne'));
       return researchApi.buildDataset(id!, {
-        name,
+        name: name ?? t('reduction.defaultName'),
+        variables: chosen,
+        crfItems,
         derived:
           highGlu && hasGlu
-            ? [{ key: 'highGlu', label: '高血糖', op: 'threshold', from: 'glu', value: 7 }]
+            ? [{ key: 'highGlu', label: t('reduction.highGlu'), op: 'threshold', from: 'glu', value: 7 }]
             : [],
       });
     },
     onSuccess: () => qc.invalidateQueries({ queryKey: ['research', 'datasets', id] }),
     onError: (e: Error) => message.error(e.message),
   });
-  if (id === null) return <Empty description={t('analysis.pickSubject')} />;
+  if (id === null) return <SubjectList target="subject-list/data-reduction" />;
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Card title={`${t('reduction.title')} · ${subject.data?.name ?? ''}`}>
-        <Space wrap>
+        <Typography.Title level={5}>{t('reduction.clinical')}</Typography.Title>
+        <Checkbox.Group
+          data-testid="clinical-vars"
+          value={chosen}
+          onChange={(v) => setClinical({ subject: id, keys: v as string[] })}
+          options={subjectVars.map((v) => ({ value: v.key, label: v.label }))}
+        />
+        <Typography.Title level={5} style={{ marginTop: 16 }}>
+          {crf.data
+            ? t('reduction.crf', { form: crf.data.name, version: crf.data.version })
+            : t('reduction.crfTitle')}
+        </Typography.Title>
+        {!subject.data ? null : !subject.data.crfFormId ? (
+          <Typography.Text type="secondary">{t('reduction.noCrf')}</Typography.Text>
+        ) : (
+          <>
+            <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+              {t('reduction.crfHelp')}
+            </Typography.Paragraph>
+            <Checkbox.Group
+              data-testid="crf-items"
+              value={crfItems}
+              onChange={(v) => setCrfItems(v as string[])}
+              options={(crf.data?.items ?? []).map((it) => ({
+                value: it.key,
+                disabled: it.kind === 'other',
+                label:
+                  it.kind === 'other' ? (
+                    <Tooltip title={t('reduction.crfOther')}>{it.title}</Tooltip>
+                  ) : (
+                    <span>
+                      {it.title}{' '}
+                      <Tag bordered={false} color={it.kind === 'number' ? 'blue' : 'purple'}>
+                        {it.kind === 'number'
+                          ? '123'
+                          : it.options.map((o) => `${o.code}=${o.name}`).join(' · ')}
+                      </Tag>
+                    </span>
+                  ),
+              }))}
+            />
+          </>
+        )}
+        <Space wrap style={{ marginTop: 16, display: 'flex' }}>
           <Input
-            value={name}
+            value={name ?? t('reduction.defaultName')}
             onChange={(e) => setName(e.target.value)}
             placeholder={t('reduction.name')}
             style={{ width: 240 }}
           />
-          <Checkbox checked={highGlu} onChange={(e) => setHighGlu(e.target.checked)}>
-            {t('reduction.derived')}
-          </Checkbox>
+          {chosen.includes('glu') && (
+            <Checkbox checked={highGlu} onChange={(e) => setHighGlu(e.target.checked)}>
+              {t('reduction.derived')}
+            </Checkbox>
+          )}
           <Button
             type="primary"
             data-testid="build-dataset"
@@ -75,7 +135,11 @@ export default function DataReduction() {
           dataSource={list.data ?? []}
           columns={[
             { title: t('reduction.name'), dataIndex: 'name' },
-            { title: t('reduction.status'), dataIndex: 'status' },
+            {
+              title: t('reduction.status'),
+              dataIndex: 'status',
+              render: (v: string) => (['building', 'ready', 'failed'].includes(v) ? t(`reduction.${v}`) : v),
+            },
             { title: t('reduction.rows'), dataIndex: 'rowCount' },
             {
               title: '',
@@ -95,8 +159,8 @@ export default function DataReduction() {
             size="small"
             scroll={{ x: true }}
             dataSource={rows.data.rows}
-            columns={[{ key: 'studyNo', label: 'No.' }, ...rows.data.columns].map((c) => ({
-              title: c.label,
+            columns={[{ key: 'studyNo', label: t('columns.studyNo') }, ...rows.data.columns].map((c) => ({
+              title: columnLabel(t, c),
               dataIndex: c.key,
             }))}
           />

@@ -1,11 +1,84 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Empty, Progress, Space, Table, Timeline, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Progress, Space, Table, Timeline, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { researchApi } from './api';
+import { researchApi, type Subject } from './api';
 import { RESEARCH_NS } from './i18n';
 import { StatusTag, statusText } from './StatusTag';
+import SubjectList from './SubjectList';
+import { MembersEditor, PersonName, type TeamRow } from './Team';
 import { useSubjectId } from './useSubjectId';
+
+/** The members panel: the PI, or a user with the edit function, changes members and roles. */
+function TeamPanel({ subject }: { subject: Subject }) {
+  const { t } = useTranslation(RESEARCH_NS);
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const stored = (subject.members ?? []).map((m) => ({ userId: m.userId, role: m.role }));
+  const [rows, setRows] = useState<TeamRow[]>(stored);
+  const [pi, setPi] = useState<number | null>(subject.piUserId);
+  const storedKey = JSON.stringify([subject.piUserId, stored]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the stored team changes
+  useEffect(() => {
+    setRows(stored);
+    setPi(subject.piUserId);
+  }, [storedKey]);
+  const dirty = JSON.stringify([pi, rows]) !== storedKey;
+  const save = useMutation({
+    mutationFn: () =>
+      researchApi.setMembers(subject.id, {
+        ...(pi !== null && pi !== subject.piUserId ? { piUserId: pi } : {}),
+        members: rows.filter((r) => r.userId !== pi),
+      }),
+    onSuccess: () => {
+      message.success(t('team.saved'));
+      qc.invalidateQueries({ queryKey: ['research', 'subject', subject.id] });
+    },
+    onError: (e: Error) => message.error(e.message),
+  });
+  const canEdit = !!subject.canManageMembers;
+  return (
+    <Card
+      title={t('team.title')}
+      data-testid="team-panel"
+      extra={
+        canEdit && (
+          <Button
+            type="primary"
+            data-testid="save-members"
+            disabled={!dirty}
+            loading={save.isPending}
+            onClick={() => save.mutate()}
+          >
+            {t('team.save')}
+          </Button>
+        )
+      }
+    >
+      {!canEdit && <Alert type="info" showIcon message={t('team.readOnly')} style={{ marginBottom: 12 }} />}
+      <MembersEditor
+        value={rows}
+        onChange={setRows}
+        disabled={!canEdit}
+        withPi
+        onPi={(userId) => {
+          // Handing the PI over: the new PI takes the role, the previous one stays as coordinator.
+          setRows(
+            rows.map((r) =>
+              r.userId === userId
+                ? { ...r, role: 'pi' }
+                : r.role === 'pi'
+                  ? { ...r, role: 'coordinator' }
+                  : r,
+            ),
+          );
+          setPi(userId);
+        }}
+      />
+    </Card>
+  );
+}
 
 /** project-data: one subject — status and its allowed moves, recruitment, the cohort by variables. */
 export default function ProjectData() {
@@ -19,12 +92,16 @@ export default function ProjectData() {
     queryFn: () => researchApi.get(id!),
     enabled: id !== null,
   });
+  const [page, setPage] = useState(1);
   const data = useQuery({
-    queryKey: ['research', 'data', id],
-    queryFn: () => researchApi.data(id!),
+    queryKey: ['research', 'data', id, page],
+    queryFn: () => researchApi.data(id!, page, 10),
     enabled: id !== null,
+    placeholderData: (prev) => prev,
   });
   const types = useQuery({ queryKey: ['research', 'types'], queryFn: researchApi.types });
+  const forms = useQuery({ queryKey: ['research', 'crf-forms'], queryFn: researchApi.crfForms });
+  const crfName = forms.data?.find((f) => f.id === subject.data?.crfFormId)?.name;
   const refresh = () => qc.invalidateQueries({ queryKey: ['research'] });
   const move = useMutation({
     mutationFn: (to: string) => researchApi.move(id!, to),
@@ -39,7 +116,7 @@ export default function ProjectData() {
     },
     onError: (e: Error) => message.error(e.message),
   });
-  if (id === null) return <Empty description={t('analysis.pickSubject')} />;
+  if (id === null) return <SubjectList />;
   const s = subject.data;
   if (!s) return <Card loading />;
   const go = (page: string) => navigate(`/scientific-research-subject/${page}?id=${id}`);
@@ -52,8 +129,21 @@ export default function ProjectData() {
           </Descriptions.Item>
           <Descriptions.Item label={t('list.enrolled')}>{s.enrolled}</Descriptions.Item>
           <Descriptions.Item label={t('report.target')}>{s.targetSize}</Descriptions.Item>
-          <Descriptions.Item label={t('detail.members')}>
-            {s.members?.map((m) => `${m.userName} (${m.role})`).join(', ')}
+          <Descriptions.Item label={t('list.pi')}>
+            {(() => {
+              const pi = s.members?.find((m) => m.role === 'pi');
+              return pi ? <PersonName userName={pi.userName} nickname={pi.nickname} /> : '—';
+            })()}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('detail.window')}>
+            {s.startDate || s.endDate ? `${s.startDate ?? '…'} ~ ${s.endDate ?? '…'}` : '—'}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('detail.members')}>{s.members?.length ?? 0}</Descriptions.Item>
+          {s.centers.length > 0 && (
+            <Descriptions.Item label={t('detail.centers')}>{s.centers.join(', ')}</Descriptions.Item>
+          )}
+          <Descriptions.Item label={t('detail.crfForm')}>
+            {s.crfFormId ? (crfName ?? `#${s.crfFormId}`) : t('detail.none')}
           </Descriptions.Item>
         </Descriptions>
         <Space wrap style={{ marginTop: 12 }}>
@@ -86,6 +176,7 @@ export default function ProjectData() {
           <Button onClick={() => go('subject-list/report')}>{t('detail.report')}</Button>
         </Space>
       </Card>
+      <TeamPanel subject={s} />
       <Card title={t('detail.variables')}>
         <Table
           rowKey="key"
@@ -93,14 +184,14 @@ export default function ProjectData() {
           pagination={false}
           dataSource={data.data?.variables ?? []}
           columns={[
-            { title: t('analysis.variables'), dataIndex: 'label' },
+            { title: t('detail.variable'), dataIndex: 'label' },
             {
               title: t('detail.completeness'),
               dataIndex: 'completeness',
               render: (v: number) => <Progress percent={Math.round(v * 100)} size="small" />,
             },
             {
-              title: 'n / mean / sd',
+              title: t('detail.summary'),
               render: (_, r) => {
                 const x = r.summary as {
                   n: number;
@@ -108,8 +199,17 @@ export default function ProjectData() {
                   sd?: number;
                   levels?: Array<{ value: string; count: number }>;
                 };
+                const gender = s.variables.find((v) => v.key === r.key)?.source === 'gender';
+                const level = (v: string) =>
+                  !gender
+                    ? v
+                    : v === '1'
+                      ? t('create.genderMale')
+                      : v === '2'
+                        ? t('create.genderFemale')
+                        : t('create.genderUnknown');
                 return x.levels
-                  ? x.levels.map((l) => `${l.value}: ${l.count}`).join('  ')
+                  ? x.levels.map((l) => `${level(String(l.value))}: ${l.count}`).join(' · ')
                   : `${x.n} / ${x.mean?.toFixed(2) ?? '-'} / ${x.sd?.toFixed(2) ?? '-'}`;
               },
             },
@@ -121,10 +221,17 @@ export default function ProjectData() {
           rowKey="id"
           size="small"
           dataSource={data.data?.patients.items ?? []}
+          pagination={{
+            current: page,
+            pageSize: 10,
+            total: data.data?.patients.total ?? 0,
+            showSizeChanger: false,
+            onChange: setPage,
+          }}
           columns={[
-            { title: 'MRN', dataIndex: 'mrn' },
-            { title: 'Name', dataIndex: 'name' },
-            { title: 'Birth', dataIndex: 'birthDate' },
+            { title: t('detail.mrn'), dataIndex: 'mrn' },
+            { title: t('detail.patientName'), dataIndex: 'name' },
+            { title: t('detail.birth'), dataIndex: 'birthDate' },
           ]}
         />
       </Card>

@@ -15,13 +15,13 @@ export default function ProjectType() {
       rowKey="code"
       actionRef={table}
       search={false}
-      headerTitle={t('create.type')}
+      headerTitle={t('types.title')}
       request={async () => ({ data: await researchApi.types(), success: true })}
       toolBarRender={() => [
         <ModalForm<{ code: string; name: string }>
           key="add"
-          title={t('create.type')}
-          trigger={<Button type="primary">+</Button>}
+          title={t('types.add')}
+          trigger={<Button type="primary">{t('types.add')}</Button>}
           onFinish={async (v) => {
             try {
               await researchApi.addType(v);
@@ -35,23 +35,24 @@ export default function ProjectType() {
         >
           <ProFormText
             name="code"
-            label="Code"
-            rules={[{ required: true, pattern: /^[a-z][a-zA-Z0-9-]{0,39}$/ }]}
+            label={t('types.code')}
+            tooltip={t('types.codeRule')}
+            rules={[{ required: true, pattern: /^[a-z][a-zA-Z0-9-]{0,39}$/, message: t('types.codeRule') }]}
           />
           <ProFormText name="name" label={t('list.name')} rules={[{ required: true }]} />
         </ModalForm>,
       ]}
       columns={[
-        { title: 'Code', dataIndex: 'code' },
+        { title: t('types.code'), dataIndex: 'code' },
         { title: t('list.name'), dataIndex: 'name' },
         {
           title: '',
           render: (_, r) =>
             r.builtIn ? (
-              <Tag>built-in</Tag>
+              <Tag>{t('types.builtIn')}</Tag>
             ) : (
               <Popconfirm
-                title="?"
+                title={t('types.confirmDelete')}
                 onConfirm={async () => {
                   try {
                     await researchApi.deleteType(r.code);
@@ -61,8 +62,8 @@ export default function ProjectType() {
                   }
                 }}
               >
-                <Button type="link" size="small">
-                  ✕
+                <Button type="link" size="small" danger>
+                  {t('types.delete')}
                 </Button>
               </Popconfirm>
             ),

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Empty, Progress, Space, Table } from 'antd';
+import { Button, Card, Descriptions, Progress, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
 import { StatusTag } from './StatusTag';
+import SubjectList from './SubjectList';
 import { useSubjectId } from './useSubjectId';
 
 /** report: recruitment, completeness and key statistics; printable. */
@@ -15,10 +16,12 @@ export default function Report() {
     queryFn: () => researchApi.report(id!),
     enabled: id !== null,
   });
-  if (id === null) return <Empty description={t('analysis.pickSubject')} />;
+  if (id === null) return <SubjectList target="subject-list/report" />;
   const d = r.data;
   if (!d) return <Card loading />;
   const age = d.keyStatistics.age;
+  const genderText = (v: string) =>
+    v === '1' ? t('create.genderMale') : v === '2' ? t('create.genderFemale') : t('create.genderUnknown');
   return (
     <Card
       title={`${t('report.title')} · ${d.subject.name}`}
@@ -47,10 +50,10 @@ export default function Report() {
           rowKey="key"
           size="small"
           pagination={false}
-          title={() => t('report.completeness')}
+          title={() => <Typography.Text strong>{t('report.completeness')}</Typography.Text>}
           dataSource={d.completeness}
           columns={[
-            { title: t('analysis.variables'), dataIndex: 'label' },
+            { title: t('detail.variable'), dataIndex: 'label' },
             {
               title: t('detail.completeness'),
               dataIndex: 'completeness',
@@ -59,15 +62,15 @@ export default function Report() {
           ]}
         />
         <Descriptions title={t('report.stats')} column={3} size="small">
-          <Descriptions.Item label="Age mean ± sd">
+          <Descriptions.Item label={t('report.ageMean')}>
             {age.mean === null || age.mean === undefined
               ? '-'
               : `${age.mean.toFixed(1)} ± ${(age.sd ?? 0).toFixed(1)}`}
           </Descriptions.Item>
-          <Descriptions.Item label="Gender">
+          <Descriptions.Item label={t('report.gender')}>
             {(d.keyStatistics.gender.levels ?? [])
-              .map((l: { value: string; count: number }) => `${l.value}: ${l.count}`)
-              .join('  ')}
+              .map((l: { value: string; count: number }) => `${genderText(l.value)}: ${l.count}`)
+              .join(' · ')}
           </Descriptions.Item>
           <Descriptions.Item label={t('report.generated')}>
             {String(d.generatedAt).slice(0, 19).replace('T', ' ')}

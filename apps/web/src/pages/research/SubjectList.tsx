@@ -7,18 +7,23 @@ import { useNavigate } from 'react-router';
 import { researchApi, type Subject } from './api';
 import { RESEARCH_NS } from './i18n';
 import { StatusTag } from './StatusTag';
+import { PersonName, useAppUsers, userLabel } from './Team';
 
-/** subject-list: the app's research subjects, filtered by status, type and member. */
-export default function SubjectList() {
+/**
+ * subject-list: the app's research subjects, filtered by status, type and member. The subject
+ * pages show it when opened without a subject; a name opens `target` for that subject.
+ */
+export default function SubjectList({ target = 'subject-list/project-data' }: { target?: string }) {
   const { t, i18n } = useTranslation(RESEARCH_NS);
   const navigate = useNavigate();
   const types = useQuery({ queryKey: ['research', 'types'], queryFn: researchApi.types });
+  const users = useAppUsers();
   const locale = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
   return (
     <ProTable<Subject>
       rowKey="id"
       headerTitle={t('list.title')}
-      search={{ labelWidth: 'auto' }}
+      search={{ labelWidth: 'auto', defaultCollapsed: false }}
       pagination={{ defaultPageSize: 10 }}
       toolBarRender={() => [
         <Button
@@ -48,7 +53,7 @@ export default function SubjectList() {
             <Button
               type="link"
               size="small"
-              onClick={() => navigate(`/scientific-research-subject/subject-list/project-data?id=${r.id}`)}
+              onClick={() => navigate(`/scientific-research-subject/${target}?id=${r.id}`)}
             >
               {r.name}
             </Button>
@@ -61,7 +66,12 @@ export default function SubjectList() {
           fieldProps: { options: (types.data ?? []).map((x) => ({ value: x.code, label: x.name })) },
           render: (_, r) => r.typeName,
         },
-        { title: t('list.pi'), dataIndex: 'piName', search: false },
+        {
+          title: t('list.pi'),
+          dataIndex: 'piName',
+          search: false,
+          render: (_, r) => <PersonName userName={r.piName ?? ''} nickname={r.piNickname} />,
+        },
         {
           title: t('list.status'),
           dataIndex: 'status',
@@ -70,7 +80,18 @@ export default function SubjectList() {
           render: (_, r) => <StatusTag status={r.status} />,
         },
         { title: t('list.enrolled'), dataIndex: 'enrolled', search: false },
-        { title: t('list.member'), dataIndex: 'memberId', hideInTable: true, valueType: 'digit' },
+        {
+          title: t('list.member'),
+          dataIndex: 'memberId',
+          hideInTable: true,
+          valueType: 'select',
+          fieldProps: {
+            showSearch: true,
+            optionFilterProp: 'label',
+            'data-testid': 'member-filter',
+            options: (users.data ?? []).map((u) => ({ value: u.userId, label: userLabel(u) })),
+          },
+        },
       ]}
     />
   );

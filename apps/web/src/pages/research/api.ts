@@ -6,7 +6,9 @@ export interface Subject {
   name: string;
   typeCode: string;
   typeName?: string;
+  /** The PI's login name and display name (list rows). */
   piName?: string;
+  piNickname?: string;
   description: string;
   status: string;
   allowedMoves: string[];
@@ -15,10 +17,36 @@ export interface Subject {
   targetSize: number;
   enrolled: number;
   variables: Array<{ key: string; label: string; source: string }>;
-  members?: Array<{ userId: number; userName: string; role: string }>;
+  piUserId: number | null;
+  centers: string[];
+  crfFormId: number | null;
+  members?: Member[];
+  canManageMembers?: boolean;
   history?: Array<{ from: string; to: string; userName: string; reason: string; at: string }>;
   myRole?: string | null;
   createdAt: string;
+}
+/** Roles on a project; the server's PROJECT_ROLES. */
+export const PROJECT_ROLES = ['pi', 'coordinator', 'investigator', 'statistician', 'dataManager'] as const;
+export interface Member {
+  userId: number;
+  userName: string;
+  nickname?: string;
+  role: string;
+}
+export interface AppUser {
+  userId: number;
+  userName: string;
+  nickname: string;
+}
+export interface CrfItem {
+  key: string;
+  title: string;
+  page: number;
+  type: string;
+  kind: 'number' | 'choice' | 'other';
+  options: Array<{ code: string | number; name: string }>;
+  numericCodes: boolean;
 }
 export interface ProjectType {
   code: string;
@@ -26,12 +54,19 @@ export interface ProjectType {
   description: string;
   builtIn: boolean;
 }
+export interface DatasetColumn {
+  key: string;
+  label: string;
+  type: string;
+  /** The two columns of a survival variable (built since the screen words them per language). */
+  survival?: { part: 'time' | 'event'; of: string };
+}
 export interface Dataset {
   id: number;
   name: string;
   status: string;
   rowCount: number;
-  columns: Array<{ key: string; label: string; type: string }>;
+  columns: DatasetColumn[];
   jobId: number | null;
   builtAt: string | null;
 }
@@ -50,6 +85,21 @@ export const researchApi = {
   addType: (data: { code: string; name: string; description?: string }) =>
     rest<ProjectType>({ url: `${R}/types`, method: 'POST', data }),
   deleteType: (code: string) => rest<null>({ url: `${R}/types/${code}`, method: 'DELETE' }),
+  users: () => rest<AppUser[]>({ url: `${R}/users` }),
+  crfForms: () =>
+    rest<Array<{ id: number; name: string; category: string; latestVersion: number }>>({
+      url: `${R}/crf-forms`,
+    }),
+  crfItems: (id: number) =>
+    rest<{ formId: number; name: string; version: number; items: CrfItem[] } | null>({
+      url: `${R}/subjects/${id}/crf-items`,
+    }),
+  setMembers: (id: number, data: { piUserId?: number; members: Array<{ userId: number; role: string }> }) =>
+    rest<{ piUserId: number; members: Member[] }>({
+      url: `${R}/subjects/${id}/members`,
+      method: 'PUT',
+      data,
+    }),
   list: (params: Record<string, unknown>) =>
     rest<{ total: number; items: Subject[] }>({ url: `${R}/subjects`, params }),
   get: (id: number) => rest<Subject>({ url: `${R}/subjects/${id}` }),

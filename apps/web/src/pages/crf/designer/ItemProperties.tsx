@@ -1,10 +1,10 @@
-import type { Form, FormItem, Option } from '@crdp/crf';
+import type { Form, FormElement, FormItem, Option } from '@crdp/crf';
 import { OPERATORS } from '@crdp/crf';
 import { Form as AntForm, Button, Divider, Input, InputNumber, Radio, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CRF_NS } from '../../../components/crf/i18n';
 import { LinkButton } from '../../../components/crf/LinkButton';
-import { allItems } from './model';
+import { allItems, itemCount } from './model';
 
 const FUNCTIONS = ['sum', 'average', 'min', 'max', 'count', 'score', 'bmi', 'dateDiff', 'age'];
 const on = (f: unknown) => f === true || f === 1 || f === '1' || f === 'true';
@@ -387,5 +387,26 @@ export function ConditionList(props: {
         {t('designer.addRule')}
       </Button>
     </div>
+  );
+}
+
+/** A group (container): its title; its key is what show rules name to show the whole group. */
+export function GroupProperties(props: { group: FormElement; onChange: (patch: { title: string }) => void }) {
+  const { t } = useTranslation(CRF_NS);
+  const { group } = props;
+  return (
+    <AntForm layout="vertical" size="small" component="div">
+      <AntForm.Item label={t('designer.groupName')}>
+        <Input
+          id="prop-group-title"
+          value={group.title ?? ''}
+          onChange={(e) => props.onChange({ title: e.target.value })}
+        />
+      </AntForm.Item>
+      <AntForm.Item label={t('designer.groupKey')}>
+        <Input id="prop-group-key" value={group.key ?? ''} disabled />
+      </AntForm.Item>
+      <p style={{ color: '#999' }}>{t('designer.groupCount', { count: itemCount(group) })}</p>
+    </AntForm>
   );
 }

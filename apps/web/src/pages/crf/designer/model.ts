@@ -1,5 +1,5 @@
 import type { Form, FormElement, FormItem, ItemType } from '@crdp/crf';
-import { CONTAINER_FIELDS, ITEM_TYPES } from '@crdp/crf';
+import { CONTAINER_FIELDS, FormParseError, ITEM_TYPES } from '@crdp/crf';
 
 /**
  * Editing operations of the designer on a form JSON. Each returns a new form object: the
@@ -148,4 +148,261 @@ export function addPage(form: Form, title: string): Form {
   const next = clone(form);
   next.pages.push({ key: freshKey(form, 'page'), title, items: [] });
   return next;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Containers (groups) on a page
+
+/** Where an element sits: the page's own list (`container` null) or a container's, at `index`. */
+export interface Loc {
+  container: string | null;
+  index: number;
+}
+
+/** The field a page or container keeps its children under: the first one present, else `items`. */
+export function childField(e: FormElement): (typeof CONTAINER_FIELDS)[number] {
+  for (const f of CONTAINER_FIELDS) if (Array.isArray((e as Record<string, unknown>)[f])) return f;
+  return 'items';
+}
+
+export const childrenOf = (e: FormElement): FormElement[] =>
+  ((e as Record<string, unknown>)[childField(e)] as FormElement[] | undefined) ?? [];
+
+export const isContainer = (e: FormElement) => !isItem(e);
+
+/** The container with this key on a page, at any depth. */
+export function findContainer(form: Form, page: number, key: string): FormElement | undefined {
+  const walk = (list: FormElement[]): FormElement | undefined => {
+    for (const e of list) {
+      if (isContainer(e) && e.key === key) return e;
+      if (isContainer(e)) {
+        const found = walk(childrenOf(e));
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  const p = form.pages[page];
+  return p ? walk(childrenOf(p)) : undefined;
+}
+
+/** The list of a page or of one of its containers, in a form that may be changed (a clone). */
+function listIn(form: Form, page: number, container: string | null): FormElement[] | null {
+  const p = form.pages[page];
+  if (!p) return null;
+  const owner = container === null ? p : findContainer(form, page, container);
+  if (!owner) return null;
+  const field = childField(owner);
+  const rec = owner as Record<string, unknown>;
+  if (!Array.isArray(rec[field])) rec[field] = [];
+  return rec[field] as FormElement[];
+}
+
+/** Elements of a list, top level (container null) or inside a container. */
+export function elementsAt(form: Form, page: number, container: string | null): FormElement[] {
+  const p = form.pages[page];
+  if (!p) return [];
+  const owner = container === null ? p : findContainer(form, page, container);
+  return owner ? childrenOf(owner) : [];
+}
+
+/** A new group (分组) container with a fresh key and no items yet. */
+export function newGroup(form: Form, title: string): FormElement {
+  return { key: freshKey(form, 'g'), type: 'group', title, items: [] };
+}
+
+/** Adds an element at the end of the page or of a container on it. */
+export function addElement(form: Form, page: number, element: FormElement, container: string | null = null) {
+  const next = clone(form);
+  const list = listIn(next, page, container);
+  if (!list) return form;
+  list.push(element);
+  return next;
+}
+
+function keysIn(e: FormElement): string[] {
+  const own = typeof e.key === 'string' ? [e.key] : [];
+  return isItem(e) ? own : [...own, ...childrenOf(e).flatMap(keysIn)];
+}
+
+/**
+ * Moves an element within a page: inside a list, into a container or out of it. `to.index` is
+ * the position in the target list as it was before the move. A container never moves into itself.
+ */
+export function moveElement(form: Form, page: number, from: Loc, to: Loc): Form {
+  const source = elementsAt(form, page, from.container);
+  const moving = source[from.index];
+  if (!moving) return form;
+  if (to.container !== null && keysIn(moving).includes(to.container)) return form;
+  const target = elementsAt(form, page, to.container);
+  if (to.index < 0 || to.index > target.length) return form;
+  if (from.container === to.container && (to.index === from.index || to.index === from.index + 1))
+    return form;
+  const next = clone(form);
+  const src = listIn(next, page, from.container)!;
+  const [x] = src.splice(from.index, 1);
+  const dst = listIn(next, page, to.container)!;
+  const at = from.container === to.container && to.index > from.index ? to.index - 1 : to.index;
+  dst.splice(at, 0, x!);
+  return next;
+}
+
+/** Swaps an element with its neighbour in the same list (the ↑ ↓ buttons). */
+export function shiftElement(form: Form, page: number, at: Loc, by: -1 | 1): Form {
+  const list = elementsAt(form, page, at.container);
+  const to = at.index + by;
+  if (to < 0 || to >= list.length) return form;
+  return moveElement(form, page, at, { container: at.container, index: by > 0 ? to + 1 : to });
+}
+
+/**
+ * Removes an element, a container with everything in it. Show rules lose the removed keys from
+ * what they show, and a rule tested on a removed item goes with it: it could never hold again.
+ */
+export function removeElement(form: Form, page: number, at: Loc): Form {
+  const gone = elementsAt(form, page, at.container)[at.index];
+  if (!gone) return form;
+  const removed = new Set(keysIn(gone));
+  const next = clone(form);
+  listIn(next, page, at.container)!.splice(at.index, 1);
+  if (next.showRules) {
+    const keep = (v: string[] | string | undefined) =>
+      v === undefined ? v : (Array.isArray(v) ? v : [v]).filter((k) => !removed.has(k));
+    next.showRules = next.showRules
+      .filter((r) => !r.indicatorName || !removed.has(r.indicatorName))
+      .map((r) => {
+        const out = { ...r };
+        if (r.selectItems !== undefined) out.selectItems = keep(r.selectItems);
+        if (r.selectPanel !== undefined) out.selectPanel = keep(r.selectPanel);
+        return out;
+      });
+  }
+  return next;
+}
+
+/** Changes fields of a container (its title) wherever it is on the page. */
+export function updateContainer(form: Form, page: number, key: string, patch: Record<string, unknown>): Form {
+  const next = clone(form);
+  const c = findContainer(next, page, key);
+  if (!c) return form;
+  Object.assign(c, patch);
+  return next;
+}
+
+/** Where an item sits: its page and its place in the page's or a container's list. */
+export interface ItemLoc extends Loc {
+  page: number;
+}
+
+/** Finds an item by key on any page, inside containers at any depth (null when there is none). */
+export function locateItem(form: Form, key: string): ItemLoc | null {
+  const walk = (list: FormElement[], page: number, container: string | null): ItemLoc | null => {
+    for (let index = 0; index < list.length; index++) {
+      const e = list[index]!;
+      if (isItem(e)) {
+        if (e.key === key) return { page, container, index };
+      } else if (typeof e.key === 'string') {
+        const found = walk(childrenOf(e), page, e.key);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  for (let page = 0; page < form.pages.length; page++) {
+    const found = walk(childrenOf(form.pages[page]!), page, null);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** A place an item can be moved to: a page's own list, or a container on it with its title path. */
+export interface MoveTarget {
+  page: number;
+  container: string | null;
+  /** Titles (or keys) of the containers from the outermost one in; empty for the page itself. */
+  path: string[];
+}
+
+/** Every page and every container (group) on it, at any depth, in reading order. */
+export function moveTargets(form: Form): MoveTarget[] {
+  const out: MoveTarget[] = [];
+  const walk = (list: FormElement[], page: number, path: string[]) => {
+    for (const e of list) {
+      if (isItem(e) || typeof e.key !== 'string') continue;
+      const inner = [...path, (e.title as string | undefined) || e.key];
+      out.push({ page, container: e.key, path: inner });
+      walk(childrenOf(e), page, inner);
+    }
+  };
+  form.pages.forEach((p, page) => {
+    out.push({ page, container: null, path: [] });
+    walk(childrenOf(p), page, []);
+  });
+  return out;
+}
+
+/**
+ * Moves an item to the end of another page or container (the table editor's "move to"). On the
+ * same page this is `moveElement`; across pages the item is taken out and put in as it is, so show
+ * rules, which name items by key, keep working. Unknown items or targets leave the form as it was.
+ */
+export function moveItemTo(form: Form, key: string, page: number, container: string | null): Form {
+  const at = locateItem(form, key);
+  if (!at) return form;
+  if (at.page === page && at.container === container) return form;
+  const target = form.pages[page];
+  if (!target || (container !== null && !findContainer(form, page, container))) return form;
+  if (at.page === page)
+    return moveElement(form, page, at, { container, index: elementsAt(form, page, container).length });
+  const next = clone(form);
+  const [x] = listIn(next, at.page, at.container)!.splice(at.index, 1);
+  listIn(next, page, container)!.push(x!);
+  return next;
+}
+
+/** How many items a container holds, at any depth (for the delete confirmation). */
+export const itemCount = (e: FormElement): number =>
+  isItem(e) ? 1 : childrenOf(e).reduce((n, c) => n + itemCount(c), 0);
+
+/** One item of the form with where it sits: its page and the containers around it, outermost first. */
+export interface ItemRow {
+  item: FormItem;
+  page: number;
+  path: Array<{ key: string | undefined; title: string | undefined }>;
+}
+
+/**
+ * Every item of the form in reading order, including those inside groups at any depth, with its
+ * page and group path (the table editor lists them so). Walks the same container fields as
+ * `replaceItem`, so an edit made through a row lands where the item is.
+ */
+export function itemRows(form: Form): ItemRow[] {
+  const out: ItemRow[] = [];
+  const walk = (e: FormElement, page: number, path: ItemRow['path']) => {
+    if (isItem(e)) {
+      out.push({ item: e, page, path });
+      return;
+    }
+    const inner = [...path, { key: e.key, title: e.title }];
+    for (const f of CONTAINER_FIELDS) {
+      const c = (e as Record<string, unknown>)[f];
+      if (Array.isArray(c)) for (const x of c) walk(x as FormElement, page, inner);
+    }
+  };
+  form.pages.forEach((p, pi) => {
+    for (const f of CONTAINER_FIELDS) {
+      const c = (p as Record<string, unknown>)[f];
+      if (Array.isArray(c)) for (const x of c) walk(x as FormElement, pi, []);
+    }
+  });
+  return out;
+}
+
+/** Why a form cannot be parsed, in the reader's language (the schema's own checks carry Chinese). */
+export function parseFaultText(e: unknown, locale: 'zh-CN' | 'en-US'): string {
+  if (e instanceof FormParseError)
+    return e.faults
+      .map((f) => `${f.path || '(root)'}: ${locale === 'zh-CN' ? (f.messageZh ?? f.message) : f.message}`)
+      .join(locale === 'zh-CN' ? '；' : '; ');
+  return e instanceof Error ? e.message : String(e);
 }

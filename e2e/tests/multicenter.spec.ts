@@ -1,0 +1,339 @@
+import type { Browser, Page } from '@playwright/test';
+import {
+  type Account,
+  account,
+  apiLogin,
+  envelope,
+  expect,
+  restCall,
+  screenshot,
+  signInToWorkbench,
+  test,
+} from '../fixtures';
+
+/**
+ * The multi-center story of issue 9. The E2E server holds two centers: the demo hospital and a
+ * second hospital made by the operator's create-admin tool (global-setup). The second center's
+ * administrator sets up a multi-center researcher through the admin API; both centers switch
+ * multi-center mode on. In the browser the leading center creates a topic with the second
+ * center, both enter their own patients' values, each sees only its own cases, the leading
+ * center sees the pooled, de-identified aggregates of both and each center's problems, and it
+ * moves the topic through its statuses. The same screens are then read in English.
+ */
+const RUN = Date.now() % 100000;
+const TOPIC = `E2E多中心高血压${RUN}`;
+const SBP = '收缩压（mmHg）';
+const DBP = '舒张压（mmHg）';
+const second = JSON.parse(process.env.E2E_SECOND_CENTER ?? 'null') as {
+  username: string;
+  password: string;
+  app: string;
+  appName: string;
+} | null;
+
+type Settings = Record<string, string>;
+const PERMISSION = 'api/merchants/MerchantsPermission';
+
+/** What an administrator of the second center does in its admin screens, through the same calls. */
+async function multiCenterResearcher(centerKey: string): Promise<Account> {
+  const funcs = await envelope<Array<{ FuncId: number; MenuId: number; ApiId: string }>>(
+    'GetPermissionFuncs',
+    [],
+    centerKey,
+    PERMISSION,
+  );
+  expect(funcs.status, JSON.stringify(funcs.body)).toBe(200);
+  const menus = [101, 1301, 1302, 1303, 1304];
+  const role = await envelope<{ RoleId: number }>(
+    'AddRole',
+    [{ RoleName: `多中心研究员${RUN}`, Description: '多中心课题：建主题、录入本中心病例、数据检测' }],
+    centerKey,
+    PERMISSION,
+  );
+  expect(role.body.code, JSON.stringify(role.body)).toBe(0);
+  const granted = await envelope<unknown>(
+    'SaveRolePermissionAndFunctions',
+    [
+      {
+        RoleId: role.body.result.RoleId,
+        MenuIds: menus,
+        FuncIds: funcs.body.result.filter((f) => menus.includes(f.MenuId)).map((f) => f.FuncId),
+      },
+    ],
+    centerKey,
+    PERMISSION,
+  );
+  expect(granted.body.code, JSON.stringify(granted.body)).toBe(0);
+  const who: Account = { username: `east${RUN}`, password: 'E2e#East2024', role: 'researcher' };
+  const user = await envelope<{ UserId: number }>(
+    'Save',
+    [
+      {
+        UserName: who.username,
+        NickName: '东部研究员',
+        Password: who.password,
+        Enabled: true,
+        RoleIds: [role.body.result.RoleId],
+      },
+    ],
+    centerKey,
+    'api/merchants/merchantsuser',
+  );
+  expect(user.body.code, JSON.stringify(user.body)).toBe(0);
+  return who;
+}
+
+async function patient(key: string, mrn: string, name: string, birthDate: string) {
+  const p = await restCall<{ id: number }>('POST', 'cdr/patients', key, { mrn, name, gender: 1, birthDate });
+  expect(p.status, JSON.stringify(p.body)).toBe(200);
+}
+
+async function newPage(browser: Browser) {
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    viewport: { width: 1366, height: 860 },
+  });
+  return context.newPage();
+}
+
+/** Enters one case on the topic page: a patient of the own center found by MRN, then the values. */
+async function enterCase(page: Page, mrn: string, sbp: string, dbp: string) {
+  const entry = page.getByTestId('case-entry');
+  await entry.getByTestId('case-patient').click();
+  await page.keyboard.type(mrn);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: mrn }).click();
+  await entry.getByLabel(SBP).fill(sbp);
+  await entry.getByLabel(DBP).fill(dbp);
+  await entry.getByTestId('save-case').click();
+  await expect(page.getByText('病例已保存').last()).toBeVisible();
+  await expect(page.getByTestId('own-cases').getByRole('cell', { name: mrn, exact: true })).toBeVisible();
+}
+
+async function moveTo(page: Page, to: string) {
+  await page.getByTestId(`move-${to}`).click();
+  await expect(page.getByTestId(`move-${to}`)).toHaveCount(0);
+}
+
+test('in multi-center mode two centers enter their own data and the leading center sees both', async ({
+  page,
+  browser,
+}) => {
+  test.skip(!second, 'the second center is made by global-setup (not when reusing a server)');
+  test.setTimeout(240_000);
+  const admin = account('admin');
+  const leadKey = await apiLogin(admin);
+  const centerAdmin: Account = { username: second!.username, password: second!.password, role: 'admin' };
+  const centerKey = await apiLogin(centerAdmin);
+
+  // Both administrators switch their hospital to multi-center mode (module configuration).
+  const before: Array<[string, Settings]> = [];
+  for (const key of [leadKey, centerKey]) {
+    const s = await restCall<Settings>('GET', 'config/module', key);
+    before.push([key, s.body.data]);
+    const put = await restCall('PUT', 'config/module', key, { ...s.body.data, mode: 'multi-center' });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+  }
+  try {
+    const researcher = await multiCenterResearcher(centerKey);
+    // Each hospital has its own patients; the second center registers the same person twice.
+    await patient(leadKey, `MCL${RUN}-1`, '牵头病人甲', '1960-01-01');
+    await patient(leadKey, `MCL${RUN}-2`, '牵头病人乙', '1962-02-02');
+    await patient(centerKey, `MCE${RUN}-1`, '东部病人丙', '1955-05-05');
+    await patient(centerKey, `MCE${RUN}-2`, '东部病人丙', '1955-05-05');
+
+    // The leading center creates the topic and picks the second center from the list.
+    await signInToWorkbench(page, admin);
+    await page.goto('/multi-center/create-topic');
+    await page.getByLabel('主题名称').fill(TOPIC);
+    await page.getByLabel('参与中心').click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: second!.appName })
+      .click();
+    await page.keyboard.press('Escape');
+    await expect(page.getByLabel('变量名称').first()).toHaveValue(SBP);
+    await page.getByLabel('研究设计').fill('前瞻性多中心队列');
+    await page.getByLabel('主题名称').scrollIntoViewIfNeeded();
+    await expect(
+      page.getByTestId('pick-centers').getByText(`${second!.appName}（${second!.app}）`),
+    ).toBeVisible();
+    await screenshot(page, 'mc-1-create-topic');
+    await page.getByRole('button', { name: /提\s*交/ }).click();
+    await expect(page).toHaveURL(/topic-description\?id=\d+/);
+    const topicId = Number(new URL(page.url()).searchParams.get('id'));
+    await expect(page.getByText(`${second!.appName} · 参与中心`)).toBeVisible();
+    await expect(page.getByTestId('topic-status')).toHaveText('暂存');
+
+    // It opens recruitment and enters its own patients through the case form.
+    await moveTo(page, 'recruiting');
+    await expect(page.getByTestId('topic-status')).toHaveText('招募中');
+    await enterCase(page, `MCL${RUN}-1`, '140', '90');
+    // A required value left empty is refused on the form; an implausible one is flagged but kept.
+    const entry = page.getByTestId('case-entry');
+    await entry.getByTestId('case-patient').click();
+    await page.keyboard.type(`MCL${RUN}-2`);
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: `MCL${RUN}-2` })
+      .click();
+    await entry.getByLabel(SBP).fill('300');
+    await entry.getByTestId('save-case').click();
+    await expect(entry.getByText(`请填写${DBP}`)).toBeVisible();
+    await expect(
+      entry.getByText(`${SBP}超出合理范围 60–260，请核对；保存后会在数据检测中列出`),
+    ).toBeVisible();
+    await screenshot(page, 'mc-2-lead-case-validation');
+    await entry.getByLabel(DBP).fill('95');
+    await entry.getByTestId('save-case').click();
+    await expect(
+      page.getByTestId('own-cases').getByRole('cell', { name: `MCL${RUN}-2`, exact: true }),
+    ).toBeVisible();
+    await expect(page.getByText('本中心病例（2）')).toBeVisible();
+
+    // The second center's researcher signs in elsewhere and enters its own patients the same way.
+    const east = await newPage(browser);
+    try {
+      await signInToWorkbench(east, researcher);
+      await east.goto('/multi-center/topics');
+      const row = east.getByRole('row').filter({ hasText: TOPIC });
+      await expect(row).toContainText('参与中心');
+      await expect(row).toContainText('示范医院');
+      await expect(row).toContainText('招募中');
+      await screenshot(east, 'mc-3-member-topics');
+      await row.getByRole('button', { name: TOPIC }).click();
+      await expect(east).toHaveURL(new RegExp(`topic-description\\?id=${topicId}`));
+      await expect(east.getByText('只有牵头中心可以变更主题状态')).toBeVisible();
+      await expect(east.locator('[data-testid^="move-"]')).toHaveCount(0);
+      // The leading center's patients cannot be picked here.
+      await east.getByTestId('case-entry').getByTestId('case-patient').click();
+      await east.keyboard.type(`MCL${RUN}`);
+      await expect(east.locator('.ant-select-dropdown:visible')).toContainText(/暂无数据|No data/);
+      await east.keyboard.press('Escape');
+      await enterCase(east, `MCE${RUN}-1`, '120', '80');
+      await enterCase(east, `MCE${RUN}-2`, '130', '85');
+      const own = east.getByTestId('own-cases');
+      await expect(east.getByText('本中心病例（2）')).toBeVisible();
+      await expect(own).not.toContainText(`MCL${RUN}`);
+      // Its pooled table is its own center only.
+      const pooled = east.getByTestId('pooled');
+      await expect(pooled.getByRole('row')).toHaveCount(2);
+      await expect(pooled.getByRole('row').nth(1)).toContainText(second!.appName);
+      await expect(pooled.getByRole('cell', { name: 'n=2，均值 125.0' })).toBeVisible();
+      await screenshot(east, 'mc-4-member-entry');
+      await east.goto(`/multi-center/detection?id=${topicId}`);
+      await expect(east.getByText(`病历号 MCE${RUN}-2 与病历号 MCE${RUN}-1 是同一人`)).toBeVisible();
+      await expect(east.getByText('示范医院')).toHaveCount(0);
+      await screenshot(east, 'mc-5-member-detection');
+    } finally {
+      await east.context().close();
+    }
+
+    // The leading center sees both centers, pooled and de-identified.
+    await page.reload();
+    const pooled = page.getByTestId('pooled');
+    const leadRow = pooled.getByRole('row').filter({ hasText: '示范医院' });
+    const eastRow = pooled.getByRole('row').filter({ hasText: second!.appName });
+    const total = pooled.getByRole('row').filter({ hasText: '合计' });
+    await expect(leadRow.getByRole('cell').nth(1)).toHaveText('2');
+    await expect(eastRow.getByRole('cell').nth(1)).toHaveText('2');
+    await expect(total.getByRole('cell').nth(1)).toHaveText('4');
+    await expect(leadRow).toContainText('n=2，均值 220.0');
+    await expect(eastRow).toContainText('n=2，均值 125.0');
+    await expect(total).toContainText('n=4，均值 172.5');
+    await expect(pooled).not.toContainText('东部病人');
+    await expect(pooled).not.toContainText(`MCE${RUN}`);
+    await pooled.scrollIntoViewIfNeeded();
+    await screenshot(page, 'mc-6-lead-pooled');
+
+    // The data checks list each center's problems; patients only for the own center.
+    await page.getByRole('button', { name: '数据检测' }).click();
+    await expect(page).toHaveURL(/detection\?id=\d+/);
+    const leadCard = page.locator('[data-testid^="detection-"]').filter({ hasText: '示范医院' });
+    const eastCard = page.locator('[data-testid^="detection-"]').filter({ hasText: second!.appName });
+    await expect(leadCard).toContainText(`病历号 MCL${RUN}-2：“${SBP}”为 300，合理范围 60–260`);
+    await expect(eastCard.locator('.ant-statistic').filter({ hasText: '重复' })).toContainText('1');
+    await expect(eastCard.locator('.ant-statistic').filter({ hasText: '超出范围' })).toContainText('0');
+    await expect(eastCard).not.toContainText(`MCE${RUN}`);
+    await expect(page.getByText('其他中心仅显示问题数量，不显示病人')).toBeVisible();
+    await screenshot(page, 'mc-7-lead-detection');
+
+    // The leading center moves the topic on; once the data is prepared the cases are frozen.
+    await page.goto(`/multi-center/topic-description?id=${topicId}`);
+    await moveTo(page, 'recruitmentStopped');
+    await moveTo(page, 'dataPreparing');
+    await moveTo(page, 'dataPrepared');
+    await expect(page.getByText('主题处于“数据已准备”，病例数据已冻结')).toBeVisible();
+    await moveTo(page, 'calculationDone');
+    await moveTo(page, 'topicConcluded');
+    await expect(page.getByText('终态，不能再变更')).toBeVisible();
+    await expect(page.getByText(/admin：计算完成 → 课题结题/)).toBeVisible();
+    await screenshot(page, 'mc-8-lead-concluded');
+    const detail = await restCall<{ status: string; history: Array<{ to: string; userName: string }> }>(
+      'GET',
+      `mc/topics/${topicId}`,
+      leadKey,
+    );
+    expect(detail.body.data.status).toBe('topicConcluded');
+    expect(detail.body.data.history.map((h) => h.to)).toEqual([
+      'recruiting',
+      'recruitmentStopped',
+      'dataPreparing',
+      'dataPrepared',
+      'calculationDone',
+      'topicConcluded',
+    ]);
+
+    // The same screens in English.
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await page.goto('/multi-center/topics');
+    const enRow = page.getByRole('row').filter({ hasText: TOPIC });
+    await expect(page.getByRole('columnheader', { name: 'Leading center' })).toBeVisible();
+    await expect(page.getByRole('columnheader', { name: 'Status' })).toBeVisible();
+    await expect(enRow).toContainText('Topic concluded');
+    await screenshot(page, 'mc-9-en-topics');
+    await enRow.getByRole('button', { name: TOPIC }).click();
+    await expect(page.getByText('Final status; no further moves')).toBeVisible();
+    await expect(page.getByText('Pooled data (de-identified)')).toBeVisible();
+    await expect(page.getByTestId('pooled').getByRole('row').filter({ hasText: 'Total' })).toContainText(
+      'n=4, mean 172.5',
+    );
+    await expect(page.getByText('The topic is “Topic concluded”; its case data is frozen')).toBeVisible();
+    await page.getByTestId('topic-status').scrollIntoViewIfNeeded();
+    await screenshot(page, 'mc-10-en-topic');
+    await page.getByRole('button', { name: 'Data checks' }).click();
+    await expect(page.getByText(`MRN MCL${RUN}-2: “${SBP}” is 300, plausible range 60–260`)).toBeVisible();
+    await screenshot(page, 'mc-11-en-detection');
+    await page.goto('/multi-center/create-topic');
+    await expect(page.getByText('Participating centers')).toBeVisible();
+    await expect(page.getByLabel('Topic name')).toBeVisible();
+    await expect(page.getByLabel('Label').first()).toHaveValue('Systolic BP (mmHg)');
+    await screenshot(page, 'mc-12-en-create');
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('menuitem', { name: '简体中文' }).click();
+  } finally {
+    for (const [key, settings] of before) {
+      await restCall('PUT', 'config/module', key, { ...settings, mode: settings.mode ?? 'single-center' });
+    }
+  }
+});
+
+test('with multi-center mode off the create-topic screen says so and the server refuses a topic', async ({
+  page,
+}) => {
+  const admin = account('admin');
+  const key = await apiLogin(admin);
+  const settings = await restCall<Settings>('GET', 'config/module', key);
+  test.skip(settings.body.data.mode === 'multi-center', 'the demo hospital runs in multi-center mode');
+  await signInToWorkbench(page, admin);
+  await page.goto('/multi-center/create-topic');
+  await expect(page.getByTestId('centers-error')).toContainText('多中心模式未开启');
+  const r = await restCall('POST', 'mc/topics', key, {
+    name: `关闭时${RUN}`,
+    variables: [{ key: 'sbp', label: '收缩压' }],
+  });
+  expect(r.status).toBe(403);
+  expect(r.body.message).toBe('多中心模式未开启');
+});
