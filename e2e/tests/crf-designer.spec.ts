@@ -128,12 +128,13 @@ test('the designer adds a titled group, fills it, drags items within, into and o
   const confirm = page.locator('.ant-modal-confirm');
   await expect(confirm).toContainText('删除分组“既往病史”及其中的 3 道题目？');
   await confirm.getByRole('button', { name: /取\s*消/ }).click();
+  // The cancelled dialog fades out; until it is gone a second one would share its locator, and
+  // a click could land on the closing dialog's button.
+  await expect(confirm).toHaveCount(0);
   await expect(page.getByTestId('outline-g1')).toBeVisible();
   await page.getByTestId('remove-group-g1').click();
-  await page
-    .locator('.ant-modal-confirm')
-    .getByRole('button', { name: /删\s*除/ })
-    .click();
+  await expect(confirm).toHaveCount(1);
+  await confirm.getByRole('button', { name: /删\s*除/ }).click();
   await expect(page.getByTestId('outline-g1')).toHaveCount(0);
   await expect(page.getByTestId('outline-q1')).toHaveCount(0);
   await page.getByRole('button', { name: '保存草稿' }).click();

@@ -6,9 +6,13 @@ import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, tes
  * clinical data with the condition builder, pushes and fills it, walks its patients with the
  * next button to the last one, and reads the dashboard, the statistics and an export.
  */
-const RUN = Date.now() % 100000;
-const LIBRARY = `E2E乙肝专病库${RUN}`;
-const FORM = `E2E乙肝专病表${RUN}`;
+// Names and the diagnosis code are the attempt's own (set when the test starts): a retried or
+// repeated attempt must not count the patients an earlier attempt left in the shared server.
+let RUN = '';
+let LIBRARY = '';
+let FORM = '';
+/** Chronic hepatitis B in the national clinical extension style (B18.1 + a suffix of this attempt). */
+let HBV_CODE = '';
 const HEPATITIS_B = 12;
 
 const HBV_FORM = {
@@ -49,8 +53,8 @@ async function seed(key: string) {
       await record(key, id, 'diagnoses', { icd10: 'I10', name: '高血压', diagnosedAt: at });
       continue;
     }
-    // B18.8 (not used by the other stories' data), so this library sees exactly its own patients.
-    await record(key, id, 'diagnoses', { icd10: 'B18.8', name: '慢性乙型病毒性肝炎', diagnosedAt: at });
+    // A code no other story or attempt uses, so this library sees exactly its own patients.
+    await record(key, id, 'diagnoses', { icd10: HBV_CODE, name: '慢性乙型病毒性肝炎', diagnosedAt: at });
     if (i % 4 !== 3)
       await record(key, id, 'labResults', {
         itemCode: 'ALT',
@@ -92,6 +96,10 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
   page,
 }) => {
   test.setTimeout(240_000);
+  RUN = String((Date.now() % 1e8) + test.info().retry + test.info().repeatEachIndex).padStart(8, '0');
+  LIBRARY = `E2E乙肝专病库${RUN}`;
+  FORM = `E2E乙肝专病表${RUN}`;
+  HBV_CODE = `B18.1X${RUN}`;
   const admin = account('admin');
   const key = await apiLogin(admin);
   await seed(key);
@@ -104,7 +112,7 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('专病库名称').fill(LIBRARY);
   await pickOption(page, page.getByLabel('CRF 表单', { exact: true }), FORM);
-  await addCondition(page, 'inclusion', '诊断编码', 'B18.8');
+  await addCondition(page, 'inclusion', '诊断编码', HBV_CODE);
   await addCondition(page, 'exclusion', '诊断编码', 'C22');
   await expect(dialog.getByTestId('criteria-count')).toHaveText(/符合条件的患者：\d+ 人/);
   await dialog

@@ -36,13 +36,28 @@ function Fields({ lib }: { lib: LibraryDetail }) {
           {t('retrieval.count', { count: chosen.length, total: lib.items.length })}
         </Typography.Text>
       </Space>
-      <Checkbox.Group
+      {/* One controlled checkbox per indicator: Checkbox.Group copies its value in an effect, so
+          for a moment after a click it showed the box unticked while the count already said 1. */}
+      <div
         data-testid="search-fields"
-        value={chosen}
-        onChange={(v) => setChosen(v as string[])}
         style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 8 }}
-        options={lib.items.map((i) => ({ value: i.key, label: `${i.title} (${i.key})` }))}
-      />
+      >
+        {lib.items.map((i) => (
+          <Checkbox
+            key={i.key}
+            checked={chosen.includes(i.key)}
+            onChange={(e) =>
+              setChosen((now) =>
+                e.target.checked
+                  ? lib.items.map((x) => x.key).filter((k) => k === i.key || now.includes(k))
+                  : now.filter((k) => k !== i.key),
+              )
+            }
+          >
+            {`${i.title} (${i.key})`}
+          </Checkbox>
+        ))}
+      </div>
       <Button type="primary" loading={saving} onClick={save}>
         {t('retrieval.save')}
       </Button>
