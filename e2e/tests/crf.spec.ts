@@ -125,6 +125,28 @@ test.describe
       await screenshot(page, 'crf-history');
     });
 
+    test('the form is read-only while a new record is being stored, and the record keeps what was typed', async ({
+      page,
+    }) => {
+      await signInAsAdmin(page);
+      await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
+      await page.locator('#crf-subject').fill('P-0002');
+      await page.locator('#crf-q1').fill('65');
+      // The real server answers, a moment later than usual, so the wait can be seen.
+      await page.route('**/api/v0.1/crf/forms/*/records', async (route) => {
+        if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 1500));
+        await route.continue();
+      });
+      await page.getByRole('button', { name: '保存草稿' }).click();
+      await expect(page.locator('#crf-q1')).toBeDisabled();
+      await screenshot(page, 'crf-saving-read-only');
+      await expect(page).toHaveURL(/recordId=\d+/, { timeout: 15_000 });
+      await expect(page.locator('.ant-tag').filter({ hasText: '草稿' })).toBeVisible();
+      await expect(page.locator('#crf-q1')).toBeEnabled();
+      await expect(page.locator('#crf-q1')).toHaveValue('65');
+      await page.unrouteAll();
+    });
+
     test('a free-access link opens only that form without signing in and submits it', async ({ browser }) => {
       const adminKey = await apiLogin(account('admin'));
       const link = await restCall<{ path: string }>('POST', 'free_access', adminKey, {

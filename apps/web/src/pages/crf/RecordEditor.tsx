@@ -89,6 +89,10 @@ export function RecordEditor(props: RecordEditorProps) {
   const [issues, setIssues] = useState<ItemIssue[] | undefined>();
   const [subject, setSubject] = useState(props.subjectCode ?? '');
   const [busy, setBusy] = useState(false);
+  // A new record was stored and its own page is on its way: typing here meanwhile would be
+  // lost, so this editor stays read-only until it is shown another record.
+  const [storedFrom, setStoredFrom] = useState<number | 'new' | null>(null);
+  const handedOver = storedFrom === (props.recordId ?? 'new');
   const [reasonsFor, setReasonsFor] = useState<Array<{ key: string; title: string }> | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [reasonForm] = AntForm.useForm<Record<string, string>>();
@@ -145,6 +149,7 @@ export function RecordEditor(props: RecordEditorProps) {
           submit,
         });
         message.success(submit ? t('records.submittedOk') : t('records.saved'));
+        setStoredFrom('new');
         props.onSaved?.(made, submit);
       } else {
         const saved = await crfApi.saveRecord(rec.id, {
@@ -297,7 +302,8 @@ export function RecordEditor(props: RecordEditorProps) {
         form={definition}
         answers={rec?.answers}
         methods={rec?.methods}
-        readOnly={locked || deleted}
+        // Read-only while a save is on its way: what is typed meanwhile would not be in it.
+        readOnly={locked || deleted || busy || handedOver}
         issues={issues}
         upload={(file) => crfApi.upload(props.formId, file)}
       />

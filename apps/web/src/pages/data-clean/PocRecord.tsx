@@ -83,6 +83,17 @@ export default function PocRecord() {
         recordId={patient.record_id ?? undefined}
         patientId={patient.patient_id}
         patientName={patient.Patient_name}
+        onSaved={(r) => {
+          // A new record: the walk remembers it, so this patient opens it from now on (a second
+          // save changes it instead of starting another one).
+          if (patient.record_id === r.id) return;
+          const w = {
+            ...walk,
+            items: walk.items.map((p, i) => (i === walk.index ? { ...p, record_id: r.id } : p)),
+          };
+          writeWalk(w);
+          setWalk(w);
+        }}
       />
     </Card>
   );
