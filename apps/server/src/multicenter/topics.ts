@@ -1,4 +1,4 @@
-import { isTaskStatus, type Locale, PRODUCT_ID, type TaskStatus } from '@crdp/core';
+import { type DetectionIssue, isTaskStatus, type Locale, PRODUCT_ID, type TaskStatus } from '@crdp/core';
 import { and, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -357,20 +357,7 @@ export async function pooled(db: Tx, appId: number, id: number) {
   };
 }
 
-export interface Issue {
-  kind: 'missing' | 'outOfRange' | 'duplicate';
-  variable?: string;
-  /** The variable's label, the value and its range, for the screen to say what to fix. */
-  label?: string;
-  value?: unknown;
-  min?: number;
-  max?: number;
-  patientId?: number;
-  mrn?: string;
-  /** For a duplicate: the MRN of the first case of the same person. */
-  sameAs?: string;
-  detail: string;
-}
+export type Issue = DetectionIssue;
 
 /** Data-quality checks per center: completeness, values out of range, duplicate patients; `detail` in `locale`. */
 export function detectIssues(vars: TopicVariable[], rows: CaseRow[], locale: Locale = 'zh-CN'): Issue[] {

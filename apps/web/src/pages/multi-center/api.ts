@@ -1,3 +1,4 @@
+import type { DetectionIssue } from '@crdp/core';
 import { rest } from '../../api/client';
 
 /** Calls of the multi-center pages (apps/server/src/multicenter/routes.ts). */
@@ -49,18 +50,7 @@ export interface PatientOption {
   name: string;
   gender: number | null;
 }
-export interface Issue {
-  kind: 'missing' | 'outOfRange' | 'duplicate';
-  variable?: string;
-  label?: string;
-  value?: unknown;
-  min?: number;
-  max?: number;
-  patientId?: number;
-  mrn?: string;
-  sameAs?: string;
-  detail: string;
-}
+export type Issue = DetectionIssue;
 export interface CenterCheck {
   appId: number;
   name: string;
