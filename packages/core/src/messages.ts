@@ -29,6 +29,12 @@ const catalogue = {
     'zh-CN': '没有权限执行此操作（需要 {apiId}）',
     'en-US': 'You have no permission for this action (needs {apiId})',
   },
+  'backup.operatorOnly': {
+    'zh-CN':
+      '整站备份含有所有医院的数据，只能由服务器上的运维命令（npm run backup）下载；本院的数据请在“数据库导出”页面导出',
+    'en-US':
+      "A whole-site backup holds every hospital's data and is downloaded only by the operator's command on the server (npm run backup); export this hospital's data on the Database export page",
+  },
   'auth.scope': {
     'zh-CN': '免登录链接无权访问该资源',
     'en-US': 'This free-access link does not reach this resource',

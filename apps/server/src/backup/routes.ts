@@ -1,15 +1,74 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit/audit.js';
+import { apps } from '../db/schema/index.js';
 import { AppError, bilingual } from '../http/errors.js';
+import { appExport, tableCounts } from './app-export.js';
 import { backupStream, writeBackup } from './backup.js';
 
-/** Who may download a backup of the whole site: holders of the database export function. */
+/**
+ * The whole-site backup is the operator's (`npm run backup`, with the local token). The database
+ * export function gives an app's administrator the export of that app's own rows instead.
+ */
 export const BACKUP_API_ID = 'SystemExportDatabase.export';
 
 export async function backupRoutes(app: FastifyInstance) {
+  const appOf = async (appId: number) => {
+    const [row] = await app.db
+      .select({ id: apps.appId, name: apps.name })
+      .from(apps)
+      .where(eq(apps.appId, appId));
+    return row ?? { id: appId, name: '' };
+  };
+
+  app.get(
+    '/api/v0.1/system/database',
+    {
+      config: { access: { apiId: 'SystemExportDatabase.query' } },
+      schema: {
+        tags: ['system'],
+        summary: 'This app’s tables and row counts, and how the site is backed up',
+      },
+    },
+    async (req) => {
+      const tables = await tableCounts(app.db, req.auth!.appId);
+      return {
+        code: 200,
+        message: 'ok',
+        data: {
+          engine: app.database.kind === 'pglite' ? 'embedded' : 'postgresql',
+          app: await appOf(req.auth!.appId),
+          tables,
+          totalRows: tables.reduce((n, t) => n + t.rows, 0),
+          leftOut: ['sessions', 'free_access_keys'],
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/api/v0.1/system/database/export',
+    {
+      config: { access: { apiId: BACKUP_API_ID } },
+      schema: {
+        tags: ['system'],
+        summary: 'This app’s own rows as a ZIP of CSV files (one per table) with a manifest, streamed',
+      },
+    },
+    async (req, reply) => {
+      const target = await appOf(req.auth!.appId);
+      await audit(app.db, req, { action: 'export', entity: 'app_database', entityId: target.id });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      reply.header('content-type', 'application/zip');
+      reply.header('content-disposition', `attachment; filename="crdp-app-${target.id}-${stamp}.zip"`);
+      return reply.send(Readable.from(appExport(app.db, target, req.auth!.userName)));
+    },
+  );
+
   app.get(
     '/api/v0.1/system/backup',
     {
@@ -21,6 +80,8 @@ export async function backupRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
+      // Every app's data is in it: a session (an app's administrator) never gets it.
+      if (req.auth) throw new AppError(403, 'backup.operatorOnly');
       if (!app.database.dumpDataDir) {
         throw new AppError(400, 'request.invalid', {
           detail: bilingual(
@@ -36,7 +97,8 @@ export async function backupRoutes(app: FastifyInstance) {
         action: 'backup',
         entity: 'site',
         entityId: 'embedded',
-        appId: req.auth?.appId ?? null,
+        appId: null,
+        userName: 'operator (local command)',
       });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       reply.header('content-type', 'application/x-tar');

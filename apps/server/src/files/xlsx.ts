@@ -1,5 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
-import yazl from 'yazl';
+import { streamZip } from './zip.js';
 
 /**
  * XLSX (Office Open XML spreadsheet) written as a stream: sheets of number and inline-string
@@ -102,63 +101,19 @@ function packageParts(names: string[]): Array<[string, string]> {
   ];
 }
 
+async function* sheetXml(sheet: SheetSource): AsyncGenerator<string> {
+  yield `${XML_HEAD}<worksheet xmlns="${MAIN_NS}"><sheetData>`;
+  let r = 0;
+  for await (const batch of sheet.rows) yield batch.map((row) => rowXml(row, ++r)).join('');
+  yield '</sheetData></worksheet>';
+}
+
 /** Yields the bytes of the XLSX file as they are made. */
-export async function* streamXlsx(sheets: SheetSource[]): AsyncGenerator<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, text] of packageParts(sheetNames(sheets)))
-    zip.addBuffer(Buffer.from(text, 'utf8'), name, { mtime: new Date(0) });
-  const streams = sheets.map((_, i) => {
-    const s = new PassThrough();
-    zip.addReadStream(s, `xl/worksheets/sheet${i + 1}.xml`, { mtime: new Date(0) });
-    return s;
-  });
-  zip.end();
-  const out = zip.outputStream as Readable;
-  const write = async (s: PassThrough, text: string) => {
-    if (s.destroyed) throw new Error('XLSX stream closed');
-    if (s.write(text, 'utf8')) return;
-    // Wait for room, or for the end of a download that was closed early.
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        s.off('drain', done);
-        s.off('close', done);
-        resolve();
-      };
-      s.on('drain', done);
-      s.on('close', done);
-    });
-  };
-  // The sheets are written while the ZIP is read: yazl takes the entries in order.
-  const pump = (async () => {
-    for (let i = 0; i < sheets.length; i++) {
-      const s = streams[i]!;
-      await write(s, `${XML_HEAD}<worksheet xmlns="${MAIN_NS}"><sheetData>`);
-      let r = 0;
-      for await (const batch of sheets[i]!.rows)
-        await write(s, batch.map((row) => rowXml(row, ++r)).join(''));
-      s.end('</sheetData></worksheet>');
-    }
-  })();
-  let failure: unknown = null;
-  pump.catch((err) => {
-    failure ??= err;
-    out.destroy(err instanceof Error ? err : new Error(String(err)));
-  });
-  let complete = false;
-  try {
-    for await (const chunk of out) yield chunk as Buffer;
-    complete = true;
-  } finally {
-    if (!complete) {
-      // A reader that stopped early (a closed download) stops the writer and the ZIP too.
-      zip.on('error', () => {});
-      out.on('error', () => {});
-      for (const s of streams) s.destroy();
-      out.destroy();
-    }
-    await pump.catch(() => {});
-  }
-  if (failure) throw failure;
+export function streamXlsx(sheets: SheetSource[]): AsyncGenerator<Buffer> {
+  return streamZip([
+    ...packageParts(sheetNames(sheets)).map(([name, content]) => ({ name, content })),
+    ...sheets.map((sheet, i) => ({ name: `xl/worksheets/sheet${i + 1}.xml`, content: sheetXml(sheet) })),
+  ]);
 }
 
 /** The whole file in memory, for small workbooks written to disk in one go. */
