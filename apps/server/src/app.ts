@@ -21,6 +21,7 @@ import { securityPlugin } from './http/security.js';
 import { jobRoutes } from './jobs/routes.js';
 import { multiCenterRoutes } from './multicenter/routes.js';
 import { noticeRoutes } from './notices/routes.js';
+import { omopRoutes } from './omop/routes.js';
 import { researchRoutes } from './research/routes.js';
 import type { DemoAccount } from './seed/demo.js';
 import { prepareData } from './seed/index.js';
@@ -126,6 +127,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(multiCenterRoutes);
   await app.register(visualizationRoutes);
   await app.register(diseaseLibraryRoutes);
+  await app.register(omopRoutes);
   await app.register(webRoutes);
   return app;
 }

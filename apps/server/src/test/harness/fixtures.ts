@@ -5,6 +5,7 @@ import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
 import { LIVER_FORM } from '../../crf/testform.js';
 import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
 import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
+import { makeOmopObjects } from '../../omop/test/fixtures.js';
 import { makeVisualizationObjects } from '../../visualization/test/fixtures.js';
 import { post, signIn, TEST_PASSWORD } from '../helper.js';
 
@@ -73,6 +74,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   );
   const [demoApp] = await app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
   await makeDiseaseLibraryObjects(app, adminKey, demoApp!.appId);
+  await makeOmopObjects(app, adminKey);
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */

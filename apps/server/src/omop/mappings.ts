@@ -1,0 +1,439 @@
+import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { audit } from '../audit/audit.js';
+import { parseCsv } from '../clinical/imports/csv.js';
+import type { Db, Tx } from '../db/client.js';
+import { omopMappings } from '../db/schema/index.js';
+import { AppError, invalidField, notFound } from '../http/errors.js';
+import { schemaMessage } from '../http/validation-messages.js';
+import {
+  BUILTIN_MAPPINGS,
+  CLOSED_CODES,
+  KIND_LABELS,
+  MAPPING_KINDS,
+  type MappingKind,
+  normalizeCode,
+} from './cdm.js';
+
+/**
+ * Source-to-concept maps of one app (OmopMappingManage): CRUD, CSV import and export. Every write
+ * audits in its transaction. The built-in maps (gender, visit kinds) are code; a row of the
+ * same kind and code overrides one.
+ */
+export interface Actor {
+  appId: number;
+  userId: number | null;
+}
+export function actorOf(req: FastifyRequest): Actor {
+  if (!req.auth) throw new AppError(401, 'auth.required');
+  return { appId: req.auth.appId, userId: req.auth.userId };
+}
+
+const MAX_INT = 2_147_483_647;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Trimmed text of at most `max` UTF-16 units, without control characters; `min` counts what remains. */
+export const text = (max: number, min = 0) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => s.length <= max, { message: `must be at most ${max} characters` })
+    .refine((s) => !CONTROL.test(s), {
+      message: schemaMessage('不能包含控制字符', 'must not contain control characters'),
+    })
+    .refine((s) => s.trim().length >= min, {
+      message: min ? schemaMessage('不能为空', 'must not be blank') : 'invalid',
+    })
+    .transform((s) => s.trim());
+
+export const mappingInput = z.object({
+  kind: z.enum(MAPPING_KINDS),
+  /** At most 50: the length of the CDM's *_source_value columns. */
+  sourceCode: text(50, 1),
+  conceptId: z.number().int().positive().max(MAX_INT),
+  conceptName: text(255, 1),
+  note: text(500).optional(),
+});
+export type MappingInput = z.infer<typeof mappingInput>;
+
+export const mappingQuery = z.object({
+  kind: z.enum(MAPPING_KINDS).optional(),
+  keyword: text(50).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce.number().int().min(1).max(200).default(20),
+});
+
+export const mappingImportInput = z.object({
+  fileName: text(200, 1),
+  /** The CSV text; columns kind, source_code, concept_id, concept_name (note optional). */
+  text: z.string().min(1).max(5_000_000),
+});
+
+const view = (r: typeof omopMappings.$inferSelect) => ({
+  id: r.id,
+  kind: r.kind as MappingKind,
+  sourceCode: r.sourceCode,
+  conceptId: r.conceptId,
+  conceptName: r.conceptName,
+  note: r.note,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
+export type MappingView = ReturnType<typeof view>;
+
+/** The kind-specific check of a source code; throws 400 naming `field`. */
+function checkCode(kind: MappingKind, code: string, field: string) {
+  const closed = CLOSED_CODES[kind];
+  if (closed && !closed.includes(code))
+    throw invalidField(
+      field,
+      `${KIND_LABELS[kind].zh}的源编码只能是 ${closed.join('、')}`,
+      `a ${kind} source code is one of ${closed.join(', ')}`,
+    );
+}
+
+async function mappingOf(db: Tx, actor: Actor, id: number) {
+  const [row] = await db
+    .select()
+    .from(omopMappings)
+    .where(and(eq(omopMappings.id, id), eq(omopMappings.appId, actor.appId)));
+  if (!row) throw notFound('omop mapping');
+  return row;
+}
+
+export async function loadMapping(db: Tx, actor: Actor, id: number) {
+  return view(await mappingOf(db, actor, id));
+}
+
+async function duplicateOf(db: Tx, appId: number, kind: MappingKind, code: string) {
+  const [row] = await db
+    .select({ id: omopMappings.id })
+    .from(omopMappings)
+    .where(
+      and(eq(omopMappings.appId, appId), eq(omopMappings.kind, kind), eq(omopMappings.sourceCode, code)),
+    );
+  return row?.id ?? null;
+}
+
+export async function listMappings(db: Db, actor: Actor, q: z.infer<typeof mappingQuery>) {
+  const where: SQL[] = [eq(omopMappings.appId, actor.appId)];
+  if (q.kind) where.push(eq(omopMappings.kind, q.kind));
+  if (q.keyword) {
+    const like = `%${q.keyword.replace(/[%_\\]/g, '\\$&')}%`;
+    where.push(
+      or(
+        ilike(omopMappings.sourceCode, like),
+        ilike(omopMappings.conceptName, like),
+        sql`${omopMappings.conceptId}::text = ${q.keyword}`,
+      )!,
+    );
+  }
+  const cond = and(...where);
+  const [total] = await db.select({ n: count() }).from(omopMappings).where(cond);
+  const rows = await db
+    .select()
+    .from(omopMappings)
+    .where(cond)
+    .orderBy(asc(omopMappings.kind), asc(omopMappings.sourceCode))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  // Built-in maps the app has not overridden, for the list's "built in" section.
+  const own = await db
+    .select({ kind: omopMappings.kind, code: omopMappings.sourceCode })
+    .from(omopMappings)
+    .where(and(eq(omopMappings.appId, actor.appId), sql`${omopMappings.kind} in ('gender', 'visit')`));
+  const overridden = new Set(own.map((o) => `${o.kind}\u0001${o.code}`));
+  return {
+    total: total?.n ?? 0,
+    page: q.page,
+    size: q.size,
+    items: rows.map(view),
+    builtin: BUILTIN_MAPPINGS.map((b) => ({
+      ...b,
+      overridden: overridden.has(`${b.kind}\u0001${b.sourceCode}`),
+    })),
+  };
+}
+
+export async function createMapping(db: Db, req: FastifyRequest, actor: Actor, input: MappingInput) {
+  const code = normalizeCode(input.kind, input.sourceCode);
+  checkCode(input.kind, code, 'sourceCode');
+  return db.transaction(async (tx) => {
+    if (await duplicateOf(tx, actor.appId, input.kind, code))
+      throw invalidField(
+        'sourceCode',
+        `此类型下已有源编码 ${code} 的映射`,
+        `a ${input.kind} mapping of source code ${code} already exists`,
+      );
+    const [row] = await tx
+      .insert(omopMappings)
+      .values({
+        appId: actor.appId,
+        kind: input.kind,
+        sourceCode: code,
+        conceptId: input.conceptId,
+        conceptName: input.conceptName,
+        note: input.note ?? '',
+        createdBy: actor.userId,
+      })
+      .returning();
+    const v = view(row!);
+    await audit(tx, req, { action: 'omop.mapping.create', entity: 'omop_mapping', entityId: v.id, after: v });
+    return v;
+  });
+}
+
+export async function updateMapping(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+  input: MappingInput,
+) {
+  const code = normalizeCode(input.kind, input.sourceCode);
+  checkCode(input.kind, code, 'sourceCode');
+  return db.transaction(async (tx) => {
+    const before = view(await mappingOf(tx, actor, id));
+    const dup = await duplicateOf(tx, actor.appId, input.kind, code);
+    if (dup && dup !== id)
+      throw invalidField(
+        'sourceCode',
+        `此类型下已有源编码 ${code} 的映射`,
+        `a ${input.kind} mapping of source code ${code} already exists`,
+      );
+    const [row] = await tx
+      .update(omopMappings)
+      .set({
+        kind: input.kind,
+        sourceCode: code,
+        conceptId: input.conceptId,
+        conceptName: input.conceptName,
+        note: input.note ?? '',
+        updatedAt: new Date(),
+      })
+      .where(and(eq(omopMappings.id, id), eq(omopMappings.appId, actor.appId)))
+      .returning();
+    const after = view(row!);
+    await audit(tx, req, {
+      action: 'omop.mapping.update',
+      entity: 'omop_mapping',
+      entityId: id,
+      before,
+      after,
+    });
+    return after;
+  });
+}
+
+export async function deleteMapping(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+  return db.transaction(async (tx) => {
+    const before = view(await mappingOf(tx, actor, id));
+    await tx.delete(omopMappings).where(and(eq(omopMappings.id, id), eq(omopMappings.appId, actor.appId)));
+    await audit(tx, req, { action: 'omop.mapping.delete', entity: 'omop_mapping', entityId: id, before });
+    return null;
+  });
+}
+
+export const IMPORT_COLUMNS = ['kind', 'source_code', 'concept_id', 'concept_name'] as const;
+const MAX_IMPORT_ROWS = 50_000;
+const MAX_REPORTED = 1000;
+
+export interface ImportFault {
+  /** 1-based data row (the header is row 0). */
+  row: number;
+  field: string;
+  message: string;
+}
+
+/**
+ * Imports a CSV of maps. All or nothing: a file with any bad row stores none of its rows and
+ * reports every bad row (row number, column, reason), so the data manager fixes the file and
+ * loads it again instead of hunting for the rows that went in. A good file upserts by kind and
+ * source code: existing maps take the file's concept. A missing column or an empty file is 400.
+ */
+export async function importMappings(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  input: z.infer<typeof mappingImportInput>,
+) {
+  const zh = req.locale === 'zh-CN';
+  const say = (c: string, e: string) => (zh ? c : e);
+  const rows = parseCsv(input.text);
+  const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
+  if (!rows.length) throw invalidField('text', '文件是空的', 'the file is empty');
+  for (const c of IMPORT_COLUMNS)
+    if (!header.includes(c))
+      throw invalidField(
+        'text',
+        `缺少列 ${c}（需要的列：${IMPORT_COLUMNS.join(', ')}）`,
+        `column ${c} is missing (columns needed: ${IMPORT_COLUMNS.join(', ')})`,
+      );
+  if (rows.length - 1 > MAX_IMPORT_ROWS)
+    throw invalidField(
+      'text',
+      `一次最多导入 ${MAX_IMPORT_ROWS} 行`,
+      `at most ${MAX_IMPORT_ROWS} rows at a time`,
+    );
+  const at = (c: string) => header.indexOf(c);
+  const faults: ImportFault[] = [];
+  const good: Array<{
+    kind: MappingKind;
+    code: string;
+    conceptId: number;
+    conceptName: string;
+    note: string;
+  }> = [];
+  const seen = new Map<string, number>();
+  const checkRow = (cells: string[], row: number): ImportFault | null => {
+    const cell = (c: string) => (at(c) >= 0 ? (cells[at(c)] ?? '').trim() : '');
+    const fault = (field: string, c: string, e: string): ImportFault => ({ row, field, message: say(c, e) });
+    const kind = cell('kind').toLowerCase();
+    if (!(MAPPING_KINDS as readonly string[]).includes(kind))
+      return fault(
+        'kind',
+        `类型应为 ${MAPPING_KINDS.join('、')} 之一`,
+        `kind must be one of ${MAPPING_KINDS.join(', ')}`,
+      );
+    const k = kind as MappingKind;
+    const raw = cell('source_code');
+    if (!raw) return fault('source_code', '源编码为空', 'source_code is empty');
+    if (raw.length > 50 || CONTROL.test(raw))
+      return fault(
+        'source_code',
+        '源编码最长 50 个字符且不能含控制字符',
+        'source_code: at most 50 characters, no control characters',
+      );
+    const code = normalizeCode(k, raw);
+    const closed = CLOSED_CODES[k];
+    if (closed && !closed.includes(code))
+      return fault(
+        'source_code',
+        `${KIND_LABELS[k].zh}的源编码只能是 ${closed.join('、')}`,
+        `a ${k} source code is one of ${closed.join(', ')}`,
+      );
+    const idText = cell('concept_id');
+    const conceptId = Number(idText);
+    if (!/^\d+$/.test(idText) || !Number.isSafeInteger(conceptId) || conceptId < 1 || conceptId > MAX_INT)
+      return fault('concept_id', '概念 ID 应为正整数', 'concept_id must be a positive integer');
+    const conceptName = cell('concept_name');
+    if (!conceptName) return fault('concept_name', '概念名称为空', 'concept_name is empty');
+    if (conceptName.length > 255 || CONTROL.test(conceptName))
+      return fault(
+        'concept_name',
+        '概念名称最长 255 个字符且不能含控制字符',
+        'concept_name: at most 255 characters, no control characters',
+      );
+    const note = cell('note');
+    if (note.length > 500 || CONTROL.test(note))
+      return fault(
+        'note',
+        '备注最长 500 个字符且不能含控制字符',
+        'note: at most 500 characters, no control characters',
+      );
+    const key = `${k}\u0001${code}`;
+    const first = seen.get(key);
+    if (first !== undefined)
+      return fault(
+        'source_code',
+        `与第 ${first} 行重复（${k} ${code}）`,
+        `repeats row ${first} (${k} ${code})`,
+      );
+    seen.set(key, row);
+    good.push({ kind: k, code, conceptId, conceptName, note });
+    return null;
+  };
+  for (const [i, cells] of rows.slice(1).entries()) {
+    const f = checkRow(cells, i + 1);
+    if (f) faults.push(f);
+  }
+  const total = rows.length - 1;
+  if (faults.length || !good.length) {
+    if (!faults.length) throw invalidField('text', '文件中没有数据行', 'the file has no data rows');
+    return {
+      stored: false,
+      total,
+      inserted: 0,
+      updated: 0,
+      faultCount: faults.length,
+      faults: faults.slice(0, MAX_REPORTED),
+    };
+  }
+  return db.transaction(async (tx) => {
+    let inserted = 0;
+    let updated = 0;
+    for (let i = 0; i < good.length; i += 500) {
+      const chunk = good.slice(i, i + 500);
+      const res = await tx
+        .insert(omopMappings)
+        .values(
+          chunk.map((g) => ({
+            appId: actor.appId,
+            kind: g.kind,
+            sourceCode: g.code,
+            conceptId: g.conceptId,
+            conceptName: g.conceptName,
+            note: g.note,
+            createdBy: actor.userId,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [omopMappings.appId, omopMappings.kind, omopMappings.sourceCode],
+          set: {
+            conceptId: sql`excluded.concept_id`,
+            conceptName: sql`excluded.concept_name`,
+            note: sql`excluded.note`,
+            updatedAt: new Date(),
+          },
+        })
+        .returning({ inserted: sql<boolean>`(xmax = 0)` });
+      for (const r of res)
+        if (r.inserted) inserted++;
+        else updated++;
+    }
+    await audit(tx, req, {
+      action: 'omop.mapping.import',
+      entity: 'omop_mapping',
+      after: { fileName: input.fileName, total, inserted, updated },
+    });
+    return { stored: true, total, inserted, updated, faultCount: 0, faults: [] as ImportFault[] };
+  });
+}
+
+const csvCell = (v: string | number) => {
+  const s = String(v);
+  // Formula injection: a cell starting with = + - @ is read as text by spreadsheets.
+  const safe = /^[=+\-@]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** The app's maps as CSV (the import's columns plus note), streamed in pages. */
+export async function* exportMappingsCsv(db: Db, actor: Actor): AsyncGenerator<string> {
+  yield `\uFEFF${[...IMPORT_COLUMNS, 'note'].join(',')}\r\n`;
+  let last = 0;
+  for (;;) {
+    const rows = await db
+      .select()
+      .from(omopMappings)
+      .where(and(eq(omopMappings.appId, actor.appId), sql`${omopMappings.id} > ${last}`))
+      .orderBy(asc(omopMappings.id))
+      .limit(2000);
+    if (!rows.length) return;
+    last = rows[rows.length - 1]!.id;
+    yield rows
+      .map((r) => `${[r.kind, r.sourceCode, r.conceptId, r.conceptName, r.note].map(csvCell).join(',')}\r\n`)
+      .join('');
+  }
+}
+
+export async function ownedMappingIds(db: Db, appId: number) {
+  const rows = await db
+    .select({ id: omopMappings.id })
+    .from(omopMappings)
+    .where(eq(omopMappings.appId, appId))
+    .orderBy(desc(omopMappings.id))
+    .limit(3);
+  return rows.map((r) => ({ mappingId: r.id }));
+}

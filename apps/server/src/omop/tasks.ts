@@ -1,0 +1,197 @@
+import { rm, stat } from 'node:fs/promises';
+import type { Locale } from '@crdp/core';
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { jobs, omopTasks, users } from '../db/schema/index.js';
+import { invalidField, notFound } from '../http/errors.js';
+import { jobFailureText } from '../jobs/failure.js';
+import { enqueueJob } from '../jobs/runner.js';
+import type { CdmTable } from './cdm.js';
+import { EXPORT_KIND, type ExportResult, zipPath } from './export.js';
+import { type Actor, text } from './mappings.js';
+import { effectiveRules } from './rules.js';
+
+/**
+ * Export tasks (OmopActiveMappingTask): a named task over a job of kind `omop.export`. Starting
+ * one takes a snapshot of the enabled rules; the job writes the ZIP; the task shows the job's
+ * status (queued, running, succeeded, failed), its counts and its unmapped codes.
+ */
+export const taskInput = z.object({ name: text(100).optional(), note: text(500).optional() });
+export const taskPatch = z.object({ name: text(100, 1), note: text(500).optional() });
+export const taskQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+type TaskRow = typeof omopTasks.$inferSelect;
+type JobRow = typeof jobs.$inferSelect;
+
+const view = (t: TaskRow, j: JobRow, locale: Locale) => ({
+  id: t.id,
+  name: t.name,
+  note: t.note,
+  createdByName: t.createdByName,
+  createdAt: t.createdAt.toISOString(),
+  jobId: j.id,
+  status: j.status as 'queued' | 'running' | 'succeeded' | 'failed',
+  progress: j.progress,
+  startedAt: j.startedAt?.toISOString() ?? null,
+  finishedAt: j.finishedAt?.toISOString() ?? null,
+  error: jobFailureText(j, locale),
+  tables: ((j.params as { tables?: CdmTable[] }).tables ?? []) as CdmTable[],
+  result: j.status === 'succeeded' ? (j.result as ExportResult) : null,
+});
+
+async function taskOf(db: Tx, appId: number, id: number) {
+  const [row] = await db
+    .select({ t: omopTasks, j: jobs })
+    .from(omopTasks)
+    .innerJoin(jobs, eq(jobs.id, omopTasks.jobId))
+    .where(and(eq(omopTasks.id, id), eq(omopTasks.appId, appId)));
+  if (!row) throw notFound('omop task');
+  return row;
+}
+
+export async function loadTask(db: Tx, actor: Actor, id: number, locale: Locale) {
+  const { t, j } = await taskOf(db, actor.appId, id);
+  return view(t, j, locale);
+}
+
+export async function listTasks(db: Db, actor: Actor, q: z.infer<typeof taskQuery>, locale: Locale) {
+  const where = eq(omopTasks.appId, actor.appId);
+  const [total] = await db.select({ n: count() }).from(omopTasks).where(where);
+  const rows = await db
+    .select({ t: omopTasks, j: jobs })
+    .from(omopTasks)
+    .innerJoin(jobs, eq(jobs.id, omopTasks.jobId))
+    .where(where)
+    .orderBy(desc(omopTasks.id))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  return { total: total?.n ?? 0, page: q.page, size: q.size, items: rows.map((r) => view(r.t, r.j, locale)) };
+}
+
+export async function startTask(db: Db, req: FastifyRequest, actor: Actor, input: z.infer<typeof taskInput>) {
+  const zh = req.locale === 'zh-CN';
+  const rules = await effectiveRules(db, actor.appId, zh);
+  const tables = [...new Set(rules.filter((r) => r.enabled).map((r) => r.targetTable))];
+  if (!tables.length)
+    throw invalidField(
+      'rules',
+      '没有启用的映射规则，请先启用至少一条',
+      'no mapping rule is enabled; enable one first',
+    );
+  let userName = req.auth?.userName ?? '';
+  if (!userName && actor.userId) {
+    const [u] = await db.select({ n: users.userName }).from(users).where(eq(users.userId, actor.userId));
+    userName = u?.n ?? '';
+  }
+  const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const created = await db.transaction(async (tx) => {
+    const job = await enqueueJob(tx, {
+      appId: actor.appId,
+      kind: EXPORT_KIND,
+      params: { tables },
+      createdBy: actor.userId,
+    });
+    const [task] = await tx
+      .insert(omopTasks)
+      .values({
+        appId: actor.appId,
+        name: input.name || (zh ? `OMOP 导出 ${stamp}` : `OMOP export ${stamp}`),
+        note: input.note ?? '',
+        jobId: job.id,
+        createdBy: actor.userId,
+        createdByName: userName,
+      })
+      .returning();
+    await tx
+      .update(jobs)
+      .set({ params: { tables, taskId: task!.id } })
+      .where(eq(jobs.id, job.id));
+    await audit(tx, req, {
+      action: 'omop.task.start',
+      entity: 'omop_task',
+      entityId: task!.id,
+      after: { name: task!.name, jobId: job.id, tables },
+    });
+    return task!;
+  });
+  return loadTask(db, actor, created.id, req.locale as Locale);
+}
+
+export async function updateTask(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+  p: z.infer<typeof taskPatch>,
+) {
+  await db.transaction(async (tx) => {
+    const { t } = await taskOf(tx, actor.appId, id);
+    await tx
+      .update(omopTasks)
+      .set({ name: p.name, note: p.note ?? '' })
+      .where(and(eq(omopTasks.id, id), eq(omopTasks.appId, actor.appId)));
+    await audit(tx, req, {
+      action: 'omop.task.update',
+      entity: 'omop_task',
+      entityId: id,
+      before: { name: t.name, note: t.note },
+      after: { name: p.name, note: p.note ?? '' },
+    });
+  });
+  return loadTask(db, actor, id, req.locale as Locale);
+}
+
+/** Deletes a finished task with its job and its file; a task still queued or running is refused. */
+export async function deleteTask(db: Db, req: FastifyRequest, actor: Actor, id: number, dataDir: string) {
+  const jobId = await db.transaction(async (tx) => {
+    const { t, j } = await taskOf(tx, actor.appId, id);
+    if (j.status === 'queued' || j.status === 'running')
+      throw invalidField(
+        'taskId',
+        '任务还在运行，结束后才能删除',
+        'the task is still running; delete it when it ends',
+      );
+    await tx.delete(omopTasks).where(and(eq(omopTasks.id, id), eq(omopTasks.appId, actor.appId)));
+    await tx.delete(jobs).where(and(eq(jobs.id, j.id), eq(jobs.appId, actor.appId)));
+    await audit(tx, req, {
+      action: 'omop.task.delete',
+      entity: 'omop_task',
+      entityId: id,
+      before: { name: t.name, jobId: j.id, status: j.status },
+    });
+    return j.id;
+  });
+  await rm(zipPath(dataDir, actor.appId, jobId), { force: true });
+  return null;
+}
+
+/** The ZIP of a succeeded task of the app. */
+export async function taskFile(db: Tx, actor: Actor, id: number, dataDir: string) {
+  const { j } = await taskOf(db, actor.appId, id);
+  if (j.status !== 'succeeded')
+    throw invalidField(
+      'taskId',
+      `任务状态为 ${j.status}，成功后才能下载`,
+      `the task is ${j.status}; it can be downloaded once it succeeded`,
+    );
+  const r = j.result as ExportResult;
+  const file = zipPath(dataDir, actor.appId, j.id);
+  if (!(await stat(file).catch(() => null))) throw notFound('omop file');
+  return { file, fileName: r.fileName };
+}
+
+export async function ownedTaskIds(db: Db, appId: number) {
+  const rows = await db
+    .select({ id: omopTasks.id })
+    .from(omopTasks)
+    .where(eq(omopTasks.appId, appId))
+    .orderBy(desc(omopTasks.id))
+    .limit(3);
+  return rows.map((r) => ({ taskId: r.id }));
+}
