@@ -13,6 +13,7 @@ import { backupRoutes } from './backup/routes.js';
 import { clinicalRoutes } from './clinical/routes.js';
 import type { Config } from './config.js';
 import { crfRoutes } from './crf/routes.js';
+import { dataQcRoutes } from './data-qc/routes.js';
 import { type Database, openDatabase } from './db/client.js';
 import { diseaseLibraryRoutes } from './disease-library/routes.js';
 import { healthRoutes } from './health/routes.js';
@@ -128,6 +129,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(visualizationRoutes);
   await app.register(diseaseLibraryRoutes);
   await app.register(omopRoutes);
+  await app.register(dataQcRoutes);
   await app.register(webRoutes);
   return app;
 }

@@ -74,6 +74,10 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   ZhuanbingCleanAnnotation: lazy(() => import('../pages/disease-library/CleanAnnotation')),
   ZhuanbingPatientsPush: lazy(() => import('../pages/disease-library/LibraryJobs')),
   ZhuanbingFillData: lazy(() => import('../pages/disease-library/FillData')),
+  DataQcRule: lazy(() => import('../pages/data-qc/RuleList')),
+  DataQcPlan: lazy(() => import('../pages/data-qc/PlanList')),
+  DataQcTask: lazy(() => import('../pages/data-qc/TaskList')),
+  DataQcReport: lazy(() => import('../pages/data-qc/Report')),
   DataCleanHepatopathyPoc: lazy(() => import('../pages/data-clean/PocPatients')),
   DataCleanHepatopathyPocList: lazy(() => import('../pages/data-clean/PocRecord')),
 };

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
 import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
 import { LIVER_FORM } from '../../crf/testform.js';
+import { makeDataQcObjects } from '../../data-qc/test/fixtures.js';
 import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
 import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
 import { makeOmopObjects } from '../../omop/test/fixtures.js';
@@ -44,6 +45,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
     adminKey,
   );
   await makeVisualizationObjects(app, adminKey);
+  await makeDataQcObjects(app, adminKey);
   // Research: a project type, a subject in data preparation and its dataset.
   await post(app, '/api/v0.1/research/types', { code: 'matrix', name: '矩阵类型' }, adminKey);
   const subject = await post(

@@ -1,0 +1,156 @@
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { qcRules } from '../db/schema/index.js';
+import { notFound } from '../http/errors.js';
+import type { Actor, ListQuery, RuleInput } from './inputs.js';
+import { likeOf } from './inputs.js';
+import { checkPatternInDatabase, checkRule, type RuleParams } from './rule-check.js';
+
+/**
+ * QC rules (DataQcRule) of one app: create, change, delete, enable and disable, each audited in
+ * its transaction. A rule names a whitelisted table and column and its kind's settings.
+ */
+type RuleRow = typeof qcRules.$inferSelect;
+
+export function ruleView(r: RuleRow) {
+  const p = r.params as RuleParams;
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    table: r.tableKey,
+    kind: r.kind,
+    column: r.columnKey,
+    severity: r.severity,
+    enabled: r.enabled,
+    min: p.min ?? null,
+    max: p.max ?? null,
+    pattern: p.pattern ?? null,
+    values: p.values ?? null,
+    otherColumn: p.otherColumn ?? null,
+    filterColumn: p.filterColumn ?? null,
+    filterValue: p.filterValue ?? null,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+export type RuleView = ReturnType<typeof ruleView>;
+
+export async function ruleOf(db: Tx, appId: number, id: number): Promise<RuleRow> {
+  const [row] = await db
+    .select()
+    .from(qcRules)
+    .where(and(eq(qcRules.id, id), eq(qcRules.appId, appId)));
+  if (!row) throw notFound('qc_rule');
+  return row;
+}
+
+export async function listRules(db: Db, appId: number, q: ListQuery) {
+  const where: SQL[] = [eq(qcRules.appId, appId)];
+  if (q.keyword?.trim()) {
+    const like = likeOf(q.keyword.trim());
+    where.push(or(ilike(qcRules.name, like), ilike(qcRules.description, like))!);
+  }
+  if (q.enabled) where.push(eq(qcRules.enabled, q.enabled === 'true'));
+  const [total] = await db
+    .select({ n: count() })
+    .from(qcRules)
+    .where(and(...where));
+  const rows = await db
+    .select()
+    .from(qcRules)
+    .where(and(...where))
+    .orderBy(desc(qcRules.id))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  return { total: total?.n ?? 0, page: q.page, size: q.size, items: rows.map(ruleView) };
+}
+
+export async function createRule(db: Db, req: FastifyRequest, actor: Actor, input: RuleInput) {
+  const checked = checkRule(input);
+  await checkPatternInDatabase(db, checked.params.pattern);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(qcRules)
+      .values({
+        appId: actor.appId,
+        name: input.name,
+        description: input.description,
+        ...checked,
+        severity: input.severity,
+        enabled: input.enabled,
+        createdBy: actor.userId,
+      })
+      .returning();
+    const view = ruleView(row!);
+    await audit(tx, req, { action: 'create', entity: 'qc_rule', entityId: row!.id, after: view });
+    return view;
+  });
+}
+
+export async function updateRule(db: Db, req: FastifyRequest, actor: Actor, id: number, input: RuleInput) {
+  await ruleOf(db, actor.appId, id);
+  const checked = checkRule(input);
+  await checkPatternInDatabase(db, checked.params.pattern);
+  return db.transaction(async (tx) => {
+    const before = ruleView(await ruleOf(tx, actor.appId, id));
+    const [row] = await tx
+      .update(qcRules)
+      .set({
+        name: input.name,
+        description: input.description,
+        ...checked,
+        severity: input.severity,
+        enabled: input.enabled,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(qcRules.id, id), eq(qcRules.appId, actor.appId)))
+      .returning();
+    const after = ruleView(row!);
+    await audit(tx, req, { action: 'update', entity: 'qc_rule', entityId: id, before, after });
+    return after;
+  });
+}
+
+/** Deletes a rule; plans lose it, past tasks keep their copy of it. */
+export async function deleteRule(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+  return db.transaction(async (tx) => {
+    const before = ruleView(await ruleOf(tx, actor.appId, id));
+    await tx.delete(qcRules).where(and(eq(qcRules.id, id), eq(qcRules.appId, actor.appId)));
+    await audit(tx, req, { action: 'delete', entity: 'qc_rule', entityId: id, before });
+    return { id };
+  });
+}
+
+export async function setRuleEnabled(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+  enabled: boolean,
+) {
+  return db.transaction(async (tx) => {
+    const before = ruleView(await ruleOf(tx, actor.appId, id));
+    const [row] = await tx
+      .update(qcRules)
+      .set({ enabled, updatedAt: new Date() })
+      .where(and(eq(qcRules.id, id), eq(qcRules.appId, actor.appId)))
+      .returning();
+    const after = ruleView(row!);
+    await audit(tx, req, {
+      action: enabled ? 'enable' : 'disable',
+      entity: 'qc_rule',
+      entityId: id,
+      before: { enabled: before.enabled },
+      after: { enabled },
+    });
+    return after;
+  });
+}
+
+export async function ownedRuleIds(db: Db, appId: number) {
+  const rows = await db.select({ id: qcRules.id }).from(qcRules).where(eq(qcRules.appId, appId));
+  return rows.map((r) => ({ ruleId: r.id }));
+}

@@ -1,0 +1,221 @@
+import {
+  type ActionType,
+  DrawerForm,
+  ProFormSelect,
+  ProFormSwitch,
+  ProFormText,
+  ProFormTextArea,
+  ProTable,
+} from '@ant-design/pro-components';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Form, Popconfirm, Space, Tag, Tooltip } from 'antd';
+import { type ReactElement, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { fieldError, type Plan, type PlanInput, qcApi, useCan } from './api';
+import { QC_NS } from './i18n';
+
+/** Create or edit a plan: a name and the enabled rules it runs, in the order picked. */
+function PlanDrawer({ plan, trigger, onSaved }: { plan?: Plan; trigger: ReactElement; onSaved: () => void }) {
+  const { t } = useTranslation(QC_NS);
+  const { message } = App.useApp();
+  const [form] = Form.useForm<PlanInput>();
+  return (
+    <DrawerForm<PlanInput>
+      form={form}
+      title={plan ? t('plans.editTitle') : t('plans.create')}
+      trigger={trigger}
+      width={520}
+      drawerProps={{ destroyOnHidden: true }}
+      initialValues={
+        plan
+          ? { name: plan.name, description: plan.description, enabled: plan.enabled, ruleIds: plan.ruleIds }
+          : { enabled: true, ruleIds: [] }
+      }
+      onFinish={async (v) => {
+        try {
+          const body = { ...v, description: v.description ?? '' };
+          if (plan) await qcApi.updatePlan(plan.id, body);
+          else await qcApi.createPlan(body);
+          message.success(t('common.saved'));
+          onSaved();
+          return true;
+        } catch (e) {
+          const f = fieldError(e);
+          if (f) form.setFields([{ name: f.name as keyof PlanInput, errors: [f.message] }]);
+          message.error((e as Error).message);
+          return false;
+        }
+      }}
+    >
+      <ProFormText
+        name="name"
+        label={t('common.name')}
+        rules={[{ required: true, message: t('rules.required') }]}
+      />
+      <ProFormSelect
+        name="ruleIds"
+        label={t('plans.rules')}
+        mode="multiple"
+        placeholder={t('plans.pickRules')}
+        rules={[{ required: true, message: t('plans.pickRules') }]}
+        request={async () => {
+          const r = await qcApi.rules({ page: 1, size: 200, enabled: 'true' });
+          const options = r.items.map((x) => ({ value: x.id, label: x.name }));
+          // A rule disabled since the plan was saved still shows by name, marked, so it can be taken out.
+          for (const x of plan?.rules ?? [])
+            if (!x.enabled) options.push({ value: x.id, label: t('plans.disabledOption', { name: x.name }) });
+          return options;
+        }}
+        fieldProps={{ showSearch: true, optionFilterProp: 'label' }}
+      />
+      <ProFormSwitch name="enabled" label={t('common.on')} />
+      <ProFormTextArea
+        name="description"
+        label={t('common.description')}
+        fieldProps={{ rows: 2, maxLength: 500 }}
+      />
+    </DrawerForm>
+  );
+}
+
+/** 质控方案: named sets of rules; each can be run from here. */
+export default function PlanList() {
+  const { t } = useTranslation(QC_NS);
+  const { message } = App.useApp();
+  const can = useCan();
+  const navigate = useNavigate();
+  const table = useRef<ActionType>(null);
+  const reload = () => table.current?.reload();
+  const catalogue = useQuery({
+    queryKey: ['dataQc', 'catalogue'],
+    queryFn: qcApi.catalogue,
+    staleTime: Infinity,
+  });
+  const tableLabel = (k: string) => catalogue.data?.tables.find((x) => x.key === k)?.label ?? k;
+
+  return (
+    <ProTable<Plan, { keyword?: string }>
+      rowKey="id"
+      actionRef={table}
+      headerTitle={t('plans.title')}
+      search={false}
+      options={{
+        search: { placeholder: t('common.search'), name: 'keyword', allowClear: true },
+        reload: true,
+      }}
+      request={async (p) => {
+        const r = await qcApi.plans({
+          page: p.current ?? 1,
+          size: p.pageSize ?? 20,
+          keyword: p.keyword || undefined,
+        });
+        return { data: r.items, total: r.total, success: true };
+      }}
+      toolBarRender={() =>
+        can('DataQcPlan.add')
+          ? [
+              <PlanDrawer
+                key="create"
+                onSaved={reload}
+                trigger={<Button type="primary">{t('plans.create')}</Button>}
+              />,
+            ]
+          : []
+      }
+      columns={[
+        { title: t('common.name'), dataIndex: 'name', width: 200, ellipsis: true },
+        {
+          title: t('plans.rules'),
+          key: 'rules',
+          render: (_, p) => (
+            <Space size={[0, 4]} wrap>
+              {p.rules.map((r) =>
+                r.enabled ? (
+                  <Tag key={r.id} color={r.severity === 'error' ? 'red' : 'orange'}>
+                    {r.name} · {tableLabel(r.table)}
+                  </Tag>
+                ) : (
+                  <Tooltip key={r.id} title={t('plans.disabledRule')}>
+                    <Tag style={{ textDecoration: 'line-through' }}>{r.name}</Tag>
+                  </Tooltip>
+                ),
+              )}
+            </Space>
+          ),
+        },
+        {
+          title: t('common.enabled'),
+          dataIndex: 'enabled',
+          width: 90,
+          render: (_, p) =>
+            p.enabled ? <Tag color="green">{t('common.on')}</Tag> : <Tag>{t('common.off')}</Tag>,
+        },
+        { title: t('common.updated'), dataIndex: 'updatedAt', valueType: 'dateTime', width: 170 },
+        {
+          title: t('common.actions'),
+          valueType: 'option',
+          width: 240,
+          render: (_, p) => (
+            <Space size={0}>
+              {can('DataQcTask.add') && p.enabled && (
+                <Button
+                  type="link"
+                  size="small"
+                  onClick={async () => {
+                    try {
+                      await qcApi.runPlan(p.id);
+                      message.success(t('plans.started'));
+                      navigate('/data-qc/task');
+                    } catch (e) {
+                      message.error((e as Error).message);
+                    }
+                  }}
+                >
+                  {t('plans.run')}
+                </Button>
+              )}
+              {can('DataQcPlan.edit') && (
+                <PlanDrawer
+                  plan={p}
+                  onSaved={reload}
+                  trigger={
+                    <Button type="link" size="small">
+                      {t('common.edit')}
+                    </Button>
+                  }
+                />
+              )}
+              {can(`DataQcPlan.${p.enabled ? 'disable' : 'enable'}`) && (
+                <Button
+                  type="link"
+                  size="small"
+                  onClick={async () => {
+                    await qcApi.setPlanEnabled(p.id, !p.enabled);
+                    reload();
+                  }}
+                >
+                  {p.enabled ? t('common.disable') : t('common.enable')}
+                </Button>
+              )}
+              {can('DataQcPlan.delete') && (
+                <Popconfirm
+                  title={t('common.deleteConfirm', { name: p.name })}
+                  onConfirm={async () => {
+                    await qcApi.deletePlan(p.id);
+                    message.success(t('common.deleted'));
+                    reload();
+                  }}
+                >
+                  <Button type="link" size="small" danger>
+                    {t('common.delete')}
+                  </Button>
+                </Popconfirm>
+              )}
+            </Space>
+          ),
+        },
+      ]}
+    />
+  );
+}

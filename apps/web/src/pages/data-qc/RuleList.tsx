@@ -1,0 +1,154 @@
+import { type ActionType, ProTable } from '@ant-design/pro-components';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Popconfirm, Space, Tag } from 'antd';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type Catalogue, qcApi, type Rule, useCan } from './api';
+import { QC_NS } from './i18n';
+import { RuleDrawer } from './RuleDrawer';
+
+/** What a rule checks, in the reader's words (labels from the server's catalogue). */
+export function ruleCondition(c: Catalogue, r: Rule, rangeText: (min: string, max: string) => string) {
+  const table = c.tables.find((x) => x.key === r.table);
+  const col = (k: string | null) => table?.columns.find((x) => x.key === k)?.label ?? k ?? '';
+  let what = '';
+  if (r.kind === 'range') what = rangeText(String(r.min ?? '-∞'), String(r.max ?? '+∞'));
+  if (r.kind === 'pattern') what = `/${r.pattern}/`;
+  if (r.kind === 'allowed') what = (r.values ?? []).join(', ');
+  if (r.kind === 'date_order') what = `≤ ${col(r.otherColumn ?? null)}`;
+  const filter = r.filterColumn ? ` [${col(r.filterColumn)} = ${r.filterValue}]` : '';
+  return `${col(r.column)} ${what}${filter}`.trim();
+}
+
+export function SeverityTag({ severity }: { severity: string }) {
+  const { t } = useTranslation(QC_NS);
+  return <Tag color={severity === 'error' ? 'red' : 'orange'}>{t(`severity.${severity}`)}</Tag>;
+}
+
+/** 质控规则: the app's rules, with a drawer to create and edit them. */
+export default function RuleList() {
+  const { t } = useTranslation(QC_NS);
+  const { message } = App.useApp();
+  const can = useCan();
+  const table = useRef<ActionType>(null);
+  const catalogue = useQuery({
+    queryKey: ['dataQc', 'catalogue'],
+    queryFn: qcApi.catalogue,
+    staleTime: Infinity,
+  });
+  const c = catalogue.data;
+  const reload = () => table.current?.reload();
+  const labelOf = (r: Rule) => c?.tables.find((x) => x.key === r.table)?.label ?? r.table;
+  const kindOf = (k: string) => c?.kinds.find((x) => x.key === k)?.label ?? k;
+
+  return (
+    <ProTable<Rule, { keyword?: string; enabled?: string }>
+      rowKey="id"
+      actionRef={table}
+      headerTitle={t('rules.title')}
+      search={false}
+      options={{
+        search: { placeholder: t('common.search'), name: 'keyword', allowClear: true },
+        reload: true,
+      }}
+      request={async (p) => {
+        const r = await qcApi.rules({
+          page: p.current ?? 1,
+          size: p.pageSize ?? 20,
+          keyword: p.keyword || undefined,
+        });
+        return { data: r.items, total: r.total, success: true };
+      }}
+      pagination={{ defaultPageSize: 20 }}
+      toolBarRender={() =>
+        c && can('DataQcRule.add')
+          ? [
+              <RuleDrawer
+                key="create"
+                catalogue={c}
+                onSaved={reload}
+                trigger={<Button type="primary">{t('rules.create')}</Button>}
+              />,
+            ]
+          : []
+      }
+      columns={[
+        { title: t('common.name'), dataIndex: 'name', ellipsis: true },
+        { title: t('rules.table'), key: 'table', render: (_, r) => labelOf(r), width: 130 },
+        {
+          title: t('rules.kind'),
+          key: 'kind',
+          render: (_, r) => <Tag color="blue">{kindOf(r.kind)}</Tag>,
+          width: 130,
+        },
+        {
+          title: t('rules.condition'),
+          key: 'condition',
+          ellipsis: true,
+          render: (_, r) => (c ? ruleCondition(c, r, (min, max) => t('rules.rangeText', { min, max })) : ''),
+        },
+        {
+          title: t('severity.label'),
+          dataIndex: 'severity',
+          width: 100,
+          render: (_, r) => <SeverityTag severity={r.severity} />,
+        },
+        {
+          title: t('common.enabled'),
+          dataIndex: 'enabled',
+          width: 90,
+          render: (_, r) =>
+            r.enabled ? <Tag color="green">{t('common.on')}</Tag> : <Tag>{t('common.off')}</Tag>,
+        },
+        { title: t('common.updated'), dataIndex: 'updatedAt', valueType: 'dateTime', width: 170 },
+        {
+          title: t('common.actions'),
+          valueType: 'option',
+          width: 200,
+          render: (_, r) => (
+            <Space size={0}>
+              {c && can('DataQcRule.edit') && (
+                <RuleDrawer
+                  catalogue={c}
+                  rule={r}
+                  onSaved={reload}
+                  trigger={
+                    <Button type="link" size="small">
+                      {t('common.edit')}
+                    </Button>
+                  }
+                />
+              )}
+              {can(`DataQcRule.${r.enabled ? 'disable' : 'enable'}`) && (
+                <Button
+                  type="link"
+                  size="small"
+                  onClick={async () => {
+                    await qcApi.setRuleEnabled(r.id, !r.enabled);
+                    reload();
+                  }}
+                >
+                  {r.enabled ? t('common.disable') : t('common.enable')}
+                </Button>
+              )}
+              {can('DataQcRule.delete') && (
+                <Popconfirm
+                  title={t('common.deleteConfirm', { name: r.name })}
+                  onConfirm={async () => {
+                    await qcApi.deleteRule(r.id);
+                    message.success(t('common.deleted'));
+                    reload();
+                  }}
+                >
+                  <Button type="link" size="small" danger>
+                    {t('common.delete')}
+                  </Button>
+                </Popconfirm>
+              )}
+            </Space>
+          ),
+        },
+      ]}
+    />
+  );
+}

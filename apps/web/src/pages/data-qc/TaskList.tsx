@@ -1,0 +1,153 @@
+import { ModalForm, ProFormSelect, ProTable } from '@ant-design/pro-components';
+import { useQuery } from '@tanstack/react-query';
+import { App, Badge, Button, Popconfirm, Progress, Space, Tooltip, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { qcApi, type Task, useCan } from './api';
+import { QC_NS } from './i18n';
+
+const BADGE = { queued: 'default', running: 'processing', succeeded: 'success', failed: 'error' } as const;
+const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
+
+export function TaskStatus({ task }: { task: Task }) {
+  const { t } = useTranslation(QC_NS);
+  const badge = <Badge status={BADGE[task.status] ?? 'default'} text={t(`tasks.statuses.${task.status}`)} />;
+  if (task.status === 'running')
+    return (
+      <Space>
+        {badge}
+        <Progress percent={task.progress} size="small" style={{ width: 100 }} />
+      </Space>
+    );
+  if (task.status === 'failed' && task.error) return <Tooltip title={task.error}>{badge}</Tooltip>;
+  return badge;
+}
+
+/** 质控任务: runs of the plans, newest first; the list refreshes itself while one is under way. */
+export default function TaskList() {
+  const { t } = useTranslation(QC_NS);
+  const { message } = App.useApp();
+  const can = useCan();
+  const navigate = useNavigate();
+  const [page, setPage] = useState({ current: 1, size: 20 });
+  const tasks = useQuery({
+    queryKey: ['dataQc', 'tasks', page],
+    queryFn: () => qcApi.tasks({ page: page.current, size: page.size }),
+    refetchInterval: (q) =>
+      q.state.data?.items.some((x) => x.status === 'queued' || x.status === 'running') ? 1000 : false,
+  });
+
+  return (
+    <ProTable<Task>
+      rowKey="id"
+      headerTitle={t('tasks.title')}
+      search={false}
+      options={{ reload: () => tasks.refetch() }}
+      loading={tasks.isLoading}
+      dataSource={tasks.data?.items ?? []}
+      pagination={{
+        current: page.current,
+        pageSize: page.size,
+        total: tasks.data?.total ?? 0,
+        onChange: (current, size) => setPage({ current, size }),
+      }}
+      toolBarRender={() =>
+        can('DataQcTask.add')
+          ? [
+              <ModalForm<{ planId: number }>
+                key="run"
+                title={t('tasks.run')}
+                width={480}
+                trigger={<Button type="primary">{t('tasks.run')}</Button>}
+                modalProps={{ destroyOnHidden: true }}
+                onFinish={async (v) => {
+                  try {
+                    await qcApi.runPlan(v.planId);
+                    message.success(t('plans.started'));
+                    await tasks.refetch();
+                    return true;
+                  } catch (e) {
+                    message.error((e as Error).message);
+                    return false;
+                  }
+                }}
+              >
+                <ProFormSelect
+                  name="planId"
+                  label={t('tasks.plan')}
+                  placeholder={t('tasks.pickPlan')}
+                  rules={[{ required: true, message: t('tasks.pickPlan') }]}
+                  request={async () => {
+                    const r = await qcApi.plans({ page: 1, size: 200, enabled: 'true' });
+                    return r.items.map((p) => ({ value: p.id, label: p.name }));
+                  }}
+                  fieldProps={{ showSearch: true, optionFilterProp: 'label' }}
+                />
+              </ModalForm>,
+            ]
+          : []
+      }
+      columns={[
+        { title: '#', dataIndex: 'id', width: 70 },
+        { title: t('tasks.plan'), dataIndex: 'planName', ellipsis: true },
+        { title: t('tasks.status'), key: 'status', width: 220, render: (_, x) => <TaskStatus task={x} /> },
+        {
+          title: t('tasks.rules'),
+          dataIndex: 'rules',
+          width: 110,
+          render: (_, x) => (
+            <Space size={4}>
+              {x.rules}
+              {x.skipped > 0 && (
+                <Typography.Text type="secondary">
+                  ({t('tasks.skipped', { count: x.skipped })})
+                </Typography.Text>
+              )}
+            </Space>
+          ),
+        },
+        { title: t('tasks.checked'), dataIndex: 'checked', width: 110 },
+        {
+          title: t('tasks.faults'),
+          dataIndex: 'faults',
+          width: 100,
+          render: (_, x) =>
+            x.faults ? <Typography.Text type="danger">{x.faults}</Typography.Text> : x.faults,
+        },
+        { title: t('tasks.createdBy'), dataIndex: 'createdByName', width: 110 },
+        { title: t('tasks.createdAt'), key: 'createdAt', width: 170, render: (_, x) => time(x.createdAt) },
+        { title: t('tasks.finishedAt'), key: 'finishedAt', width: 170, render: (_, x) => time(x.finishedAt) },
+        {
+          title: t('common.actions'),
+          valueType: 'option',
+          width: 160,
+          render: (_, x) => (
+            <Space size={0}>
+              {x.status === 'succeeded' && can('DataQcReport.get') && (
+                <Button type="link" size="small" onClick={() => navigate(`/data-qc/report?taskId=${x.id}`)}>
+                  {t('tasks.report')}
+                </Button>
+              )}
+              {can('DataQcTask.delete') && (x.status === 'succeeded' || x.status === 'failed') && (
+                <Popconfirm
+                  title={t('tasks.deleteConfirm', { id: x.id })}
+                  onConfirm={async () => {
+                    await qcApi.deleteTask(x.id);
+                    message.success(t('common.deleted'));
+                    await tasks.refetch();
+                  }}
+                >
+                  <Button type="link" size="small" danger>
+                    {t('common.delete')}
+                  </Button>
+                </Popconfirm>
+              )}
+            </Space>
+          ),
+        },
+      ]}
+    />
+  );
+}
