@@ -201,6 +201,8 @@ test.describe
 
     test('builds, saves and draws one chart of each family from the clinical data', async ({ page }) => {
       test.setTimeout(240_000);
+      // Names of this attempt: a retry must not find the first attempt's charts twice.
+      const run = `${test.info().retry}${test.info().repeatEachIndex}${Date.now() % 10000}`;
       await signInToWorkbench(page, account('admin'));
       for (const f of FAMILIES) {
         await page.goto('/visualization/chart');
@@ -212,7 +214,7 @@ test.describe
         await page.getByTestId('chart-title').fill(f.name);
         await expect(page.getByTestId('chart-view').locator('canvas').first()).toBeVisible();
         await expect.poll(() => paintedPixels(page, 'chart-view'), { message: f.name }).toBeGreaterThan(500);
-        await page.getByTestId('chart-name').fill(`E2E ${f.name}`);
+        await page.getByTestId('chart-name').fill(`E2E ${f.name} ${run}`);
         await page.getByTestId('save-chart').click();
         await expect(page).toHaveURL(/[?&]id=\d+/);
         if (f.shot) {
@@ -222,7 +224,7 @@ test.describe
       }
       // Every chart is saved and drawn again from the database among the saved charts.
       await page.goto('/visualization/overviews');
-      for (const f of FAMILIES) await expect(page.getByText(`E2E ${f.name}`)).toBeVisible();
+      for (const f of FAMILIES) await expect(page.getByText(`E2E ${f.name} ${run}`)).toBeVisible();
       const views = page.locator('[data-testid^="chart-view-"] canvas');
       await expect(views.first()).toBeVisible();
       expect(await views.count()).toBeGreaterThanOrEqual(FAMILIES.length);

@@ -29,6 +29,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   UserManage: lazy(() => import('../pages/system/UserManage')),
   SystemMaintainDisease: lazy(() => import('../pages/system/MaintainDisease')),
   SystemSet: lazy(() => import('../pages/system/SystemSet')),
+  SystemExportDatabase: lazy(() => import('../pages/system/ExportDatabase')),
   LogActivationLog: lazy(() => import('../pages/system/ActivationLog')),
   LogActivationDetails: lazy(() => import('../pages/system/ActivationDetails')),
   CrfManagementList: lazy(() => import('../pages/crf/FormList')),
@@ -78,6 +79,9 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   DataQcPlan: lazy(() => import('../pages/data-qc/PlanList')),
   DataQcTask: lazy(() => import('../pages/data-qc/TaskList')),
   DataQcReport: lazy(() => import('../pages/data-qc/Report')),
+  OmopMappingManage: lazy(() => import('../pages/omop/Mappings')),
+  OmopActiveMappingRule: lazy(() => import('../pages/omop/Rules')),
+  OmopActiveMappingTask: lazy(() => import('../pages/omop/Tasks')),
   DataCleanHepatopathyPoc: lazy(() => import('../pages/data-clean/PocPatients')),
   DataCleanHepatopathyPocList: lazy(() => import('../pages/data-clean/PocRecord')),
 };

@@ -228,15 +228,17 @@ export function RecordEditor(props: RecordEditorProps) {
             style={{ width: 220 }}
             placeholder={t('records.subjectCode')}
             value={subject}
+            disabled={busy || handedOver}
             onChange={(e) => setSubject(e.target.value)}
           />
         )}
         {!locked && !deleted && !submitted && (
           <>
-            <Button onClick={() => run(false)} loading={busy}>
+            {/* Stored already: a second click would start a second record. */}
+            <Button onClick={() => run(false)} loading={busy} disabled={handedOver}>
               {t('records.saveDraft')}
             </Button>
-            <Button type="primary" onClick={() => run(true)} loading={busy}>
+            <Button type="primary" onClick={() => run(true)} loading={busy} disabled={handedOver}>
               {t('records.submit')}
             </Button>
           </>

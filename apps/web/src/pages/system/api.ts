@@ -152,3 +152,14 @@ export function fieldOf(error: unknown): string | undefined {
   const field = body?.error?.field ?? body?.field;
   return field?.split('.').pop();
 }
+
+export interface DatabaseSummary {
+  engine: 'embedded' | 'postgresql';
+  app: { id: number; name: string };
+  tables: Array<{ name: string; rows: number }>;
+  totalRows: number;
+  leftOut: string[];
+}
+export const databaseApi = {
+  summary: () => rest<DatabaseSummary>({ url: 'system/database' }),
+};

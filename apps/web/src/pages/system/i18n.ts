@@ -117,6 +117,29 @@ const zhCN = {
     back: '返回列表',
     none: '（无）',
   },
+  exportDb: {
+    title: '数据库导出',
+    intro:
+      '导出本院在 CRDP 中的全部数据：每张表一个 CSV 文件（UTF-8，首行为列名），只含本院的行，打包为 ZIP，并附清单（manifest.json）记录每个文件的行数。导出会记入操作日志。',
+    engine: '数据库',
+    embedded: '内置数据库（PGlite）',
+    postgresql: 'PostgreSQL',
+    hospital: '医院',
+    totalRows: '总行数',
+    tables: '表',
+    table: '表名',
+    rows: '行数',
+    export: '导出本院数据',
+    exporting: '正在导出，文件较大时需要一些时间…',
+    done: '导出完成',
+    leftOut: '出于安全考虑不导出：{{tables}}（登录会话与免登录链接的密钥摘要）。',
+    backupTitle: '整站备份',
+    backupEmbedded:
+      '整站备份含有所有医院的数据，只能由服务器上的运维人员执行：npm run backup（服务运行时也可执行），恢复用 npm run restore。',
+    backupPostgres:
+      '整站备份含有所有医院的数据，由数据库管理员在服务器上用 pg_dump -Fc 备份、pg_restore 恢复。',
+    consistency: '各表依次读取：导出过程中写入的数据可能包含在内，也可能不包含。',
+  },
 };
 
 type Tree = { [k: string]: string | Tree };
@@ -237,6 +260,30 @@ const enUS: typeof zhCN = {
     reason: 'Reason',
     back: 'Back to the list',
     none: '(none)',
+  },
+  exportDb: {
+    title: 'Database export',
+    intro:
+      "Exports all of this hospital's data in CRDP: one CSV file per table (UTF-8, column names in the first row), only this hospital's rows, in a ZIP with a manifest (manifest.json) giving each file's row count. The export is recorded in the activity log.",
+    engine: 'Database',
+    embedded: 'Embedded database (PGlite)',
+    postgresql: 'PostgreSQL',
+    hospital: 'Hospital',
+    totalRows: 'Total rows',
+    tables: 'Tables',
+    table: 'Table',
+    rows: 'Rows',
+    export: "Export this hospital's data",
+    exporting: 'Exporting; a large database takes a while…',
+    done: 'Export finished',
+    leftOut: 'Left out for security: {{tables}} (hashes of sign-in sessions and free-access link keys).',
+    backupTitle: 'Whole-site backup',
+    backupEmbedded:
+      "A whole-site backup holds every hospital's data and is taken only by the operator on the server: npm run backup (also while the service runs); npm run restore restores it.",
+    backupPostgres:
+      "A whole-site backup holds every hospital's data and is taken by the database administrator on the server with pg_dump -Fc, restored with pg_restore.",
+    consistency:
+      'Tables are read one after another: data written during the export may or may not be included.',
   },
 };
 
