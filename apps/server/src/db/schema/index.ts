@@ -7,5 +7,6 @@ export * from './identity.js';
 export * from './jobs.js';
 export * from './omop.js';
 export * from './research.js';
+export * from './scheduling.js';
 export * from './system.js';
 export * from './visualization.js';
