@@ -12,6 +12,7 @@
 import { exportCsv, exportOdm, exportXlsx } from '../apps/server/src/crf/export.js';
 import { openThrowAwayDatabase } from '../apps/server/src/test/database.js';
 import { publishedBenchForm } from './_crf.js';
+import { drain } from './_drain.js';
 
 const RECORDS = Number(process.env.RECORDS ?? 100_000);
 const { database, drop, kind } = await openThrowAwayDatabase('crdp_bench');
@@ -29,27 +30,6 @@ await db.execute(`
 console.log(
   `${kind}: ${RECORDS.toLocaleString('en')} records inserted in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
 );
-
-async function drain(label: string, source: AsyncIterable<string | Uint8Array>) {
-  global.gc?.();
-  const rss0 = process.memoryUsage().rss;
-  let peak = rss0;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  const start = performance.now();
-  let bytes = 0;
-  for await (const chunk of source)
-    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-  const ms = performance.now() - start;
-  clearInterval(timer);
-  peak = Math.max(peak, process.memoryUsage().rss);
-  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-  console.log(
-    `${label}: ${(ms / 1000).toFixed(2)} s, ${mb(bytes)} written, memory growth ${mb(peak - rss0)}`,
-  );
-  return ms;
-}
 
 /** Reference: the same rows in the same batches, written as JSON lines. */
 async function* reference() {
