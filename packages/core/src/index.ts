@@ -5,3 +5,4 @@ export * from './messages.js';
 export * from './multicenter/index.js';
 export * from './password.js';
 export * from './routes/index.js';
+export * from './site.js';

@@ -1,16 +1,17 @@
+import { SITE_DEFAULT_TEXT } from '@crdp/core';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { moduleConfig } from '../db/schema/index.js';
 
 /** Site defaults, written once at first start; administrators change them later. */
 export const SITE_DEFAULTS: Array<[group: string, module: string, name: string, value: string]> = [
-  ['site', 'title', 'documentTitle', 'CRDP 临床科研数据平台'],
+  ['site', 'title', 'documentTitle', SITE_DEFAULT_TEXT.documentTitle['zh-CN']],
   ['site', 'title', 'menuTitle', 'CRDP'],
-  ['site', 'title', 'loginTitle', '临床科研数据平台'],
+  ['site', 'title', 'loginTitle', SITE_DEFAULT_TEXT.loginTitle['zh-CN']],
   ['site', 'title', 'loginLogo', '/logo.svg'],
-  ['site', 'environment', 'name', '本地环境'],
+  ['site', 'environment', 'name', SITE_DEFAULT_TEXT.environment['zh-CN']],
   // The environment name is hidden in the header for this one laboratory environment.
-  ['site', 'environment', 'hiddenName', '实验室环境'],
+  ['site', 'environment', 'hiddenName', SITE_DEFAULT_TEXT.hiddenEnvironment['zh-CN']],
   ['site', 'footer', 'company', 'CRDP'],
   ['site', 'features', 'mode', 'single-center'],
 ];

@@ -1,4 +1,6 @@
+import { siteText } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { getSite, type SiteConfig } from '../api/auth';
 import { getNotices } from '../api/notices';
 import { useSession } from './session';
@@ -17,7 +19,18 @@ const FALLBACK_SITE: SiteConfig = {
 /** Site configuration (titles, logo, environment, company); public, cached for the visit. */
 export function useSite(): SiteConfig {
   const { data } = useQuery({ queryKey: ['site'], queryFn: getSite, staleTime: Number.POSITIVE_INFINITY });
-  return data ?? FALLBACK_SITE;
+  const { i18n } = useTranslation();
+  const site = data ?? FALLBACK_SITE;
+  const lang = i18n.language;
+  // Defaults the site never changed read in the reader's language (the stored text is Chinese).
+  return {
+    ...site,
+    documentTitle: siteText('documentTitle', site.documentTitle, lang),
+    loginTitle: siteText('loginTitle', site.loginTitle, lang),
+    environment: site.environment === null ? null : siteText('environment', site.environment, lang),
+    hiddenEnvironment:
+      site.hiddenEnvironment === null ? null : siteText('hiddenEnvironment', site.hiddenEnvironment, lang),
+  };
 }
 
 /** The signed-in user's notices, refreshed every minute. */
