@@ -24,6 +24,7 @@ import { multiCenterRoutes } from './multicenter/routes.js';
 import { noticeRoutes } from './notices/routes.js';
 import { omopRoutes } from './omop/routes.js';
 import { researchRoutes } from './research/routes.js';
+import { schedulingRoutes } from './scheduling/routes.js';
 import type { DemoAccount } from './seed/demo.js';
 import { prepareData } from './seed/index.js';
 import { siteRoutes } from './site/routes.js';
@@ -130,6 +131,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(diseaseLibraryRoutes);
   await app.register(omopRoutes);
   await app.register(dataQcRoutes);
+  await app.register(schedulingRoutes);
   await app.register(webRoutes);
   return app;
 }

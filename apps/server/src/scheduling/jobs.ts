@@ -1,0 +1,204 @@
+import type { Locale } from '@crdp/core';
+import { and, count, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { jobRetries, jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
+import { AppError, bilingual, notFound } from '../http/errors.js';
+import { jobFailureText } from '../jobs/failure.js';
+import { enqueueJob, findJob, type JobRow } from '../jobs/runner.js';
+import { JOB_KIND_LABELS } from './kinds.js';
+
+/** Every status a job may have; `cancelled` is set only here, on a job that was still queued. */
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+
+export const jobParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+export const jobListQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+  kind: z.string().trim().max(100).optional(),
+  status: z.enum(JOB_STATUSES).optional(),
+  /** Created at or after / at or before (ISO 8601 with offset). */
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+
+export const kindLabel = (kind: string, locale: Locale) => JOB_KIND_LABELS[kind]?.[locale] ?? kind;
+
+/** The scalar fields of a result, in a line (`added: 12 · matched: 40`), for lists. */
+export function resultSummary(result: unknown): string | null {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return null;
+  const parts = Object.entries(result as Record<string, unknown>)
+    .filter(([k, v]) => k !== 'failure' && ['number', 'string', 'boolean'].includes(typeof v))
+    .slice(0, 5)
+    .map(([k, v]) => `${k}: ${String(v).slice(0, 60)}`);
+  return parts.length ? parts.join(' · ') : null;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** Jobs as the job list shows them: who started them, which schedule, retry links. */
+async function views(db: Tx, appId: number, rows: JobRow[], locale: Locale) {
+  const ids = rows.map((r) => r.id);
+  const userIds = [...new Set(rows.map((r) => r.createdBy).filter((x): x is number => x !== null))];
+  const [userRows, runRows, retryRows] = ids.length
+    ? await Promise.all([
+        userIds.length
+          ? db
+              .select({ id: users.userId, name: users.userName })
+              .from(users)
+              .where(inArray(users.userId, userIds))
+          : Promise.resolve([]),
+        db
+          .select({
+            jobId: scheduleRuns.jobId,
+            trigger: scheduleRuns.trigger,
+            id: schedules.id,
+            name: schedules.name,
+          })
+          .from(scheduleRuns)
+          .innerJoin(schedules, eq(schedules.id, scheduleRuns.scheduleId))
+          .where(and(eq(scheduleRuns.appId, appId), inArray(scheduleRuns.jobId, ids))),
+        db
+          .select({ jobId: jobRetries.jobId, retryJobId: jobRetries.retryJobId })
+          .from(jobRetries)
+          .where(and(eq(jobRetries.appId, appId), inArray(jobRetries.jobId, ids)))
+          .union(
+            db
+              .select({ jobId: jobRetries.jobId, retryJobId: jobRetries.retryJobId })
+              .from(jobRetries)
+              .where(and(eq(jobRetries.appId, appId), inArray(jobRetries.retryJobId, ids))),
+          ),
+      ])
+    : [[], [], []];
+  return rows.map((j) => {
+    const run = runRows.find((r) => r.jobId === j.id);
+    return {
+      id: j.id,
+      kind: j.kind,
+      kindLabel: kindLabel(j.kind, locale),
+      status: j.status,
+      progress: j.progress,
+      attempts: j.attempts,
+      createdBy: userRows.find((u) => u.id === j.createdBy)?.name ?? null,
+      schedule: run ? { id: run.id, name: run.name, trigger: run.trigger } : null,
+      createdAt: j.createdAt.toISOString(),
+      startedAt: iso(j.startedAt),
+      finishedAt: iso(j.finishedAt),
+      durationMs: j.startedAt && j.finishedAt ? j.finishedAt.getTime() - j.startedAt.getTime() : null,
+      error: jobFailureText(j, locale),
+      summary: j.status === 'succeeded' ? resultSummary(j.result) : null,
+      retryOf: retryRows.find((r) => r.retryJobId === j.id)?.jobId ?? null,
+      retriedAs: retryRows.filter((r) => r.jobId === j.id).map((r) => r.retryJobId),
+    };
+  });
+}
+
+export async function listJobs(db: Db, appId: number, q: z.infer<typeof jobListQuery>, locale: Locale) {
+  const conds: SQL[] = [eq(jobs.appId, appId)];
+  if (q.kind) conds.push(eq(jobs.kind, q.kind));
+  if (q.status) conds.push(eq(jobs.status, q.status));
+  if (q.from) conds.push(gte(jobs.createdAt, new Date(q.from)));
+  if (q.to) conds.push(lte(jobs.createdAt, new Date(q.to)));
+  const where = and(...conds);
+  const [total] = await db.select({ n: count() }).from(jobs).where(where);
+  const rows = await db
+    .select()
+    .from(jobs)
+    .where(where)
+    .orderBy(desc(jobs.id))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  return { list: await views(db, appId, rows, locale), total: total?.n ?? 0 };
+}
+
+/** The kinds of job this app has, with their words, for the list's filter. */
+export async function jobKinds(db: Db, appId: number, locale: Locale) {
+  const rows = await db.selectDistinct({ kind: jobs.kind }).from(jobs).where(eq(jobs.appId, appId));
+  const kinds = new Set([...Object.keys(JOB_KIND_LABELS), ...rows.map((r) => r.kind)]);
+  return [...kinds].sort().map((kind) => ({ kind, label: kindLabel(kind, locale) }));
+}
+
+async function jobOf(db: Tx, appId: number, id: number) {
+  const j = await findJob(db, appId, id);
+  if (!j) throw notFound('job');
+  return j;
+}
+
+/** One job with its params, result and the process that ran it. */
+export async function jobDetail(db: Db, appId: number, id: number, locale: Locale) {
+  const j = await jobOf(db, appId, id);
+  const [view] = await views(db, appId, [j], locale);
+  return { ...view!, params: j.params, result: j.result ?? null, workerId: j.workerId };
+}
+
+export async function ownedJobIds(db: Db, appId: number) {
+  const rows = await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.appId, appId)).limit(3);
+  return rows.map((r) => ({ id: r.id }));
+}
+
+/**
+ * Queues a failed or cancelled job again: a new job of the same kind and params, started by the
+ * caller, linked to the old one; audited.
+ */
+export async function retryJob(db: Db, req: FastifyRequest, id: number) {
+  const appId = req.auth!.appId;
+  return db.transaction(async (tx) => {
+    const old = await jobOf(tx, appId, id);
+    if (old.status !== 'failed' && old.status !== 'cancelled')
+      throw new AppError(409, 'request.invalid', {
+        detail: bilingual('只能重试失败或已取消的作业', 'only a failed or cancelled job can be retried'),
+      });
+    const job = await enqueueJob(tx, {
+      appId,
+      kind: old.kind,
+      params: old.params as Record<string, unknown>,
+      createdBy: req.auth!.userId,
+    });
+    await tx
+      .insert(jobRetries)
+      .values({ appId, jobId: old.id, retryJobId: job.id, createdBy: req.auth!.userId });
+    await audit(tx, req, {
+      action: 'job.retry',
+      entity: 'job',
+      entityId: old.id,
+      before: { status: old.status, error: old.error },
+      after: { retryJobId: job.id, kind: job.kind, params: job.params },
+    });
+    return { jobId: job.id, retryOf: old.id };
+  });
+}
+
+/** Cancels a job still queued (no process has taken it); a running job cannot be stopped. */
+export async function cancelJob(db: Db, req: FastifyRequest, id: number) {
+  const appId = req.auth!.appId;
+  return db.transaction(async (tx) => {
+    const [done] = await tx
+      .update(jobs)
+      .set({ status: 'cancelled', finishedAt: new Date() })
+      .where(and(eq(jobs.id, id), eq(jobs.appId, appId), eq(jobs.status, 'queued')))
+      .returning();
+    if (!done) {
+      const j = await jobOf(tx, appId, id);
+      throw new AppError(409, 'request.invalid', {
+        detail:
+          j.status === 'running'
+            ? bilingual(
+                '作业正在运行，不能取消；请等待它结束',
+                'the job is running and cannot be cancelled; wait for it to finish',
+              )
+            : bilingual('作业已结束，无需取消', 'the job has already finished; there is nothing to cancel'),
+      });
+    }
+    await audit(tx, req, {
+      action: 'job.cancel',
+      entity: 'job',
+      entityId: id,
+      before: { status: 'queued' },
+      after: { status: 'cancelled' },
+    });
+    return { id, status: 'cancelled' as const };
+  });
+}

@@ -1,0 +1,333 @@
+import type { Locale } from '@crdp/core';
+import { and, count, desc, eq, ilike, inArray } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import { jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
+import { type Bilingual, invalidField, notFound } from '../http/errors.js';
+import { nextRun, nextRuns, normalizeCron } from './cron.js';
+import type { SchedulableRegistry } from './registry.js';
+import { type Clock, queueRun, type ScheduleRow } from './scheduler.js';
+
+const serialId = z.coerce.number().int().positive().max(2_147_483_647);
+export const scheduleParams = z.object({ id: serialId });
+
+const name = z.string().trim().min(1).max(100);
+const cron = z.string().trim().min(1).max(200);
+const kind = z.string().trim().min(1).max(100);
+const params = z.record(z.string().max(100), z.unknown());
+
+export const scheduleInput = z.object({
+  name,
+  kind,
+  params: params.default({}),
+  cron,
+  enabled: z.boolean().default(true),
+});
+export type ScheduleInput = z.infer<typeof scheduleInput>;
+
+export const schedulePatch = z.object({ name, kind, params, cron }).partial();
+export type SchedulePatch = z.infer<typeof schedulePatch>;
+
+export const scheduleListQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+  name: z.string().trim().max(100).optional(),
+  kind: z.string().trim().max(100).optional(),
+  enabled: z.enum(['true', 'false']).optional(),
+});
+
+export interface Ctx {
+  db: Db;
+  registry: SchedulableRegistry;
+  clock: Clock;
+  timezone: string;
+}
+
+/** A schedule of the app, or 404: another app's ids answer exactly like missing ones. */
+export async function scheduleOf(db: Tx, appId: number, id: number): Promise<ScheduleRow> {
+  const [row] = await db
+    .select()
+    .from(schedules)
+    .where(and(eq(schedules.id, id), eq(schedules.appId, appId)));
+  if (!row) throw notFound('schedule');
+  return row;
+}
+
+export async function ownedScheduleIds(db: Db, appId: number) {
+  const rows = await db
+    .select({ id: schedules.id })
+    .from(schedules)
+    .where(eq(schedules.appId, appId))
+    .limit(3);
+  return rows.map((r) => ({ id: r.id }));
+}
+
+/** The kind must be registered and its params valid and this app's; a 400 names the field otherwise. */
+export async function checkKindParams(
+  db: Tx,
+  registry: SchedulableRegistry,
+  appId: number,
+  k: string,
+  p: unknown,
+) {
+  const kindDef = registry.get(k);
+  if (!kindDef)
+    throw invalidField(
+      'body.kind',
+      `不是可调度的作业类型（可选：${registry
+        .list()
+        .map((x) => x.kind)
+        .join('、')}）`,
+      `not a schedulable job kind (one of: ${registry
+        .list()
+        .map((x) => x.kind)
+        .join(', ')})`,
+    );
+  const parsed = kindDef.params.safeParse(p);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = ['body', 'params', ...issue.path.map(String)].join('.');
+    throw invalidField(field, `参数无效（${issue.message}）`, `invalid parameter (${issue.message})`);
+  }
+  await kindDef.check(db, appId, parsed.data);
+  return parsed.data;
+}
+
+async function nameTaken(db: Tx, appId: number, n: string, except?: number) {
+  const rows = await db
+    .select({ id: schedules.id })
+    .from(schedules)
+    .where(and(eq(schedules.appId, appId), eq(schedules.name, n)));
+  if (rows.some((r) => r.id !== except))
+    throw invalidField('body.name', '已有同名的调度任务', 'a schedule with this name already exists');
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** Schedules as the API shows them, with their kind in words, target, last job and creator. */
+async function views(db: Tx, registry: SchedulableRegistry, rows: ScheduleRow[], locale: Locale) {
+  const jobIds = rows.map((r) => r.lastJobId).filter((x): x is number => x !== null);
+  const jobRows = jobIds.length
+    ? await db.select({ id: jobs.id, status: jobs.status }).from(jobs).where(inArray(jobs.id, jobIds))
+    : [];
+  const userIds = rows.map((r) => r.createdBy).filter((x): x is number => x !== null);
+  const userRows = userIds.length
+    ? await db
+        .select({ id: users.userId, name: users.userName })
+        .from(users)
+        .where(inArray(users.userId, userIds))
+    : [];
+  const out = [];
+  for (const s of rows) {
+    const kindDef = registry.get(s.kind);
+    const p = s.params as Record<string, unknown>;
+    const job = jobRows.find((j) => j.id === s.lastJobId);
+    out.push({
+      id: s.id,
+      name: s.name,
+      kind: s.kind,
+      kindLabel: kindDef?.label[locale] ?? s.kind,
+      params: p,
+      target: (await kindDef?.describe?.(db, s.appId, p)) ?? null,
+      cron: s.cron,
+      timezone: s.timezone,
+      enabled: s.enabled,
+      nextRunAt: iso(s.nextRunAt),
+      lastRunAt: iso(s.lastRunAt),
+      lastJob: job ? { id: job.id, status: job.status } : null,
+      lastError: s.lastError ? ((s.lastError as Bilingual)[locale] ?? null) : null,
+      createdBy: userRows.find((u) => u.id === s.createdBy)?.name ?? null,
+      createdAt: s.createdAt.toISOString(),
+      updatedAt: s.updatedAt.toISOString(),
+    });
+  }
+  return out;
+}
+
+export async function listSchedules(
+  ctx: Ctx,
+  appId: number,
+  q: z.infer<typeof scheduleListQuery>,
+  locale: Locale,
+) {
+  const cond = and(
+    eq(schedules.appId, appId),
+    q.name ? ilike(schedules.name, `%${q.name.replace(/[%_\\]/g, '\\$&')}%`) : undefined,
+    q.kind ? eq(schedules.kind, q.kind) : undefined,
+    q.enabled ? eq(schedules.enabled, q.enabled === 'true') : undefined,
+  );
+  const [total] = await ctx.db.select({ n: count() }).from(schedules).where(cond);
+  const rows = await ctx.db
+    .select()
+    .from(schedules)
+    .where(cond)
+    .orderBy(desc(schedules.id))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  return { list: await views(ctx.db, ctx.registry, rows, locale), total: total?.n ?? 0 };
+}
+
+/** One schedule with its last 20 runs (the job each queued and how it went). */
+export async function scheduleDetail(ctx: Ctx, appId: number, id: number, locale: Locale) {
+  const s = await scheduleOf(ctx.db, appId, id);
+  const [view] = await views(ctx.db, ctx.registry, [s], locale);
+  const runs = await ctx.db
+    .select({
+      id: scheduleRuns.id,
+      jobId: scheduleRuns.jobId,
+      trigger: scheduleRuns.trigger,
+      dueAt: scheduleRuns.dueAt,
+      createdAt: scheduleRuns.createdAt,
+      status: jobs.status,
+    })
+    .from(scheduleRuns)
+    .leftJoin(jobs, eq(jobs.id, scheduleRuns.jobId))
+    .where(and(eq(scheduleRuns.scheduleId, s.id), eq(scheduleRuns.appId, appId)))
+    .orderBy(desc(scheduleRuns.id))
+    .limit(20);
+  return {
+    ...view!,
+    runs: runs.map((r) => ({
+      id: r.id,
+      jobId: r.jobId,
+      trigger: r.trigger,
+      dueAt: iso(r.dueAt),
+      createdAt: r.createdAt.toISOString(),
+      status: r.status ?? null,
+    })),
+  };
+}
+
+export async function createSchedule(ctx: Ctx, req: FastifyRequest, input: ScheduleInput) {
+  const appId = req.auth!.appId;
+  const c = normalizeCron(input.cron, ctx.timezone);
+  return ctx.db.transaction(async (tx) => {
+    await nameTaken(tx, appId, input.name);
+    const p = await checkKindParams(tx, ctx.registry, appId, input.kind, input.params);
+    const [row] = await tx
+      .insert(schedules)
+      .values({
+        appId,
+        name: input.name,
+        kind: input.kind,
+        params: p,
+        cron: c,
+        timezone: ctx.timezone,
+        enabled: input.enabled,
+        nextRunAt: input.enabled ? nextRun(c, ctx.timezone, ctx.clock()) : null,
+        createdBy: req.auth!.userId,
+      })
+      .returning();
+    await audit(tx, req, { action: 'create', entity: 'schedule', entityId: row!.id, after: row });
+    return { id: row!.id, nextRunAt: iso(row!.nextRunAt) };
+  });
+}
+
+export async function updateSchedule(ctx: Ctx, req: FastifyRequest, id: number, patch: SchedulePatch) {
+  const appId = req.auth!.appId;
+  return ctx.db.transaction(async (tx) => {
+    const before = await scheduleOf(tx, appId, id);
+    const c = patch.cron !== undefined ? normalizeCron(patch.cron, before.timezone) : before.cron;
+    if (patch.name !== undefined) await nameTaken(tx, appId, patch.name, id);
+    const k = patch.kind ?? before.kind;
+    const p =
+      patch.kind !== undefined || patch.params !== undefined
+        ? await checkKindParams(tx, ctx.registry, appId, k, patch.params ?? before.params)
+        : before.params;
+    const [after] = await tx
+      .update(schedules)
+      .set({
+        name: patch.name ?? before.name,
+        kind: k,
+        params: p,
+        cron: c,
+        // A new expression starts counting from now; an unchanged one keeps its due time.
+        nextRunAt:
+          before.enabled && c !== before.cron ? nextRun(c, before.timezone, ctx.clock()) : before.nextRunAt,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(schedules.id, id), eq(schedules.appId, appId)))
+      .returning();
+    await audit(tx, req, { action: 'update', entity: 'schedule', entityId: id, before, after });
+    return { id, nextRunAt: iso(after!.nextRunAt) };
+  });
+}
+
+export async function deleteSchedule(ctx: Ctx, req: FastifyRequest, id: number) {
+  const appId = req.auth!.appId;
+  await ctx.db.transaction(async (tx) => {
+    const before = await scheduleOf(tx, appId, id);
+    await tx.delete(schedules).where(and(eq(schedules.id, id), eq(schedules.appId, appId)));
+    await audit(tx, req, { action: 'delete', entity: 'schedule', entityId: id, before });
+  });
+}
+
+/** Enables (next run counted from now) or disables (no next run) a schedule. */
+export async function setEnabled(ctx: Ctx, req: FastifyRequest, id: number, enabled: boolean) {
+  const appId = req.auth!.appId;
+  return ctx.db.transaction(async (tx) => {
+    const before = await scheduleOf(tx, appId, id);
+    if (enabled) {
+      // Its target may have gone while it was off: enabling checks it again.
+      await checkKindParams(tx, ctx.registry, appId, before.kind, before.params);
+    }
+    const next = enabled ? nextRun(before.cron, before.timezone, ctx.clock()) : null;
+    if (enabled && !next)
+      throw invalidField(
+        'body.cron',
+        '该 Cron 表达式以后不会再触发',
+        'this cron expression never fires again',
+      );
+    const [after] = await tx
+      .update(schedules)
+      .set({ enabled, nextRunAt: next, lastError: enabled ? null : before.lastError, updatedAt: new Date() })
+      .where(and(eq(schedules.id, id), eq(schedules.appId, appId)))
+      .returning();
+    await audit(tx, req, {
+      action: enabled ? 'enable' : 'disable',
+      entity: 'schedule',
+      entityId: id,
+      before: { enabled: before.enabled, nextRunAt: before.nextRunAt },
+      after: { enabled: after!.enabled, nextRunAt: after!.nextRunAt },
+    });
+    return { id, enabled, nextRunAt: iso(next) };
+  });
+}
+
+/** Queues one run now, whatever the next due time (which does not move); audited. */
+export async function runNow(ctx: Ctx, req: FastifyRequest, id: number) {
+  const appId = req.auth!.appId;
+  return ctx.db.transaction(async (tx) => {
+    const [s] = await tx
+      .select()
+      .from(schedules)
+      .where(and(eq(schedules.id, id), eq(schedules.appId, appId)))
+      .for('update');
+    if (!s) throw notFound('schedule');
+    const job = await queueRun(tx, ctx.registry, s, {
+      trigger: 'manual',
+      dueAt: null,
+      createdBy: req.auth!.userId,
+    });
+    await tx
+      .update(schedules)
+      .set({ lastRunAt: ctx.clock(), lastJobId: job.id, lastError: null })
+      .where(eq(schedules.id, s.id));
+    await audit(tx, req, {
+      action: 'schedule.run',
+      entity: 'schedule',
+      entityId: s.id,
+      after: { trigger: 'manual', jobId: job.id },
+    });
+    return { jobId: job.id };
+  });
+}
+
+/** The next `count` run times of an expression in the server's time zone (the form's preview). */
+export function previewCron(ctx: Ctx, expr: string, n: number) {
+  const c = normalizeCron(expr, ctx.timezone, 'query.cron');
+  const from = ctx.clock();
+  return { cron: c, timezone: ctx.timezone, next: nextRuns(c, ctx.timezone, n, from, 'query.cron').map(iso) };
+}
