@@ -1,0 +1,333 @@
+import { PlayCircleOutlined } from '@ant-design/icons';
+import { ModalForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Empty,
+  Input,
+  Popconfirm,
+  Progress,
+  Row,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Authorized, useHasAction } from '../../components/Authorized';
+import { downloadWithSession } from '../crf/download';
+import { MAPPING_KINDS, type MappingInput, type MappingKind, omopApi, type Task } from './api';
+import { OMOP_NS } from './i18n';
+import { MappingForm } from './MappingForm';
+
+const PERM = 'OmopActiveMappingTask';
+const STATUS_COLOR: Record<string, string> = {
+  queued: 'default',
+  running: 'processing',
+  succeeded: 'success',
+  failed: 'error',
+};
+const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
+const size = (b: number) =>
+  b < 1024
+    ? `${b} B`
+    : b < 1024 * 1024
+      ? `${(b / 1024).toFixed(1)} KB`
+      : `${(b / 1024 / 1024).toFixed(1)} MB`;
+
+function TaskDetail({ task, onMap }: { task: Task; onMap: (prefill: Partial<MappingInput>) => void }) {
+  const { t } = useTranslation(OMOP_NS);
+  const can = useHasAction();
+  const [filter, setFilter] = useState('');
+  const r = task.result;
+  if (task.status === 'failed')
+    return <Alert type="error" showIcon message={t('tasks.failed', { error: task.error ?? '' })} />;
+  if (!r) return <Progress percent={task.progress} size="small" status="active" />;
+  const kinds = MAPPING_KINDS.filter((k) => r.unmapped[k]);
+  const canMap = can('OmopMappingManage', 'add');
+  return (
+    <Row gutter={16} data-testid={`task-detail-${task.id}`}>
+      <Col xs={24} lg={9}>
+        <Card size="small" title={t('tasks.counts')}>
+          <Descriptions size="small" column={1} bordered>
+            {r.tables.map((tb) => (
+              <Descriptions.Item key={tb} label={<Typography.Text code>{tb}</Typography.Text>}>
+                <span data-testid={`count-${tb}`}>{r.counts[tb] ?? 0}</span>
+              </Descriptions.Item>
+            ))}
+            <Descriptions.Item label={t('tasks.fileSize')}>{size(r.bytes)}</Descriptions.Item>
+          </Descriptions>
+          {r.personsWithoutBirthDate > 0 && (
+            <Alert
+              style={{ marginTop: 8 }}
+              type="warning"
+              showIcon
+              message={t('tasks.noBirth', { count: r.personsWithoutBirthDate })}
+            />
+          )}
+        </Card>
+      </Col>
+      <Col xs={24} lg={15}>
+        <Card size="small" title={t('tasks.unmapped')}>
+          <Typography.Paragraph type="secondary">{t('tasks.unmappedHint')}</Typography.Paragraph>
+          <Input.Search
+            allowClear
+            placeholder={t('tasks.filter')}
+            onSearch={(v) => setFilter(v.trim().toLowerCase())}
+            onChange={(e) => !e.target.value && setFilter('')}
+            style={{ maxWidth: 320, marginBottom: 8 }}
+            data-testid="unmapped-filter"
+          />
+          <Space direction="vertical" style={{ width: '100%' }}>
+            {kinds.map((k) => {
+              const u = r.unmapped[k]!;
+              const top = filter
+                ? u.top.filter(
+                    (x) => x.code.toLowerCase().includes(filter) || x.example.toLowerCase().includes(filter),
+                  )
+                : u.top;
+              return (
+                <div key={k} data-testid={`unmapped-${k}`}>
+                  <Typography.Text strong>
+                    {t('tasks.unmappedSummary', { kind: t(`kinds.${k}`), codes: u.codes, rows: u.rows })}
+                  </Typography.Text>
+                  {u.top.length > 0 ? (
+                    <Table
+                      size="small"
+                      rowKey="code"
+                      dataSource={top}
+                      pagination={{ pageSize: 5, hideOnSinglePage: true, size: 'small' }}
+                      columns={[
+                        {
+                          title: t('tasks.code'),
+                          dataIndex: 'code',
+                          render: (code: string, row) =>
+                            canMap ? (
+                              <Button
+                                type="link"
+                                size="small"
+                                style={{ padding: 0 }}
+                                onClick={() =>
+                                  onMap({ kind: k as MappingKind, sourceCode: code, note: row.example })
+                                }
+                              >
+                                {code}
+                              </Button>
+                            ) : (
+                              code
+                            ),
+                        },
+                        { title: t('tasks.example'), dataIndex: 'example' },
+                        { title: t('tasks.countCol'), dataIndex: 'count', width: 90 },
+                      ]}
+                    />
+                  ) : (
+                    <Tag color="success" style={{ marginLeft: 8 }}>
+                      {t('tasks.allMapped')}
+                    </Tag>
+                  )}
+                </div>
+              );
+            })}
+          </Space>
+        </Card>
+      </Col>
+    </Row>
+  );
+}
+
+/** active-mapping-task: start an OMOP CDM export, follow it, read its counts and unmapped codes, download it. */
+export default function Tasks() {
+  const { t } = useTranslation(OMOP_NS);
+  const { message } = App.useApp();
+  const can = useHasAction();
+  const [page, setPage] = useState({ page: 1, size: 10 });
+  const [expanded, setExpanded] = useState<number[] | null>(null);
+  const [mapping, setMapping] = useState<Partial<MappingInput> | null>(null);
+  const tasks = useQuery({
+    queryKey: ['omop', 'tasks', page],
+    queryFn: () => omopApi.tasks(page),
+    refetchInterval: (q) =>
+      q.state.data?.items.some((x) => x.status === 'queued' || x.status === 'running') ? 1000 : false,
+  });
+  const items = tasks.data?.items ?? [];
+  const keys = expanded ?? (items[0] ? [items[0].id] : []);
+
+  return (
+    <Card
+      title={t('tasks.title')}
+      extra={
+        <Authorized apiId={`${PERM}.add`}>
+          <ModalForm<{ name?: string; note?: string }>
+            title={t('tasks.startTitle')}
+            width={480}
+            modalProps={{ destroyOnHidden: true }}
+            trigger={
+              <Button type="primary" icon={<PlayCircleOutlined />} data-testid="omop-start">
+                {t('tasks.start')}
+              </Button>
+            }
+            onFinish={async (v) => {
+              try {
+                const task = await omopApi.startTask({
+                  name: v.name || undefined,
+                  note: v.note || undefined,
+                });
+                message.success(t('tasks.started'));
+                setExpanded([task.id]);
+                setPage((p) => ({ ...p, page: 1 }));
+                await tasks.refetch();
+                return true;
+              } catch {
+                return false;
+              }
+            }}
+          >
+            <ProFormText
+              name="name"
+              label={t('tasks.name')}
+              placeholder={t('tasks.namePlaceholder')}
+              rules={[{ max: 100 }]}
+            />
+            <ProFormTextArea name="note" label={t('tasks.note')} fieldProps={{ rows: 2, maxLength: 500 }} />
+          </ModalForm>
+        </Authorized>
+      }
+    >
+      <Table<Task>
+        rowKey="id"
+        loading={tasks.isLoading}
+        dataSource={items}
+        locale={{ emptyText: <Empty description={t('tasks.empty')} /> }}
+        pagination={{
+          current: page.page,
+          pageSize: page.size,
+          total: tasks.data?.total ?? 0,
+          onChange: (p, s) => setPage({ page: p, size: s }),
+        }}
+        expandable={{
+          expandedRowKeys: keys,
+          onExpandedRowsChange: (k) => setExpanded(k as number[]),
+          expandedRowRender: (task) => <TaskDetail task={task} onMap={setMapping} />,
+        }}
+        columns={[
+          { title: t('tasks.name'), dataIndex: 'name' },
+          {
+            title: t('tasks.status'),
+            dataIndex: 'status',
+            width: 200,
+            render: (_, r) => (
+              <Space>
+                <Tag color={STATUS_COLOR[r.status]} data-testid={`task-status-${r.id}`}>
+                  {t(`tasks.statuses.${r.status}`)}
+                </Tag>
+                {(r.status === 'running' || r.status === 'queued') && (
+                  <Progress percent={r.progress} size="small" style={{ width: 90 }} />
+                )}
+              </Space>
+            ),
+          },
+          {
+            title: t('tasks.totalRows'),
+            key: 'rows',
+            width: 110,
+            render: (_, r) =>
+              r.result
+                ? t('tasks.rows', { count: Object.values(r.result.counts).reduce((s, n) => s + n, 0) })
+                : '-',
+          },
+          { title: t('tasks.creator'), dataIndex: 'createdByName', width: 110 },
+          { title: t('tasks.created'), dataIndex: 'createdAt', width: 170, render: (v: string) => time(v) },
+          {
+            title: t('tasks.finished'),
+            dataIndex: 'finishedAt',
+            width: 170,
+            render: (v: string | null) => time(v),
+          },
+          {
+            title: '',
+            key: 'op',
+            width: 190,
+            render: (_, r) => (
+              <Space size={0}>
+                {r.status === 'succeeded' && r.result && can(PERM, 'get') && (
+                  <Button
+                    size="small"
+                    type="link"
+                    data-testid={`download-${r.id}`}
+                    onClick={() => downloadWithSession(omopApi.downloadUrl(r.id), r.result!.fileName)}
+                  >
+                    {t('tasks.download')}
+                  </Button>
+                )}
+                {can(PERM, 'edit') && (
+                  <ModalForm<{ name: string; note?: string }>
+                    title={t('tasks.renameTitle')}
+                    width={480}
+                    modalProps={{ destroyOnHidden: true }}
+                    initialValues={{ name: r.name, note: r.note }}
+                    trigger={
+                      <Button size="small" type="link">
+                        {t('tasks.rename')}
+                      </Button>
+                    }
+                    onFinish={async (v) => {
+                      try {
+                        await omopApi.updateTask(r.id, { name: v.name, note: v.note ?? '' });
+                        await tasks.refetch();
+                        return true;
+                      } catch {
+                        return false;
+                      }
+                    }}
+                  >
+                    <ProFormText
+                      name="name"
+                      label={t('tasks.name')}
+                      rules={[{ required: true, whitespace: true, max: 100 }]}
+                    />
+                    <ProFormTextArea
+                      name="note"
+                      label={t('tasks.note')}
+                      fieldProps={{ rows: 2, maxLength: 500 }}
+                    />
+                  </ModalForm>
+                )}
+                {can(PERM, 'delete') && r.status !== 'queued' && r.status !== 'running' && (
+                  <Popconfirm
+                    title={t('tasks.confirmDelete', { name: r.name })}
+                    onConfirm={async () => {
+                      try {
+                        await omopApi.removeTask(r.id);
+                      } finally {
+                        await tasks.refetch();
+                      }
+                    }}
+                  >
+                    <Button size="small" type="link" danger>
+                      {t('tasks.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <MappingForm
+        key={mapping ? `${mapping.kind}-${mapping.sourceCode}` : 'none'}
+        open={mapping !== null}
+        onOpenChange={(o) => !o && setMapping(null)}
+        prefill={mapping ?? undefined}
+        onDone={() => setMapping(null)}
+      />
+    </Card>
+  );
+}
