@@ -9,6 +9,7 @@ import {
 } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Popconfirm, Space, Tag, Tooltip } from 'antd';
+import dayjs from 'dayjs';
 import { type ReactElement, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -27,6 +28,8 @@ function PlanDrawer({ plan, trigger, onSaved }: { plan?: Plan; trigger: ReactEle
       trigger={trigger}
       width={520}
       drawerProps={{ destroyOnHidden: true }}
+      // The form outlives the drawer: each opening starts from the rule's (or an empty) values.
+      onOpenChange={(open) => open && form.resetFields()}
       initialValues={
         plan
           ? { name: plan.name, description: plan.description, enabled: plan.enabled, ruleIds: plan.ruleIds }
@@ -81,14 +84,14 @@ function PlanDrawer({ plan, trigger, onSaved }: { plan?: Plan; trigger: ReactEle
 
 /** 质控方案: named sets of rules; each can be run from here. */
 export default function PlanList() {
-  const { t } = useTranslation(QC_NS);
+  const { t, i18n } = useTranslation(QC_NS);
   const { message } = App.useApp();
   const can = useCan();
   const navigate = useNavigate();
   const table = useRef<ActionType>(null);
   const reload = () => table.current?.reload();
   const catalogue = useQuery({
-    queryKey: ['dataQc', 'catalogue'],
+    queryKey: ['dataQc', 'catalogue', i18n.language],
     queryFn: qcApi.catalogue,
     staleTime: Infinity,
   });
@@ -151,7 +154,12 @@ export default function PlanList() {
           render: (_, p) =>
             p.enabled ? <Tag color="green">{t('common.on')}</Tag> : <Tag>{t('common.off')}</Tag>,
         },
-        { title: t('common.updated'), dataIndex: 'updatedAt', valueType: 'dateTime', width: 170 },
+        {
+          title: t('common.updated'),
+          dataIndex: 'updatedAt',
+          width: 140,
+          render: (_, p) => dayjs(p.updatedAt).format('YYYY-MM-DD HH:mm'),
+        },
         {
           title: t('common.actions'),
           valueType: 'option',

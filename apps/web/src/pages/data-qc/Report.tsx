@@ -23,18 +23,26 @@ import { type Fault, qcApi, type ReportRule, useCan } from './api';
 import { QC_NS } from './i18n';
 import { SeverityTag } from './RuleList';
 
+/** Instants travel in UTC (ISO); the reader sees them in local time. */
+const localTimes = (text: string) =>
+  text.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/g, (iso) => dayjs(iso).format('YYYY-MM-DD HH:mm'));
 const percent = (v: number | null) => (v === null ? '-' : `${(v * 100).toFixed(1)}%`);
 
 /** The pass rate per rule, the faulty rows with their patients, and the export of a task. */
 function TaskReport({ taskId }: { taskId: number }) {
-  const { t } = useTranslation(QC_NS);
+  const { t, i18n } = useTranslation(QC_NS);
+  // The server words conditions and messages in the reader's language.
+  const lang = i18n.language;
   const can = useCan();
   const [ruleFilter, setRuleFilter] = useState<number | undefined>();
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState({ current: 1, size: 20 });
-  const report = useQuery({ queryKey: ['dataQc', 'report', taskId], queryFn: () => qcApi.report(taskId) });
+  const report = useQuery({
+    queryKey: ['dataQc', 'report', taskId, lang],
+    queryFn: () => qcApi.report(taskId),
+  });
   const faults = useQuery({
-    queryKey: ['dataQc', 'faults', taskId, ruleFilter, keyword, page],
+    queryKey: ['dataQc', 'faults', taskId, ruleFilter, keyword, page, lang],
     queryFn: () =>
       qcApi.faults(taskId, {
         page: page.current,
@@ -110,7 +118,7 @@ function TaskReport({ taskId }: { taskId: number }) {
                 width: 120,
                 render: (v) => <Tag color="blue">{v}</Tag>,
               },
-              { title: t('rules.condition'), dataIndex: 'condition', ellipsis: true },
+              { title: t('rules.condition'), dataIndex: 'condition' },
               {
                 title: t('severity.label'),
                 dataIndex: 'severity',
@@ -135,7 +143,7 @@ function TaskReport({ taskId }: { taskId: number }) {
                 ),
               },
               {
-                title: t('report.passRate'),
+                title: t('report.ruleRate'),
                 dataIndex: 'passRate',
                 width: 180,
                 render: (v: number | null) =>
@@ -202,7 +210,7 @@ function TaskReport({ taskId }: { taskId: number }) {
             : []),
         ]}
         columns={[
-          { title: t('report.patient'), dataIndex: 'patientName', width: 110 },
+          { title: t('report.patient'), dataIndex: 'patientName', width: 130 },
           { title: t('report.mrn'), dataIndex: 'patientMrn', width: 140, ellipsis: true },
           { title: t('rules.title'), dataIndex: 'ruleName', width: 160, ellipsis: true },
           {
@@ -213,7 +221,7 @@ function TaskReport({ taskId }: { taskId: number }) {
           },
           { title: t('rules.table'), dataIndex: 'tableLabel', width: 100 },
           { title: t('report.rowId'), dataIndex: 'rowId', width: 90 },
-          { title: t('report.message'), dataIndex: 'message', ellipsis: true },
+          { title: t('report.message'), dataIndex: 'message', render: (_, f) => localTimes(f.message) },
         ]}
       />
     </Space>

@@ -70,6 +70,8 @@ export function RuleDrawer({
       width={560}
       initialValues={rule ?? EMPTY}
       drawerProps={{ destroyOnHidden: true }}
+      // The form outlives the drawer: each opening starts from the rule's (or an empty) values.
+      onOpenChange={(open) => open && form.resetFields()}
       onValuesChange={(changed) => {
         // A column of the old table or kind would be refused: clear it.
         if ('table' in changed)

@@ -1,6 +1,7 @@
 import { type ActionType, ProTable } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Popconfirm, Space, Tag } from 'antd';
+import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Catalogue, qcApi, type Rule, useCan } from './api';
@@ -27,12 +28,12 @@ export function SeverityTag({ severity }: { severity: string }) {
 
 /** 质控规则: the app's rules, with a drawer to create and edit them. */
 export default function RuleList() {
-  const { t } = useTranslation(QC_NS);
+  const { t, i18n } = useTranslation(QC_NS);
   const { message } = App.useApp();
   const can = useCan();
   const table = useRef<ActionType>(null);
   const catalogue = useQuery({
-    queryKey: ['dataQc', 'catalogue'],
+    queryKey: ['dataQc', 'catalogue', i18n.language],
     queryFn: qcApi.catalogue,
     staleTime: Infinity,
   });
@@ -73,38 +74,49 @@ export default function RuleList() {
           : []
       }
       columns={[
-        { title: t('common.name'), dataIndex: 'name', ellipsis: true },
-        { title: t('rules.table'), key: 'table', render: (_, r) => labelOf(r), width: 130 },
+        { title: t('common.name'), dataIndex: 'name', width: 200 },
         {
           title: t('rules.kind'),
           key: 'kind',
           render: (_, r) => <Tag color="blue">{kindOf(r.kind)}</Tag>,
-          width: 130,
+          width: 120,
         },
         {
           title: t('rules.condition'),
           key: 'condition',
-          ellipsis: true,
-          render: (_, r) => (c ? ruleCondition(c, r, (min, max) => t('rules.rangeText', { min, max })) : ''),
+          render: (_, r) =>
+            c ? (
+              <span>
+                <Typography.Text type="secondary">{labelOf(r)} · </Typography.Text>
+                {ruleCondition(c, r, (min, max) => t('rules.rangeText', { min, max }))}
+              </span>
+            ) : (
+              ''
+            ),
         },
         {
           title: t('severity.label'),
           dataIndex: 'severity',
-          width: 100,
+          width: 90,
           render: (_, r) => <SeverityTag severity={r.severity} />,
         },
         {
           title: t('common.enabled'),
           dataIndex: 'enabled',
-          width: 90,
+          width: 80,
           render: (_, r) =>
             r.enabled ? <Tag color="green">{t('common.on')}</Tag> : <Tag>{t('common.off')}</Tag>,
         },
-        { title: t('common.updated'), dataIndex: 'updatedAt', valueType: 'dateTime', width: 170 },
+        {
+          title: t('common.updated'),
+          dataIndex: 'updatedAt',
+          width: 140,
+          render: (_, r) => dayjs(r.updatedAt).format('YYYY-MM-DD HH:mm'),
+        },
         {
           title: t('common.actions'),
           valueType: 'option',
-          width: 200,
+          width: 170,
           render: (_, r) => (
             <Space size={0}>
               {c && can('DataQcRule.edit') && (

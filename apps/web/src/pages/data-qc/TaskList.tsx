@@ -18,7 +18,7 @@ export function TaskStatus({ task }: { task: Task }) {
     return (
       <Space>
         {badge}
-        <Progress percent={task.progress} size="small" style={{ width: 100 }} />
+        <Progress percent={task.progress} size="small" style={{ width: 80 }} />
       </Space>
     );
   if (task.status === 'failed' && task.error) return <Tooltip title={task.error}>{badge}</Tooltip>;
@@ -90,39 +90,47 @@ export default function TaskList() {
           : []
       }
       columns={[
-        { title: '#', dataIndex: 'id', width: 70 },
-        { title: t('tasks.plan'), dataIndex: 'planName', ellipsis: true },
-        { title: t('tasks.status'), key: 'status', width: 220, render: (_, x) => <TaskStatus task={x} /> },
+        { title: '#', dataIndex: 'id', width: 56 },
+        { title: t('tasks.plan'), dataIndex: 'planName' },
+        { title: t('tasks.status'), key: 'status', width: 170, render: (_, x) => <TaskStatus task={x} /> },
         {
-          title: t('tasks.rules'),
-          dataIndex: 'rules',
-          width: 110,
+          title: t('tasks.result'),
+          key: 'result',
+          width: 190,
           render: (_, x) => (
-            <Space size={4}>
-              {x.rules}
-              {x.skipped > 0 && (
-                <Typography.Text type="secondary">
-                  ({t('tasks.skipped', { count: x.skipped })})
-                </Typography.Text>
-              )}
+            <Space size={4} wrap split={<Typography.Text type="secondary">·</Typography.Text>}>
+              <span>
+                {t('tasks.resultRules', { count: x.rules })}
+                {x.skipped > 0 && (
+                  <Typography.Text type="secondary">
+                    {' '}
+                    ({t('tasks.skipped', { count: x.skipped })})
+                  </Typography.Text>
+                )}
+              </span>
+              <span>{t('tasks.resultChecked', { count: x.checked })}</span>
+              <Typography.Text type={x.faults ? 'danger' : undefined}>
+                {t('tasks.resultFaults', { count: x.faults })}
+              </Typography.Text>
             </Space>
           ),
         },
-        { title: t('tasks.checked'), dataIndex: 'checked', width: 110 },
+        { title: t('tasks.createdBy'), dataIndex: 'createdByName', width: 90 },
         {
-          title: t('tasks.faults'),
-          dataIndex: 'faults',
-          width: 100,
-          render: (_, x) =>
-            x.faults ? <Typography.Text type="danger">{x.faults}</Typography.Text> : x.faults,
+          title: `${t('tasks.createdAt')} / ${t('tasks.finishedAt')}`,
+          key: 'time',
+          width: 170,
+          render: (_, x) => (
+            <Space direction="vertical" size={0}>
+              {time(x.createdAt)}
+              <Typography.Text type="secondary">{time(x.finishedAt)}</Typography.Text>
+            </Space>
+          ),
         },
-        { title: t('tasks.createdBy'), dataIndex: 'createdByName', width: 110 },
-        { title: t('tasks.createdAt'), key: 'createdAt', width: 170, render: (_, x) => time(x.createdAt) },
-        { title: t('tasks.finishedAt'), key: 'finishedAt', width: 170, render: (_, x) => time(x.finishedAt) },
         {
           title: t('common.actions'),
           valueType: 'option',
-          width: 160,
+          width: 130,
           render: (_, x) => (
             <Space size={0}>
               {x.status === 'succeeded' && can('DataQcReport.get') && (
