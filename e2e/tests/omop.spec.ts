@@ -97,6 +97,7 @@ test('a data manager maps a code, exports OMOP CDM, sees counts and unmapped cod
   await expect(page.getByText('condition_occurrence', { exact: true })).toBeVisible();
   await expect(page.locator('.ant-table-row')).toHaveCount(6);
   await expect(page.locator('.ant-spin-blur')).toHaveCount(0);
+  await expect(page.locator('.ant-spin-container').first()).toHaveCSS('opacity', '1');
   await screenshot(page, 'omop-rules');
 
   // Tasks: start an export and wait for it.
@@ -166,4 +167,24 @@ test('a data manager maps a code, exports OMOP CDM, sees counts and unmapped cod
   expect(check.body.data.items).toEqual([
     expect.objectContaining({ sourceCode: UNMAPPED, conceptId: 319835 }),
   ]);
+
+  // The same screens in English.
+  await page.goto('/omop-cdm/active-mapping-task');
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expect(page.getByText('OMOP CDM exports')).toBeVisible();
+  await expect(
+    page.locator('[data-testid^="task-detail-"]').first().getByText('Unmapped source codes'),
+  ).toBeVisible();
+  await screenshot(page, 'omop-tasks-en');
+  await page.goto('/omop-cdm/mapping-manage');
+  await expect(page.getByText('Built-in mappings (no vocabulary download needed)')).toBeVisible();
+  await screenshot(page, 'omop-mappings-en');
+  await page.goto('/omop-cdm/active-mapping-rule');
+  await expect(
+    page.getByText('Drug orders → drug exposure').or(page.getByText('药品医嘱 → 药物暴露')),
+  ).toBeVisible();
+  await expect(page.locator('.ant-spin-blur')).toHaveCount(0);
+  await expect(page.locator('.ant-spin-container').first()).toHaveCSS('opacity', '1');
+  await screenshot(page, 'omop-rules-en');
 });

@@ -102,9 +102,16 @@ export async function effectiveRules(db: Tx, appId: number, zh = true): Promise<
 
 export async function listRules(db: Db, req: FastifyRequest, actor: Actor) {
   const zh = req.locale === 'zh-CN';
+  // A built-in rule that kept its default name is named in the reader's language.
+  const named = (r: RuleView) => {
+    const p = pairOf(r.sourceTable, r.targetTable);
+    return p && (r.name === p.name.zh || r.name === p.name.en)
+      ? { ...r, name: zh ? p.name.zh : p.name.en }
+      : r;
+  };
   return {
     stored: await isStored(db, actor.appId),
-    items: await effectiveRules(db, actor.appId, zh),
+    items: (await effectiveRules(db, actor.appId, zh)).map(named),
     catalogue: RULE_CATALOGUE.map((p) => ({
       sourceTable: p.sourceTable,
       targetTable: p.targetTable,

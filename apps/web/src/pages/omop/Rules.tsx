@@ -130,16 +130,29 @@ export default function Rules() {
           </Typography.Text>
         )}
         columns={[
-          { title: t('rules.name'), dataIndex: 'name' },
+          {
+            title: t('rules.name'),
+            dataIndex: 'name',
+            render: (_, r) => (
+              <Space direction="vertical" size={0}>
+                <Space size={6} wrap>
+                  <span>{r.name}</span>
+                  <Tag>{r.builtin ? t('rules.builtin') : t('rules.custom')}</Tag>
+                </Space>
+                {r.note && <Typography.Text type="secondary">{r.note}</Typography.Text>}
+              </Space>
+            ),
+          },
           {
             title: t('rules.source'),
             dataIndex: 'sourceTable',
+            width: 160,
             render: (_, r) => t(`tables.${r.sourceTable}`),
           },
           {
             title: t('rules.target'),
             dataIndex: 'targetTable',
-            width: 230,
+            width: 220,
             render: (_, r) => (
               <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
                 {r.targetTable}
@@ -157,13 +170,6 @@ export default function Rules() {
               />
             ),
           },
-          {
-            title: '',
-            dataIndex: 'builtin',
-            width: 90,
-            render: (_, r) => <Tag>{r.builtin ? t('rules.builtin') : t('rules.custom')}</Tag>,
-          },
-          { title: t('rules.note'), dataIndex: 'note', ellipsis: true },
           {
             title: '',
             valueType: 'option',

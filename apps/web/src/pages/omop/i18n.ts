@@ -130,7 +130,7 @@ const zhCN = {
   },
 };
 
-const enUS: typeof zhCN = {
+const enUS: Tree = {
   kinds: {
     condition: 'Condition',
     measurement: 'Lab item',
@@ -243,11 +243,12 @@ const enUS: typeof zhCN = {
     detail: 'Details',
     rename: 'Rename',
     renameTitle: 'Change task',
-    rows: '{{count}} rows',
+    rows_one: '{{count}} row',
+    rows_other: '{{count}} rows',
     unmapped: 'Unmapped source codes',
     unmappedHint:
       'These source codes have no OMOP concept: they were exported with concept_id 0 and their source value. Click a code to map it.',
-    unmappedSummary: '{{kind}}: {{codes}} codes, {{rows}} rows',
+    unmappedSummary: '{{kind}} — codes: {{codes}}, rows: {{rows}}',
     code: 'Source code',
     example: 'Example name',
     countCol: 'Rows',
