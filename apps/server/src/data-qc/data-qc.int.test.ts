@@ -296,6 +296,10 @@ describe('data quality control', () => {
     expect(required).toMatchObject({ faults: 2, stored: 1 });
     const stored = await t.app.db.select().from(qcFaults).where(eq(qcFaults.taskId, id));
     expect(stored).toHaveLength(RULES.length);
+    // An attempt that another attempt of the job has taken over stops before its next rule.
+    await expect(runTask(t.app.db, appId, id, ruleIds, undefined, 1, async () => false)).rejects.toThrow(
+      /taken over/,
+    );
   });
 
   it('refuses bad rules naming the field, in Chinese and English, and changes nothing', async () => {

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
-import { qcRules, qcTaskRules, qcTasks } from '../db/schema/index.js';
+import { jobs, qcRules, qcTaskRules, qcTasks } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
 import type { QcKind } from './catalogue.js';
@@ -160,6 +160,8 @@ export async function runTask(
   ruleIds: number[],
   progress: (p: number) => Promise<void> = async () => {},
   cap = FAULT_CAP,
+  /** False once another attempt of the job has taken the task over: this one stops. */
+  stillMine: () => Promise<boolean> = async () => true,
 ) {
   const [task] = await db
     .select()
@@ -181,6 +183,7 @@ export async function runTask(
   let skipped = 0;
   let position = 0;
   for (const id of ruleIds) {
+    if (!(await stillMine())) throw new Error(`QC task ${taskId} was taken over by a newer attempt`);
     const r = byId.get(id);
     if (!r) continue; // deleted since the task was queued
     const run: RunRule = {
@@ -220,9 +223,25 @@ export async function runTask(
   return result;
 }
 
+/**
+ * The job: a run whose heartbeat went stale is claimed again (jobs/README.md); the older attempt
+ * then stops at its next rule instead of writing beside the newer one.
+ */
 export async function taskJob({ db, job, progress }: JobContext) {
   const p = job.params as { taskId: number; ruleIds: number[] };
-  return runTask(db, job.appId, Number(p.taskId), (p.ruleIds ?? []).map(Number), progress);
+  const stillMine = async () => {
+    const [j] = await db.select({ attempts: jobs.attempts }).from(jobs).where(eq(jobs.id, job.id));
+    return j?.attempts === job.attempts;
+  };
+  return runTask(
+    db,
+    job.appId,
+    Number(p.taskId),
+    (p.ruleIds ?? []).map(Number),
+    progress,
+    FAULT_CAP,
+    stillMine,
+  );
 }
 
 /** Deletes a finished task with its findings; a queued or running task cannot be deleted. */
