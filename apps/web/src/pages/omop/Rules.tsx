@@ -57,6 +57,9 @@ export default function Rules() {
   const { t } = useTranslation(OMOP_NS);
   const { message } = App.useApp();
   const can = useHasAction();
+  // A built-in rule not yet written for the app is written first, which needs the add function.
+  const may = (r: Rule, action: 'enable' | 'disable' | 'edit' | 'delete') =>
+    can(PERM, action) && (r.id !== null || can(PERM, 'add'));
   const rules = useQuery({ queryKey: ['omop', 'rules'], queryFn: omopApi.rules });
   const reload = () => void rules.refetch();
   const data = rules.data;
@@ -177,7 +180,7 @@ export default function Rules() {
             render: (_, r) => (
               <Space>
                 {r.enabled
-                  ? can(PERM, 'disable') && (
+                  ? may(r, 'disable') && (
                       <Button
                         size="small"
                         type="link"
@@ -186,7 +189,7 @@ export default function Rules() {
                         {t('rules.disable')}
                       </Button>
                     )
-                  : can(PERM, 'enable') && (
+                  : may(r, 'enable') && (
                       <Button
                         size="small"
                         type="link"
@@ -195,7 +198,7 @@ export default function Rules() {
                         {t('rules.enable')}
                       </Button>
                     )}
-                {can(PERM, 'edit') && (
+                {may(r, 'edit') && (
                   <RuleEdit
                     rule={r}
                     onDone={reload}
@@ -206,7 +209,7 @@ export default function Rules() {
                     }
                   />
                 )}
-                {can(PERM, 'delete') && (
+                {may(r, 'delete') && (
                   <Popconfirm
                     title={t('rules.confirmDelete', { name: r.name, table: r.targetTable })}
                     onConfirm={() => act(async () => omopApi.removeRule(await storedId(r)))}
