@@ -42,4 +42,16 @@ export async function changeLanguage(locale: Locale) {
   await i18next.changeLanguage(locale);
 }
 
+/**
+ * Adds an area's screen texts as namespace `ns`, once (a module may be evaluated by two lazy
+ * chunks). The English texts have the Chinese texts' keys: the parameter type says so.
+ */
+export function addScreenTexts<T extends object>(ns: string, zhCN: T, enUS: NoInfer<T>): string {
+  if (!i18next.hasResourceBundle('zh-CN', ns)) {
+    i18next.addResourceBundle('zh-CN', ns, zhCN);
+    i18next.addResourceBundle('en-US', ns, enUS);
+  }
+  return ns;
+}
+
 export { i18next };

@@ -1,6 +1,4 @@
-import { i18next } from '../../app/i18n';
-
-type Tree = { [k: string]: string | Tree };
+import { addScreenTexts } from '../../app/i18n';
 
 /** Text of the condition builder (research subjects, disease libraries): namespace `cohort`. */
 const zhCN = {
@@ -65,8 +63,4 @@ const enUS: typeof zhCN = {
   gender: { 0: 'Unknown', 1: 'Male', 2: 'Female', 3: 'Other' },
   visitKinds: { outpatient: 'Outpatient', inpatient: 'Inpatient', emergency: 'Emergency' },
 };
-export const COHORT_NS = 'cohort';
-if (!i18next.hasResourceBundle('zh-CN', COHORT_NS)) {
-  i18next.addResourceBundle('zh-CN', COHORT_NS, zhCN as unknown as Tree);
-  i18next.addResourceBundle('en-US', COHORT_NS, enUS as unknown as Tree);
-}
+export const COHORT_NS = addScreenTexts('cohort', zhCN, enUS);

@@ -1,6 +1,4 @@
-import { i18next } from '../../app/i18n';
-
-type Tree = { [k: string]: string | Tree };
+import { addScreenTexts } from '../../app/i18n';
 
 /** Text of the CRF renderer, the CRF pages and the patient record form: namespace `crf`. */
 const zhCN = {
@@ -427,8 +425,4 @@ const enUS: typeof zhCN = {
   },
 };
 
-export const CRF_NS = 'crf';
-if (!i18next.hasResourceBundle('zh-CN', CRF_NS)) {
-  i18next.addResourceBundle('zh-CN', CRF_NS, zhCN as Tree);
-  i18next.addResourceBundle('en-US', CRF_NS, enUS as Tree);
-}
+export const CRF_NS = addScreenTexts('crf', zhCN, enUS);

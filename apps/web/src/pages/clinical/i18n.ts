@@ -1,4 +1,4 @@
-import { i18next } from '../../app/i18n';
+import { addScreenTexts } from '../../app/i18n';
 
 /** Screen text of the clinical pages (patient 360, data collection), in their own `clinical` namespace. */
 const zhCN = {
@@ -493,9 +493,4 @@ const enUS: typeof zhCN = {
   },
 };
 
-type Tree = Record<string, unknown>;
-export const CLINICAL_NS = 'clinical';
-if (!i18next.hasResourceBundle('zh-CN', CLINICAL_NS)) {
-  i18next.addResourceBundle('zh-CN', CLINICAL_NS, zhCN as Tree);
-  i18next.addResourceBundle('en-US', CLINICAL_NS, enUS as Tree);
-}
+export const CLINICAL_NS = addScreenTexts('clinical', zhCN, enUS);

@@ -1,7 +1,6 @@
-import { i18next } from '../../app/i18n';
+import { addScreenTexts } from '../../app/i18n';
 
 /** Screen text of the disease-library pages, namespace `diseaseLibrary`. */
-type Tree = { [k: string]: string | Tree };
 const zhCN = {
   jobs: {
     pushTitle: '患者推送',
@@ -500,8 +499,4 @@ const enUS: typeof zhCN = {
     },
   },
 };
-export const LIBRARY_NS = 'diseaseLibrary';
-if (!i18next.hasResourceBundle('zh-CN', LIBRARY_NS)) {
-  i18next.addResourceBundle('zh-CN', LIBRARY_NS, zhCN as unknown as Tree);
-  i18next.addResourceBundle('en-US', LIBRARY_NS, enUS as unknown as Tree);
-}
+export const LIBRARY_NS = addScreenTexts('diseaseLibrary', zhCN, enUS);

@@ -1,6 +1,5 @@
-import { i18next } from '../../app/i18n';
+import { addScreenTexts } from '../../app/i18n';
 
-type Tree = { [k: string]: string | Tree };
 const zhCN = {
   topics: '研究主题',
   name: '主题名称',
@@ -147,8 +146,4 @@ const enUS: typeof zhCN = {
   mrn: 'MRN',
   enteredAt: 'Entered',
 };
-export const MC_NS = 'multiCenter';
-if (!i18next.hasResourceBundle('zh-CN', MC_NS)) {
-  i18next.addResourceBundle('zh-CN', MC_NS, zhCN as Tree);
-  i18next.addResourceBundle('en-US', MC_NS, enUS as Tree);
-}
+export const MC_NS = addScreenTexts('multiCenter', zhCN, enUS);

@@ -1,7 +1,6 @@
-import { i18next } from '../../app/i18n';
+import { addScreenTexts } from '../../app/i18n';
 
 /** Screen text of the research-subject pages, namespace `research`. */
-type Tree = { [k: string]: string | Tree };
 const zhCN = {
   list: {
     title: '课题列表',
@@ -429,8 +428,4 @@ const enUS: typeof zhCN = {
     event: '{{of}} (event)',
   },
 };
-export const RESEARCH_NS = 'research';
-if (!i18next.hasResourceBundle('zh-CN', RESEARCH_NS)) {
-  i18next.addResourceBundle('zh-CN', RESEARCH_NS, zhCN as Tree);
-  i18next.addResourceBundle('en-US', RESEARCH_NS, enUS as Tree);
-}
+export const RESEARCH_NS = addScreenTexts('research', zhCN, enUS);

@@ -1,4 +1,4 @@
-import { i18next } from '../../app/i18n';
+import { addScreenTexts } from '../../app/i18n';
 
 /** Screen text of the administration pages, in their own `admin` namespace. */
 const zhCN = {
@@ -141,8 +141,6 @@ const zhCN = {
     consistency: '各表依次读取：导出过程中写入的数据可能包含在内，也可能不包含。',
   },
 };
-
-type Tree = { [k: string]: string | Tree };
 
 const enUS: typeof zhCN = {
   common: {
@@ -287,8 +285,4 @@ const enUS: typeof zhCN = {
   },
 };
 
-export const ADMIN_NS = 'admin';
-if (!i18next.hasResourceBundle('zh-CN', ADMIN_NS)) {
-  i18next.addResourceBundle('zh-CN', ADMIN_NS, zhCN as Tree);
-  i18next.addResourceBundle('en-US', ADMIN_NS, enUS as Tree);
-}
+export const ADMIN_NS = addScreenTexts('admin', zhCN, enUS);
