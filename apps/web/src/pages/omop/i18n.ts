@@ -1,4 +1,4 @@
-import { i18next } from '../../app/i18n';
+import { addScreenTexts } from '../../app/i18n';
 
 /** Screen text of the OMOP CDM pages, namespace `omop`. */
 type Tree = { [k: string]: string | Tree };
@@ -261,8 +261,4 @@ const enUS: Tree = {
   },
 };
 
-export const OMOP_NS = 'omop';
-if (!i18next.hasResourceBundle('zh-CN', OMOP_NS)) {
-  i18next.addResourceBundle('zh-CN', OMOP_NS, zhCN as unknown as Tree);
-  i18next.addResourceBundle('en-US', OMOP_NS, enUS as unknown as Tree);
-}
+export const OMOP_NS = addScreenTexts('omop', zhCN, enUS);
