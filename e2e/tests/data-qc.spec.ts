@@ -43,11 +43,13 @@ async function seed(key: string, run: string, altCode: string) {
   }
 }
 
+/** Picks an option of one select: its own dropdown (a closing one may still show the same text). */
 async function pickOption(page: Page, select: Locator, option: string, type = false) {
+  const id = await select.getAttribute('id');
   await select.click();
   if (type) await select.fill(option);
   await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .locator(`.ant-select-dropdown:visible:has([id="${id}_list"]) .ant-select-item-option`)
     .filter({ hasText: option })
     .first()
     .click();
