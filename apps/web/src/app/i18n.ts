@@ -44,9 +44,10 @@ export async function changeLanguage(locale: Locale) {
 
 /**
  * Adds an area's screen texts as namespace `ns`, once (a module may be evaluated by two lazy
- * chunks). The English texts have the Chinese texts' keys: the parameter type says so.
+ * chunks). Declare the English texts as `typeof` the Chinese ones so the keys match, unless
+ * English needs plural keys (`rows_one`, `rows_other`) that Chinese does not.
  */
-export function addScreenTexts<T extends object>(ns: string, zhCN: T, enUS: NoInfer<T>): string {
+export function addScreenTexts(ns: string, zhCN: object, enUS: object): string {
   if (!i18next.hasResourceBundle('zh-CN', ns)) {
     i18next.addResourceBundle('zh-CN', ns, zhCN);
     i18next.addResourceBundle('en-US', ns, enUS);
