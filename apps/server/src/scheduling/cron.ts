@@ -34,7 +34,7 @@ function pattern(expr: string, timezone: string, field: string) {
     const why = e instanceof Error ? e.message.replace(/^CronPattern:\s*/, '') : String(e);
     throw invalidField(
       field,
-      `Cron 表达式无效，应为 5 段：分 时 日 月 周（例如 0 2 * * * 表示每天 2:00）。${why}`,
+      `Cron 表达式无效，应为 5 段：分 时 日 月 周（例如 0 2 * * * 表示每天 2:00）。详情：${why}`,
       `not a valid cron expression; five fields are expected: minute hour day month weekday (e.g. 0 2 * * * is 2:00 every day). ${why}`,
     );
   }

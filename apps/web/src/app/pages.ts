@@ -84,6 +84,8 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   OmopActiveMappingTask: lazy(() => import('../pages/omop/Tasks')),
   DataCleanHepatopathyPoc: lazy(() => import('../pages/data-clean/PocPatients')),
   DataCleanHepatopathyPocList: lazy(() => import('../pages/data-clean/PocRecord')),
+  TaskProjectManagement: lazy(() => import('../pages/task-scheduling/JobList')),
+  TaskSchedulingList: lazy(() => import('../pages/task-scheduling/ScheduleList')),
 };
 
 /** Whether a route has a built screen: the menu shows only those. */
