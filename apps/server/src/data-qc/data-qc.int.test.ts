@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoUserWith } from '../clinical/test/support.js';
 import {
   apps,
   auditLog,
@@ -463,6 +464,47 @@ describe('data quality control', () => {
     expect(has('qc_report', 'export')).toBe(2);
     const [created] = rows.filter((r) => r.entity === 'qc_rule' && r.action === 'create');
     expect(created!.userName).toBe('matrixadmin');
+  });
+
+  it('masks phones in reports for a user who may not see identity, and refuses what the user may not do', async () => {
+    const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
+    await t.app.db.insert(patients).values({
+      appId: demo!.appId,
+      mrn: 'QCMASK-1',
+      name: '掩码患者',
+      phone: '1381234567x',
+      source: 'synthetic',
+      sourceId: 'qcmask-1',
+    });
+    const rule = await call('POST', `${Q}/rules`, demoKey, {
+      name: '电话格式',
+      table: 'patients',
+      kind: 'pattern',
+      column: 'phone',
+      pattern: '^1\\d{10}$',
+    });
+    const plan = await call('POST', `${Q}/plans`, demoKey, { name: '电话', ruleIds: [rule.body.data.id] });
+    const task = await call('POST', `${Q}/tasks`, demoKey, { planId: plan.body.data.id });
+    await t.app.jobs.drain();
+    const viewer = await demoUserWith(t.app, 'qcviewer', [
+      'DataQcReport.query',
+      'DataQcReport.get',
+      'DataQcReport.export',
+    ]);
+    const url = `${Q}/reports/${task.body.data.id}`;
+    const seen = await call('GET', `${url}/faults?keyword=QCMASK`, viewer);
+    expect(seen.status).toBe(200);
+    expect(seen.body.data.items[0]).toMatchObject({ patientMrn: 'QCMASK-1', value: '138****567x' });
+    expect(seen.body.data.items[0].message).not.toContain('1381234567x');
+    const full = await call('GET', `${url}/faults?keyword=QCMASK`, demoKey);
+    expect(full.body.data.items[0].value).toBe('1381234567x');
+    const csv = await call('GET', `${url}/export`, viewer);
+    expect(csv.status).toBe(200);
+    expect(csv.text).toContain('QCMASK-1');
+    expect(csv.text).not.toContain('1381234567x');
+    // The report reader may not write rules or run plans.
+    expect((await call('POST', `${Q}/rules`, viewer, RULES[0]!.body)).status).toBe(403);
+    expect((await call('POST', `${Q}/tasks`, viewer, { planId: plan.body.data.id })).status).toBe(403);
   });
 
   it('deletes a rule (plans lose it, reports keep it) and a finished task, audited', async () => {
