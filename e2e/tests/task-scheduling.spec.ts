@@ -126,6 +126,8 @@ test('an administrator schedules a disease-library push, runs it now, follows th
   await expect(drawer.getByTestId('job-json').first()).toContainText(`"libraryId": ${library.id}`);
   await expect(drawer.getByTestId('job-json').last()).toContainText('"added": 1');
   await expect(drawer).toContainText('admin');
+  // The picture once the drawer has slid in.
+  await expect(page.locator('.ant-drawer-content-wrapper')).not.toHaveClass(/motion/);
   await screenshot(page, 'task-scheduling-5-job-detail');
   await drawer.getByRole('button', { name: '关闭' }).click();
   await expect(drawer).toBeHidden();
@@ -149,4 +151,25 @@ test('an administrator schedules a disease-library push, runs it now, follows th
     ),
   );
   expect(list.list).toEqual([expect.objectContaining({ name: SCHEDULE, enabled: false, nextRunAt: null })]);
+
+  // The same screens in English: labels of the screen and words from the server.
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await page.goto('/task-scheduling/task-scheduling');
+  const en = page.getByRole('row').filter({ hasText: SCHEDULE });
+  await expect(en).toContainText('Disease library push');
+  await expect(
+    page.getByText("Runs jobs on a cron expression, in the server's time zone Asia/Shanghai."),
+  ).toBeVisible();
+  await screenshot(page, 'task-scheduling-7-schedules-en');
+  await page.goto('/task-scheduling/project-management');
+  const enJob = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: `#${jobId}`, exact: true }) });
+  await expect(enJob).toContainText('Succeeded');
+  await expect(enJob).toContainText(`schedule “${SCHEDULE}” (run now)`);
+  await enJob.getByRole('button', { name: 'Details' }).click();
+  await expect(page.locator('.ant-drawer-content')).toContainText('Parameters');
+  await expect(page.locator('.ant-drawer-content-wrapper')).not.toHaveClass(/motion/);
+  await screenshot(page, 'task-scheduling-8-job-en');
 });

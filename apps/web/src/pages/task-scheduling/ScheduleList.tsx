@@ -131,7 +131,7 @@ export default function ScheduleList() {
           return { data: r.list, total: r.total, success: true };
         }}
         pagination={{ defaultPageSize: 20 }}
-        scroll={{ x: 1040 }}
+        scroll={{ x: 1020 }}
         toolBarRender={() => [
           can('TaskProjectManagement.query') && (
             <Button key="jobs" onClick={() => navigate('/task-scheduling/project-management')}>
@@ -150,7 +150,7 @@ export default function ScheduleList() {
           {
             title: t('schedules.name'),
             dataIndex: 'name',
-            width: 160,
+            width: 150,
             render: (_, s) => (
               <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setOpen(s.id)}>
                 {s.name}
@@ -160,7 +160,7 @@ export default function ScheduleList() {
           {
             title: t('schedules.kind'),
             dataIndex: 'kind',
-            width: 170,
+            width: 160,
             valueType: 'select',
             valueEnum: Object.fromEntries((kinds.data?.kinds ?? []).map((k) => [k.kind, { text: k.label }])),
             render: (_, s) => (
@@ -184,7 +184,7 @@ export default function ScheduleList() {
           {
             title: t('schedules.enabled'),
             dataIndex: 'enabled',
-            width: 70,
+            width: 90,
             valueType: 'select',
             valueEnum: {
               true: { text: t('schedules.enabledNow') },
@@ -214,14 +214,14 @@ export default function ScheduleList() {
           {
             title: t('schedules.nextRun'),
             key: 'next',
-            width: 170,
+            width: 165,
             search: false,
             render: (_, s) => (s.enabled ? timeIn(s.nextRunAt, s.timezone, i18n.language) : '-'),
           },
           {
             title: t('schedules.lastRun'),
             key: 'last',
-            width: 200,
+            width: 165,
             search: false,
             render: (_, s) => (
               <Space direction="vertical" size={0}>
@@ -253,7 +253,7 @@ export default function ScheduleList() {
             title: t('common.actions'),
             valueType: 'option',
             fixed: 'right',
-            width: 160,
+            width: 180,
             render: (_, s) => (
               <Space size={0}>
                 {can('TaskSchedulingList.edit') && (
