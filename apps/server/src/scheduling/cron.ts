@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { ConfigError } from '../config.js';
 import { invalidField } from '../http/errors.js';
 
 /**
@@ -12,7 +13,9 @@ export const DEFAULT_TIMEZONE = 'Asia/Shanghai';
 export function scheduleTimezone(env: NodeJS.ProcessEnv = process.env): string {
   const tz = env.SCHEDULE_TIMEZONE?.trim() || DEFAULT_TIMEZONE;
   if (!validTimezone(tz))
-    throw new Error(`SCHEDULE_TIMEZONE=${JSON.stringify(tz)}: not an IANA time zone (e.g. Asia/Shanghai)`);
+    throw new ConfigError(
+      `SCHEDULE_TIMEZONE=${JSON.stringify(tz)}: not an IANA time zone (e.g. Asia/Shanghai)`,
+    );
   return tz;
 }
 
