@@ -1,7 +1,6 @@
-import { i18next } from '../../app/i18n';
+import { addScreenTexts } from '../../app/i18n';
 
 /** Screen text of the task-scheduling pages, namespace `taskScheduling`. */
-type Tree = { [k: string]: string | Tree };
 const zhCN = {
   common: {
     actions: '操作',
@@ -236,8 +235,4 @@ const enUS: typeof zhCN = {
     openJob: 'Open job',
   },
 };
-export const TS_NS = 'taskScheduling';
-if (!i18next.hasResourceBundle('zh-CN', TS_NS)) {
-  i18next.addResourceBundle('zh-CN', TS_NS, zhCN as unknown as Tree);
-  i18next.addResourceBundle('en-US', TS_NS, enUS as unknown as Tree);
-}
+export const TS_NS = addScreenTexts('taskScheduling', zhCN, enUS);
