@@ -85,7 +85,7 @@ export function faultMessage(rule: RunRule, value: string | null, other: string 
   const p = rule.params;
   switch (rule.kind as QcKind) {
     case 'required':
-      return `${col} ${w.empty}`;
+      return locale === 'zh-CN' ? `${col}${w.empty}` : `${col} ${w.empty}`;
     case 'range':
       return `${col} ${v} ${w.outside} [${p.min ?? '-∞'}, ${p.max ?? '+∞'}]`;
     case 'pattern':
