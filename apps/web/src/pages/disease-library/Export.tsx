@@ -31,6 +31,7 @@ function ExportPanel({ lib }: { lib: LibraryDetail }) {
     try {
       const job = await waitForJob(jobId, setProgress);
       if (job.status === 'failed') message.error(t('list.failed', { error: job.error ?? '' }));
+      else if (job.status === 'cancelled') message.warning(t('list.cancelled'));
       else message.success(t('export.done', { rows: (job.result as { rows?: number })?.rows ?? 0 }));
     } finally {
       setProgress(null);

@@ -38,6 +38,7 @@ export default function LibraryList() {
     try {
       const job = await waitForJob(jobId);
       if (job.status === 'failed') message.error(t('list.failed', { error: job.error ?? '' }));
+      else if (job.status === 'cancelled') message.warning(t('list.cancelled'));
       else if (kind === 'push') message.success(t('list.pushed', job.result as Record<string, number>));
       else message.success(t('list.filled', (job.result as { counts: Record<string, number> }).counts));
     } finally {

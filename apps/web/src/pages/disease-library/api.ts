@@ -282,12 +282,12 @@ export const libraryApi = {
     }),
 };
 
-/** Polls a job until it ends. */
+/** Polls a job until it ends: succeeded, failed, or cancelled while still queued (task scheduling). */
 export async function waitForJob(jobId: number, onProgress?: (p: number) => void): Promise<Job> {
   for (;;) {
     const j = await libraryApi.job(jobId);
     onProgress?.(j.progress);
-    if (j.status === 'succeeded' || j.status === 'failed') return j;
+    if (j.status !== 'queued' && j.status !== 'running') return j;
     await new Promise((r) => setTimeout(r, 500));
   }
 }
