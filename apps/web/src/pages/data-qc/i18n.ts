@@ -1,7 +1,6 @@
-import { i18next } from '../../app/i18n';
+import { addScreenTexts } from '../../app/i18n';
 
 /** Screen text of the data-QC pages, namespace `dataQc`. */
-type Tree = { [k: string]: string | Tree };
 const zhCN = {
   common: {
     name: '名称',
@@ -209,8 +208,4 @@ const enUS: typeof zhCN = {
     exportXlsx: 'Export Excel',
   },
 };
-export const QC_NS = 'dataQc';
-if (!i18next.hasResourceBundle('zh-CN', QC_NS)) {
-  i18next.addResourceBundle('zh-CN', QC_NS, zhCN as unknown as Tree);
-  i18next.addResourceBundle('en-US', QC_NS, enUS as unknown as Tree);
-}
+export const QC_NS = addScreenTexts('dataQc', zhCN, enUS);
