@@ -1190,7 +1190,7 @@ export const ROUTE_TABLE: RouteEntry[] = [
         menuId: 2001,
         name: 'TaskProjectManagement',
         path: '/task-scheduling/project-management',
-        title: { 'zh-CN': '项目管理', 'en-US': 'Projects' },
+        title: { 'zh-CN': '作业管理', 'en-US': 'Jobs' },
         actions: ['add', 'delete', 'edit', 'query', 'get', 'enable', 'disable'],
       },
       {
