@@ -3,7 +3,9 @@ import { SITE_DEFAULT_TEXT, siteText } from './site.js';
 
 describe('site texts', () => {
   it('shows an unchanged default in the reader’s language', () => {
-    expect(siteText('environment', SITE_DEFAULT_TEXT.environment['zh-CN'], 'en-US')).toBe('Local environment');
+    expect(siteText('environment', SITE_DEFAULT_TEXT.environment['zh-CN'], 'en-US')).toBe(
+      'Local environment',
+    );
     expect(siteText('loginTitle', '临床科研数据平台', 'en')).toBe('Clinical research data platform');
     expect(siteText('environment', '本地环境', 'zh-CN')).toBe('本地环境');
   });

@@ -1,4 +1,14 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { appId, at } from './columns.js';
 import { users } from './identity.js';
 import { jobs } from './jobs.js';
@@ -58,10 +68,7 @@ export const scheduleRuns = pgTable(
     trigger: text('trigger').notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('schedule_runs_due').on(t.scheduleId, t.dueAt),
-    index('schedule_runs_job').on(t.jobId),
-  ],
+  (t) => [uniqueIndex('schedule_runs_due').on(t.scheduleId, t.dueAt), index('schedule_runs_job').on(t.jobId)],
 );
 
 /** A failed or cancelled job queued again with the same kind and params: the old and the new job. */
