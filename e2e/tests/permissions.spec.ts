@@ -34,7 +34,7 @@ test.describe('permissions', () => {
   test('an administrator sees the system settings; unknown addresses go to /404', async ({ page }) => {
     await signInToWorkbench(page, account('admin'));
     await expect(page.locator('.ant-pro-sider-menu')).toContainText('系统设置');
-    await page.goto('/system/exportDatabase');
+    await page.goto('/system/annotation');
     // A route of the table without a page yet answers "still under development".
     await expect(page.getByText('抱歉，你访问的页面不存在或仍在开发中')).toBeVisible();
     await page.goto('/no/such/page');
