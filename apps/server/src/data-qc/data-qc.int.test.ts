@@ -303,6 +303,20 @@ describe('data quality control', () => {
     );
   });
 
+  it('words a failed task in the reader’s language when its job kept the message key', async () => {
+    const task = await call('POST', `${Q}/tasks`, key, { planId });
+    const id = task.body.data.id as number;
+    await t.app.jobs.drain();
+    // A failure as the runner stores one: English text, and the key to word it again.
+    await t.app.db.execute(sql`update jobs set status = 'failed', error = 'Please log in first',
+      result = '{"failure":{"key":"auth.required","values":{}}}'::jsonb
+      where id = (select job_id from qc_tasks where id = ${id})`);
+    const zh = await call('GET', `${Q}/tasks/${id}`, key, undefined, 'zh-CN');
+    expect(zh.body.data).toMatchObject({ status: 'failed', error: '请先登录' });
+    const en = await call('GET', `${Q}/tasks?page=1&size=50`, key, undefined, 'en-US');
+    expect(en.body.data.items.find((x: { id: number }) => x.id === id).error).toBe('Please log in first');
+  });
+
   it('refuses bad rules naming the field, in Chinese and English, and changes nothing', async () => {
     const count = async () => {
       const [r] = await t.app.db.select({ n: sql<number>`count(*)::int` }).from(qcRules);

@@ -187,7 +187,7 @@ export async function dataQcRoutes(app: FastifyInstance) {
       config: id('DataQcTask.query'),
       schema: { tags, summary: 'QC tasks of the app with their status', querystring: pageQuery },
     },
-    async (req) => ok(await listTasks(app.db, req.auth!.appId, req.query)),
+    async (req) => ok(await listTasks(app.db, req.auth!.appId, req.query, false, req.locale)),
   );
   r.post(
     `${P}/tasks`,
@@ -207,7 +207,7 @@ export async function dataQcRoutes(app: FastifyInstance) {
       config: { ...id('DataQcTask.get'), ownedIds: ownedTaskIds },
       schema: { tags, summary: 'A QC task with its status and totals', params: taskParams },
     },
-    async (req) => ok(await taskOf(app.db, req.auth!.appId, req.params.taskId)),
+    async (req) => ok(await taskOf(app.db, req.auth!.appId, req.params.taskId, req.locale)),
   );
   r.delete(
     `${P}/tasks/:taskId`,
@@ -225,7 +225,7 @@ export async function dataQcRoutes(app: FastifyInstance) {
       config: id('DataQcReport.query'),
       schema: { tags, summary: 'Finished QC tasks, whose reports can be read', querystring: pageQuery },
     },
-    async (req) => ok(await listTasks(app.db, req.auth!.appId, req.query, true)),
+    async (req) => ok(await listTasks(app.db, req.auth!.appId, req.query, true, req.locale)),
   );
   r.get(
     `${P}/reports/:taskId`,

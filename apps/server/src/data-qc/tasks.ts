@@ -1,9 +1,11 @@
+import type { Locale } from '@crdp/core';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs, qcRules, qcTaskRules, qcTasks } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
+import { jobFailureText } from '../jobs/failure.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
 import type { QcKind } from './catalogue.js';
 import { evaluateRule, FAULT_CAP, type RunRule } from './evaluate.js';
@@ -42,7 +44,7 @@ const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v a
 export async function taskRows(
   db: Tx,
   appId: number,
-  opts: { id?: number; page?: number; size?: number; finished?: boolean },
+  opts: { id?: number; page?: number; size?: number; finished?: boolean; locale?: Locale },
 ) {
   const where = [sql`t.app_id = ${appId}`];
   if (opts.id !== undefined) where.push(sql`t.id = ${opts.id}`);
@@ -57,7 +59,7 @@ export async function taskRows(
   );
   const rows = rowsOf<Record<string, unknown>>(
     await db.execute(sql`select t.id, t.plan_id, t.plan_name, t.job_id, t.created_by_name, t.created_at,
-        coalesce(j.status, 'failed') as status, coalesce(j.progress, 0) as progress, j.error, j.started_at, j.finished_at,
+        coalesce(j.status, 'failed') as status, coalesce(j.progress, 0) as progress, j.error, j.result, j.started_at, j.finished_at,
         coalesce(s.rules, 0)::int as rules, coalesce(s.skipped, 0)::int as skipped,
         coalesce(s.checked, 0)::int as checked, coalesce(s.faults, 0)::int as faults
       from qc_tasks t
@@ -75,7 +77,12 @@ export async function taskRows(
     jobId: r.job_id === null ? null : Number(r.job_id),
     status: String(r.status),
     progress: Number(r.progress),
-    error: (r.error as string | null) ?? null,
+    // A failure that kept its message key reads in the reader's language.
+    error:
+      jobFailureText(
+        { status: String(r.status), error: (r.error as string | null) ?? null, result: r.result },
+        opts.locale ?? 'zh-CN',
+      ) ?? null,
     createdByName: String(r.created_by_name),
     createdAt: iso(r.created_at)!,
     startedAt: iso(r.started_at),
@@ -88,14 +95,20 @@ export async function taskRows(
   return { total: Number(total?.n ?? 0), items };
 }
 
-export async function taskOf(db: Tx, appId: number, id: number): Promise<TaskView> {
-  const { items } = await taskRows(db, appId, { id });
+export async function taskOf(db: Tx, appId: number, id: number, locale?: Locale): Promise<TaskView> {
+  const { items } = await taskRows(db, appId, { id, ...(locale ? { locale } : {}) });
   if (!items[0]) throw notFound('qc_task');
   return items[0];
 }
 
-export async function listTasks(db: Db, appId: number, q: { page: number; size: number }, finished = false) {
-  const r = await taskRows(db, appId, { ...q, finished });
+export async function listTasks(
+  db: Db,
+  appId: number,
+  q: { page: number; size: number },
+  finished = false,
+  locale: Locale = 'zh-CN',
+) {
+  const r = await taskRows(db, appId, { ...q, finished, locale });
   return { ...r, page: q.page, size: q.size };
 }
 
