@@ -5,6 +5,7 @@ import { jobs } from '../db/schema/index.js';
 import { failureEnglish, failureOf } from './failure.js';
 
 export type JobRow = typeof jobs.$inferSelect;
+export type CancelHook = (tx: Tx, job: JobRow) => Promise<void>;
 
 export interface JobContext {
   db: Db;
@@ -52,6 +53,7 @@ const MAX_ATTEMPTS = 3;
  */
 export class JobRunner {
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly cancelled = new Map<string, CancelHook>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -68,6 +70,20 @@ export class JobRunner {
     if (this.handlers.has(kind)) throw new Error(`job kind ${kind} is already handled`);
     this.handlers.set(kind, handler);
     return this;
+  }
+
+  /**
+   * What a kind of job does when it is cancelled before any process took it (task scheduling):
+   * e.g. an import marks its record cancelled. Runs in the cancelling transaction.
+   */
+  onCancelled(kind: string, hook: CancelHook) {
+    this.cancelled.set(kind, hook);
+    return this;
+  }
+
+  /** Runs the cancel hook of the job's kind, if it has one. */
+  async cancelledHook(tx: Tx, job: JobRow) {
+    await this.cancelled.get(job.kind)?.(tx, job);
   }
 
   start() {

@@ -192,6 +192,8 @@ export async function cancelJob(db: Db, req: FastifyRequest, id: number) {
             : bilingual('作业已结束，无需取消', 'the job has already finished; there is nothing to cancel'),
       });
     }
+    // The kind's own follow-up (an import marks its record cancelled), in this transaction.
+    await req.server.jobs.cancelledHook(tx, done);
     await audit(tx, req, {
       action: 'job.cancel',
       entity: 'job',

@@ -1,6 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, jobs, scheduleRuns, schedules } from '../db/schema/index.js';
+import { IMPORT_JOB } from '../clinical/imports/service.js';
+import { auditLog, importRecords, jobs, scheduleRuns, schedules } from '../db/schema/index.js';
 import {
   HBV_CRITERIA,
   HBV_RULES,
@@ -409,6 +410,21 @@ describe('task scheduling: jobs and schedules of one app', () => {
     const again = await call('POST', `${P}/jobs/${q.id}/retry`, admin);
     expect(again.status).toBe(200);
     await t.app.db.delete(jobs).where(sql`kind = 'test.waiting'`);
+  });
+
+  it('a cancelled import says so on its record instead of waiting forever', async () => {
+    // Attempts used up: no runner takes it, so it stays queued until cancelled.
+    const job = await enqueueJob(t.app.db, { appId, kind: IMPORT_JOB, params: {}, createdBy: null });
+    await t.app.db.update(jobs).set({ attempts: 3 }).where(eq(jobs.id, job.id));
+    const [rec] = await t.app.db
+      .insert(importRecords)
+      .values({ appId, jobId: job.id, format: 'csv', fileName: 'waiting.csv' })
+      .returning();
+    const r = await call('POST', `${P}/jobs/${job.id}/cancel`, admin);
+    expect(r.status).toBe(200);
+    const [after] = await t.app.db.select().from(importRecords).where(eq(importRecords.id, rec!.id));
+    expect(after?.status).toBe('cancelled');
+    expect(after?.finishedAt).not.toBeNull();
   });
 
   it('filters the job list by kind, status and time', async () => {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -41,6 +41,13 @@ const ownedImports = async (db: FastifyInstance['db'], appId: number) =>
 /** Import records (`/data-lake/data-resource-maintenance`): FHIR bundles and CSV files, run as jobs. */
 export async function importRoutes(app: FastifyInstance) {
   app.jobs.handle(IMPORT_JOB, runImportJob);
+  // Cancelled before it ran (task scheduling): the record says so instead of waiting forever.
+  app.jobs.onCancelled(IMPORT_JOB, async (tx, job) => {
+    await tx
+      .update(importRecords)
+      .set({ status: 'cancelled', finishedAt: new Date() })
+      .where(and(eq(importRecords.jobId, job.id), eq(importRecords.appId, job.appId)));
+  });
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['imports'];
 

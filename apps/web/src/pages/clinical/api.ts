@@ -55,7 +55,7 @@ export interface ImportRecord {
   jobId: number | null;
   format: 'fhir' | 'csv';
   fileName: string;
-  status: 'queued' | 'running' | 'succeeded' | 'partial' | 'failed';
+  status: 'queued' | 'running' | 'succeeded' | 'partial' | 'failed' | 'cancelled';
   total: number;
   succeeded: number;
   failed: number;

@@ -149,7 +149,14 @@ const zhCN = {
     patients: '模拟患者数',
     seed: '随机种子',
     counts: '各表行数',
-    state: { queued: '排队中', running: '导入中', succeeded: '成功', partial: '部分成功', failed: '失败' },
+    state: {
+      queued: '排队中',
+      running: '导入中',
+      succeeded: '成功',
+      partial: '部分成功',
+      failed: '失败',
+      cancelled: '已取消',
+    },
   },
   cdr: {
     title: 'CDR 浏览',
@@ -398,6 +405,7 @@ const enUS: typeof zhCN = {
       succeeded: 'Succeeded',
       partial: 'Partly succeeded',
       failed: 'Failed',
+      cancelled: 'Cancelled',
     },
   },
   cdr: {

@@ -30,6 +30,7 @@ const STATUS_COLOR: Record<ImportRecord['status'], string> = {
   succeeded: 'success',
   partial: 'warning',
   failed: 'error',
+  cancelled: 'default',
 };
 
 const readText = (file: File) => file.text();
