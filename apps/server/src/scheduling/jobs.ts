@@ -27,13 +27,36 @@ export const jobListQuery = z.object({
 
 export const kindLabel = (kind: string, locale: Locale) => JOB_KIND_LABELS[kind]?.[locale] ?? kind;
 
-/** The scalar fields of a result, in a line (`added: 12 · matched: 40`), for lists. */
-export function resultSummary(result: unknown): string | null {
+/** Words for the numbers jobs report (push, fill, export, import, QC, OMOP); other keys show as named. */
+const RESULT_TERMS: Record<string, Record<Locale, string>> = {
+  matched: { 'zh-CN': '匹配', 'en-US': 'matched' },
+  added: { 'zh-CN': '新增', 'en-US': 'added' },
+  alreadyIn: { 'zh-CN': '已在库', 'en-US': 'already in' },
+  patients: { 'zh-CN': '患者', 'en-US': 'patients' },
+  items: { 'zh-CN': '指标', 'en-US': 'items' },
+  rows: { 'zh-CN': '行数', 'en-US': 'rows' },
+  fileName: { 'zh-CN': '文件', 'en-US': 'file' },
+  format: { 'zh-CN': '格式', 'en-US': 'format' },
+  status: { 'zh-CN': '状态', 'en-US': 'status' },
+  total: { 'zh-CN': '合计', 'en-US': 'total' },
+  succeeded: { 'zh-CN': '成功', 'en-US': 'succeeded' },
+  failed: { 'zh-CN': '失败', 'en-US': 'failed' },
+  rules: { 'zh-CN': '规则', 'en-US': 'rules' },
+  skipped: { 'zh-CN': '跳过', 'en-US': 'skipped' },
+  checked: { 'zh-CN': '检查行数', 'en-US': 'rows checked' },
+  faults: { 'zh-CN': '问题', 'en-US': 'faults' },
+  bytes: { 'zh-CN': '字节', 'en-US': 'bytes' },
+};
+
+/** A one-line summary of a job's result in the reader's language; ids and nested objects are left out. */
+export function resultSummary(result: unknown, locale: Locale = 'zh-CN'): string | null {
   if (!result || typeof result !== 'object' || Array.isArray(result)) return null;
   const parts = Object.entries(result as Record<string, unknown>)
-    .filter(([k, v]) => k !== 'failure' && ['number', 'string', 'boolean'].includes(typeof v))
+    .filter(
+      ([k, v]) => k !== 'failure' && !/Id$/.test(k) && ['number', 'string', 'boolean'].includes(typeof v),
+    )
     .slice(0, 5)
-    .map(([k, v]) => `${k}: ${String(v).slice(0, 60)}`);
+    .map(([k, v]) => `${RESULT_TERMS[k]?.[locale] ?? k} ${String(v).slice(0, 60)}`);
   return parts.length ? parts.join(' · ') : null;
 }
 
@@ -89,7 +112,7 @@ async function views(db: Tx, appId: number, rows: JobRow[], locale: Locale) {
       finishedAt: iso(j.finishedAt),
       durationMs: j.startedAt && j.finishedAt ? j.finishedAt.getTime() - j.startedAt.getTime() : null,
       error: jobFailureText(j, locale),
-      summary: j.status === 'succeeded' ? resultSummary(j.result) : null,
+      summary: j.status === 'succeeded' ? resultSummary(j.result, locale) : null,
       retryOf: retryRows.find((r) => r.retryJobId === j.id)?.jobId ?? null,
       retriedAs: retryRows.filter((r) => r.jobId === j.id).map((r) => r.retryJobId),
     };

@@ -205,9 +205,14 @@ describe('task scheduling: jobs and schedules of one app', () => {
     expect(row.kindLabel).toBe('专病库患者推送');
     expect(row.schedule).toEqual({ id, name: '每日推送', trigger: 'schedule' });
     expect(row.createdBy).toBe('admin');
-    expect(row.summary).toContain('added: 2');
+    // The result's numbers in words of the reader's language, the library id left out.
+    expect(row.summary).toContain('新增 2');
+    expect(row.summary).not.toContain('libraryId');
     const en = await call('GET', `${P}/jobs?kind=diseaseLibrary.push`, admin, undefined, 'en-US');
     expect(en.body.data.list[0].kindLabel).toBe('Disease library push');
+    expect(en.body.data.list.find((j: { id: number }) => j.id === runs[0]!.jobId).summary).toContain(
+      'added 2',
+    );
     // The schedule's list row shows its last job's status.
     const sl = await call('GET', `${P}/schedules?name=${encodeURIComponent('每日推送')}`, admin);
     expect(sl.body.data.list[0].lastJob.status).toBe('succeeded');
