@@ -116,7 +116,7 @@ test('an administrator schedules a disease-library push, runs it now, follows th
   await expect(jobRow).toContainText('成功', { timeout: 30_000 });
   await expect(jobRow).toContainText('专病库患者推送');
   await expect(jobRow).toContainText(`调度「${SCHEDULE}」（立即运行）`);
-  await expect(jobRow).toContainText('added: 1');
+  await expect(jobRow).toContainText('新增 1');
   await screenshot(page, 'task-scheduling-4-jobs');
 
   // Its details: who, when, params and result as JSON.
