@@ -8,13 +8,14 @@ import {
   ProTable,
 } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Form, Popconfirm, Space, Tag, Tooltip } from 'antd';
+import { App, Button, Form, Space, Tag, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { type ReactElement, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { fieldError, type Plan, type PlanInput, qcApi, useCan } from './api';
 import { QC_NS } from './i18n';
+import { ToggleDeleteActions } from './RowActions';
 
 /** Create or edit a plan: a name and the enabled rules it runs, in the order picked. */
 function PlanDrawer({ plan, trigger, onSaved }: { plan?: Plan; trigger: ReactElement; onSaved: () => void }) {
@@ -194,32 +195,14 @@ export default function PlanList() {
                   }
                 />
               )}
-              {can(`DataQcPlan.${p.enabled ? 'disable' : 'enable'}`) && (
-                <Button
-                  type="link"
-                  size="small"
-                  onClick={async () => {
-                    await qcApi.setPlanEnabled(p.id, !p.enabled);
-                    reload();
-                  }}
-                >
-                  {p.enabled ? t('common.disable') : t('common.enable')}
-                </Button>
-              )}
-              {can('DataQcPlan.delete') && (
-                <Popconfirm
-                  title={t('common.deleteConfirm', { name: p.name })}
-                  onConfirm={async () => {
-                    await qcApi.deletePlan(p.id);
-                    message.success(t('common.deleted'));
-                    reload();
-                  }}
-                >
-                  <Button type="link" size="small" danger>
-                    {t('common.delete')}
-                  </Button>
-                </Popconfirm>
-              )}
+              <ToggleDeleteActions
+                area="DataQcPlan"
+                name={p.name}
+                enabled={p.enabled}
+                setEnabled={(on) => qcApi.setPlanEnabled(p.id, on)}
+                remove={() => qcApi.deletePlan(p.id)}
+                onDone={reload}
+              />
             </Space>
           ),
         },

@@ -1,11 +1,12 @@
 import { type ActionType, ProTable } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
+import { Button, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Catalogue, qcApi, type Rule, useCan } from './api';
 import { QC_NS } from './i18n';
+import { ToggleDeleteActions } from './RowActions';
 import { RuleDrawer } from './RuleDrawer';
 
 /** What a rule checks, in the reader's words (labels from the server's catalogue). */
@@ -29,7 +30,6 @@ export function SeverityTag({ severity }: { severity: string }) {
 /** 质控规则: the app's rules, with a drawer to create and edit them. */
 export default function RuleList() {
   const { t, i18n } = useTranslation(QC_NS);
-  const { message } = App.useApp();
   const can = useCan();
   const table = useRef<ActionType>(null);
   const catalogue = useQuery({
@@ -131,32 +131,14 @@ export default function RuleList() {
                   }
                 />
               )}
-              {can(`DataQcRule.${r.enabled ? 'disable' : 'enable'}`) && (
-                <Button
-                  type="link"
-                  size="small"
-                  onClick={async () => {
-                    await qcApi.setRuleEnabled(r.id, !r.enabled);
-                    reload();
-                  }}
-                >
-                  {r.enabled ? t('common.disable') : t('common.enable')}
-                </Button>
-              )}
-              {can('DataQcRule.delete') && (
-                <Popconfirm
-                  title={t('common.deleteConfirm', { name: r.name })}
-                  onConfirm={async () => {
-                    await qcApi.deleteRule(r.id);
-                    message.success(t('common.deleted'));
-                    reload();
-                  }}
-                >
-                  <Button type="link" size="small" danger>
-                    {t('common.delete')}
-                  </Button>
-                </Popconfirm>
-              )}
+              <ToggleDeleteActions
+                area="DataQcRule"
+                name={r.name}
+                enabled={r.enabled}
+                setEnabled={(on) => qcApi.setRuleEnabled(r.id, on)}
+                remove={() => qcApi.deleteRule(r.id)}
+                onDone={reload}
+              />
             </Space>
           ),
         },
