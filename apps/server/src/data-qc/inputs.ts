@@ -1,5 +1,8 @@
+import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { Db } from '../db/client.js';
+import type { qcPlans, qcRules } from '../db/schema/index.js';
 import { AppError } from '../http/errors.js';
 import { QC_KINDS, QC_SEVERITIES } from './catalogue.js';
 
@@ -87,3 +90,34 @@ export const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
 export const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 /** LIKE pattern of a keyword with its wildcards taken literally. */
 export const likeOf = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;
+
+/**
+ * One page of the app's rules or plans, newest first, filtered by a keyword (name or
+ * description) and the enabled flag: the lists of both screens.
+ */
+export async function namedPage<T extends typeof qcRules | typeof qcPlans>(
+  db: Db,
+  table: T,
+  appId: number,
+  q: ListQuery,
+): Promise<{ total: number; rows: Array<T['$inferSelect']> }> {
+  const t = table as typeof qcRules;
+  const where: SQL[] = [eq(t.appId, appId)];
+  if (q.keyword?.trim()) {
+    const like = likeOf(q.keyword.trim());
+    where.push(or(ilike(t.name, like), ilike(t.description, like))!);
+  }
+  if (q.enabled) where.push(eq(t.enabled, q.enabled === 'true'));
+  const [total] = await db
+    .select({ n: count() })
+    .from(t)
+    .where(and(...where));
+  const rows = await db
+    .select()
+    .from(t)
+    .where(and(...where))
+    .orderBy(desc(t.id))
+    .limit(q.size)
+    .offset((q.page - 1) * q.size);
+  return { total: total?.n ?? 0, rows: rows as Array<T['$inferSelect']> };
+}

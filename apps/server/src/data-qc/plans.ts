@@ -1,10 +1,10 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { qcPlanRules, qcPlans, qcRules } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
-import { type Actor, type ListQuery, likeOf, type PlanInput } from './inputs.js';
+import { type Actor, type ListQuery, namedPage, type PlanInput } from './inputs.js';
 
 /**
  * QC plans (DataQcPlan): a named, ordered set of the app's own rules. A plan is saved only with
@@ -67,24 +67,8 @@ export async function planOf(db: Tx, appId: number, id: number): Promise<PlanVie
 }
 
 export async function listPlans(db: Db, appId: number, q: ListQuery) {
-  const where: SQL[] = [eq(qcPlans.appId, appId)];
-  if (q.keyword?.trim()) {
-    const like = likeOf(q.keyword.trim());
-    where.push(or(ilike(qcPlans.name, like), ilike(qcPlans.description, like))!);
-  }
-  if (q.enabled) where.push(eq(qcPlans.enabled, q.enabled === 'true'));
-  const [total] = await db
-    .select({ n: count() })
-    .from(qcPlans)
-    .where(and(...where));
-  const rows = await db
-    .select()
-    .from(qcPlans)
-    .where(and(...where))
-    .orderBy(desc(qcPlans.id))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
-  return { total: total?.n ?? 0, page: q.page, size: q.size, items: await withRules(db, rows) };
+  const { total, rows } = await namedPage(db, qcPlans, appId, q);
+  return { total, page: q.page, size: q.size, items: await withRules(db, rows) };
 }
 
 /** Every rule must be one of the app's own, enabled, and named once; 400 names the entry. */

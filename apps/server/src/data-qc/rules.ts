@@ -1,11 +1,11 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { qcRules } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
 import type { Actor, ListQuery, RuleInput } from './inputs.js';
-import { likeOf } from './inputs.js';
+import { namedPage } from './inputs.js';
 import { checkPatternInDatabase, checkRule, type RuleParams } from './rule-check.js';
 
 /**
@@ -48,24 +48,8 @@ export async function ruleOf(db: Tx, appId: number, id: number): Promise<RuleRow
 }
 
 export async function listRules(db: Db, appId: number, q: ListQuery) {
-  const where: SQL[] = [eq(qcRules.appId, appId)];
-  if (q.keyword?.trim()) {
-    const like = likeOf(q.keyword.trim());
-    where.push(or(ilike(qcRules.name, like), ilike(qcRules.description, like))!);
-  }
-  if (q.enabled) where.push(eq(qcRules.enabled, q.enabled === 'true'));
-  const [total] = await db
-    .select({ n: count() })
-    .from(qcRules)
-    .where(and(...where));
-  const rows = await db
-    .select()
-    .from(qcRules)
-    .where(and(...where))
-    .orderBy(desc(qcRules.id))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
-  return { total: total?.n ?? 0, page: q.page, size: q.size, items: rows.map(ruleView) };
+  const { total, rows } = await namedPage(db, qcRules, appId, q);
+  return { total, page: q.page, size: q.size, items: rows.map(ruleView) };
 }
 
 export async function createRule(db: Db, req: FastifyRequest, actor: Actor, input: RuleInput) {
