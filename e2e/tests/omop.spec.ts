@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import yauzl from 'yauzl';
+import { readZip } from '../../apps/server/src/test/unzip';
 import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
 
 /**
@@ -8,29 +8,8 @@ import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, tes
  * task page, and downloads the ZIP of CDM tables.
  */
 
-/** The CSV entries of a ZIP, read with yauzl. */
-async function unzip(file: string): Promise<Map<string, string>> {
-  const zip = await yauzl.fromBufferPromise(readFileSync(file), { lazyEntries: true });
-  const out = new Map<string, string>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', reject);
-    zip.on('end', () => resolve());
-    zip.on('entry', (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (err, stream) => {
-        if (err) return reject(err);
-        const parts: Buffer[] = [];
-        stream.on('data', (d: Buffer) => parts.push(d));
-        stream.on('error', reject);
-        stream.on('end', () => {
-          out.set(entry.fileName, Buffer.concat(parts).toString('utf8'));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
-  });
-  return out;
-}
+/** The entries of a downloaded ZIP (the API tests' reader, which checks every CRC). */
+const unzip = (file: string) => readZip(readFileSync(file));
 
 test('a data manager maps a code, exports OMOP CDM, sees counts and unmapped codes, and downloads the ZIP', async ({
   page,
