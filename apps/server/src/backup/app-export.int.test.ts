@@ -90,6 +90,7 @@ describe('the export of one app’s own data', () => {
     };
     expect(['embedded', 'postgresql']).toContain(data.engine);
     expect(data.app.id).toBe(1);
+    expect(res.body.data.leftOut).toEqual(['free_access_keys', 'sessions']);
     expect(data.tables.find((x) => x.name === 'patients')!.rows).toBeGreaterThanOrEqual(25);
     const theirs = await get(t.app, '/api/v0.1/system/database', other.key);
     expect(

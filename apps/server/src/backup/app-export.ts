@@ -13,6 +13,8 @@ import { streamZip, type ZipEntry } from '../files/zip.js';
  * (`npm run backup`, `pg_dump`): no app's administrator may download other apps' data.
  */
 const LEFT_OUT = new Set(['sessions', 'free_access_keys']);
+/** The tables left out, in name order (the manifest and the database screen say which). */
+export const leftOutTables = () => [...LEFT_OUT].sort();
 
 export interface ExportTable {
   name: string;
@@ -149,7 +151,7 @@ export function appExport(
           rows: counted.get(t.name) ?? 0,
           columns: t.columns,
         })),
-        leftOut: [...LEFT_OUT].sort(),
+        leftOut: leftOutTables(),
         note: 'Rows of this app only. Tables were read one after another (not one snapshot). Session and access-key hashes are left out.',
       };
       yield JSON.stringify(manifest, null, 2);

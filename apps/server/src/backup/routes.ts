@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit/audit.js';
 import { apps } from '../db/schema/index.js';
 import { AppError, bilingual } from '../http/errors.js';
-import { appExport, tableCounts } from './app-export.js';
+import { appExport, leftOutTables, tableCounts } from './app-export.js';
 import { backupStream, writeBackup } from './backup.js';
 
 /**
@@ -44,7 +44,7 @@ export async function backupRoutes(app: FastifyInstance) {
           app: await appOf(req.auth!.appId),
           tables,
           totalRows: tables.reduce((n, t) => n + t.rows, 0),
-          leftOut: ['sessions', 'free_access_keys'],
+          leftOut: leftOutTables(),
         },
       };
     },
