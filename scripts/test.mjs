@@ -47,9 +47,13 @@ if (!args.has('--e2e-only')) {
 }
 
 function findChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
-    Boolean,
-  );
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/snap/bin/chromium',
+  ].filter(Boolean);
   return candidates.find((c) => existsSync(c));
 }
 

@@ -1,8 +1,10 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
 
-const SYNTHEA = '/work/shared/data/synthea';
+/** The Synthea FHIR R4 bundles shipped with the repository (fixtures/SOURCES.md). */
+const SYNTHEA = fileURLToPath(new URL('../../fixtures/synthea/', import.meta.url));
 
 async function waitJob(key: string, id: number) {
   for (let i = 0; i < 240; i++) {

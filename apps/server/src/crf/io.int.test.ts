@@ -12,8 +12,8 @@ import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js
 import { readZip } from '../test/unzip.js';
 import { LIVER_FORM } from './testform.js';
 
-const ODM_XSD = fileURLToPath(new URL('../../../../../shared/data/odm/ODM1-3-2.xsd', import.meta.url));
-const ODM_EXAMPLES = fileURLToPath(new URL('../../../../../shared/data/odm/examples/', import.meta.url));
+const ODM_XSD = fileURLToPath(new URL('../../../../fixtures/odm/ODM1-3-2.xsd', import.meta.url));
+const ODM_EXAMPLES = fileURLToPath(new URL('../../../../fixtures/odm/examples/', import.meta.url));
 const hasPython = (() => {
   try {
     execFileSync('python3', ['--version'], { stdio: 'ignore' });
@@ -106,7 +106,7 @@ describe('CRF export, import and uploads', () => {
     expect(res.body).toContain('ODMVersion="1.3.2"');
     expect(res.body).toContain('<ItemData ItemOID="I.hbvDna" Value="1200"/>');
     expect(res.body).toContain('<CodeListItem CodedValue="pos">');
-    if (hasXmllint && existsSync(ODM_XSD)) {
+    if (hasXmllint) {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'odm-'));
       const file = path.join(dir, 'export.xml');
       await writeFile(file, res.body);
@@ -226,7 +226,7 @@ describe('CRF export, import and uploads', () => {
       '<RangeCheck Comparator="GE" SoftHard="Hard"><CheckValue>1</CheckValue></RangeCheck>',
     );
     expect(odm.body).toContain('DataType="float" SignificantDigits="1"');
-    if (hasXmllint && existsSync(ODM_XSD)) {
+    if (hasXmllint) {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'odm-'));
       await writeFile(path.join(dir, 'ranges.xml'), odm.body);
       execFileSync('xmllint', ['--noout', '--schema', ODM_XSD, path.join(dir, 'ranges.xml')], {
@@ -270,7 +270,7 @@ describe('CRF export, import and uploads', () => {
     expect(items.note.isRequired).toBeUndefined();
   });
 
-  it.runIf(existsSync(ODM_EXAMPLES))('imports the forms of real ODM 1.3.2 metadata files', async () => {
+  it('imports the forms of real ODM 1.3.2 metadata files', async () => {
     const dave = await readFile(
       path.join(ODM_EXAMPLES, 'MetaData_Dave_1_3_2_new_2006_01_26_extra_languages.xml'),
       'utf8',

@@ -3,7 +3,7 @@
  * the official DDL) of the CDM tables it emits, the vocabulary kinds of its source-to-concept
  * maps, the built-in concepts that need no vocabulary download, and the catalogue of rules
  * (which clinical table goes to which CDM table). The tests compare the columns with the
- * official DDL in shared/data/omop.
+ * official DDL in fixtures/omop.
  */
 
 export const CDM_VERSION = '5.4';

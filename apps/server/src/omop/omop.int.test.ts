@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -14,15 +14,9 @@ import { readZip } from '../test/unzip.js';
 import { CDM_COLUMNS, CDM_TABLES } from './cdm.js';
 
 const P = '/api/v0.1/omop';
-const OMOP_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../../shared/data/omop',
-);
+const OMOP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../fixtures/omop');
 const DDL = path.join(OMOP_DIR, 'OMOPCDM_postgresql_5.4_ddl.sql');
 const PKS = path.join(OMOP_DIR, 'OMOPCDM_postgresql_5.4_primary_keys.sql');
-const haveOfficialDdl = existsSync(DDL) && existsSync(PKS);
-if (!haveOfficialDdl)
-  console.warn(`OMOP v5.4 DDL not found under ${OMOP_DIR}: the tests that load the CSVs into it are skipped`);
 
 async function call(t: TestApp, method: string, url: string, key: string, payload?: unknown, lang = 'zh-CN') {
   const res = await t.app.inject({
@@ -516,35 +510,32 @@ describe('OMOP CDM v5.4 export', () => {
     });
   });
 
-  it.skipIf(!haveOfficialDdl)(
-    'the CSVs have the official column order and load into the official v5.4 DDL with its primary keys',
-    async () => {
-      const official = officialColumns();
-      for (const name of CDM_TABLES) expect([...CDM_COLUMNS[name]], name).toEqual(official.get(name));
-      const cdm = await officialCdm();
-      try {
-        for (const name of CDM_TABLES) await cdm.copy(name, zip.get(`${name}.csv`)!);
-        const [c] = await cdm.query<{ n: number }>(
-          `select count(*)::int as n from cdm.condition_occurrence where condition_concept_id = 0 and condition_source_value = '${UNMAPPED_DX}'`,
-        );
-        expect(c!.n).toBe(2);
-        const [m] = await cdm.query<{ v: string; u: number }>(
-          `select value_as_number::text as v, unit_concept_id as u from cdm.measurement where measurement_concept_id = 3004501`,
-        );
-        expect(m).toEqual({ v: '6.1', u: 8753 });
-        const [p] = await cdm.query<{ n: number }>('select count(*)::int as n from cdm.person');
-        expect(p!.n).toBe(2);
-        const [d] = await cdm.query<{ start: string }>(
-          `select visit_start_datetime::text as start from cdm.visit_occurrence where visit_concept_id = 9201`,
-        );
-        expect(d!.start).toBe('2024-03-01 08:00:00');
-        // Loading the same rows again breaks the primary keys: the ids are the CRDP ids, unique per table.
-        await expect(cdm.copy('person', zip.get('person.csv')!)).rejects.toThrow();
-      } finally {
-        await cdm.close();
-      }
-    },
-  );
+  it('the CSVs have the official column order and load into the official v5.4 DDL with its primary keys', async () => {
+    const official = officialColumns();
+    for (const name of CDM_TABLES) expect([...CDM_COLUMNS[name]], name).toEqual(official.get(name));
+    const cdm = await officialCdm();
+    try {
+      for (const name of CDM_TABLES) await cdm.copy(name, zip.get(`${name}.csv`)!);
+      const [c] = await cdm.query<{ n: number }>(
+        `select count(*)::int as n from cdm.condition_occurrence where condition_concept_id = 0 and condition_source_value = '${UNMAPPED_DX}'`,
+      );
+      expect(c!.n).toBe(2);
+      const [m] = await cdm.query<{ v: string; u: number }>(
+        `select value_as_number::text as v, unit_concept_id as u from cdm.measurement where measurement_concept_id = 3004501`,
+      );
+      expect(m).toEqual({ v: '6.1', u: 8753 });
+      const [p] = await cdm.query<{ n: number }>('select count(*)::int as n from cdm.person');
+      expect(p!.n).toBe(2);
+      const [d] = await cdm.query<{ start: string }>(
+        `select visit_start_datetime::text as start from cdm.visit_occurrence where visit_concept_id = 9201`,
+      );
+      expect(d!.start).toBe('2024-03-01 08:00:00');
+      // Loading the same rows again breaks the primary keys: the ids are the CRDP ids, unique per table.
+      await expect(cdm.copy('person', zip.get('person.csv')!)).rejects.toThrow();
+    } finally {
+      await cdm.close();
+    }
+  });
 
   it('honours disabled rules: a disabled table is not in the next ZIP', async () => {
     const rules = (await call(t, 'GET', `${P}/rules`, key)).body.data.items;

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
@@ -14,7 +15,8 @@ import {
 } from '../../db/schema/index.js';
 import { get, signIn, TEST_PASSWORD } from '../../test/helper.js';
 
-export const SYNTHEA_DIR = '/work/shared/data/synthea';
+/** The Synthea FHIR R4 bundles shipped with the repository (fixtures/SOURCES.md). */
+export const SYNTHEA_DIR = fileURLToPath(new URL('../../../../../fixtures/synthea/', import.meta.url));
 
 /** The first Synthea bundle of the shared test data (Kermit Trantow). */
 export function syntheaBundle(): { name: string; bundle: Record<string, unknown> } {
