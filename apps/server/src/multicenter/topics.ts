@@ -139,7 +139,7 @@ export async function createTopic(
     await tx
       .insert(mcTopicCenters)
       .values([
-        { topicId: t!.id, appId, role: 'lead' },
+        { topicId: t!.id, appId, role: 'lead', status: 'accepted' },
         ...others.map((a) => ({ topicId: t!.id, appId: a, role: 'member' })),
       ]);
     await audit(tx, req, {

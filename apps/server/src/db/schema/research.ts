@@ -1,6 +1,7 @@
 import {
   bigint,
   bigserial,
+  check,
   date,
   index,
   integer,
@@ -11,6 +12,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { patients } from './clinical.js';
 import { appId, at } from './columns.js';
 import { crfForms } from './crf.js';
@@ -161,11 +163,16 @@ export const mcTopics = pgTable(
     /** Variables every center fills, with their plausible ranges, for detection. */
     variables: jsonb('variables').notNull().default([]),
     status: text('status').notNull().default('staged'),
+    /** Pooled cells of other centers counting fewer cases than this are shown as "< n" (1–100). */
+    minCellCount: integer('min_cell_count').notNull().default(5),
     createdBy: userRef('created_by'),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('mc_topics_app').on(t.appId)],
+  (t) => [
+    index('mc_topics_app').on(t.appId),
+    check('mc_topics_min_cell_count', sql`${t.minCellCount} between 1 and 100`),
+  ],
 );
 
 export const mcTopicCenters = pgTable(
@@ -177,9 +184,24 @@ export const mcTopicCenters = pgTable(
     appId: appId(),
     /** lead | member */
     role: text('role').notNull(),
+    /**
+     * A member is invited (pending) and takes part only once its administrator accepted; it may
+     * decline, the lead may withdraw a pending invitation, an accepted member may leave.
+     */
+    status: text('status').notNull().default('pending'),
+    /** When the invitation was sent (or sent again). */
     joinedAt: at('joined_at').notNull().defaultNow(),
+    /** When the status last changed after the invitation (accepted, declined, withdrawn, left). */
+    respondedAt: at('responded_at'),
   },
-  (t) => [primaryKey({ columns: [t.topicId, t.appId] }), index('mc_topic_centers_app').on(t.appId)],
+  (t) => [
+    primaryKey({ columns: [t.topicId, t.appId] }),
+    index('mc_topic_centers_app').on(t.appId),
+    check(
+      'mc_topic_centers_status',
+      sql`${t.status} in ('pending', 'accepted', 'declined', 'withdrawn', 'left')`,
+    ),
+  ],
 );
 
 /** A center's case in a topic: its own patient and the topic variables it entered. */
