@@ -16,11 +16,18 @@ export async function webRoutes(app: FastifyInstance) {
       root: dist,
       wildcard: false,
       index: false,
-      maxAge: '1h',
+      // The build writes file.br and file.gz beside each asset; the one the browser accepts is sent.
+      preCompressed: true,
+      cacheControl: false,
+      // Hashed assets never change under their name; everything else (index.html) is checked
+      // on every use, so a browser never runs an old index.html asking for assets now gone.
       setHeaders: (res, file) => {
-        if (file.includes(`${path.sep}assets${path.sep}`)) {
-          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-        }
+        // Shared caches must keep the Brotli, gzip and plain answers apart.
+        res.setHeader('vary', 'accept-encoding');
+        res.setHeader(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   }
