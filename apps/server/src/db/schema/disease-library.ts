@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -56,9 +57,15 @@ export const diseaseLibraries = pgTable(
     createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
+    /**
+     * Soft delete: the library leaves every list and answers 404 to every use, while its
+     * filings, records and fill log stay (like CRF records); its name may be used again.
+     */
+    deletedAt: at('deleted_at'),
+    deletedBy: integer('deleted_by').references(() => users.userId, { onDelete: 'set null' }),
   },
   (t) => [
-    uniqueIndex('disease_libraries_app_name').on(t.appId, t.name),
+    uniqueIndex('disease_libraries_app_name').on(t.appId, t.name).where(sql`${t.deletedAt} is null`),
     index('disease_libraries_next_push').on(t.nextPushAt),
   ],
 );
