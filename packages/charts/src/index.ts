@@ -1,5 +1,6 @@
 export { aggregate, quantile, toNumber } from './aggregate.js';
 export { EMPTY_LABEL, labelOf, valueFormatter } from './fields.js';
+export { escapeHtml, htmlLines } from './html.js';
 export { type EChartsOption, toEChartsOption } from './options/index.js';
 export { niceCeil } from './options/matrix.js';
 export { plainText, type TableColumn, type TableData, toTableData } from './options/text.js';

@@ -9,6 +9,7 @@ import {
   sortFrom,
   valueFormatter,
 } from '../fields.js';
+import { htmlLines } from '../html.js';
 import type { ChannelField, ChartRow, ChartSpec } from '../schema.js';
 import { sortOrSkip } from '../sort.js';
 import { base, type EChartsOption } from './common.js';
@@ -91,7 +92,8 @@ export function pointsOption(spec: ChartSpec, rows: readonly ChartRow[]): EChart
       formatter: (p: { seriesName: string; value: number[]; name?: string }) => {
         const parts = [`${x ? labelOf(x) : '#'}: ${fx(p.value[0])}`, `${labelOf(y)}: ${fy(p.value[1])}`];
         if (size) parts.push(`${labelOf(size)}: ${fs(p.value[2])}`);
-        return [p.name || p.seriesName, ...parts].join('<br/>');
+        // ECharts puts this into the page as HTML: every label and value is escaped.
+        return htmlLines([p.name || p.seriesName, ...parts]);
       },
     },
     ...(color ? { legend: { type: 'scroll', bottom: 0 } } : {}),
