@@ -65,18 +65,5 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
-    rollupOptions: {
-      output: {
-        // Function form: accepted by Vite 7 (Rollup) and Vite 8 (Rolldown) alike.
-        manualChunks(id: string) {
-          if (!id.includes('node_modules')) return undefined;
-          if (/node_modules\/(react|react-dom|react-router|scheduler)\//.test(id)) return 'react';
-          if (id.includes('node_modules/@ant-design/pro-')) return 'pro';
-          if (/node_modules\/(antd|@ant-design|rc-[\w-]+|@rc-component)\//.test(id)) return 'antd';
-          if (/node_modules\/(echarts|zrender)/.test(id)) return 'echarts';
-          return undefined;
-        },
-      },
-    },
   },
 });

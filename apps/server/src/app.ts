@@ -19,6 +19,7 @@ import { diseaseLibraryRoutes } from './disease-library/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityPlugin } from './http/security.js';
+import { textGuardPlugin } from './http/text-guard.js';
 import { jobRoutes } from './jobs/routes.js';
 import { multiCenterRoutes } from './multicenter/routes.js';
 import { noticeRoutes } from './notices/routes.js';
@@ -113,6 +114,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   await app.register(securityPlugin);
+  // NUL, control characters and lone surrogates anywhere in a request: a 400 naming the value, before any handler.
+  await app.register(textGuardPlugin);
 
   await app.register(healthRoutes);
   await app.register(authRoutes);

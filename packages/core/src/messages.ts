@@ -63,6 +63,16 @@ const catalogue = {
     'en-US': 'The encrypted password could not be decrypted; reload the page and try again',
   },
   'request.invalid': { 'zh-CN': '请求参数错误：{detail}', 'en-US': 'Invalid request: {detail}' },
+  'text.control': {
+    'zh-CN': '不能包含控制字符（{where}）',
+    'en-US': 'must not contain control characters ({where})',
+  },
+  'text.surrogate': {
+    'zh-CN': '含有无效的 Unicode 字符（{where}）',
+    'en-US': 'contains an invalid Unicode character ({where})',
+  },
+  'text.position': { 'zh-CN': '位置 {position}', 'en-US': 'position {position}' },
+  'text.lineColumn': { 'zh-CN': '第 {line} 行第 {column} 个字符', 'en-US': 'line {line}, character {column}' },
   'request.malformedJson': {
     'zh-CN': '请求体不是合法的 JSON',
     'en-US': 'The request body is not valid JSON',

@@ -1,3 +1,4 @@
+import { findTextFault, refuseControlChars } from '@crdp/core';
 import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -31,18 +32,14 @@ export function actorOf(req: FastifyRequest): Actor {
 }
 
 const MAX_INT = 2_147_483_647;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** Trimmed text of at most `max` UTF-16 units, without control characters; `min` counts what remains. */
+/** Trimmed text of at most `max` UTF-16 units, without control characters or lone surrogates; `min` counts what remains. */
 export const text = (max: number, min = 0) =>
   z
     .string()
     .max(max)
     .refine((s) => s.length <= max, { message: `must be at most ${max} characters` })
-    .refine((s) => !CONTROL.test(s), {
-      message: schemaMessage('不能包含控制字符', 'must not contain control characters'),
-    })
+    .superRefine(refuseControlChars())
     .refine((s) => s.trim().length >= min, {
       message: min ? schemaMessage('不能为空', 'must not be blank') : 'invalid',
     })
@@ -300,7 +297,7 @@ export async function importMappings(
     const k = kind as MappingKind;
     const raw = cell('source_code');
     if (!raw) return fault('source_code', '源编码为空', 'source_code is empty');
-    if (raw.length > 50 || CONTROL.test(raw))
+    if (raw.length > 50 || findTextFault(raw) !== null)
       return fault(
         'source_code',
         '源编码最长 50 个字符且不能含控制字符',
@@ -320,14 +317,14 @@ export async function importMappings(
       return fault('concept_id', '概念 ID 应为正整数', 'concept_id must be a positive integer');
     const conceptName = cell('concept_name');
     if (!conceptName) return fault('concept_name', '概念名称为空', 'concept_name is empty');
-    if (conceptName.length > 255 || CONTROL.test(conceptName))
+    if (conceptName.length > 255 || findTextFault(conceptName) !== null)
       return fault(
         'concept_name',
         '概念名称最长 255 个字符且不能含控制字符',
         'concept_name: at most 255 characters, no control characters',
       );
     const note = cell('note');
-    if (note.length > 500 || CONTROL.test(note))
+    if (note.length > 500 || findTextFault(note) !== null)
       return fault(
         'note',
         '备注最长 500 个字符且不能含控制字符',

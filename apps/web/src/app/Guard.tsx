@@ -1,6 +1,6 @@
 import { FREE_ROUTE_SETS, ROUTE_TABLE } from '@crdp/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Spin } from 'antd';
+import { App } from 'antd';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
@@ -9,21 +9,11 @@ import { BasicLayout } from '../shell/BasicLayout';
 import { FreeLayout } from '../shell/FreeLayout';
 import { type Access, firstLeaf, menuTree, NO_ACCESS, resolvePath } from './access';
 import { endSession, loadAccess, loginAddress } from './auth-flow';
+import { PageLoading } from './PageLoading';
 import { PAGES } from './pages';
 import { useSession } from './session';
 
 const KNOWN = [...ROUTE_TABLE, ...Object.values(FREE_ROUTE_SETS).flatMap((s) => s.routes)];
-
-export function PageLoading() {
-  const { t } = useTranslation();
-  return (
-    <div style={{ padding: 96, textAlign: 'center' }}>
-      <Spin size="large" tip={t('app.loading')}>
-        <div style={{ height: 48 }} />
-      </Spin>
-    </div>
-  );
-}
 
 /**
  * Every address that is not a fixed route: sign-in check, menu loading, then 403 / 404 / page

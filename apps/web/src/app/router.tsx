@@ -5,12 +5,15 @@ import { ApiBridge } from '../shell/ApiBridge';
 import { BlankLayout } from '../shell/BlankLayout';
 import { UserLayout } from '../shell/UserLayout';
 import { menuRoot } from './access';
-import { Guard, PageLoading } from './Guard';
+import { PageLoading } from './PageLoading';
 import { useSession } from './session';
 
 const LoginPage = lazy(() => import('../pages/user/Login'));
 const SelfCheckPage = lazy(() => import('../pages/test/Home'));
 const NotFoundPage = lazy(() => import('../pages/exception/Exception404'));
+// The signed-in shell (ProLayout, menus, tabs) loads only when a page behind the sign-in opens,
+// so the login page does not download it.
+const Guard = lazy(() => import('./Guard').then((m) => ({ default: m.Guard })));
 
 function Root() {
   return (
