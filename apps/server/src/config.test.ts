@@ -23,4 +23,24 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ DEMO_DATA: 'maybe' })).toThrow(/DEMO_DATA/);
     expect(() => loadConfig({ SESSION_TTL_MS: '5' })).toThrow(/SESSION_TTL_MS/);
   });
+
+  it('holds DEMO_PASSWORD to the password policy, naming the variable but never repeating its value', () => {
+    const refused = (value: string, reason: RegExp) => {
+      let message = '';
+      try {
+        loadConfig({ DEMO_PASSWORD: value });
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        message = (e as Error).message;
+      }
+      expect(message).toMatch(new RegExp(`DEMO_PASSWORD: .*${reason.source}`));
+      expect(message).not.toContain(value);
+    };
+    refused('abcdefghij', /at least three of/); // long enough, one kind of character
+    refused('Abc-1234\n', /control or invalid characters/); // a line break in an env file
+    refused('Abc\u00001234!', /control or invalid characters/);
+    refused('Ab1!😀😀😀', /8 to 32 characters/); // 7 characters, 10 UTF-16 units
+    expect(loadConfig({ DEMO_PASSWORD: 'Ab1!😀😀😀😀' }).demoPassword).toBe('Ab1!😀😀😀😀'); // 8 characters
+    expect(loadConfig({ DEMO_PASSWORD: `Ab1!${'😀'.repeat(28)}` }).demoPassword).toHaveLength(60); // 32 characters
+  });
 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkPasswordPolicy, formatMessage } from '@crdp/core';
 import { z } from 'zod';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,7 +21,14 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   SESSION_TTL_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000).default(7_200_000),
   DEMO_DATA: flag.optional(),
-  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(32).optional(),
+  // The password policy every account has (spec 000 section 5), worded in English for the operator.
+  DEMO_PASSWORD: z
+    .string()
+    .superRefine((v, ctx) => {
+      const policy = checkPasswordPolicy(v);
+      if (!policy.ok) ctx.addIssue({ code: 'custom', message: formatMessage(policy.problem!, 'en-US') });
+    })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   COMPANY_NAME: z.string().min(1).default('CRDP'),
@@ -46,6 +54,9 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Variables whose values are never repeated in an error message. */
+const SECRETS = new Set(['DEMO_PASSWORD']);
+
 /** Reads the configuration from environment variables; a bad value stops the start with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(
@@ -55,9 +66,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (i) => `  ${i.path.join('.')}=${JSON.stringify(env[String(i.path[0])])}: ${i.message}`,
-    );
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0]);
+      // A secret's value never reaches the message (it would end in a terminal or a log).
+      const shown = SECRETS.has(name) ? '' : `=${JSON.stringify(env[name])}`;
+      return `  ${i.path.join('.')}${shown}: ${i.message}`;
+    });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;

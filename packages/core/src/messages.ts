@@ -50,6 +50,10 @@ const catalogue = {
     'zh-CN': '新密码不能与旧密码相同',
     'en-US': 'The new password must differ from the old one',
   },
+  'password.characters': {
+    'zh-CN': '密码不能包含控制字符或无效字符（如换行、制表符）',
+    'en-US': 'The password must not contain control or invalid characters (such as line breaks or tabs)',
+  },
   'password.length': {
     'zh-CN': '密码长度须为 8 到 32 位',
     'en-US': 'The password must be 8 to 32 characters long',

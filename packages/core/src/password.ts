@@ -7,11 +7,24 @@ export interface PasswordPolicyResult {
   ok: boolean;
   /** Which kinds of characters the password holds. */
   kinds: { upper: boolean; lower: boolean; digit: boolean; special: boolean };
-  /** Message key when the policy fails: `password.length` or `password.kinds`. */
-  problem?: 'password.length' | 'password.kinds';
+  /** Message key when the policy fails: `password.characters`, `password.length` or `password.kinds`. */
+  problem?: 'password.characters' | 'password.length' | 'password.kinds';
 }
 
-/** 8 to 32 characters and at least three of: uppercase, lowercase, digit, special character. */
+/**
+ * Control characters (C0, DEL, C1: nothing a person types, and a line break or NUL in a password
+ * breaks terminals and tools) and lone UTF-16 surrogates (not a character: they turn into U+FFFD
+ * when the password is hashed, so two different passwords would hash alike).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+const FORBIDDEN =
+  /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * No control characters or lone surrogates; 8 to 32 characters, counted as code points (an
+ * emoji or a rare CJK character outside the BMP is one character, not two UTF-16 units); at
+ * least three of: uppercase, lowercase, digit, special character.
+ */
 export function checkPasswordPolicy(password: string): PasswordPolicyResult {
   const kinds = {
     upper: /[A-Z]/.test(password),
@@ -19,6 +32,7 @@ export function checkPasswordPolicy(password: string): PasswordPolicyResult {
     digit: /[0-9]/.test(password),
     special: [...password].some((c) => PASSWORD_SPECIALS.includes(c)),
   };
+  if (FORBIDDEN.test(password)) return { ok: false, kinds, problem: 'password.characters' };
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {
     return { ok: false, kinds, problem: 'password.length' };
