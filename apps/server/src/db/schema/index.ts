@@ -10,3 +10,4 @@ export * from './research.js';
 export * from './scheduling.js';
 export * from './system.js';
 export * from './visualization.js';
+export * from './session-handoff.js';

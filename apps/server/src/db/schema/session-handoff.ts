@@ -1,0 +1,26 @@
+import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { apps, users } from './identity.js';
+
+/**
+ * Sign-in hand-off codes (spec 000 §2, `?SessionKey=`): a signed-in session asks for one for
+ * itself; it opens a new session of the same user and app once, within a minute. Only a SHA-256
+ * hash of the code is stored; `used_at` is set by the one exchange that wins.
+ */
+export const sessionHandoffs = pgTable(
+  'session_handoffs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    codeHash: text('code_hash').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.userId, { onDelete: 'cascade' }),
+    appId: integer('app_id')
+      .notNull()
+      .references(() => apps.appId, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('session_handoffs_expires').on(t.expiresAt)],
+);
+
