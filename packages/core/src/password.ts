@@ -16,9 +16,18 @@ export interface PasswordPolicyResult {
  * breaks terminals and tools) and lone UTF-16 surrogates (not a character: they turn into U+FFFD
  * when the password is hashed, so two different passwords would hash alike).
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-const FORBIDDEN =
-  /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+function hasForbidden(password: string) {
+  for (let i = 0; i < password.length; i++) {
+    const c = password.charCodeAt(i);
+    if (c <= 0x1f || (c >= 0x7f && c <= 0x9f)) return true;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = password.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return true;
+  }
+  return false;
+}
 
 /**
  * No control characters or lone surrogates; 8 to 32 characters, counted as code points (an
@@ -32,7 +41,7 @@ export function checkPasswordPolicy(password: string): PasswordPolicyResult {
     digit: /[0-9]/.test(password),
     special: [...password].some((c) => PASSWORD_SPECIALS.includes(c)),
   };
-  if (FORBIDDEN.test(password)) return { ok: false, kinds, problem: 'password.characters' };
+  if (hasForbidden(password)) return { ok: false, kinds, problem: 'password.characters' };
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {
     return { ok: false, kinds, problem: 'password.length' };
