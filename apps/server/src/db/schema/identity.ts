@@ -194,7 +194,25 @@ export const loginAttempts = pgTable(
     ip: text('ip').notNull().default(''),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('login_attempts_name_at').on(sql`lower(${t.userName})`, t.at)],
+  (t) => [index('login_attempts_ip_at').on(t.ip, t.at)],
+);
+
+/**
+ * Failed sign-in and old-password guesses per (user name, client address): past the threshold
+ * that address alone is refused for a growing time. The user name is kept only as a SHA-256 of
+ * its normalised form (trimmed, lower case), since a name that matches no account may be a
+ * password typed in the wrong field.
+ */
+export const loginThrottle = pgTable(
+  'login_throttle',
+  {
+    userKey: text('user_key').notNull(),
+    ip: text('ip').notNull(),
+    failures: integer('failures').notNull().default(0),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull().defaultNow(),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.userKey, t.ip] }), index('login_throttle_last_at').on(t.lastAt)],
 );
 
 /** Scoped, expiring, revocable keys that open the CRF-only set or the terminology view without a password. */
