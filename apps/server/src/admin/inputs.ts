@@ -1,3 +1,4 @@
+import { safeText } from '@crdp/core';
 import { z } from 'zod';
 import { idValue } from '../auth/routes.js';
 
@@ -7,12 +8,11 @@ export { idValue };
 /**
  * A string of at most `max` UTF-16 units. zod's own max counts code points, so a name of
  * astral characters could pass it at twice the length the database and screens expect.
+ * No control characters or lone surrogates (the shared rule of `@crdp/core`); texts of 500
+ * units or more are free text, where tab and line breaks are allowed.
  */
-export const text = (max: number, opts: { min?: number; required?: string } = {}) => {
-  let s = z.string().trim();
-  if (opts.min) s = s.min(opts.min, opts.required);
-  return s.max(max).refine((v) => v.length <= max, { message: `must be at most ${max} characters` });
-};
+export const text = (max: number, opts: { min?: number; required?: string } = {}) =>
+  safeText(max, { ...opts, multiline: max >= 500 });
 
 export const roleName = text(30, { min: 1, required: 'RoleName is required' });
 export const userName = z

@@ -1,4 +1,4 @@
-import { checkNationalId } from '@crdp/core';
+import { checkNationalId, refuseControlChars } from '@crdp/core';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
@@ -46,13 +46,15 @@ const isoDate = z
   });
 /**
  * Text of at most `max` UTF-16 units (zod counts code points, so astral characters would pass
- * at twice the length), trimmed; `min` counts what remains.
+ * at twice the length), trimmed; `min` counts what remains. No control characters or lone
+ * surrogates; texts of 500 units or more are free text, where tab and line breaks are allowed.
  */
 export const str = (max: number, min = 0) =>
   z
     .string()
     .max(max)
     .refine((s) => s.length <= max, { message: `must be at most ${max} characters` })
+    .superRefine(refuseControlChars({ multiline: max >= 500 }))
     .refine((s) => s.trim().length >= min, {
       message: min ? schemaMessage('不能为空', 'must not be blank') : 'invalid',
     })

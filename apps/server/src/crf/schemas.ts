@@ -1,15 +1,18 @@
+import { refuseControlChars } from '@crdp/core';
 import { z } from 'zod';
 import { schemaMessage } from '../http/validation-messages.js';
 
 /**
  * Text of at most `max` UTF-16 units (zod counts code points, so astral characters would pass
- * at twice the length), trimmed; `min` counts what remains.
+ * at twice the length), trimmed; `min` counts what remains. No control characters or lone
+ * surrogates; texts of 500 units or more are free text, where tab and line breaks are allowed.
  */
 export const trimmed = (max: number, min = 0) =>
   z
     .string()
     .max(max)
     .refine((s) => s.length <= max, { message: `must be at most ${max} characters` })
+    .superRefine(refuseControlChars({ multiline: max >= 500 }))
     .refine((s) => s.trim().length >= min, {
       message: schemaMessage(`至少 ${min} 个非空白字符`, `must have at least ${min} non-blank character(s)`),
     })

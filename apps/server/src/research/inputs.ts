@@ -1,15 +1,13 @@
-import { cohortCriteriaSchema, TASK_STATUSES } from '@crdp/core';
+import { cohortCriteriaSchema, safeText, TASK_STATUSES } from '@crdp/core';
 import { z } from 'zod';
 import { schemaMessage } from '../http/validation-messages.js';
 
-/** Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the harness count units). */
-const text = (max: number, min = 0) =>
-  z
-    .string()
-    .trim()
-    .min(min)
-    .max(max)
-    .refine((s) => s.length <= max, { message: `at most ${max} characters` });
+/**
+ * Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the
+ * harness count units), without control characters or lone surrogates; texts of 500 units or
+ * more are free text, where tab and line breaks are allowed.
+ */
+const text = (max: number, min = 0) => safeText(max, { min, multiline: max >= 500 });
 
 /** Shapes of the research-subject calls. */
 const serialId = z.coerce.number().int().positive().max(2_147_483_647);

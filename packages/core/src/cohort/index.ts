@@ -1,13 +1,8 @@
 import { z } from 'zod';
+import { safeText } from '../helpers/control-chars.js';
 
-/** Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the harness count units). */
-const text = (max: number, min = 0) =>
-  z
-    .string()
-    .trim()
-    .min(min)
-    .max(max)
-    .refine((s) => s.length <= max, { message: `at most ${max} characters` });
+/** Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the harness count units), without control characters. */
+const text = (max: number, min = 0) => safeText(max, { min });
 
 /**
  * The condition builder shared by research subjects and disease libraries: inclusion and

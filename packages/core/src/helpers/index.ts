@@ -1,5 +1,6 @@
 export * from './age.js';
 export * from './code-tables.js';
+export * from './control-chars.js';
 export * from './format.js';
 export * from './greeting.js';
 export * from './national-id.js';
