@@ -8,6 +8,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { adminEnvelopeRoutes } from './admin/envelope.js';
 import { adminRoutes } from './admin/routes.js';
 import { freeAccessRoutes } from './auth/free-access.js';
+import { handoffRoutes } from './auth/handoff.js';
 import { authRoutes } from './auth/routes.js';
 import { backupRoutes } from './backup/routes.js';
 import { clinicalRoutes } from './clinical/routes.js';
@@ -120,6 +121,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(freeAccessRoutes);
+  await app.register(handoffRoutes);
   await app.register(siteRoutes);
   await app.register(noticeRoutes);
   await app.register(backupRoutes);

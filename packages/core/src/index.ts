@@ -1,3 +1,4 @@
+export * from './auth/index.js';
 export * from './cohort/index.js';
 export * from './constants.js';
 export * from './helpers/index.js';

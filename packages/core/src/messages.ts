@@ -43,6 +43,11 @@ const catalogue = {
     'zh-CN': '免登录链接无效、已过期或已撤销',
     'en-US': 'The free-access link is invalid, expired or revoked',
   },
+  'auth.handoffInvalid': {
+    'zh-CN': '登录链接无效或已失效（每个链接只能使用一次，1 分钟内有效），请重新登录',
+    'en-US':
+      'This sign-in link is invalid or no longer valid (each link works once, within 1 minute); please sign in again',
+  },
   'password.oldRequired': { 'zh-CN': '旧密码不能为空', 'en-US': 'Old password cannot be empty' },
   'password.newRequired': { 'zh-CN': '新密码不能为空', 'en-US': 'New password cannot be empty' },
   'password.oldWrong': { 'zh-CN': '旧密码错误', 'en-US': 'The old password is wrong' },

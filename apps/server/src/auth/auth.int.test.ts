@@ -183,9 +183,14 @@ describe('sign-in, sessions and permissions', () => {
       expect(perm.body.data.ApiIds).toContain('UserManage.add');
     });
 
-    it('GET getekuser returns the user of a key given in the address', async () => {
+    it('GET getekuser names the user of a hand-off code given in the address, and refuses a session key', async () => {
       const key = await signIn(t.app, 'researcher');
-      const r = await get(t.app, `/api/v0.1/getekuser?SessionKey=${encodeURIComponent(key)}`);
+      // A session key in the address no longer names (or signs in) anyone: it is an unknown code.
+      const raw = await get(t.app, `/api/v0.1/getekuser?SessionKey=${encodeURIComponent(key)}`);
+      expect(raw.status).toBe(401);
+      expect(raw.body.errorCode).toBe('auth.handoffInvalid');
+      const made = await post(t.app, '/api/v0.1/session/handoff', {}, key);
+      const r = await get(t.app, `/api/v0.1/getekuser?SessionKey=${encodeURIComponent(made.body.data.code)}`);
       expect(r.status).toBe(200);
       expect(r.body.data.UserName).toBe('researcher');
       expect((await get(t.app, '/api/v0.1/getekuser?SessionKey=nope')).status).toBe(401);
@@ -355,7 +360,9 @@ describe('sign-in, sessions and permissions', () => {
         admin,
       );
       expect(made.status).toBe(200);
-      expect(made.body.data.path).toBe(`/crf?id=form-7&key=${made.body.data.key}`);
+      // The key rides in the fragment, which browsers never send: it reaches no request line or log.
+      expect(made.body.data.path).toBe(`/crf?id=form-7#key=${made.body.data.key}`);
+      expect(made.body.data.path.split('#')[0]).not.toContain(made.body.data.key);
       const ex = await post(t.app, '/api/v0.1/free_access/session', { key: made.body.data.key });
       expect(ex.body.data.scope).toMatchObject({ kind: 'crf', objectId: 'form-7' });
       const free = ex.body.data.SessionKey as string;

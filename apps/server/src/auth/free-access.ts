@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { freeAccessPath } from '@crdp/core';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -77,10 +78,8 @@ export async function freeAccessRoutes(app: FastifyInstance) {
         });
         return rows;
       });
-      const path =
-        b.scopeKind === 'crf'
-          ? `/crf?id=${encodeURIComponent(b.objectId ?? '')}&key=${key}`
-          : `/lg/term/view?key=${key}`;
+      // The key rides in the fragment, which no browser sends: it never reaches a request line or a log.
+      const path = freeAccessPath(b.scopeKind, b.objectId ?? null, key);
       return { code: 200, data: { id: row!.id, key, path, expiresAt }, message: 'ok' };
     },
   );

@@ -5,9 +5,10 @@ import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { defineMethod, registerEnvelope } from '../envelope/envelope.js';
 import { AppError } from '../http/errors.js';
+import { handoffInvalid, handoffRateLimit, peekHandoff } from './handoff.js';
 import { loadPasswordKey, type PasswordKey } from './rsa.js';
 import { appsOfUser, changePassword, currentUser, login, productMenusAndPermissions } from './service.js';
-import { endSession, resolveSession, switchSessionApp } from './sessions.js';
+import { endSession, switchSessionApp } from './sessions.js';
 
 const userName = z.string().trim().min(1, 'UserName is required').max(100);
 const password = z.string().min(1, 'Password is required').max(200);
@@ -180,19 +181,19 @@ export async function authRoutes(app: FastifyInstance) {
   r.get(
     '/api/v0.1/getekuser',
     {
-      config: { access: 'public' },
+      config: { access: 'public', rateLimit: handoffRateLimit },
       schema: {
         tags: ['auth'],
-        summary: 'The user of a session key given in the address',
+        summary:
+          'Whose sign-in hand-off code the address holds (`SessionKey`), without using it; a session key is refused',
         querystring: z.object({ SessionKey: z.string().min(1).max(200) }),
       },
     },
     async (req) => {
-      const found = await resolveSession(app.db, req.query.SessionKey, ttl());
-      if (found.status !== 'ok' || found.auth.kind !== 'login' || found.auth.userId === null) {
-        throw new AppError(401, found.status === 'expired' ? 'auth.expired' : 'auth.required');
-      }
-      return ok0(await currentUser(app.db, found.auth.userId, found.auth.appId));
+      // The address carries a one-minute, single-use hand-off code, never a session key (issue 15).
+      const who = await peekHandoff(app.db, req.query.SessionKey);
+      if (!who) throw handoffInvalid('SessionKey');
+      return ok0(who);
     },
   );
 }

@@ -90,7 +90,7 @@ describe('the export of one app’s own data', () => {
     };
     expect(['embedded', 'postgresql']).toContain(data.engine);
     expect(data.app.id).toBe(1);
-    expect(res.body.data.leftOut).toEqual(['free_access_keys', 'sessions']);
+    expect(res.body.data.leftOut).toEqual(['free_access_keys', 'session_handoffs', 'sessions']);
     expect(data.tables.find((x) => x.name === 'patients')!.rows).toBeGreaterThanOrEqual(25);
     const theirs = await get(t.app, '/api/v0.1/system/database', other.key);
     expect(
@@ -115,7 +115,7 @@ describe('the export of one app’s own data', () => {
     expect(body.find((r) => r[col('mrn')] === 'EXP-0')![col('name')]).toBe('王"小,明"\n二行');
     const manifest = JSON.parse(files.get('manifest.json')!) as ExportManifest;
     expect(manifest.app.id).toBe(1);
-    expect(manifest.leftOut).toEqual(['free_access_keys', 'sessions']);
+    expect(manifest.leftOut).toEqual(['free_access_keys', 'session_handoffs', 'sessions']);
     for (const table of manifest.tables)
       expect(parseCsv(files.get(table.file)!).length - 1, table.name).toBe(table.rows);
     const audits = await t.app.db

@@ -8,11 +8,11 @@ import { streamZip, type ZipEntry } from '../files/zip.js';
  * The export of one app's (hospital's) own data: every table that carries `app_id`, only this
  * app's rows, one CSV file per table in a ZIP, with a manifest. Tables are found from the schema,
  * so a new area's tables are exported without anyone remembering to add them. Left out: the
- * credentials (session and free-access key hashes), which would let a reader act as a user.
+ * credentials (session, free-access key and sign-in hand-off code hashes), which would let a reader act as a user.
  * Whole-site backups (every app, for restoring the server) are the operator's command line
  * (`npm run backup`, `pg_dump`): no app's administrator may download other apps' data.
  */
-const LEFT_OUT = new Set(['sessions', 'free_access_keys']);
+const LEFT_OUT = new Set(['sessions', 'free_access_keys', 'session_handoffs']);
 /** The tables left out, in name order (the manifest and the database screen say which). */
 export const leftOutTables = () => [...LEFT_OUT].sort();
 
