@@ -205,6 +205,18 @@ const catalogue = {
     'en-US':
       'The topic is "{status}" and its case data is frozen; cases can be entered while it is: {allowed}',
   },
+  'multiCenter.noInvitation': {
+    'zh-CN': '没有待处理的这项邀请',
+    'en-US': 'There is no pending invitation to this topic',
+  },
+  'multiCenter.alreadyCenter': {
+    'zh-CN': '该中心已受邀或已参与本主题',
+    'en-US': 'This center is already invited to or taking part in the topic',
+  },
+  'multiCenter.leadStays': {
+    'zh-CN': '牵头中心不能退出自己牵头的主题',
+    'en-US': 'The leading center cannot leave the topic it leads',
+  },
   'admin.lastAdministrator': {
     'zh-CN': '操作被拒绝：应用中须至少保留一位启用的管理员（其角色拥有“角色管理-编辑”权限）',
     'en-US':

@@ -69,8 +69,21 @@ describe('two centers run a topic; only aggregates cross hospitals', () => {
     const r = await post(t.app, '/api/v0.1/mc/topics', { ...topic, centerAppIds: [member.appId] }, lead);
     expect(r.status).toBe(200);
     topicId = r.body.data.id;
+    // The other center is invited; it takes part once its administrator accepts.
+    expect((await get(t.app, '/api/v0.1/mc/topics', member.key)).body.data).toEqual([]);
+    expect((await post(t.app, `/api/v0.1/mc/invitations/${topicId}/accept`, {}, member.key)).status).toBe(
+      200,
+    );
     const seen = await get(t.app, '/api/v0.1/mc/topics', member.key);
     expect(seen.body.data).toEqual([expect.objectContaining({ id: topicId, role: 'member' })]);
+    // Exact pooled numbers below; suppression of small cells has its own test (invitations.int.test.ts).
+    const set = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v0.1/mc/topics/${topicId}/settings`,
+      headers: { WeAppAuthorization: lead },
+      payload: { minCellCount: 1 },
+    });
+    expect(set.statusCode).toBe(200);
   });
 
   it('each center enters its own patients and cannot enter the other’s', async () => {

@@ -3,11 +3,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  answerInvitation,
   caseInput,
   createTopic,
   detection,
   enterCase,
   invitableCenters,
+  inviteCenter,
+  inviteInput,
+  leaveTopic,
+  listInvitations,
   listTopics,
   moveInput,
   moveTopic,
@@ -16,10 +21,14 @@ import {
   ownPatients,
   pooled,
   protocolSchema,
+  settingsInput,
   topicDescription,
   topicFor,
   topicInput,
   updateProtocol,
+  updateSettings,
+  withdrawInput,
+  withdrawInvitation,
 } from './topics.js';
 
 const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
@@ -127,6 +136,84 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     },
     async (req) => ok(await ownPatients(app.db, req.auth!.appId, req.params.id, req.query.keyword)),
   );
+  // Invitations. Managing them, on both sides, takes the function that manages a topic
+  // (主题详情 · 编辑: protocol and status), which a center's administrator holds.
+  const manage = { apiId: 'MultiCenterTopicDescription.edit' };
+  r.post(
+    '/api/v0.1/mc/topics/:id/centers',
+    {
+      config: { access: manage, ...owned },
+      preValidation: ownTopic,
+      schema: {
+        tags,
+        summary: 'Invite a center in multi-center mode, by id or code (leading center)',
+        params,
+        body: inviteInput,
+      },
+    },
+    async (req) => ok(await inviteCenter(app.db, req, req.auth!.appId, req.params.id, req.body)),
+  );
+  r.post(
+    '/api/v0.1/mc/topics/:id/withdraw',
+    {
+      config: { access: manage, ...owned },
+      preValidation: ownTopic,
+      schema: {
+        tags,
+        summary: 'Withdraw an unanswered invitation (leading center)',
+        params,
+        body: withdrawInput,
+      },
+    },
+    async (req) => ok(await withdrawInvitation(app.db, req, req.auth!.appId, req.params.id, req.body.appId)),
+  );
+  r.post(
+    '/api/v0.1/mc/topics/:id/leave',
+    {
+      config: { access: manage, ...owned },
+      preValidation: ownTopic,
+      schema: { tags, summary: 'Stop taking part in a topic (participating center)', params },
+    },
+    async (req) => ok(await leaveTopic(app.db, req, req.auth!.appId, req.params.id)),
+  );
+  r.put(
+    '/api/v0.1/mc/topics/:id/settings',
+    {
+      config: { access: manage, ...owned },
+      preValidation: ownTopic,
+      schema: {
+        tags,
+        summary: 'Minimum count of a pooled cell of another center (leading center; 1–100)',
+        params,
+        body: settingsInput,
+      },
+    },
+    async (req) => ok(await updateSettings(app.db, req, req.auth!.appId, req.params.id, req.body)),
+  );
+  r.get(
+    '/api/v0.1/mc/invitations',
+    {
+      config: { access: manage },
+      schema: {
+        tags,
+        summary: 'Invitations waiting for this center’s answer (title and leading center only)',
+      },
+    },
+    async (req) => ok(await listInvitations(app.db, req.auth!.appId)),
+  );
+  for (const answer of ['accept', 'decline'] as const)
+    r.post(
+      `/api/v0.1/mc/invitations/:id/${answer}`,
+      {
+        config: { access: manage, ...owned },
+        schema: {
+          tags,
+          summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a topic`,
+          params,
+        },
+      },
+      async (req) => ok(await answerInvitation(app.db, req, req.auth!.appId, req.params.id, answer)),
+    );
   r.get(
     '/api/v0.1/mc/topics/:id/pooled',
     {

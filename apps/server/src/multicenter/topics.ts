@@ -1,4 +1,16 @@
-import { type DetectionIssue, isTaskStatus, type Locale, PRODUCT_ID, type TaskStatus } from '@crdp/core';
+import {
+  type CenterCounts,
+  type CountMask,
+  type DetectionIssue,
+  isSmall,
+  isTaskStatus,
+  type Locale,
+  maskedCount,
+  type PooledCount,
+  PRODUCT_ID,
+  suppressionMasks,
+  type TaskStatus,
+} from '@crdp/core';
 import { and, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -76,6 +88,53 @@ export async function assertMultiCenter(db: Tx, appId: number) {
   if (mode !== 'multi-center') throw new AppError(403, 'multiCenter.off');
 }
 
+/** How a center takes part: invited (pending) until its administrator accepts. */
+export const CENTER_STATUSES = ['pending', 'accepted', 'declined', 'withdrawn', 'left'] as const;
+export type CenterStatus = (typeof CENTER_STATUSES)[number];
+
+/**
+ * The one answer for an app that cannot be invited, whether it does not exist, lacks the research
+ * product or has not switched multi-center mode on: nobody learns which hospitals exist.
+ */
+const noSuchCenter = (field: string) =>
+  invalid(
+    field,
+    '没有已开启多中心模式的这个中心',
+    'no center with multi-center mode switched on has this id or code',
+  );
+
+/** The app, when it holds the research product and runs in multi-center mode; else null. */
+async function invitableApp(db: Tx, by: { appId: number } | { appCode: string }) {
+  const [row] = await db
+    .select({ appId: apps.appId, name: apps.name, shortName: apps.appShortName })
+    .from(apps)
+    .innerJoin(appProducts, and(eq(appProducts.appId, apps.appId), eq(appProducts.productId, PRODUCT_ID)))
+    .where('appId' in by ? eq(apps.appId, by.appId) : sql`lower(${apps.appShortName}) = lower(${by.appCode})`)
+    .limit(1);
+  if (!row) return null;
+  const mode = await readConfigValue(db, row.appId, 'site', 'features', 'mode');
+  return mode === 'multi-center' ? row : null;
+}
+
+/** The pooled-results setting of a topic: cells of other centers below it are hidden. */
+export const settingsInput = z.object({
+  minCellCount: z
+    .number()
+    .int()
+    .min(1, { message: schemaMessage('最小为 1', 'at least 1') })
+    .max(100, { message: schemaMessage('最大为 100', 'at most 100') }),
+});
+export const inviteInput = z
+  .object({
+    appId: z.number().int().positive().max(2_147_483_647).optional(),
+    appCode: text(100, 1).optional(),
+  })
+  .refine((b) => (b.appId === undefined) !== (b.appCode === undefined), {
+    message: schemaMessage('请选择一个中心或填写中心代码（二选一）', 'give either appId or appCode'),
+    path: ['appId'],
+  });
+export const withdrawInput = z.object({ appId: z.number().int().positive().max(2_147_483_647) });
+
 /**
  * The life of a topic, with the task statuses of spec 001 section 3 (the same moves as a
  * research subject): the leading center moves it; members follow.
@@ -103,7 +162,14 @@ export async function topicFor(db: Tx, appId: number, id: number) {
   const [row] = await db
     .select({ t: mcTopics, role: mcTopicCenters.role })
     .from(mcTopics)
-    .innerJoin(mcTopicCenters, and(eq(mcTopicCenters.topicId, mcTopics.id), eq(mcTopicCenters.appId, appId)))
+    .innerJoin(
+      mcTopicCenters,
+      and(
+        eq(mcTopicCenters.topicId, mcTopics.id),
+        eq(mcTopicCenters.appId, appId),
+        eq(mcTopicCenters.status, 'accepted'),
+      ),
+    )
     .where(eq(mcTopics.id, id));
   if (!row) throw notFound('topic');
   return { topic: row.t, role: row.role as 'lead' | 'member' };
@@ -118,12 +184,13 @@ export async function createTopic(
 ) {
   await assertMultiCenter(db, appId);
   const others = [...new Set(input.centerAppIds.filter((a) => a !== appId))];
-  if (others.length) {
-    const found = await db.select({ appId: apps.appId }).from(apps).where(inArray(apps.appId, others));
-    const known = new Set(found.map((f) => f.appId));
-    const i = input.centerAppIds.findIndex((a) => a !== appId && !known.has(a));
-    if (i >= 0) throw invalid(`centerAppIds.${i}`, '没有这个中心', 'no such center');
+  const invited: Array<{ appId: number; name: string }> = [];
+  for (const a of others) {
+    const found = await invitableApp(db, { appId: a });
+    if (!found) throw noSuchCenter(`centerAppIds.${input.centerAppIds.indexOf(a)}`);
+    invited.push(found);
   }
+  const [lead] = await db.select({ name: apps.name }).from(apps).where(eq(apps.appId, appId));
   return db.transaction(async (tx) => {
     const [t] = await tx
       .insert(mcTopics)
@@ -140,14 +207,16 @@ export async function createTopic(
       .insert(mcTopicCenters)
       .values([
         { topicId: t!.id, appId, role: 'lead', status: 'accepted' },
-        ...others.map((a) => ({ topicId: t!.id, appId: a, role: 'member' })),
+        ...others.map((a) => ({ topicId: t!.id, appId: a, role: 'member', status: 'pending' })),
       ]);
     await audit(tx, req, {
       action: 'create',
       entity: 'mc_topic',
       entityId: t!.id,
-      after: { ...t, centers: [appId, ...others] },
+      after: { ...t, centers: [appId], invited: others },
     });
+    for (const c of invited)
+      await auditBothSides(tx, req, 'invite', { id: t!.id, name: t!.name }, lead?.name ?? '', c);
     return t!;
   });
 }
@@ -158,11 +227,12 @@ export async function listTopics(db: Tx, appId: number) {
     .from(mcTopicCenters)
     .innerJoin(mcTopics, eq(mcTopics.id, mcTopicCenters.topicId))
     .innerJoin(apps, eq(apps.appId, mcTopics.appId))
-    .where(eq(mcTopicCenters.appId, appId))
+    .where(and(eq(mcTopicCenters.appId, appId), eq(mcTopicCenters.status, 'accepted')))
     .orderBy(sql`${mcTopics.id} desc`);
   const counts = await db
     .select({ topicId: mcTopicCenters.topicId, n: sql<number>`count(*)::int` })
     .from(mcTopicCenters)
+    .where(eq(mcTopicCenters.status, 'accepted'))
     .groupBy(mcTopicCenters.topicId);
   return rows.map((r) => ({
     id: r.t.id,
@@ -178,11 +248,22 @@ export async function listTopics(db: Tx, appId: number) {
 
 export async function topicDescription(db: Tx, appId: number, id: number) {
   const { topic, role } = await topicFor(db, appId, id);
+  // The lead sees every invitation and its answer; a member only the centers taking part.
   const centers = await db
-    .select({ appId: mcTopicCenters.appId, role: mcTopicCenters.role, name: apps.name })
+    .select({
+      appId: mcTopicCenters.appId,
+      role: mcTopicCenters.role,
+      status: mcTopicCenters.status,
+      name: apps.name,
+    })
     .from(mcTopicCenters)
     .innerJoin(apps, eq(apps.appId, mcTopicCenters.appId))
-    .where(eq(mcTopicCenters.topicId, id))
+    .where(
+      and(
+        eq(mcTopicCenters.topicId, id),
+        role === 'lead' ? undefined : eq(mcTopicCenters.status, 'accepted'),
+      ),
+    )
     // The leading center first, then the others in the order they joined the site.
     .orderBy(sql`${mcTopicCenters.role} <> 'lead'`, mcTopicCenters.appId);
   const history = await db
@@ -197,8 +278,9 @@ export async function topicDescription(db: Tx, appId: number, id: number) {
     status: topic.status,
     protocol: topic.protocol,
     variables: topic.variables,
+    minCellCount: topic.minCellCount,
     role,
-    centers,
+    centers: centers as Array<(typeof centers)[number] & { status: CenterStatus }>,
     /** Moves the caller may make now: only the leading center moves a topic. */
     moves: role === 'lead' ? topicMoves(topic.status) : [],
     canEnter: ENTRY_STATUSES.includes(topic.status as TaskStatus),
@@ -328,31 +410,76 @@ async function casesOf(db: Tx, topicId: number, appIds: number[]): Promise<CaseR
   return rows.map((r) => ({ ...r, values: r.values as Record<string, unknown> }));
 }
 
-/** Pooled, de-identified aggregates: the lead sees every center, a member its own. */
+/** A pooled variable: counts (or why hidden) and, for numbers, the mean and SD when n is shown. */
+export interface PooledVariable {
+  key: string;
+  label: string;
+  n: PooledCount;
+  missing: PooledCount;
+  mean: number | null;
+  sd: number | null;
+}
+export interface PooledSummary {
+  cases: PooledCount;
+  variables: PooledVariable[];
+}
+
+/**
+ * Pooled, de-identified aggregates of the accepted centers: the lead sees every center, a member
+ * its own. Other centers' small counts are hidden (see `suppressionMasks` in @crdp/core); only
+ * counts, means and SDs cross hospitals (no minimum, maximum or quantile: those are one patient's
+ * value).
+ */
 export async function pooled(db: Tx, appId: number, id: number) {
   const d = await topicDescription(db, appId, id);
-  const visible = d.role === 'lead' ? d.centers : d.centers.filter((c) => c.appId === appId);
+  const accepted = d.centers.filter((c) => c.status === 'accepted');
+  const visible = d.role === 'lead' ? accepted : accepted.filter((c) => c.appId === appId);
   const cases = await casesOf(
     db,
     id,
     visible.map((c) => c.appId),
   );
   const vars = d.variables as TopicVariable[];
-  const summarise = (rows: CaseRow[]) => ({
+  const keys = vars.map((v) => v.key);
+  const describeRows = (rows: CaseRow[]) =>
+    vars.map((v) => describe(rows.map((r) => r.values[v.key] ?? null)));
+  const counts = (rows: CaseRow[], own: boolean): CenterCounts => ({
+    own,
     cases: rows.length,
-    variables: vars.map((v) => ({
-      key: v.key,
-      label: v.label,
-      ...describe(rows.map((r) => r.values[v.key] ?? null)),
-    })),
+    variables: Object.fromEntries(
+      describeRows(rows).map((x, i) => [keys[i]!, { n: x.n, missing: x.missing }]),
+    ),
+  });
+  const byCenter = visible.map((c) => cases.filter((r) => r.appId === c.appId));
+  const masks = suppressionMasks(
+    visible.map((c, i) => counts(byCenter[i]!, c.appId === appId)),
+    keys,
+    d.minCellCount,
+  );
+  const summarise = (rows: CaseRow[], m: CountMask): PooledSummary => ({
+    cases: maskedCount(rows.length, m.cases),
+    variables: describeRows(rows).map((x, i) => {
+      const v = vars[i]!;
+      const shown = m.n[v.key] === null && x.kind === 'numeric';
+      return {
+        key: v.key,
+        label: v.label,
+        n: maskedCount(x.n, m.n[v.key] ?? null),
+        missing: maskedCount(x.missing, m.missing[v.key] ?? null),
+        mean: shown ? x.mean : null,
+        sd: shown ? x.sd : null,
+      };
+    }),
   });
   return {
     role: d.role,
-    total: summarise(cases),
-    centers: visible.map((c) => ({
+    minCellCount: d.minCellCount,
+    total: summarise(cases, masks.total),
+    centers: visible.map((c, i) => ({
       appId: c.appId,
       name: c.name,
-      ...summarise(cases.filter((r) => r.appId === c.appId)),
+      own: c.appId === appId,
+      ...summarise(byCenter[i]!, masks.centers[i]!),
     })),
   };
 }
@@ -409,32 +536,70 @@ export function detectIssues(vars: TopicVariable[], rows: CaseRow[], locale: Loc
   return issues;
 }
 
+/**
+ * Data checks per accepted center. For another center the lead sees counts only, and a count
+ * below the topic's minimum is hidden; its missing count (and completeness, which gives it) is also
+ * hidden when a missing cell of that center is hidden in the pooled table, so one cannot be
+ * worked out from the other.
+ */
 export async function detection(db: Tx, appId: number, id: number, locale: Locale = 'zh-CN') {
   const d = await topicDescription(db, appId, id);
   const vars = d.variables as TopicVariable[];
-  const visible = d.role === 'lead' ? d.centers : d.centers.filter((c) => c.appId === appId);
+  const accepted = d.centers.filter((c) => c.status === 'accepted');
+  const visible = d.role === 'lead' ? accepted : accepted.filter((c) => c.appId === appId);
   const cases = await casesOf(
     db,
     id,
     visible.map((c) => c.appId),
   );
-  return visible.map((c) => {
-    const rows = cases.filter((r) => r.appId === c.appId);
+  const min = d.minCellCount;
+  const byCenter = visible.map((c) => cases.filter((r) => r.appId === c.appId));
+  const masks = suppressionMasks(
+    visible.map((c, i) => ({
+      own: c.appId === appId,
+      cases: byCenter[i]!.length,
+      variables: Object.fromEntries(
+        vars.map((v) => {
+          const x = describe(byCenter[i]!.map((r) => r.values[v.key] ?? null));
+          return [v.key, { n: x.n, missing: x.missing }];
+        }),
+      ),
+    })),
+    vars.map((v) => v.key),
+    min,
+  );
+  return visible.map((c, i) => {
+    const rows = byCenter[i]!;
+    const own = c.appId === appId;
     const issues = detectIssues(vars, rows, locale);
     const cells = rows.length * vars.length;
-    const missing = issues.filter((i) => i.kind === 'missing').length;
+    const missing = issues.filter((x) => x.kind === 'missing').length;
+    const outOfRange = issues.filter((x) => x.kind === 'outOfRange').length;
+    const duplicate = issues.filter((x) => x.kind === 'duplicate').length;
+    const m = masks.centers[i]!;
+    const fewCases = !own && isSmall(rows.length, min);
+    const hide = (x: number, linked = false): PooledCount =>
+      own
+        ? x
+        : isSmall(x, min) || (fewCases && x > 0)
+          ? { hidden: 'small' }
+          : linked
+            ? { hidden: 'complementary' }
+            : x;
+    const missingLinked = vars.some((v) => v.required && m.missing[v.key] !== null);
+    const missingCount = hide(missing, missingLinked);
+    const caseCount = own ? rows.length : maskedCount(rows.length, m.cases);
+    // Completeness gives the missing count back from the number of cases: shown only with both.
+    const complete = typeof missingCount === 'number' && typeof caseCount === 'number' && cells > 0;
     return {
       appId: c.appId,
       name: c.name,
-      cases: rows.length,
-      completeness: cells ? (cells - missing) / cells : null,
-      counts: {
-        missing,
-        outOfRange: issues.filter((i) => i.kind === 'outOfRange').length,
-        duplicate: issues.filter((i) => i.kind === 'duplicate').length,
-      },
+      own,
+      cases: caseCount,
+      completeness: complete ? (cells - missing) / cells : null,
+      counts: { missing: missingCount, outOfRange: hide(outOfRange), duplicate: hide(duplicate) },
       // What to fix names patients only for the center's own cases.
-      issues: c.appId === appId ? issues : [],
+      issues: own ? issues : [],
     };
   });
 }
@@ -494,6 +659,218 @@ export async function moveTopic(db: Db, req: FastifyRequest, appId: number, id: 
       after: { status: to },
     });
     return { id, status: after.status, moves: topicMoves(after.status) };
+  });
+}
+
+type Side = { appId: number; name: string };
+
+/**
+ * One audit row in each hospital for a step of an invitation: the acting center's row names the
+ * user; the other center's row names only the acting center (no user of another hospital).
+ */
+async function auditBothSides(
+  tx: Tx,
+  req: FastifyRequest,
+  action: 'invite' | 'withdraw' | 'accept' | 'decline' | 'leave',
+  topic: { id: number; name: string },
+  lead: string,
+  member: Side,
+) {
+  const actingIsLead = action === 'invite' || action === 'withdraw';
+  const after = { topicId: topic.id, topic: topic.name, leadCenter: lead, center: member.name };
+  await audit(tx, req, { action, entity: 'mc_topic_center', entityId: `${topic.id}:${member.appId}`, after });
+  const [leadApp] = actingIsLead
+    ? [null]
+    : await tx.select({ appId: mcTopics.appId }).from(mcTopics).where(eq(mcTopics.id, topic.id));
+  await audit(tx, req, {
+    action,
+    entity: 'mc_topic_center',
+    entityId: `${topic.id}:${member.appId}`,
+    after,
+    appId: actingIsLead ? member.appId : leadApp!.appId,
+    userId: null,
+    userName: actingIsLead ? lead : member.name,
+  });
+}
+
+const appName = async (db: Tx, appId: number) =>
+  (await db.select({ name: apps.name }).from(apps).where(eq(apps.appId, appId)))[0]?.name ?? '';
+
+/**
+ * The leading center invites an app in multi-center mode (by id from the list, or by its code).
+ * A declined, withdrawn or left center may be invited again.
+ */
+export async function inviteCenter(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  id: number,
+  input: z.infer<typeof inviteInput>,
+) {
+  await assertMultiCenter(db, appId);
+  const { topic, role } = await topicFor(db, appId, id);
+  if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
+  const field = input.appId !== undefined ? 'appId' : 'appCode';
+  const found = await invitableApp(
+    db,
+    input.appId !== undefined ? { appId: input.appId } : { appCode: input.appCode! },
+  );
+  if (!found || found.appId === appId) throw noSuchCenter(field);
+  const lead = await appName(db, appId);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(mcTopicCenters)
+      .values({ topicId: id, appId: found.appId, role: 'member', status: 'pending' })
+      .onConflictDoUpdate({
+        target: [mcTopicCenters.topicId, mcTopicCenters.appId],
+        set: { status: 'pending', joinedAt: new Date(), respondedAt: null },
+        setWhere: inArray(mcTopicCenters.status, ['declined', 'withdrawn', 'left']),
+      })
+      .returning();
+    if (!row) throw new AppError(409, 'multiCenter.alreadyCenter');
+    await auditBothSides(tx, req, 'invite', topic, lead, found);
+    return { appId: found.appId, name: found.name, role: 'member' as const, status: row.status };
+  });
+}
+
+/** The leading center takes back an invitation not yet answered. */
+export async function withdrawInvitation(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  id: number,
+  centerAppId: number,
+) {
+  const { topic, role } = await topicFor(db, appId, id);
+  if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
+  const lead = await appName(db, appId);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(mcTopicCenters)
+      .set({ status: 'withdrawn', respondedAt: new Date() })
+      .where(
+        and(
+          eq(mcTopicCenters.topicId, id),
+          eq(mcTopicCenters.appId, centerAppId),
+          eq(mcTopicCenters.status, 'pending'),
+        ),
+      )
+      .returning();
+    if (!row) throw new AppError(404, 'multiCenter.noInvitation');
+    const name = await appName(tx, centerAppId);
+    await auditBothSides(tx, req, 'withdraw', topic, lead, { appId: centerAppId, name });
+    return { appId: centerAppId, status: row.status };
+  });
+}
+
+/**
+ * Invitations waiting for this center's answer: the topic's title, the leading hospital and what
+ * taking part shares (aggregates only); nothing of the topic's data.
+ */
+export async function listInvitations(db: Tx, appId: number) {
+  const rows = await db
+    .select({
+      topicId: mcTopics.id,
+      topic: mcTopics.name,
+      leadCenter: apps.name,
+      invitedAt: mcTopicCenters.joinedAt,
+    })
+    .from(mcTopicCenters)
+    .innerJoin(mcTopics, eq(mcTopics.id, mcTopicCenters.topicId))
+    .innerJoin(apps, eq(apps.appId, mcTopics.appId))
+    .where(and(eq(mcTopicCenters.appId, appId), eq(mcTopicCenters.status, 'pending')))
+    .orderBy(sql`${mcTopicCenters.joinedAt} desc`);
+  return rows.map((r) => ({
+    ...r,
+    invitedAt: r.invitedAt.toISOString(),
+    /** What the leading center will see of this center: aggregates only, small cells hidden. */
+    shares: 'aggregates' as const,
+  }));
+}
+
+/** The invited center's administrator accepts or declines; only a pending invitation can be answered. */
+export async function answerInvitation(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  id: number,
+  answer: 'accept' | 'decline',
+) {
+  if (answer === 'accept') await assertMultiCenter(db, appId);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(mcTopicCenters)
+      .set({ status: answer === 'accept' ? 'accepted' : 'declined', respondedAt: new Date() })
+      .where(
+        and(
+          eq(mcTopicCenters.topicId, id),
+          eq(mcTopicCenters.appId, appId),
+          eq(mcTopicCenters.status, 'pending'),
+        ),
+      )
+      .returning();
+    if (!row) throw new AppError(404, 'multiCenter.noInvitation');
+    const [topic] = await tx
+      .select({ id: mcTopics.id, name: mcTopics.name, leadApp: mcTopics.appId })
+      .from(mcTopics)
+      .where(eq(mcTopics.id, id));
+    await auditBothSides(tx, req, answer, topic!, await appName(tx, topic!.leadApp), {
+      appId,
+      name: await appName(tx, appId),
+    });
+    return { topicId: id, status: row.status };
+  });
+}
+
+/** An accepted member stops taking part; its cases stay its own and leave the pooled results. */
+export async function leaveTopic(db: Db, req: FastifyRequest, appId: number, id: number) {
+  const { topic, role } = await topicFor(db, appId, id);
+  if (role === 'lead') throw new AppError(409, 'multiCenter.leadStays');
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(mcTopicCenters)
+      .set({ status: 'left', respondedAt: new Date() })
+      .where(
+        and(
+          eq(mcTopicCenters.topicId, id),
+          eq(mcTopicCenters.appId, appId),
+          eq(mcTopicCenters.status, 'accepted'),
+        ),
+      )
+      .returning();
+    if (!row) throw notFound('topic');
+    await auditBothSides(tx, req, 'leave', topic, await appName(tx, topic.appId), {
+      appId,
+      name: await appName(tx, appId),
+    });
+    return { topicId: id, status: row.status };
+  });
+}
+
+/** The leading center sets the minimum count of a pooled cell (audited with before and after). */
+export async function updateSettings(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  id: number,
+  input: z.infer<typeof settingsInput>,
+) {
+  const { topic, role } = await topicFor(db, appId, id);
+  if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
+  return db.transaction(async (tx) => {
+    const [after] = await tx
+      .update(mcTopics)
+      .set({ minCellCount: input.minCellCount, updatedAt: new Date() })
+      .where(eq(mcTopics.id, id))
+      .returning();
+    await audit(tx, req, {
+      action: 'settings',
+      entity: 'mc_topic',
+      entityId: id,
+      before: { minCellCount: topic.minCellCount },
+      after: { minCellCount: after!.minCellCount },
+    });
+    return { id, minCellCount: after!.minCellCount };
   });
 }
 

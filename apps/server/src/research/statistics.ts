@@ -28,7 +28,7 @@ export async function topicCount(db: Tx, req: FastifyRequest) {
   );
   const mc = rowsOf<{ n: number }>(
     await db.execute(
-      sql`select count(*)::int as n from mc_topic_centers c where c.app_id = ${req.auth!.appId}`,
+      sql`select count(*)::int as n from mc_topic_centers c where c.app_id = ${req.auth!.appId} and c.status = 'accepted'`,
     ),
   );
   const enrolled = rowsOf<{ n: number }>(

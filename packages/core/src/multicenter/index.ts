@@ -1,3 +1,5 @@
+export * from './suppress.js';
+
 /**
  * What the multi-center data-quality check answers per case (server: multicenter/topics.ts,
  * screen: pages/multi-center/Detection.tsx): one contract, so neither side drifts.
