@@ -1,9 +1,11 @@
+import type { PooledCount } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Empty, List, Progress, Space, Statistic, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSubjectId } from '../research/useSubjectId';
 import { type Issue, mcApi } from './api';
 import { MC_NS } from './i18n';
+import { countText } from './PooledCount';
 
 const COLORS = { missing: 'orange', outOfRange: 'red', duplicate: 'purple' } as const;
 
@@ -35,6 +37,8 @@ export default function Detection() {
           })
         : t('fixDuplicate', { mrn: i.mrn, sameAs: i.sameAs });
   const several = (q.data?.length ?? 0) > 1;
+  const min = topic.data?.minCellCount ?? 5;
+  const num = (x: PooledCount) => (typeof x === 'number' ? x : 0);
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Card
@@ -47,18 +51,19 @@ export default function Detection() {
       {(q.data ?? []).map((c) => (
         <Card key={c.appId} title={c.name} data-testid={`detection-${c.appId}`}>
           <Space size="large" wrap>
-            <Statistic title={t('cases')} value={c.cases} />
+            <Statistic title={t('cases')} value={countText(t, c.cases, min)} />
             <div>
               <div style={{ color: 'rgba(0,0,0,0.45)', marginBottom: 4 }}>{t('completeness')}</div>
               <Progress
                 type="circle"
                 size={60}
                 percent={c.completeness === null ? 0 : Math.round(c.completeness * 100)}
+                format={c.completeness === null ? () => '—' : undefined}
               />
             </div>
-            <Statistic title={t('missing')} value={c.counts.missing} />
-            <Statistic title={t('outOfRange')} value={c.counts.outOfRange} />
-            <Statistic title={t('duplicate')} value={c.counts.duplicate} />
+            <Statistic title={t('missing')} value={countText(t, c.counts.missing, min)} />
+            <Statistic title={t('outOfRange')} value={countText(t, c.counts.outOfRange, min)} />
+            <Statistic title={t('duplicate')} value={countText(t, c.counts.duplicate, min)} />
           </Space>
           {c.issues.length > 0 ? (
             <List
@@ -76,7 +81,10 @@ export default function Detection() {
               )}
             />
           ) : (
-            c.counts.missing + c.counts.outOfRange + c.counts.duplicate === 0 && (
+            typeof c.counts.missing === 'number' &&
+            typeof c.counts.outOfRange === 'number' &&
+            typeof c.counts.duplicate === 'number' &&
+            num(c.counts.missing) + num(c.counts.outOfRange) + num(c.counts.duplicate) === 0 && (
               <Typography.Paragraph type="success" style={{ marginTop: 12, marginBottom: 0 }}>
                 {t('noIssues')}
               </Typography.Paragraph>

@@ -1,16 +1,157 @@
 import { ProForm, ProFormTextArea } from '@ant-design/pro-components';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Empty, Space, Table, Tag, Timeline, Typography } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Timeline,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { Authorized } from '../../components/Authorized';
 import { StatusTag, statusText } from '../research/StatusTag';
 import { useSubjectId } from '../research/useSubjectId';
-import { mcApi, type Pooled, type Summary } from './api';
+import { type CenterStatus, MANAGE_TOPIC, mcApi, type Pooled, type Summary, type TopicDetail } from './api';
 import { CaseEntry } from './CaseEntry';
 import { MC_NS } from './i18n';
+import { Count, countText } from './PooledCount';
 
 type PooledRow = Summary & { appId: number; name: string; total?: boolean };
+
+const STATUS_TEXT: Record<CenterStatus, string> = {
+  pending: 'centerPending',
+  accepted: 'centerAccepted',
+  declined: 'centerDeclined',
+  withdrawn: 'centerWithdrawn',
+  left: 'centerLeft',
+};
+const STATUS_COLOR: Record<CenterStatus, string | undefined> = {
+  pending: 'gold',
+  accepted: 'green',
+  declined: 'red',
+  withdrawn: undefined,
+  left: undefined,
+};
+
+/** The leading center invites a center in multi-center mode: picked from the list, or by its code. */
+function InviteCenter({ topic, onDone }: { topic: TopicDetail; onDone: () => Promise<void> }) {
+  const { t } = useTranslation(MC_NS);
+  const { message } = App.useApp();
+  const [appId, setAppId] = useState<number | undefined>();
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+  const centers = useQuery({ queryKey: ['mc', 'centers'], queryFn: () => mcApi.centers(), retry: false });
+  const taken = new Set(
+    topic.centers.filter((c) => c.status === 'pending' || c.status === 'accepted').map((c) => c.appId),
+  );
+  const send = async () => {
+    const by = appId !== undefined ? { appId } : code.trim() ? { appCode: code.trim() } : null;
+    if (!by) {
+      message.warning(t('inviteOne'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await mcApi.invite(topic.id, by);
+      message.success(t('invited', { name: r.name }));
+      setAppId(undefined);
+      setCode('');
+      await onDone();
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div data-testid="invite-center">
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+        {t('inviteHelp')}
+      </Typography.Paragraph>
+      <Space wrap>
+        <Select<number>
+          style={{ width: 240 }}
+          allowClear
+          placeholder={t('invitePick')}
+          aria-label={t('invitePick')}
+          value={appId}
+          onChange={(v) => {
+            setAppId(v);
+            if (v !== undefined) setCode('');
+          }}
+          loading={centers.isLoading}
+          notFoundContent={t('pickCentersEmpty')}
+          options={(centers.data ?? [])
+            .filter((c) => !taken.has(c.appId))
+            .map((c) => ({ value: c.appId, label: `${c.name}（${c.shortName}）` }))}
+        />
+        <Input
+          style={{ width: 220 }}
+          aria-label={t('inviteCode')}
+          placeholder={t('inviteCodePlaceholder')}
+          addonBefore={t('inviteCode')}
+          value={code}
+          maxLength={100}
+          onChange={(e) => {
+            setCode(e.target.value);
+            if (e.target.value) setAppId(undefined);
+          }}
+        />
+        <Button type="primary" loading={busy} onClick={send} data-testid="send-invite">
+          {t('inviteSend')}
+        </Button>
+      </Space>
+    </div>
+  );
+}
+
+/** The leading center's minimum count of a pooled cell of another center (1–100). */
+function MinCellSetting({ topic, onDone }: { topic: TopicDetail; onDone: () => Promise<void> }) {
+  const { t } = useTranslation(MC_NS);
+  const { message } = App.useApp();
+  const [value, setValue] = useState<number | null>(topic.minCellCount);
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    if (value === null) return;
+    setBusy(true);
+    try {
+      const r = await mcApi.saveSettings(topic.id, value);
+      message.success(t('minCellSaved', { n: r.minCellCount }));
+      await onDone();
+    } catch (e) {
+      message.error((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Space wrap data-testid="min-cell">
+      <InputNumber
+        aria-label={t('minCell')}
+        min={1}
+        max={100}
+        precision={0}
+        value={value}
+        onChange={(v) => setValue(v)}
+      />
+      <Button onClick={save} loading={busy} disabled={value === null || value === topic.minCellCount}>
+        {t('save')}
+      </Button>
+      <Typography.Text type="secondary">{t('minCellHelp', { n: topic.minCellCount })}</Typography.Text>
+    </Space>
+  );
+}
 
 /** topic-description: status and its moves, the protocol, centers, this center's case entry and the pooled aggregates. */
 export default function TopicDescription() {
@@ -35,6 +176,28 @@ export default function TopicDescription() {
   if (!d) return <Card loading />;
   const lead = d.role === 'lead';
   const label = (s: string) => statusText(s, i18n.language);
+  const reload = async () => {
+    await qc.invalidateQueries({ queryKey: ['mc', 'topic', id] });
+    await qc.invalidateQueries({ queryKey: ['mc', 'pooled', id] });
+  };
+  const withdraw = async (appId: number) => {
+    try {
+      await mcApi.withdraw(id, appId);
+      message.success(t('withdrawn'));
+      await reload();
+    } catch (e) {
+      message.error((e as Error).message);
+    }
+  };
+  const leave = async () => {
+    try {
+      await mcApi.leave(id);
+      message.success(t('leftTopic'));
+      navigate('/multi-center/topics');
+    } catch (e) {
+      message.error((e as Error).message);
+    }
+  };
 
   const move = async (to: string) => {
     setMoving(to);
@@ -49,14 +212,16 @@ export default function TopicDescription() {
     }
   };
 
+  const p: Pooled | undefined = pooled.data;
+  const min = p?.minCellCount ?? d.minCellCount;
   const summary = (r: PooledRow, key: string) => {
     const x = r.variables.find((y) => y.key === key);
     if (!x) return '—';
+    if (typeof x.n !== 'number') return <Count value={x.n} min={min} />;
     return x.mean !== null && x.mean !== undefined
       ? t('summary', { n: x.n, mean: x.mean.toFixed(1) })
-      : t('summaryN', { n: x.n });
+      : t('summaryN', { n: countText(t, x.n, min) });
   };
-  const p: Pooled | undefined = pooled.data;
   const rows: PooledRow[] = p
     ? [
         ...p.centers,
@@ -84,13 +249,52 @@ export default function TopicDescription() {
             </span>
           </Descriptions.Item>
           <Descriptions.Item label={t('centerList')}>
-            <Space wrap>
+            <Space wrap data-testid="center-list">
               {d.centers.map((c) => (
-                <Tag key={c.appId} color={c.role === 'lead' ? 'blue' : undefined}>
-                  {c.name} · {t(c.role)}
-                </Tag>
+                <Space key={c.appId} size={2}>
+                  <Tag color={c.role === 'lead' ? 'blue' : undefined}>
+                    {c.name} · {t(c.role)}
+                  </Tag>
+                  {c.role === 'member' && (
+                    <Tag color={STATUS_COLOR[c.status]} data-testid={`center-status-${c.appId}`}>
+                      {t(STATUS_TEXT[c.status])}
+                    </Tag>
+                  )}
+                  {lead && c.status === 'pending' && (
+                    <Authorized apiId={MANAGE_TOPIC}>
+                      <Popconfirm
+                        title={t('withdrawConfirm', { name: c.name })}
+                        okText={t('withdraw')}
+                        onConfirm={() => withdraw(c.appId)}
+                      >
+                        <Button type="link" size="small" data-testid={`withdraw-${c.appId}`}>
+                          {t('withdraw')}
+                        </Button>
+                      </Popconfirm>
+                    </Authorized>
+                  )}
+                </Space>
               ))}
             </Space>
+          </Descriptions.Item>
+          {lead && (
+            <Descriptions.Item label={t('invite')}>
+              <Authorized apiId={MANAGE_TOPIC}>
+                <InviteCenter topic={d} onDone={reload} />
+              </Authorized>
+            </Descriptions.Item>
+          )}
+          <Descriptions.Item label={t('minCell')}>
+            {lead ? (
+              <Authorized
+                apiId={MANAGE_TOPIC}
+                fallback={<Typography.Text>{t('minCellNow', { n: d.minCellCount })}</Typography.Text>}
+              >
+                <MinCellSetting key={d.minCellCount} topic={d} onDone={reload} />
+              </Authorized>
+            ) : (
+              <Typography.Text>{t('minCellNow', { n: d.minCellCount })}</Typography.Text>
+            )}
           </Descriptions.Item>
         </Descriptions>
         <Space wrap style={{ marginBottom: 12 }}>
@@ -114,7 +318,21 @@ export default function TopicDescription() {
               <Typography.Text type="secondary">{t('finalStatus')}</Typography.Text>
             )
           ) : (
-            <Typography.Text type="secondary">{t('leadMoves')}</Typography.Text>
+            <>
+              <Typography.Text type="secondary">{t('leadMoves')}</Typography.Text>
+              <Authorized apiId={MANAGE_TOPIC}>
+                <Popconfirm
+                  title={t('leaveConfirm')}
+                  okText={t('leave')}
+                  okButtonProps={{ danger: true }}
+                  onConfirm={leave}
+                >
+                  <Button danger size="small" data-testid="leave-topic">
+                    {t('leave')}
+                  </Button>
+                </Popconfirm>
+              </Authorized>
+            </>
           )}
         </Space>
         {d.history.length > 0 && (
@@ -153,7 +371,7 @@ export default function TopicDescription() {
               dataIndex: 'name',
               render: (_, r) => (r.total ? <strong>{r.name}</strong> : r.name),
             },
-            { title: t('cases'), dataIndex: 'cases' },
+            { title: t('cases'), dataIndex: 'cases', render: (_, r) => <Count value={r.cases} min={min} /> },
             ...d.variables.map((v) => ({
               title: v.label,
               key: v.key,

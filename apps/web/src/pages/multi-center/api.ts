@@ -1,4 +1,4 @@
-import type { DetectionIssue } from '@crdp/core';
+import type { DetectionIssue, PooledCount } from '@crdp/core';
 import { rest } from '../../api/client';
 
 /** Calls of the multi-center pages (apps/server/src/multicenter/routes.ts). */
@@ -32,10 +32,22 @@ export interface TopicDetail {
   protocol: Record<'background' | 'objectives' | 'design' | 'endpoints', string>;
   variables: TopicVariable[];
   role: 'lead' | 'member';
-  centers: Array<{ appId: number; name: string; role: 'lead' | 'member' }>;
+  /** Pooled cells of other centers below this count are hidden ("< n"). */
+  minCellCount: number;
+  centers: Array<{ appId: number; name: string; role: 'lead' | 'member'; status: CenterStatus }>;
   moves: string[];
   canEnter: boolean;
   history: Array<{ from: string; to: string; userName: string; at: string }>;
+}
+export type CenterStatus = 'pending' | 'accepted' | 'declined' | 'withdrawn' | 'left';
+/** The manage-a-topic function: invitations, protocol, status, the minimum cell count. */
+export const MANAGE_TOPIC = 'MultiCenterTopicDescription.edit';
+export interface Invitation {
+  topicId: number;
+  topic: string;
+  leadCenter: string;
+  invitedAt: string;
+  shares: 'aggregates';
 }
 export interface OwnCase {
   id: number;
@@ -54,19 +66,28 @@ export type Issue = DetectionIssue;
 export interface CenterCheck {
   appId: number;
   name: string;
-  cases: number;
+  own: boolean;
+  cases: PooledCount;
   completeness: number | null;
-  counts: { missing: number; outOfRange: number; duplicate: number };
+  counts: { missing: PooledCount; outOfRange: PooledCount; duplicate: PooledCount };
   issues: Issue[];
 }
 export interface Summary {
-  cases: number;
-  variables: Array<{ key: string; label: string; n: number; missing: number; mean?: number | null }>;
+  cases: PooledCount;
+  variables: Array<{
+    key: string;
+    label: string;
+    n: PooledCount;
+    missing: PooledCount;
+    mean: number | null;
+    sd: number | null;
+  }>;
 }
 export interface Pooled {
   role: 'lead' | 'member';
+  minCellCount: number;
   total: Summary;
-  centers: Array<Summary & { appId: number; name: string }>;
+  centers: Array<Summary & { appId: number; name: string; own: boolean }>;
 }
 export const mcApi = {
   list: () => rest<Topic[]>({ url: 'mc/topics' }),
@@ -84,4 +105,25 @@ export const mcApi = {
     rest<{ id: number }>({ url: `mc/topics/${id}/cases`, method: 'POST', data, silent: true }),
   pooled: (id: number) => rest<Pooled>({ url: `mc/topics/${id}/pooled` }),
   detection: (id: number) => rest<CenterCheck[]>({ url: `mc/topics/${id}/detection` }),
+  invite: (id: number, data: { appId: number } | { appCode: string }) =>
+    rest<{ appId: number; name: string }>({
+      url: `mc/topics/${id}/centers`,
+      method: 'POST',
+      data,
+      silent: true,
+    }),
+  withdraw: (id: number, appId: number) =>
+    rest<unknown>({ url: `mc/topics/${id}/withdraw`, method: 'POST', data: { appId }, silent: true }),
+  leave: (id: number) =>
+    rest<unknown>({ url: `mc/topics/${id}/leave`, method: 'POST', data: {}, silent: true }),
+  saveSettings: (id: number, minCellCount: number) =>
+    rest<{ minCellCount: number }>({
+      url: `mc/topics/${id}/settings`,
+      method: 'PUT',
+      data: { minCellCount },
+      silent: true,
+    }),
+  invitations: () => rest<Invitation[]>({ url: 'mc/invitations' }),
+  answer: (topicId: number, answer: 'accept' | 'decline') =>
+    rest<unknown>({ url: `mc/invitations/${topicId}/${answer}`, method: 'POST', data: {}, silent: true }),
 };
