@@ -3,7 +3,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { adminEnvelopeRoutes } from './admin/envelope.js';
 import { adminRoutes } from './admin/routes.js';
@@ -19,6 +19,8 @@ import { type Database, openDatabase } from './db/client.js';
 import { diseaseLibraryRoutes } from './disease-library/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { errorHandler } from './http/error-handler.js';
+import { type LogSetup, loggerOptions } from './http/logging.js';
+import { noStorePlugin } from './http/no-store.js';
 import { securityPlugin } from './http/security.js';
 import { textGuardPlugin } from './http/text-guard.js';
 import { jobRoutes } from './jobs/routes.js';
@@ -37,7 +39,11 @@ export interface BuildOptions {
   config: Config;
   /** An open database; when absent one is opened from the config and closed with the app. */
   database?: Database;
-  logger?: FastifyServerOptions['logger'];
+  /**
+   * `false` for no log; otherwise the level and where lines go (tests collect them). The app's
+   * serializers and redaction (`http/logging.ts`) apply to every logger it builds.
+   */
+  logger?: false | Partial<LogSetup>;
 }
 
 declare module 'fastify' {
@@ -57,7 +63,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    logger: opts.logger === false ? false : loggerOptions({ level: config.logLevel, ...(opts.logger ?? {}) }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -115,6 +121,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   await app.register(securityPlugin);
+  // Cache-Control: no-store on every /api/ answer (they may carry patient data), errors included.
+  await app.register(noStorePlugin);
   // NUL, control characters and lone surrogates anywhere in a request: a 400 naming the value, before any handler.
   await app.register(textGuardPlugin);
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
+import { type BuildOptions, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { openThrowAwayDatabase } from './database.js';
 
@@ -15,8 +15,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Builds the real app on a throw-away database with the demo accounts (password TEST_PASSWORD). */
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * Builds the real app on a throw-away database with the demo accounts (password TEST_PASSWORD).
+ * Silent unless `logger` says where lines go (`test/log-capture.ts` collects them).
+ */
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  opts: { logger?: BuildOptions['logger'] } = {},
+): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crdp-test-'));
   const { database, drop } = await openThrowAwayDatabase();
   const config: Config = {
@@ -29,7 +35,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     webDist: path.join(dataDir, 'no-web'),
     ...overrides,
   };
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: opts.logger ?? false });
   await app.ready();
   return {
     app,
