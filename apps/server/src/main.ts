@@ -2,6 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { describeError } from './http/logging.js';
 
 /** Starts the server: listens, prints one line with the URL, stops gracefully on SIGTERM/SIGINT. */
 async function main() {
@@ -61,8 +62,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(
-    `CRDP failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
+  // The error as the log shows it: a failed query of the first start (demo accounts) keeps its values out.
+  process.stderr.write(`CRDP failed to start: ${describeError(err)}\n`);
   process.exit(1);
 });

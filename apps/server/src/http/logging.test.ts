@@ -3,7 +3,14 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { captureLog } from '../test/log-capture.js';
 import { AppError } from './errors.js';
-import { loggerOptions, redactUrl, safeMessage, scrubText, serializeError } from './logging.js';
+import {
+  describeError,
+  loggerOptions,
+  redactUrl,
+  safeMessage,
+  scrubText,
+  serializeError,
+} from './logging.js';
 
 describe('redactUrl', () => {
   it('redacts session keys, free-access keys, tokens, codes and passwords, whatever their case', () => {
@@ -94,6 +101,27 @@ describe('serializeError', () => {
     >;
     expect(out).toMatchObject({ type: 'AppError', status: 500, key: 'server.error' });
     expect(JSON.stringify(out)).not.toContain('张三');
+  });
+});
+
+describe('describeError (a failed start on the terminal)', () => {
+  it('names the failed query and its cause without the demo account’s hash', () => {
+    const cause = Object.assign(new Error('relation "users" does not exist'), {
+      code: '42P01',
+      severity: 'ERROR',
+      params: ['admin', '$argon2id$v=19$m=19456,t=2,p=1$abc'],
+    });
+    const text = describeError(
+      new DrizzleQueryError(
+        'insert into "users" ("user_name", "password_hash") values ($1, $2)',
+        ['admin', '$argon2id$v=19$m=19456,t=2,p=1$abc'],
+        cause,
+      ),
+    );
+    expect(text).not.toContain('argon2id');
+    expect(text).toMatch(/^DrizzleQueryError: Failed query \(values left out\)\n/);
+    expect(text).toContain('SQL: insert into "users" ("user_name", "password_hash") values ($1, $2)');
+    expect(text).toContain('caused by Error: relation "users" does not exist (code 42P01)');
   });
 });
 

@@ -204,6 +204,23 @@ export function serializeError(e: unknown, depth = 0): Record<string, unknown> {
   return out;
 }
 
+/** An error as text for a terminal (a failed start): the safe stack, then each cause with its SQLSTATE and names. */
+export function describeError(e: unknown): string {
+  const lines: string[] = [];
+  let s: Record<string, unknown> | undefined = serializeError(e);
+  for (let depth = 0; s && depth < 4; depth++) {
+    const names = ['code', 'constraint', 'table', 'column']
+      .filter((k) => typeof s![k] === 'string')
+      .map((k) => `${k} ${String(s![k])}`);
+    const head =
+      depth === 0 ? String(s.stack || s.message) : `caused by ${String(s.type)}: ${String(s.message)}`;
+    lines.push(names.length ? `${head}${depth === 0 ? '\n' : ' '}(${names.join(', ')})` : head);
+    if (typeof s.sql === 'string' && depth === 0) lines.push(`SQL: ${s.sql}`);
+    s = s.cause as Record<string, unknown> | undefined;
+  }
+  return lines.join('\n');
+}
+
 /** pino's `req` serializer: the URL's query values redacted, no headers, no body. */
 export function serializeRequest(req: FastifyRequest) {
   return {
