@@ -12,6 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { RequestError } from '../../api/client';
 import { type Center, mcApi, type TopicVariable } from './api';
 import { MC_NS } from './i18n';
 
@@ -85,7 +86,9 @@ export default function CreateTopic() {
             navigate(`/multi-center/topic-description?id=${r.id}`);
             return true;
           } catch (e) {
-            message.error((e as Error).message);
+            const field =
+              e instanceof RequestError ? (e.body as { field?: string } | undefined)?.field : undefined;
+            message.error(field?.startsWith('centerAppIds.') ? t('noSuchCenter') : (e as Error).message);
             return false;
           }
         }}

@@ -19,6 +19,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { RequestError } from '../../api/client';
 import { Authorized } from '../../components/Authorized';
 import { StatusTag, statusText } from '../research/StatusTag';
 import { useSubjectId } from '../research/useSubjectId';
@@ -69,7 +70,9 @@ function InviteCenter({ topic, onDone }: { topic: TopicDetail; onDone: () => Pro
       setCode('');
       await onDone();
     } catch (e) {
-      message.error((e as Error).message);
+      // The server's one answer for an unknown app and one not in multi-center mode names the field.
+      const field = e instanceof RequestError ? (e.body as { field?: string } | undefined)?.field : undefined;
+      message.error(field === 'appId' || field === 'appCode' ? t('noSuchCenter') : (e as Error).message);
     } finally {
       setBusy(false);
     }
