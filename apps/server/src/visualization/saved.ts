@@ -58,7 +58,7 @@ export type DashboardBody = z.infer<typeof dashboardBodySchema>;
 
 /** The spec after the checks; throws 400 naming the path at fault. */
 export function checkChart(catalogue: DatasetCatalogue, query: AggregateQuery, spec: unknown): ChartSpec {
-  catalogue.resolve(query);
+  catalogue.resolve(query, 'body.query.');
   const v = validateChart(spec);
   if (v.errors.length > 0) {
     const e = v.errors[0]!;
