@@ -47,6 +47,17 @@ describe('administration: users, roles, permissions, settings and the audit trai
       expect(r.body.result.map((x: { RoleName: string }) => x.RoleName)).toEqual(['系统管理员', '科研人员']);
       const rest = await get(t.app, '/api/v0.1/role', admin);
       expect(rest.body.data).toHaveLength(2);
+      // Each role counts its own members (every role used to show the number of all role members).
+      const held = await t.app.db.execute(
+        sql`select r.role_name as name, count(ru.user_id)::int as n from roles r left join role_users ru on ru.role_id = r.role_id where r.app_id = (select app_id from roles where role_name = '科研人员' limit 1) group by r.role_name`,
+      );
+      const expected = Object.fromEntries(
+        (held as unknown as { rows: Array<{ name: string; n: number }> }).rows.map((x) => [x.name, x.n]),
+      );
+      const shown = Object.fromEntries(
+        r.body.result.map((x: { RoleName: string; UserCount: number }) => [x.RoleName, x.UserCount]),
+      );
+      expect(shown).toEqual(expected);
       const foreign = await call(PERM, 'GetRoleList', [{ AppId: other.appId }]);
       expect(foreign.status).toBe(403);
       expect(foreign.body.error.field).toBe('params.0.AppId');

@@ -34,10 +34,14 @@ export async function listRoles(db: Tx, appId: number, name?: string) {
       Description: roles.description,
       AppId: roles.appId,
       CreatedAt: roles.createdAt,
-      UserCount: sql<number>`(select count(*)::int from ${roleUsers} where ${roleUsers.roleId} = ${roles.roleId})`,
+      // A join, not a correlated subquery: drizzle writes columns unqualified in a one-table
+      // select, so `role_id = role_id` inside the subquery counted every role's members.
+      UserCount: sql<number>`count(${roleUsers.userId})::int`,
     })
     .from(roles)
+    .leftJoin(roleUsers, eq(roleUsers.roleId, roles.roleId))
     .where(and(eq(roles.appId, appId), name ? ilike(roles.roleName, `%${escapeLike(name)}%`) : undefined))
+    .groupBy(roles.roleId)
     .orderBy(asc(roles.roleId));
   return rows;
 }
