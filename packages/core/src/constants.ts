@@ -33,9 +33,16 @@ export const PRESET_COLORS = [
   '#2F54EB',
   '#722ED1',
 ] as const;
-/** Login throttling: failures per user name within the window before a lockout. */
+/**
+ * Password guesses (sign-in, old password) are counted per user name and client address: after
+ * LOGIN_MAX_FAILURES wrong ones in a row, that address waits LOGIN_SLOWDOWN_BASE_MS, doubled
+ * after each further wrong guess up to LOGIN_SLOWDOWN_MAX_MS. Failures are forgotten
+ * LOGIN_FAILURE_MEMORY_MS after the last guess or wait.
+ */
 export const LOGIN_MAX_FAILURES = 5;
-export const LOGIN_LOCK_WINDOW_MS = 15 * 60_000;
+export const LOGIN_SLOWDOWN_BASE_MS = 30_000;
+export const LOGIN_SLOWDOWN_MAX_MS = 15 * 60_000;
+export const LOGIN_FAILURE_MEMORY_MS = 15 * 60_000;
 
 export const GENDER_CODES = { 0: 'unknown', 1: 'male', 2: 'female', 3: 'other' } as const;
 export type GenderCode = keyof typeof GENDER_CODES;

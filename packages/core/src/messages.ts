@@ -7,9 +7,9 @@ export const DEFAULT_LOCALE: Locale = 'zh-CN';
 
 const catalogue = {
   'auth.badCredentials': { 'zh-CN': '用户名或密码错误', 'en-US': 'Wrong user name or password' },
-  'auth.locked': {
-    'zh-CN': '登录失败次数过多，账号已锁定 {minutes} 分钟，请稍后再试',
-    'en-US': 'Too many failed sign-ins: the account is locked for {minutes} minutes, please try again later',
+  'auth.tooManyGuesses': {
+    'zh-CN': '密码错误次数过多，请 {seconds} 秒后再试',
+    'en-US': 'Too many wrong passwords; try again in {seconds} seconds',
   },
   'auth.disabled': {
     'zh-CN': '账号已停用，请联系管理员',

@@ -45,6 +45,8 @@ const userSave = z.object({
   UserName: userName,
   NickName: nickName.optional(),
   Password: password.optional(),
+  /** The actor's own current password, needed when they set their own. */
+  OldPassword: password.optional(),
   Enabled: z.boolean().optional(),
   RoleIds: idList(200).optional(),
 });

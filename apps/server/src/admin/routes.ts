@@ -158,11 +158,27 @@ export async function adminRoutes(app: FastifyInstance) {
         tags,
         summary: 'Set a new password (or, without one, make a temporary password shown once); sessions end',
         params: idParams,
-        body: z.object({ Password: password.optional() }).optional(),
+        body: z
+          .object({
+            Password: password.optional(),
+            /** Needed when administrators reset their own password. */
+            OldPassword: password.optional(),
+          })
+          .optional(),
       },
     },
     async (req) =>
-      ok(await resetPassword(db, req, actorOf(req), req.params.id, req.body?.Password, generatePasswordLike)),
+      ok(
+        await resetPassword(
+          db,
+          req,
+          actorOf(req),
+          req.params.id,
+          req.body?.Password,
+          generatePasswordLike,
+          req.body?.OldPassword,
+        ),
+      ),
   );
 
   r.get(

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, exists, ilike, inArray, or, sql } from 'driz
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import { hashPassword } from '../auth/passwords.js';
+import { checkOwnPassword } from '../auth/service.js';
 import type { Db, Tx } from '../db/client.js';
 import { appMembers, roles, roleUsers, sessions, users } from '../db/schema/index.js';
 import { AppError } from '../http/errors.js';
@@ -91,6 +92,8 @@ export interface UserInput {
   UserName: string;
   NickName?: string | undefined;
   Password?: string | undefined;
+  /** The actor's own current password, needed when they set their own password. */
+  OldPassword?: string | undefined;
   Enabled?: boolean | undefined;
   /** Roles in the actor's app; when given they replace the user's roles there. */
   RoleIds?: number[] | undefined;
@@ -121,6 +124,24 @@ function assertPassword(password: string, field: string) {
   if (!policy.ok) throw new AppError(400, policy.problem!, {}, field);
 }
 
+/**
+ * An administrator setting their own password gives the current one first, as a person
+ * changing it would: a session left open on a ward computer must not be enough to take the
+ * account over. The guesses are throttled like sign-in.
+ */
+async function assertOwnPassword(
+  db: Db,
+  req: FastifyRequest,
+  userId: number,
+  old: string | undefined,
+  field: string,
+) {
+  if (!old) throw new AppError(400, 'password.oldRequired', {}, field);
+  const [me] = await db.select().from(users).where(eq(users.userId, userId));
+  if (!me) throw new AppError(401, 'auth.required');
+  await checkOwnPassword(db, req, me, old, field);
+}
+
 const snapshot = (u: typeof users.$inferSelect, roleIds: number[]) => ({
   UserId: u.userId,
   UserName: u.userName,
@@ -137,6 +158,8 @@ export async function saveUser(db: Db, req: FastifyRequest, actor: Actor, input:
   if (input.Password !== undefined) assertPassword(input.Password, 'params.0.Password');
   if (input.UserId === undefined && input.Password === undefined)
     throw new AppError(400, 'admin.passwordRequired', {}, 'params.0.Password');
+  if (input.UserId === actor.userId && input.Password !== undefined)
+    await assertOwnPassword(db, req, actor.userId, input.OldPassword, 'params.0.OldPassword');
   const passwordHash = input.Password !== undefined ? await hashPassword(input.Password) : undefined;
   return db.transaction(async (tx) => {
     const [sameName] = await tx
@@ -259,9 +282,11 @@ export async function resetPassword(
   userId: number,
   password: string | undefined,
   generate: () => string,
+  oldPassword?: string,
 ) {
   const chosen = password ?? generate();
   assertPassword(chosen, 'Password');
+  if (userId === actor.userId) await assertOwnPassword(db, req, actor.userId, oldPassword, 'OldPassword');
   const passwordHash = await hashPassword(chosen);
   return db.transaction(async (tx) => {
     const [member] = await tx

@@ -121,38 +121,6 @@ describe('sign-in, sessions and permissions', () => {
     });
   });
 
-  describe('lockout', () => {
-    it('refuses for 15 minutes after 5 failures for one user name, and audits the lockout', async () => {
-      const hash = await hashPassword(TEST_PASSWORD);
-      await t.app.db.insert(users).values({ userName: 'locktest', passwordHash: hash });
-      for (let i = 0; i < 5; i++) {
-        const r = await envelope(t.app, 'Login', [{ UserName: 'locktest', Password: 'bad' }]);
-        expect(r.status).toBe(401);
-      }
-      const locked = await envelope(t.app, 'Login', [{ UserName: 'locktest', Password: TEST_PASSWORD }]);
-      expect(locked.status).toBe(429);
-      expect(locked.body.error.errorCode).toBe('auth.locked');
-      expect(locked.body.error.message).toMatch(/锁定 1[45] 分钟/);
-      const audits = await t.app.db.select().from(auditLog).where(eq(auditLog.entityId, 'locktest'));
-      expect(audits.map((a) => a.action)).toEqual(
-        expect.arrayContaining(['login.failed', 'login.lockout', 'login.locked']),
-      );
-      // Another user is not affected.
-      expect((await envelope(t.app, 'Login', [{ UserName: 'admin', Password: TEST_PASSWORD }])).status).toBe(
-        200,
-      );
-    });
-
-    it('lets the user in again once the failures are older than 15 minutes', async () => {
-      await t.app.db.execute(
-        sql`update login_attempts set at = at - interval '16 minutes' where user_name = 'locktest'`,
-      );
-      const r = await envelope(t.app, 'Login', [{ UserName: 'locktest', Password: TEST_PASSWORD }]);
-      // The password is accepted again; this user belongs to no app, so the answer is the product refusal.
-      expect(r.body.error.errorCode).toBe('auth.noProduct');
-    });
-  });
-
   describe('session calls', () => {
     it('GetCurrentUser, GET user, current_user and user_permission need a session', async () => {
       for (const url of ['/api/v0.1/user', '/api/v0.1/current_user', '/api/v0.1/user_permission']) {

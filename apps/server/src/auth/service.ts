@@ -1,10 +1,4 @@
-import {
-  ALWAYS_ALLOWED_ROUTES,
-  checkPasswordPolicy,
-  LOGIN_LOCK_WINDOW_MS,
-  LOGIN_MAX_FAILURES,
-  PRODUCT_ID,
-} from '@crdp/core';
+import { ALWAYS_ALLOWED_ROUTES, checkPasswordPolicy, PRODUCT_ID } from '@crdp/core';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
@@ -13,6 +7,7 @@ import { appMembers, appProducts, apps, functions, loginAttempts, menus, users }
 import { AppError } from '../http/errors.js';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.js';
 import { createSession, endOtherSessions, loadPermissions } from './sessions.js';
+import { clearGuesses, pruneGuesses, reserveGuess } from './throttle.js';
 
 export interface AppSummary {
   AppId: number;
@@ -51,27 +46,6 @@ export async function appsOfUser(db: Tx, userId: number): Promise<AppSummary[]> 
 
 const holdsProduct = (a: AppSummary) => a.AppProducts.some((p) => p.ProductId === PRODUCT_ID);
 
-async function recentFailures(db: Tx, userName: string) {
-  const since = new Date(Date.now() - LOGIN_LOCK_WINDOW_MS);
-  const [lastOk] = await db
-    .select({ at: sql<Date>`max(${loginAttempts.at})` })
-    .from(loginAttempts)
-    .where(and(sql`lower(${loginAttempts.userName}) = lower(${userName})`, eq(loginAttempts.success, true)));
-  const from = lastOk?.at && new Date(lastOk.at) > since ? new Date(lastOk.at) : since;
-  const rows = await db
-    .select({ at: loginAttempts.at })
-    .from(loginAttempts)
-    .where(
-      and(
-        sql`lower(${loginAttempts.userName}) = lower(${userName})`,
-        eq(loginAttempts.success, false),
-        gt(loginAttempts.at, from),
-      ),
-    )
-    .orderBy(asc(loginAttempts.at));
-  return rows.map((r) => r.at);
-}
-
 export interface LoginInput {
   UserName: string;
   Password: string;
@@ -79,8 +53,12 @@ export interface LoginInput {
 }
 
 /**
- * Signs a user in: throttles by user name, checks the password (argon2id), requires an app
- * holding product 22, creates a session in the chosen app. Failures and lockouts are audited.
+ * Signs a user in: limits attempts per client address, counts the guess for (user name,
+ * address) before checking the password (argon2id), requires an app holding product 22, creates
+ * a session in the chosen app. An unknown name, a wrong password and a user of another app get
+ * the same answer after the same work. Failures and waits are audited, never with the password;
+ * a name that matches no account is not written anywhere (it may be a password typed in the
+ * wrong field).
  */
 export async function login(
   db: Db,
@@ -97,54 +75,49 @@ export async function login(
     .where(and(eq(loginAttempts.ip, req.ip), gt(loginAttempts.at, new Date(Date.now() - 60_000))));
   if ((fromAddress?.n ?? 0) >= perMinuteFromAddress)
     throw new AppError(429, 'request.rateLimited', { seconds: 60 });
-  const failures = await recentFailures(db, userName);
-  if (failures.length >= LOGIN_MAX_FAILURES) {
-    const unlockAt = failures[failures.length - LOGIN_MAX_FAILURES]!.getTime() + LOGIN_LOCK_WINDOW_MS;
-    const minutes = Math.max(1, Math.ceil((unlockAt - Date.now()) / 60_000));
-    await audit(db, req, {
-      action: 'login.locked',
-      entity: 'user',
-      entityId: userName,
-      outcome: 'denied',
-      userName,
-      appId: null,
-      userId: null,
-    });
-    throw new AppError(429, 'auth.locked', { minutes });
-  }
   const [user] = await db
     .select()
     .from(users)
     .where(sql`lower(${users.userName}) = lower(${userName})`)
     .limit(1);
-  let ok = false;
-  if (user) ok = await verifyPassword(user.passwordHash, input.Password);
+  const who = { userName: user?.userName ?? '', userId: user?.userId ?? null, appId: null };
+  const guess = await reserveGuess(db, userName, req.ip);
+  if (!guess.allowed) {
+    await audit(db, req, {
+      action: 'login.locked',
+      entity: 'user',
+      entityId: user?.userId ?? '',
+      outcome: 'denied',
+      after: { failures: guess.failures, seconds: guess.seconds },
+      ...who,
+    });
+    throw new AppError(429, 'auth.tooManyGuesses', { seconds: guess.seconds });
+  }
   // Unknown names cost the same time as known ones, so timing does not reveal which exist.
-  else await verifyPassword(await dummyHash(), input.Password);
+  const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash()), input.Password);
   if (!user || !ok) {
-    await db.insert(loginAttempts).values({ userName, success: false, ip: req.ip });
+    await db.insert(loginAttempts).values({ userName: who.userName, success: false, ip: req.ip });
     await audit(db, req, {
       action: 'login.failed',
       entity: 'user',
-      entityId: userName,
+      entityId: user?.userId ?? '',
       outcome: 'failure',
-      userName,
-      appId: null,
-      userId: user?.userId ?? null,
+      ...who,
     });
-    if (failures.length + 1 >= LOGIN_MAX_FAILURES) {
+    if (guess.startsWait) {
       await audit(db, req, {
         action: 'login.lockout',
         entity: 'user',
-        entityId: userName,
+        entityId: user?.userId ?? '',
         outcome: 'denied',
-        userName,
-        appId: null,
-        userId: user?.userId ?? null,
+        after: { failures: guess.failures, seconds: guess.startsWait.seconds },
+        ...who,
       });
     }
+    if (Math.random() < 0.01) await pruneGuesses(db);
     throw new AppError(401, 'auth.badCredentials');
   }
+  await clearGuesses(db, userName, req.ip);
   if (!user.enabled) {
     await audit(db, req, {
       action: 'login.disabled',
@@ -160,7 +133,7 @@ export async function login(
   const appList = await appsOfUser(db, user.userId);
   const eligible = appList.filter(holdsProduct);
   if (eligible.length === 0) {
-    await db.insert(loginAttempts).values({ userName, success: true, ip: req.ip });
+    await db.insert(loginAttempts).values({ userName: user.userName, success: true, ip: req.ip });
     await audit(db, req, {
       action: 'login.noProduct',
       entity: 'user',
@@ -185,7 +158,7 @@ export async function login(
       userAgent: String(req.headers['user-agent'] ?? ''),
     });
     await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.userId, user.userId));
-    await tx.insert(loginAttempts).values({ userName, success: true, ip: req.ip });
+    await tx.insert(loginAttempts).values({ userName: user.userName, success: true, ip: req.ip });
     await audit(tx, req, {
       action: 'login',
       entity: 'user',
@@ -254,8 +227,54 @@ export async function productMenusAndPermissions(db: Tx, userId: number, appId: 
 }
 
 /**
- * Changes a password. Both values arrive decrypted; the old one must match, the new one must
- * pass the policy of spec 000 section 5. Every other session of the user ends.
+ * Checks a signed-in user's own password (the old one when changing it, an administrator's
+ * own when resetting it), throttled like sign-in: the guess counts for (user, address) before
+ * it is checked, and past the threshold the address waits. A wrong one is a 400 naming `field`.
+ */
+export async function checkOwnPassword(
+  db: Db,
+  req: FastifyRequest,
+  user: { userId: number; userName: string; passwordHash: string },
+  password: string,
+  field: string,
+) {
+  const guess = await reserveGuess(db, user.userName, req.ip);
+  if (!guess.allowed) {
+    await audit(db, req, {
+      action: 'password.locked',
+      entity: 'user',
+      entityId: user.userId,
+      outcome: 'denied',
+      after: { failures: guess.failures, seconds: guess.seconds },
+    });
+    throw new AppError(429, 'auth.tooManyGuesses', { seconds: guess.seconds }, field);
+  }
+  if (await verifyPassword(user.passwordHash, password)) {
+    await clearGuesses(db, user.userName, req.ip);
+    return;
+  }
+  await audit(db, req, {
+    action: 'password.change',
+    entity: 'user',
+    entityId: user.userId,
+    outcome: 'failure',
+    reason: 'old password wrong',
+  });
+  if (guess.startsWait)
+    await audit(db, req, {
+      action: 'password.lockout',
+      entity: 'user',
+      entityId: user.userId,
+      outcome: 'denied',
+      after: { failures: guess.failures, seconds: guess.startsWait.seconds },
+    });
+  throw new AppError(400, 'password.oldWrong', {}, field);
+}
+
+/**
+ * Changes a password. Both values arrive decrypted; the old one must match (guesses throttled
+ * per address), the new one must pass the policy of spec 000 section 5. Every other session of
+ * the user ends.
  */
 export async function changePassword(
   db: Db,
@@ -267,16 +286,7 @@ export async function changePassword(
 ) {
   const [user] = await db.select().from(users).where(eq(users.userId, userId));
   if (!user) throw new AppError(401, 'auth.required');
-  if (!(await verifyPassword(user.passwordHash, oldPwd))) {
-    await audit(db, req, {
-      action: 'password.change',
-      entity: 'user',
-      entityId: userId,
-      outcome: 'failure',
-      reason: 'old password wrong',
-    });
-    throw new AppError(400, 'password.oldWrong', {}, 'oldPwd');
-  }
+  await checkOwnPassword(db, req, user, oldPwd, 'oldPwd');
   const policy = checkPasswordPolicy(newPwd);
   if (!policy.ok) throw new AppError(400, policy.problem!, {}, 'newPwd');
   if (oldPwd === newPwd) throw new AppError(400, 'password.same', {}, 'newPwd');

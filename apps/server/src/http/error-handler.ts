@@ -86,7 +86,10 @@ function ajvText(
 /** The one error handler: typed errors become their status, bad input a 400 naming the field, the rest a 500 that hides internals. */
 export function errorHandler(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
-    if (error.status >= 500) req.log.error({ err: error }, 'application error');
+    // A busy refusal (503) or a wait (429) says when to come back (Retry-After, seconds).
+    if ((error.status === 503 || error.status === 429) && typeof error.values.seconds === 'number')
+      reply.header('retry-after', String(error.values.seconds));
+    else if (error.status >= 500) req.log.error({ err: error }, 'application error');
     return sendError(req, reply, {
       status: error.status,
       message: t(req, error.key, valuesIn(error.values, localeOf(req))),

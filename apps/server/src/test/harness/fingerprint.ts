@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
  * Security logs that a refused request is meant to grow: the audit of denied and failed
  * attempts, sign-in attempts for throttling, and the sliding expiry of the caller's session.
  */
-export const GROWS_ON_REFUSAL = new Set(['audit_log', 'login_attempts', 'sessions']);
+export const GROWS_ON_REFUSAL = new Set(['audit_log', 'login_attempts', 'login_throttle', 'sessions']);
 
 /** A digest of every row of every table (but the security logs): equal digests mean nothing changed. */
 export async function fingerprint(db: Db): Promise<Record<string, string>> {
