@@ -115,13 +115,19 @@ export function VitalSignChart({
     };
     img.src = url;
   };
+  // The print document is built from nodes, never from HTML text: the title (it holds the
+  // patient's name) is set as text and the drawing is a copy of the SVG element itself.
   const print = () => {
     const w = window.open('', '_blank');
     if (!w) return;
-    w.document.write(
-      `<!doctype html><title>${printTitle ?? ''}</title><body style="margin:0">${svgText()}</body>`,
-    );
-    w.document.close();
+    const doc = w.document;
+    doc.title = printTitle ?? '';
+    doc.body.style.margin = '0';
+    const heading = doc.createElement('h1');
+    heading.style.cssText = 'font: 14px sans-serif; margin: 8px';
+    heading.dataset.testid = 'print-title';
+    heading.textContent = printTitle ?? '';
+    doc.body.replaceChildren(heading, doc.importNode(svgRef.current!, true));
     w.focus();
     w.print();
   };
