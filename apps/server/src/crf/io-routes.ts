@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditRead } from '../audit/audit.js';
 import { schemaMessage } from '../http/validation-messages.js';
 import { crfActor } from './actor.js';
 import { exportCsv, exportOdm, exportXlsx } from './export.js';
@@ -144,6 +144,13 @@ export async function crfIoRoutes(app: FastifyInstance) {
         app.config.dataDir,
         req.params.uploadId,
       );
+      // A file of a record is patient data: its download is a read (ids only, not the file name).
+      await auditRead(req, {
+        action: 'download',
+        entity: 'crf_upload',
+        entityId: row.id,
+        detail: { formId: row.formId, size: row.size },
+      });
       reply
         .header('content-type', row.contentType)
         .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(row.fileName)}`)

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Popconfirm, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { type AdminUser, fieldOf, roleApi, userApi } from './api';
 import { ADMIN_NS } from './i18n';
@@ -13,6 +14,7 @@ export default function UserManage() {
   const { message, modal } = App.useApp();
   const table = useRef<ActionType>(null);
   const can = useHasAction();
+  const me = useSession().user?.UserId;
   const [editing, setEditing] = useState<AdminUser | 'new' | null>(null);
   const roles = useQuery({ queryKey: ['admin', 'roles'], queryFn: () => roleApi.list() });
   const roleOptions = (roles.data ?? []).map((r) => ({ value: r.RoleId, label: r.RoleName }));
@@ -113,7 +115,9 @@ export default function UserManage() {
                   {t('common.enable')}
                 </Button>
               ),
-              can('UserManage', 'edit') && (
+              // One's own password is changed with the old one (avatar menu → change password);
+              // the server refuses a reset of one's own password without it.
+              can('UserManage', 'edit') && u.UserId !== me && (
                 <Popconfirm
                   key="reset"
                   title={t('user.resetConfirm', { name: u.UserName })}
