@@ -13,6 +13,7 @@ export const enUS: Messages = {
     copy: 'Copy',
     none: 'None',
   },
+  picker: { noMatch: 'Nothing matches; try another word', empty: 'Nothing to choose yet' },
   error: {
     retry: 'Something went wrong, please retry',
     network: 'The network is unreachable; check the connection and retry',
@@ -36,6 +37,22 @@ export const enUS: Messages = {
     freeAccess: 'Opening the free-access link…',
     freeAccessFailed: 'The free-access link cannot be opened',
     toLogin: 'Go to sign-in',
+  },
+  handoff: {
+    failed: 'The sign-in link cannot be used',
+    title: 'Switch accounts?',
+    person: '{{nick}} ({{user}})',
+    current: 'You are signed in as {{person}} in “{{app}}”.',
+    currentFree: 'You are using a free-access link ({{scope}}).',
+    next: 'This link would sign you in as {{person}} in “{{app}}” instead.',
+    consequence:
+      'Switching signs the current session in this browser out; staying changes nothing and leaves the link unused.',
+    stay: 'Stay signed in as {{name}}',
+    stayFree: 'Keep the current session',
+    switch: 'Switch to {{name}}',
+    stayed: 'Still signed in as {{name}}; the link was not used',
+    scopeCrf: 'CRF form filling',
+    scopeLg: 'terminology view',
   },
   header: {
     changePassword: 'Change password',

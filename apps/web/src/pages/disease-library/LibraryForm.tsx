@@ -15,6 +15,7 @@ import {
   type DraftCriteria,
   emptyDraft,
 } from '../../components/cohort/ConditionBuilder';
+import { RemoteSelect } from '../../components/RemoteSelect';
 import { libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { parseRules } from './rules';
@@ -62,22 +63,22 @@ export function LibraryFormFields() {
     <>
       <ProForm.Group>
         <ProFormText name="name" label={t('create.name')} width="md" rules={[{ required: true, max: 100 }]} />
-        <ProFormSelect
-          name="diseaseId"
-          label={t('create.disease')}
-          width="md"
-          showSearch
-          disabled={!mayReadDiseases}
-          placeholder={mayReadDiseases ? undefined : t('create.noDiseaseAccess')}
-          request={async () =>
-            mayReadDiseases
-              ? (await libraryApi.diseases()).items.map((d) => ({
-                  value: d.id,
-                  label: d.icd10 ? `${d.name} (${d.icd10})` : d.name,
-                }))
-              : []
-          }
-        />
+        <ProForm.Item name="diseaseId" label={t('create.disease')}>
+          <RemoteSelect
+            style={{ width: 328 }}
+            queryKey={['disease-library', 'disease-picker']}
+            disabled={!mayReadDiseases}
+            placeholder={mayReadDiseases ? t('create.diseaseSearch') : t('create.noDiseaseAccess')}
+            search={async (keyword) =>
+              mayReadDiseases
+                ? (await libraryApi.diseases(keyword)).items.map((d) => ({
+                    value: d.id,
+                    label: d.icd10 ? `${d.name} (${d.icd10})` : d.name,
+                  }))
+                : []
+            }
+          />
+        </ProForm.Item>
       </ProForm.Group>
       <ProFormRadio.Group
         name="startFrom"

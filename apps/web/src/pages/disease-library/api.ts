@@ -268,13 +268,12 @@ export const libraryApi = {
   updateTemplate: (id: number, data: Partial<TemplateInput>) =>
     rest<unknown>({ url: `${P}/templates/${id}`, method: 'PUT', data }),
   removeTemplate: (id: number) => rest<null>({ url: `${P}/templates/${id}`, method: 'DELETE' }),
-  /** The disease dictionary; a user without access to it simply gets no choices. */
-  diseases: () =>
+  /** The disease dictionary's enabled entries matching a keyword (name, ICD-10 code), one short page. */
+  diseases: (keyword = '') =>
     rest<{ items: Array<{ id: number; name: string; icd10: string }> }>({
       url: 'disease',
-      params: { page: 1, size: 200, enabled: true },
-      silent: true,
-    }).catch(() => ({ items: [] })),
+      params: { page: 1, size: 20, enabled: true, ...(keyword ? { keyword } : {}) },
+    }),
   forms: () =>
     rest<{ items: Array<{ id: number; name: string; latestVersion: number }> }>({
       url: 'crf/forms',
