@@ -152,7 +152,13 @@ test('opens a generated patient, draws the vital-sign chart with events and vent
   await page.getByTestId('fts-submit').click();
   const results = page.getByTestId('fts-results');
   await expect(results.locator('mark').first()).toHaveText('黄染');
+  // The total is shown (issue 16), and nothing to load more under no result.
+  await expect(page.getByTestId('fts-total')).toHaveText(/^共 \d+ 位患者$/);
   await screenshot(page, 'clinical-full-text');
+  await page.getByTestId('fts-text').fill('水肝');
+  await page.getByTestId('fts-submit').click();
+  await expect(page.getByTestId('fts-total')).toHaveText('共 0 位患者');
+  await expect(results.getByRole('button', { name: '加载更多' })).toHaveCount(0);
 
   // The CDR browser and the overview read the same repository.
   await page.goto('/data-lake/cdr-browser');
@@ -161,4 +167,80 @@ test('opens a generated patient, draws the vital-sign chart with events and vent
   await expect(page.locator('.ant-statistic').first()).toBeVisible();
   await expect(page.locator('.ant-statistic-content-value').first()).not.toHaveText('0');
   await screenshot(page, 'clinical-overview');
+});
+
+test('a patient whose name holds markup prints the vital-sign chart with the name as text (issue 15 item 6)', async ({
+  page,
+}) => {
+  // Closes the print document's <title> and adds an image and a script, as the old string HTML let it.
+  const run = `${test.info().retry}${Date.now() % 100000}`;
+  const NAME = `</title><img src=x onerror=window.__xss=1>张<script>window.__xss=2</script>${run}`;
+  const key = await apiLogin(account('admin'));
+  const p = await restCall<{ id: number }>('POST', 'cdr/patients', key, {
+    mrn: `XSS-PRINT-${run}`,
+    name: NAME,
+    gender: 1,
+    birthDate: '1962-04-18',
+  });
+  expect(p.status, JSON.stringify(p.body)).toBe(200);
+  const pid = p.body.data.id;
+  const add = (table: string, row: object) =>
+    restCall<{ id: number }>('POST', `cdr/patients/${pid}/records`, key, { table, row });
+  const visit = await add('visits', {
+    kind: 'inpatient',
+    department: '心内科',
+    admitAt: '2025-03-02T08:00:00+08:00',
+    dischargeAt: '2025-03-05T10:00:00+08:00',
+  });
+  expect(visit.status).toBe(200);
+  for (const [h, temp, pulse] of [
+    [2, '37.2', '82'],
+    [6, '38.1', '96'],
+    [10, '37.6', '88'],
+    [26, '36.9', '78'],
+  ] as const) {
+    const at = new Date(Date.parse('2025-03-02T08:00:00+08:00') + h * 3_600_000).toISOString();
+    for (const [itemName, value, itemUnit] of [
+      ['体温', temp, '℃'],
+      ['脉搏', pulse, '次/分'],
+    ])
+      expect(
+        (await add('vitalSigns', { visitId: visit.body.data.id, itemName, value, itemUnit, recordDt: at }))
+          .status,
+      ).toBe(200);
+  }
+
+  await signInToWorkbench(page, account('admin'));
+  await page.goto(`/personalInformation/inHospitalView?id=${pid}`);
+  await expect(page.getByTestId('patient-name')).toHaveText(NAME);
+  const chart = page.getByTestId('vital-sign-chart');
+  await expect(chart.locator('[data-series=temperature] circle').first()).toBeVisible();
+
+  for (const [language, title, print] of [
+    ['', '体温单', '打印'],
+    ['English', 'Vital-sign chart', 'Print'],
+  ] as const) {
+    if (language) {
+      await page.getByTestId('language-switch').click();
+      await page.getByRole('menuitem', { name: language }).click();
+      await expect(page.getByRole('button', { name: print })).toBeVisible();
+    }
+    const opened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: print }).click();
+    const doc = await opened;
+    // The name is the print document's title and heading, as text; nothing of it became an element.
+    await expect(doc.getByTestId('print-title')).toHaveText(`${NAME} ${title}`);
+    expect(await doc.title()).toBe(`${NAME} ${title}`);
+    expect(await doc.locator('body > *').count()).toBe(2);
+    await expect(doc.locator('img')).toHaveCount(0);
+    await expect(doc.locator('script')).toHaveCount(0);
+    await expect(doc.locator('body > svg [data-series=temperature] circle')).toHaveCount(4);
+    expect(await doc.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
+    await doc.setViewportSize({ width: 1100, height: 700 });
+    await screenshot(doc, `clinical-vital-sign-print-${language ? 'en' : 'zh'}`);
+    await doc.close();
+  }
+  await expect(page.locator('img[src=x]')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
+  await screenshot(page, 'clinical-vital-sign-markup-name-en');
 });

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { audit } from '../../audit/audit.js';
+import { audit, auditRead, filterNames } from '../../audit/audit.js';
 import { canSeeIdentity } from '../privacy.js';
 import { exportSearch, searchInput, searchPatientsByConditions } from './search.js';
+
+const SEARCH_FILTERS = ['diagnosis', 'labs', 'dateFrom', 'dateTo', 'gender', 'ageMin', 'ageMax', 'text'];
 
 /** Multi-condition search (`/data-lake/full-text-retrieval`) and its export. */
 export async function searchRoutes(app: FastifyInstance) {
@@ -18,11 +20,15 @@ export async function searchRoutes(app: FastifyInstance) {
         body: searchInput,
       },
     },
-    async (req) => ({
-      code: 200,
-      data: await searchPatientsByConditions(app.db, req.auth!.appId, req.body, canSeeIdentity(req)),
-      message: 'ok',
-    }),
+    async (req) => {
+      const data = await searchPatientsByConditions(app.db, req.auth!.appId, req.body, canSeeIdentity(req));
+      // One read row per result page: the conditions' names (a text term may be a name) and the count.
+      await auditRead(req, {
+        entity: 'patient_search',
+        detail: { filters: filterNames(req.body, SEARCH_FILTERS), count: data.items.length },
+      });
+      return { code: 200, data, message: 'ok' };
+    },
   );
   r.post(
     '/api/v0.1/fulltext/export',
@@ -36,9 +42,13 @@ export async function searchRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       const { csv, rows } = await exportSearch(app.db, req.auth!.appId, req.body, canSeeIdentity(req));
-      const { cursor: _c, size: _s, ...conditions } = req.body;
-      // Exports take identifiable data out of the system: keep a trace of who took what.
-      await audit(app.db, req, { action: 'export', entity: 'patient_search', after: { conditions, rows } });
+      // Exports take identifiable data out of the system: keep a trace of who took what (the
+      // conditions' names, not their values: a document term may be a patient's name).
+      await audit(app.db, req, {
+        action: 'export',
+        entity: 'patient_search',
+        after: { filters: filterNames(req.body, SEARCH_FILTERS), rows },
+      });
       reply.header('content-type', 'text/csv; charset=utf-8');
       reply.header('content-disposition', 'attachment; filename="full-text-retrieval.csv"');
       return reply.send(csv);

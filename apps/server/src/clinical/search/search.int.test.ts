@@ -45,6 +45,22 @@ describe('multi-condition full-text search', () => {
     // A bigram that crosses two words is not a hit unless the text has it.
     const none = await search({ text: '水肝' });
     expect(none.body.data.items).toEqual([]);
+    expect(none.body.data).toMatchObject({ total: 0, nextCursor: null });
+  });
+
+  it('says on the first page how many patients match in all, and pages through exactly that many', async () => {
+    const first = await search({ text: '肝功能', size: 3 });
+    const total = first.body.data.total as number;
+    expect(total).toBeGreaterThan(3);
+    const seen = new Set<number>(first.body.data.items.map((p: { id: number }) => p.id));
+    let cursor = first.body.data.nextCursor as string | null;
+    while (cursor) {
+      const next = await search({ text: '肝功能', size: 3, cursor: Number(cursor) });
+      expect(next.body.data.total).toBeNull();
+      for (const p of next.body.data.items) seen.add(p.id);
+      cursor = next.body.data.nextCursor;
+    }
+    expect(seen.size).toBe(total);
   });
 
   it('combines conditions: diagnosis by name or ICD-10, lab range, gender, age, text', async () => {

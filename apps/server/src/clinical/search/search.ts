@@ -157,7 +157,14 @@ export async function matchingPatients(db: Tx, appId: number, q: SearchInput, li
 
 /** One page of patients meeting every condition, newest first, with what matched in each. */
 export async function searchPatientsByConditions(db: Tx, appId: number, q: SearchInput, full: boolean) {
-  const rows = await matchingPatients(db, appId, q, q.size + 1);
+  const [rows, counted] = await Promise.all([
+    matchingPatients(db, appId, q, q.size + 1),
+    // The first page says how many patients match in all; later pages keep that number.
+    q.cursor
+      ? Promise.resolve(null)
+      : db.execute(sql`select count(*)::int as n from patients p where ${searchWhere(appId, q)}`),
+  ]);
+  const total = counted ? Number(rowsOf<{ n: number }>(counted)[0]?.n ?? 0) : null;
   const more = rows.length > q.size;
   const page = (more ? rows.slice(0, q.size) : rows).map(patientFromSql);
   const items: Found[] = page.map((p) => ({
@@ -239,6 +246,7 @@ export async function searchPatientsByConditions(db: Tx, appId: number, q: Searc
   }
   return {
     items,
+    total,
     nextCursor: more ? String(page[page.length - 1]!.id) : null,
     terms: q.text ? termsOf(q.text) : [],
   };

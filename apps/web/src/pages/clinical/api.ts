@@ -149,7 +149,7 @@ export const cdr = {
 
 export const fullText = {
   search: (c: SearchConditions & { cursor?: number; size?: number }) =>
-    rest<{ items: SearchHit[]; nextCursor: string | null; terms: string[] }>({
+    rest<{ items: SearchHit[]; total: number | null; nextCursor: string | null; terms: string[] }>({
       url: 'fulltext/search',
       method: 'POST',
       data: c,

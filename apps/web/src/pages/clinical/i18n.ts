@@ -248,6 +248,7 @@ const zhCN = {
     matchedDx: '匹配诊断',
     matchedLab: '匹配检验',
     needOne: '请至少填写一个条件',
+    total: '共 {{count}} 位患者',
   },
 };
 
@@ -498,6 +499,7 @@ const enUS: typeof zhCN = {
     matchedDx: 'Matching diagnoses',
     matchedLab: 'Matching results',
     needOne: 'Give at least one condition',
+    total: 'Matching patients: {{count}}',
   },
 };
 

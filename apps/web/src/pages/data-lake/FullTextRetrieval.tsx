@@ -83,14 +83,22 @@ export default function FullTextRetrieval() {
   const [conditions, setConditions] = useState<SearchConditions | null>(null);
   const [hits, setHits] = useState<SearchHit[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
+  const [total, setTotal] = useState<number | null>(null);
   const [loading, setLoading] = useState(false);
 
   const run = async (c: SearchConditions, after?: string) => {
     setLoading(true);
+    if (!after) {
+      // A new search starts empty: no earlier result, count or "load more" stays on screen.
+      setHits([]);
+      setCursor(null);
+      setTotal(null);
+    }
     try {
       const r = await fullText.search({ ...c, size: 20, ...(after ? { cursor: Number(after) } : {}) });
       setHits((h) => (after ? [...h, ...r.items] : r.items));
       setCursor(r.nextCursor);
+      if (r.total !== null) setTotal(r.total);
     } catch (e) {
       message.error(e instanceof RequestError ? e.message : String(e));
     } finally {
@@ -193,6 +201,8 @@ export default function FullTextRetrieval() {
               onClick={() => {
                 form.resetFields();
                 setHits([]);
+                setCursor(null);
+                setTotal(null);
                 setConditions(null);
               }}
             >
@@ -206,13 +216,22 @@ export default function FullTextRetrieval() {
           </Space>
         </Form>
       </Card>
-      <Card title={t('fts.results')}>
+      <Card
+        title={t('fts.results')}
+        extra={
+          total !== null && (
+            <Typography.Text type="secondary" data-testid="fts-total">
+              {t('fts.total', { count: total })}
+            </Typography.Text>
+          )
+        }
+      >
         <List
           data-testid="fts-results"
           loading={loading}
           dataSource={hits}
           loadMore={
-            cursor ? (
+            cursor && hits.length > 0 ? (
               <div style={{ textAlign: 'center', marginTop: 12 }}>
                 <Button onClick={() => conditions && run(conditions, cursor)}>{t('common.more')}</Button>
               </div>
