@@ -90,6 +90,8 @@ test.describe
     }) => {
       await signInAsAdmin(page);
       await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
+      // The page names the form being filled and its version (it said 肝病 CRF for every form).
+      await expect(page.getByTestId('crf-fill-title')).toHaveText('肝病随访 E2E (v1)');
       await page.locator('#crf-subject').fill('P-0001');
       await page.locator('#crf-q1').fill('70');
       await page.locator('#crf-q2').fill('175');

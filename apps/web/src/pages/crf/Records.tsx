@@ -42,12 +42,20 @@ export default function Records() {
     />
   );
 
+  const current = forms.data?.items.find((f) => f.id === formId);
   if (formId && (isNew || recordId))
     return (
       <Card
         title={
           <Space>
             <LinkButton onClick={() => go({ formId })}>{t('records.back')}</LinkButton>
+            {/* The form being filled, by name (the route's own title is the same for every form). */}
+            {current && (
+              <span data-testid="crf-fill-title">
+                {current.name}
+                {isNew && ` (v${current.latestVersion})`}
+              </span>
+            )}
           </Space>
         }
       >
