@@ -1,4 +1,4 @@
-import { cohortCriteriaSchema } from '@crdp/core';
+import { cohortCriteriaSchema, isoDateSchema } from '@crdp/core';
 import { z } from 'zod';
 
 /** Shapes of the disease-library calls. */
@@ -72,14 +72,8 @@ export const patientListInput = z.object({
       name: z.string().trim().max(100).optional(),
       mrn: z.string().trim().max(100).optional(),
       gender: z.number().int().min(0).max(3).optional(),
-      filingFrom: z
-        .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
-        .optional(),
-      filingTo: z
-        .string()
-        .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
-        .optional(),
+      filingFrom: isoDateSchema().optional(),
+      filingTo: isoDateSchema().optional(),
     })
     .default({}),
 });

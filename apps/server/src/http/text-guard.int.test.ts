@@ -90,11 +90,11 @@ describe('control characters in any input', () => {
     );
   });
 
-  it('a NUL in a query value: 400 naming query.keyword', async () => {
+  it('a NUL in a query value: 400 naming querystring.keyword', async () => {
     await refused(
       () => call('GET', '/api/v0.1/omop/mappings?keyword=ab%00'),
-      'query.keyword',
-      'query.keyword: 不能包含控制字符（位置 3）',
+      'querystring.keyword',
+      'querystring.keyword: 不能包含控制字符（位置 3）',
     );
   });
 
@@ -166,6 +166,30 @@ describe('control characters in any input', () => {
         ),
       'body.mapping."m\\u0000rn"',
       '字段名不能包含控制字符（位置 2）',
+    );
+  });
+
+  it('an impossible date (2026-02-30) in a cohort condition and a list filter: 400 naming the field', async () => {
+    const criteria = {
+      match: 'all',
+      inclusion: [{ kind: 'diagnosis', codes: ['K70'], from: '2026-02-30' }],
+      exclusion: [],
+    };
+    await refused(
+      () => call('POST', '/api/v0.1/research/criteria/count', JSON.stringify(criteria)),
+      'body.inclusion.0.from',
+      'body.inclusion.0.from: 不是真实存在的日期（YYYY-MM-DD）',
+    );
+    await refused(
+      () =>
+        call(
+          'POST',
+          '/api/v0.1/diseaselibrary/get_page_disease_library_patient_list',
+          JSON.stringify({ library_id: 1, filters: { filingTo: '2026-02-30' } }),
+          'en-US',
+        ),
+      'body.filters.filingTo',
+      'body.filters.filingTo: not a real date (YYYY-MM-DD)',
     );
   });
 

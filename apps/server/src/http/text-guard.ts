@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { badRequest, bilingual } from './errors.js';
 
 /** `body.items.0.name`, or `params[0].name` inside an envelope call (the envelope's own naming). */
-function fieldName(part: 'body' | 'query' | 'params', fault: ValueFault, envelope: boolean): string {
+function fieldName(part: 'body' | 'querystring' | 'params', fault: ValueFault, envelope: boolean): string {
   // A faulty key (the last element) is quoted with its escapes, so the path stays readable.
   const last = fault.path.length - 1;
   const show = (k: string | number, i: number) => (fault.inKey && i === last ? JSON.stringify(k) : String(k));
@@ -35,7 +35,8 @@ export const textGuardPlugin = fp(async (app: FastifyInstance) => {
       if (value === undefined || value === null || Buffer.isBuffer(value)) continue;
       const fault = findValueFault(value);
       if (!fault) continue;
-      const field = fieldName(part, fault, envelope);
+      // Named like the schema errors of the one error handler: body, querystring, params.
+      const field = fieldName(part === 'query' ? 'querystring' : part, fault, envelope);
       throw badRequest(
         bilingual(
           `${field}: ${fault.inKey ? '字段名' : ''}${textFaultMessage(fault, 'zh-CN')}`,

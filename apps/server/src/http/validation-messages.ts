@@ -1,4 +1,4 @@
-import { type Locale, type TextFault, textFaultMessage } from '@crdp/core';
+import { formatMessage, isMessageKey, type Locale, type TextFault, textFaultMessage } from '@crdp/core';
 
 /**
  * Chinese wording of a schema validation problem. zod words its problems in English; a hospital
@@ -110,9 +110,11 @@ export function validationText(problem: ValidationProblem, locale: Locale, input
     case 'invalid_element':
       return '其中有无效的值';
     default: {
-      // The shared text rule (control characters, lone surrogates) carries its fault.
-      const fault = (p.params as { textFault?: TextFault } | undefined)?.textFault;
-      if (fault) return textFaultMessage(fault, locale);
+      // The shared text rule of @crdp/core (control characters, lone surrogates) carries its fault.
+      const own = p.params as { textFault?: TextFault; messageKey?: string } | undefined;
+      if (own?.textFault) return textFaultMessage(own.textFault, locale);
+      // A shared schema of @crdp/core that names its catalogue message.
+      if (own?.messageKey && isMessageKey(own.messageKey)) return formatMessage(own.messageKey, locale);
       const custom = CUSTOM_ZH.get(problem.message);
       if (custom !== undefined) return custom;
       const most = /^(?:must be )?at most (\d+) characters$/.exec(problem.message);

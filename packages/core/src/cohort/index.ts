@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
+import { isoDateSchema } from '../helpers/iso-date.js';
 
 /** Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the harness count units), without control characters. */
 const text = (max: number, min = 0) => safeText(max, { min });
@@ -9,7 +10,7 @@ const text = (max: number, min = 0) => safeText(max, { min });
  * exclusion conditions over a patient's clinical record. Pure data, validated here; the
  * server compiles it to SQL (`apps/server/src/cohort/`).
  */
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+const isoDate = isoDateSchema();
 const code = text(40, 1);
 const dateWindow = { from: isoDate.optional(), to: isoDate.optional() };
 
