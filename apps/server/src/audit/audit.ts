@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../db/client.js';
 import { auditLog } from '../db/schema/index.js';
@@ -34,5 +35,63 @@ export async function audit(db: Tx, req: FastifyRequest | null, e: AuditEntry) {
     outcome: e.outcome ?? 'success',
     requestId: req ? String(req.id) : '',
     ip: req?.ip ?? '',
+  });
+}
+
+/**
+ * Reads of patient data (HIPAA §164.312(b): who looked at whose data). `read` for a record or a
+ * list page, `download` for a file; the row holds ids, counts and the names of the filters used,
+ * never a value a person typed or the patient's data.
+ */
+export type ReadAction = 'read' | 'download';
+
+export interface ReadAuditEntry {
+  action?: ReadAction;
+  entity: string;
+  entityId?: string | number;
+  /** Ids, counts and filter names only. */
+  detail?: Record<string, unknown>;
+  /**
+   * Write the row only when this user has no `read` row of the same entity and id in this app
+   * within so many minutes (the tabs of one patient view after its person call): one statement.
+   */
+  onceWithinMinutes?: number;
+}
+
+/**
+ * Appends one read row, outside any transaction, and never fails the read: a row that cannot be
+ * written is reported on the log (its class only, no values) and the answer goes out.
+ */
+export async function auditRead(req: FastifyRequest, e: ReadAuditEntry): Promise<void> {
+  const db = req.server.db;
+  const action = e.action ?? 'read';
+  try {
+    if (!e.onceWithinMinutes) {
+      await audit(db, req, { action, entity: e.entity, entityId: e.entityId, after: e.detail ?? null });
+      return;
+    }
+    const appId = req.auth?.appId ?? null;
+    const userId = req.auth?.userId ?? null;
+    const entityId = e.entityId === undefined ? '' : String(e.entityId);
+    await db.execute(sql`insert into audit_log (app_id, user_id, user_name, action, entity, entity_id, after, request_id, ip)
+      select ${appId}, ${userId}, ${req.auth?.userName ?? ''}, ${action}, ${e.entity}, ${entityId},
+        ${e.detail ? JSON.stringify(e.detail) : null}::jsonb, ${String(req.id)}, ${req.ip ?? ''}
+      where not exists (select 1 from audit_log a where a.entity = ${e.entity} and a.entity_id = ${entityId}
+        and a.action = ${action} and a.app_id is not distinct from ${appId}::int and a.user_id is not distinct from ${userId}::int
+        and a.at > now() - make_interval(mins => ${e.onceWithinMinutes}::int))`);
+  } catch (err) {
+    req.log.error(
+      { audit: { action, entity: e.entity }, errorClass: (err as Error)?.name ?? 'Error' },
+      'read audit row not written',
+    );
+  }
+}
+
+/** The names of the filters a list request used (values left out: a keyword may be a name). */
+export function filterNames(query: object, names: readonly string[]): string[] {
+  const q = query as Record<string, unknown>;
+  return names.filter((n) => {
+    const v = q[n];
+    return v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
   });
 }

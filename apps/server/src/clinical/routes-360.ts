@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { auditRead, filterNames } from '../audit/audit.js';
 import type { Db } from '../db/client.js';
 import { examReports, labResults, orders, patients } from '../db/schema/index.js';
 import {
@@ -35,6 +35,22 @@ export const ownedPatients = async (db: Db, appId: number) =>
 
 const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
 
+/** Minutes during which a tab of a patient already read by this user writes no further read row. */
+export const PATIENT_READ_WINDOW_MINUTES = 30;
+
+/**
+ * A tab of the personal view: one read row per patient and user per window, so the person call
+ * and the tabs it opens make one row, and a tab read on its own (without the person call) still
+ * leaves one.
+ */
+const auditTab = (req: FastifyRequest, patientId: number, tab: string) =>
+  auditRead(req, {
+    entity: 'patient',
+    entityId: patientId,
+    detail: { tab },
+    onceWithinMinutes: PATIENT_READ_WINDOW_MINUTES,
+  });
+
 /**
  * Patient 360 calls of spec 000 section 7 (`360`, `360/person/{id}`, `360/measurementlist/{id}`,
  * `360/examinelist/{id}`, `360/examinereport/{id}`, `360/operationlist/{id}`, `360/druglist`)
@@ -62,6 +78,16 @@ export async function patient360Routes(app: FastifyInstance) {
     async (req) => {
       const res = await searchPatients(app.db, req.auth!.appId, req.query);
       const full = canSeeIdentity(req);
+      // One row per page: which filters were used (never their values: a keyword may be a name) and how many came back.
+      await auditRead(req, {
+        entity: 'patient_list',
+        detail: {
+          filters: filterNames(req.query, ['keyword', 'gender']),
+          cursor: req.query.cursor ?? null,
+          size: req.query.size,
+          count: res.rows.length,
+        },
+      });
       return ok({ items: res.rows.map((p) => patientView(p, full)), nextCursor: res.nextCursor });
     },
   );
@@ -78,8 +104,8 @@ export async function patient360Routes(app: FastifyInstance) {
     },
     async (req) => {
       const data = await personView(app.db, req.auth!.appId, req.params.id, canSeeIdentity(req));
-      // Opening a person's record is itself worth a trace (who looked at whom).
-      await audit(app.db, req, { action: 'view', entity: 'patient', entityId: req.params.id });
+      // Opening a person's record is itself worth a trace (who looked at whom): always one row.
+      await auditRead(req, { entity: 'patient', entityId: req.params.id, detail: { tab: 'person' } });
       return ok(data);
     },
   );
@@ -94,7 +120,9 @@ export async function patient360Routes(app: FastifyInstance) {
       async (req) => {
         const appId = req.auth!.appId;
         await patientOf(app.db, appId, req.params.id);
-        return ok(await listChildren(app.db, appId, req.params.id, kind, req.query));
+        const list = await listChildren(app.db, appId, req.params.id, kind, req.query);
+        await auditTab(req, req.params.id, kind);
+        return ok(list);
       },
     );
 
@@ -149,7 +177,9 @@ export async function patient360Routes(app: FastifyInstance) {
           q.abnormalOnly === 'true' ? inArray(labResults.abnormalFlag, ['H', 'L', 'A']) : undefined,
         ),
       });
-      return ok({ ...list, labItems: await labItems(app.db, appId, req.params.id) });
+      const items = await labItems(app.db, appId, req.params.id);
+      await auditTab(req, req.params.id, 'labResults');
+      return ok({ ...list, labItems: items });
     },
   );
 
@@ -169,7 +199,11 @@ export async function patient360Routes(app: FastifyInstance) {
       },
       schema: { tags: tag, summary: 'One exam report', params: idParams },
     },
-    async (req) => ok(await examReportOf(app.db, req.auth!.appId, req.params.id)),
+    async (req) => {
+      const report = await examReportOf(app.db, req.auth!.appId, req.params.id);
+      await auditTab(req, Number(report.patientId), 'examReport');
+      return ok(report);
+    },
   );
 
   r.get(
@@ -191,16 +225,16 @@ export async function patient360Routes(app: FastifyInstance) {
       const appId = req.auth!.appId;
       const q = req.query;
       await patientOf(app.db, appId, q.patientId);
-      return ok(
-        await listChildren(app.db, appId, q.patientId, 'orders', {
-          page: q.page,
-          size: q.size,
-          where: and(
-            q.category ? eq(orders.category, q.category) : undefined,
-            q.visitId ? eq(orders.visitId, q.visitId) : undefined,
-          ),
-        }),
-      );
+      const list = await listChildren(app.db, appId, q.patientId, 'orders', {
+        page: q.page,
+        size: q.size,
+        where: and(
+          q.category ? eq(orders.category, q.category) : undefined,
+          q.visitId ? eq(orders.visitId, q.visitId) : undefined,
+        ),
+      });
+      await auditTab(req, q.patientId, 'orders');
+      return ok(list);
     },
   );
 
@@ -218,7 +252,9 @@ export async function patient360Routes(app: FastifyInstance) {
     async (req) => {
       const appId = req.auth!.appId;
       await patientOf(app.db, appId, req.params.id);
-      return ok(await vitalSignsOf(app.db, appId, req.params.id, req.query.visitId));
+      const points = await vitalSignsOf(app.db, appId, req.params.id, req.query.visitId);
+      await auditTab(req, req.params.id, 'vitalSigns');
+      return ok(points);
     },
   );
 
@@ -231,7 +267,9 @@ export async function patient360Routes(app: FastifyInstance) {
     async (req) => {
       const appId = req.auth!.appId;
       await patientOf(app.db, appId, req.params.id);
-      return ok(await childCounts(app.db, appId, req.params.id));
+      const counts = await childCounts(app.db, appId, req.params.id);
+      await auditTab(req, req.params.id, 'counts');
+      return ok(counts);
     },
   );
 }

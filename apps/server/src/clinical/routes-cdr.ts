@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditRead, filterNames } from '../audit/audit.js';
 import { addRecord, browseRows, createPatient, overview, tableCatalogue, updatePatient } from './cdr.js';
 import { patientOf, patientView } from './patient360.js';
 import { canSeeIdentity } from './privacy.js';
@@ -108,7 +109,21 @@ export async function cdrRoutes(app: FastifyInstance) {
         }),
       },
     },
-    async (req) => ok(await browseRows(app.db, req.auth!.appId, req.query, canSeeIdentity(req))),
+    async (req) => {
+      const page = await browseRows(app.db, req.auth!.appId, req.query, canSeeIdentity(req));
+      // One read row per page: the table, the filters' names (a keyword may be a name), the count.
+      await auditRead(req, {
+        entity: 'cdr_rows',
+        entityId: req.query.patientId ?? '',
+        detail: {
+          table: req.query.table,
+          filters: filterNames(req.query, ['patientId', 'keyword', 'source', 'from', 'to']),
+          cursor: req.query.cursor ?? null,
+          count: page.items.length,
+        },
+      });
+      return ok(page);
+    },
   );
 
   r.get(

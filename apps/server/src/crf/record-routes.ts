@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditRead, filterNames } from '../audit/audit.js';
 import { crfActor } from './actor.js';
 import { sendIssues } from './evaluate.js';
 import { ownedFormIds } from './forms.js';
@@ -64,7 +65,21 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         }),
       },
     },
-    async (req) => ok(await listRecords(app.db, crfActor(req), req.params.formId, req.query)),
+    async (req) => {
+      const page = await listRecords(app.db, crfActor(req), req.params.formId, req.query);
+      await auditRead(req, {
+        entity: 'crf_record_list',
+        entityId: req.params.formId,
+        detail: {
+          filters: filterNames(req.query, ['status', 'subject']),
+          page: req.query.page,
+          size: req.query.size,
+          count: page.items.length,
+          total: page.total,
+        },
+      });
+      return ok(page);
+    },
   );
 
   r.post(
@@ -101,7 +116,15 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         params: recordParams,
       },
     },
-    async (req) => ok(await recordWithDefinition(app.db, crfActor(req), req.params.recordId)),
+    async (req) => {
+      const data = await recordWithDefinition(app.db, crfActor(req), req.params.recordId);
+      await auditRead(req, {
+        entity: 'crf_record',
+        entityId: req.params.recordId,
+        detail: { formId: data.record.formId, patientId: data.record.patientId },
+      });
+      return ok(data);
+    },
   );
 
   r.put(
@@ -139,7 +162,17 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         querystring: z.object({ item: z.string().min(1).max(200).optional() }),
       },
     },
-    async (req) => ok(await recordHistory(app.db, crfActor(req), req.params.recordId, req.query.item)),
+    async (req) => {
+      const history = await recordHistory(app.db, crfActor(req), req.params.recordId, req.query.item);
+      // The record screen opens the history beside the record: one row per window, like patient tabs.
+      await auditRead(req, {
+        entity: 'crf_record',
+        entityId: req.params.recordId,
+        detail: { view: 'history' },
+        onceWithinMinutes: 30,
+      });
+      return ok(history);
+    },
   );
 
   const transition = (path: string, what: 'verify' | 'lock' | 'unlock', apiId: string, summary: string) =>

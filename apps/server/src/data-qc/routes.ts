@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditRead, filterNames } from '../audit/audit.js';
 import { canSeeIdentity } from '../clinical/privacy.js';
 import { describeCatalogue } from './catalogue.js';
 import {
@@ -246,17 +246,29 @@ export async function dataQcRoutes(app: FastifyInstance) {
         querystring: faultQuery,
       },
     },
-    async (req) =>
-      ok(
-        await listFaults(
-          app.db,
-          req.auth!.appId,
-          req.params.taskId,
-          req.query,
-          req.locale,
-          canSeeIdentity(req),
-        ),
-      ),
+    async (req) => {
+      const page = await listFaults(
+        app.db,
+        req.auth!.appId,
+        req.params.taskId,
+        req.query,
+        req.locale,
+        canSeeIdentity(req),
+      );
+      // The faults name their patients: one read row per page (filter names, not the keyword).
+      await auditRead(req, {
+        entity: 'data_qc_faults',
+        entityId: req.params.taskId,
+        detail: {
+          filters: filterNames(req.query, ['taskRuleId', 'keyword']),
+          page: page.page,
+          size: page.size,
+          count: page.items.length,
+          total: page.total,
+        },
+      });
+      return ok(page);
+    },
   );
   r.get(
     `${P}/reports/:taskId/export`,

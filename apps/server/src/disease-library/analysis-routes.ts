@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditRead } from '../audit/audit.js';
 import {
   diseaseLibraryStatistics,
   libraryDashboard,
@@ -33,6 +34,28 @@ import {
 } from './templates.js';
 
 const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+
+/** One read row per page of library patients: the items the conditions name, never their values. */
+const auditLibraryPage = (
+  req: FastifyRequest,
+  libraryId: number,
+  view: 'search' | 'data',
+  q: { conditions: Array<{ itemKey: string; op: string }>; match: string; page: number; size: number },
+  page: { total: number; items: unknown[] },
+) =>
+  auditRead(req, {
+    entity: 'disease_library_patient_list',
+    entityId: libraryId,
+    detail: {
+      view,
+      conditions: q.conditions.map((c) => `${c.itemKey} ${c.op}`),
+      match: q.match,
+      page: q.page,
+      size: q.size,
+      count: page.items.length,
+      total: page.total,
+    },
+  });
 const P = '/api/v0.1/diseaselibrary';
 
 /** Search, missing indicators, statistics, dashboard, storage, export, common templates, workbench counts. */
@@ -44,12 +67,18 @@ export async function analysisRoutes(app: FastifyInstance) {
 
   r.get(
     `${P}/disease_library_statistics`,
-    { config: { access: 'session' }, schema: { tags, summary: 'Workbench: libraries and their patients' } },
+    {
+      config: { access: { apiId: 'ZhuanbingLibraryList.query' } },
+      schema: { tags, summary: 'Workbench: libraries and their patients' },
+    },
     async (req) => ok(await diseaseLibraryStatistics(app.db, req.auth!.appId)),
   );
   r.get(
     `${P}/rdr_statistics`,
-    { config: { access: 'session' }, schema: { tags, summary: 'Workbench: the research data repository' } },
+    {
+      config: { access: { apiId: 'ZhuanbingDashboard.query' } },
+      schema: { tags, summary: 'Workbench: the research data repository' },
+    },
     async (req) => ok(await rdrStatistics(app.db, req.auth!.appId)),
   );
   r.get(
@@ -84,7 +113,11 @@ export async function analysisRoutes(app: FastifyInstance) {
         body: searchInput,
       },
     },
-    async (req) => ok(await searchLibrary(app.db, req.auth!.appId, req.params.id, req.body)),
+    async (req) => {
+      const page = await searchLibrary(app.db, req.auth!.appId, req.params.id, req.body);
+      await auditLibraryPage(req, req.params.id, 'search', req.body, page);
+      return ok(page);
+    },
   );
   r.post(
     `${P}/libraries/:id/data`,
@@ -97,8 +130,14 @@ export async function analysisRoutes(app: FastifyInstance) {
         body: searchInput,
       },
     },
-    async (req) =>
-      ok(await searchLibrary(app.db, req.auth!.appId, req.params.id, { ...req.body, conditions: [] })),
+    async (req) => {
+      const page = await searchLibrary(app.db, req.auth!.appId, req.params.id, {
+        ...req.body,
+        conditions: [],
+      });
+      await auditLibraryPage(req, req.params.id, 'data', { ...req.body, conditions: [] }, page);
+      return ok(page);
+    },
   );
   r.post(
     `${P}/libraries/:id/statistics`,
@@ -169,6 +208,12 @@ export async function analysisRoutes(app: FastifyInstance) {
         req.params.jobId,
         req.query.dictionary === '1',
       );
+      await auditRead(req, {
+        action: 'download',
+        entity: 'disease_library_export',
+        entityId: req.params.jobId,
+        detail: { format: f.format, dictionary: req.query.dictionary === '1' },
+      });
       reply.header(
         'content-type',
         f.format === 'xlsx'

@@ -243,7 +243,7 @@ export async function storageSizes(db: Tx, appId: number) {
         (select coalesce(sum((select count(*) from jsonb_object_keys(r.answers))), 0)::int from disease_library_patients lp
            join crf_records r on r.id = lp.record_id and r.deleted_at is null where lp.library_id = l.id) as values,
         (select count(*)::int from disease_library_fill_log g where g.library_id = l.id) as logs
-      from disease_libraries l where l.app_id = ${appId} order by l.id`),
+      from disease_libraries l where l.app_id = ${appId} and l.deleted_at is null order by l.id`),
   );
   return rows.map((r) => ({
     id: r.id,
@@ -253,6 +253,9 @@ export async function storageSizes(db: Tx, appId: number) {
     logs: Number(r.logs),
   }));
 }
+
+/** Rows (aliased `lp`) of a library that is not deleted: deleted libraries keep their rows but leave the counts. */
+const live = sql`exists (select 1 from disease_libraries dl where dl.id = lp.library_id and dl.deleted_at is null)`;
 
 /** The workbench call `diseaselibrary/disease_library_statistics`. */
 export async function diseaseLibraryStatistics(db: Tx, appId: number) {
@@ -264,15 +267,15 @@ export async function diseaseLibraryStatistics(db: Tx, appId: number) {
     this_month: number;
   }>(
     await db.execute(sql`select
-        (select count(*)::int from disease_libraries where app_id = ${appId}) as libraries,
-        (select count(*)::int from disease_libraries where app_id = ${appId} and status = 'enabled') as enabled,
-        (select count(*)::int from disease_library_patients where app_id = ${appId}) as patients,
-        (select count(distinct patient_id)::int from disease_library_patients where app_id = ${appId}) as distinct_patients,
-        (select count(*)::int from disease_library_patients where app_id = ${appId} and added_at >= date_trunc('month', now())) as this_month`),
+        (select count(*)::int from disease_libraries where app_id = ${appId} and deleted_at is null) as libraries,
+        (select count(*)::int from disease_libraries where app_id = ${appId} and deleted_at is null and status = 'enabled') as enabled,
+        (select count(*)::int from disease_library_patients lp where lp.app_id = ${appId} and ${live}) as patients,
+        (select count(distinct lp.patient_id)::int from disease_library_patients lp where lp.app_id = ${appId} and ${live}) as distinct_patients,
+        (select count(*)::int from disease_library_patients lp where lp.app_id = ${appId} and ${live} and lp.added_at >= date_trunc('month', now())) as this_month`),
   );
   const byLibrary = rowsOf<{ id: number; name: string; disease: string | null; n: number }>(
     await db.execute(sql`select l.id, l.name, d.name as disease, (select count(*)::int from disease_library_patients lp where lp.library_id = l.id) as n
-      from disease_libraries l left join diseases d on d.disease_id = l.disease_id where l.app_id = ${appId} order by n desc, l.id limit 20`),
+      from disease_libraries l left join diseases d on d.disease_id = l.disease_id where l.app_id = ${appId} and l.deleted_at is null order by n desc, l.id limit 20`),
   );
   return {
     libraries: Number(t?.libraries ?? 0),
@@ -294,8 +297,8 @@ export async function rdrStatistics(db: Tx, appId: number) {
         (select count(*)::int from lab_results where app_id = ${appId}) as lab_results,
         (select count(*)::int from documents where app_id = ${appId}) as documents,
         (select count(*)::int from crf_records r where r.app_id = ${appId} and r.deleted_at is null
-           and exists (select 1 from disease_library_patients lp where lp.record_id = r.id)) as library_records,
-        (select count(*)::int from disease_library_fill_log where app_id = ${appId} and outcome = 'filled') as machine_values`),
+           and exists (select 1 from disease_library_patients lp where lp.record_id = r.id and ${live})) as library_records,
+        (select count(*)::int from disease_library_fill_log lp where lp.app_id = ${appId} and lp.outcome = 'filled' and ${live}) as machine_values`),
   );
   return {
     patients: Number(t?.patients ?? 0),

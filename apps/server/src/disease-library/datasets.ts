@@ -55,7 +55,9 @@ export const DISEASE_LIBRARY_DATASETS: Dataset[] = [
         rollup: 'average',
       },
     ],
-    from: (appId) => sql`disease_library_patients lp join disease_libraries l on l.id = lp.library_id
+    from: (
+      appId,
+    ) => sql`disease_library_patients lp join disease_libraries l on l.id = lp.library_id and l.deleted_at is null
       join patients p on p.id = lp.patient_id left join diseases dz on dz.disease_id = l.disease_id
       where lp.app_id = ${appId}`,
   },

@@ -1,6 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, diseaseLibraryPatients } from '../db/schema/index.js';
+import {
+  auditLog,
+  diseaseLibraries,
+  diseaseLibraryFillLog,
+  diseaseLibraryPatients,
+} from '../db/schema/index.js';
 import { demoAppId } from '../research/test/support.js';
 import { otherAppAdministrator, userWithoutRoles } from '../test/harness/fixtures.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
@@ -449,5 +454,77 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     await settle(t, admin, fill.body.data.jobId);
     const after = await get(t.app, `${P}/libraries/${libId}/patients/${ids.zhang}`, admin);
     expect(after.body.data.record.revision).toBe(zhang.body.data.record.revision + 1);
+  });
+
+  it('deleting a library keeps its filings and fill log, audited; the library leaves lists and answers 404', async () => {
+    const rowsOf = async () => ({
+      filings: (
+        await t.app.db
+          .select()
+          .from(diseaseLibraryPatients)
+          .where(eq(diseaseLibraryPatients.libraryId, libId))
+      ).length,
+      log: (
+        await t.app.db.select().from(diseaseLibraryFillLog).where(eq(diseaseLibraryFillLog.libraryId, libId))
+      ).length,
+    });
+    const before = await rowsOf();
+    expect(before.filings).toBe(3);
+    expect(before.log).toBeGreaterThan(0);
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `${P}/libraries/${libId}`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(del.statusCode).toBe(200);
+    // The rows stay in the database.
+    expect(await rowsOf()).toEqual(before);
+    const [lib] = await t.app.db.select().from(diseaseLibraries).where(eq(diseaseLibraries.id, libId));
+    expect(lib?.deletedAt).not.toBeNull();
+    const audits = await t.app.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entity, 'disease_library'),
+          eq(auditLog.action, 'delete'),
+          eq(auditLog.entityId, String(libId)),
+        ),
+      );
+    expect(audits).toHaveLength(1);
+    // Gone from the lists and the workbench count.
+    const list = await get(t.app, `${P}/libraries`, admin);
+    expect(list.body.data.items.map((l: { id: number }) => l.id)).not.toContain(libId);
+    const storage = await get(t.app, `${P}/storage`, admin);
+    expect(storage.body.data.map((l: { id: number }) => l.id)).not.toContain(libId);
+    const stats = await get(t.app, `${P}/disease_library_statistics`, admin);
+    expect(stats.body.data.byLibrary.map((l: { id: number }) => l.id)).not.toContain(libId);
+    // Every use answers 404, like a library that never existed.
+    expect((await get(t.app, `${P}/libraries/${libId}`, admin)).status).toBe(404);
+    expect((await post(t.app, `${P}/libraries/${libId}/push`, {}, admin)).status).toBe(404);
+    expect((await post(t.app, `${P}/libraries/${libId}/fill`, {}, admin)).status).toBe(404);
+    expect((await get(t.app, `${P}/libraries/${libId}/fill_log`, admin)).status).toBe(404);
+    expect((await get(t.app, `${P}/libraries/${libId}/patients/${ids.li}`, admin)).status).toBe(404);
+    const page = await post(
+      t.app,
+      `${P}/get_page_disease_library_patient_list`,
+      { library_id: libId },
+      admin,
+    );
+    expect(page.status).toBe(404);
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `${P}/libraries/${libId}`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(again.statusCode).toBe(404);
+    // Its name is free for a new library.
+    const reused = await post(
+      t.app,
+      `${P}/libraries`,
+      { name: '乙肝专病库', crfFormId: formId, criteria: HBV_CRITERIA, sourceRules: HBV_RULES },
+      admin,
+    );
+    expect(reused.status).toBe(200);
   });
 });

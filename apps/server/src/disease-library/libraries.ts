@@ -1,6 +1,6 @@
 import type { CohortCondition } from '@crdp/core';
 import type { Form } from '@crdp/crf';
-import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import { formItems } from '../crf/items.js';
@@ -34,12 +34,17 @@ export const invalid = invalidField;
 
 export type LibraryRow = typeof diseaseLibraries.$inferSelect;
 
-/** A library of the app, or 404: another app's ids answer exactly like missing ones. */
+/**
+ * A library of the app, or 404: another app's ids and deleted libraries answer exactly like
+ * missing ones, so a deleted library cannot be pushed, filled, searched or exported.
+ */
 export async function libraryOf(db: Tx, appId: number, id: number): Promise<LibraryRow> {
   const [row] = await db
     .select()
     .from(diseaseLibraries)
-    .where(and(eq(diseaseLibraries.id, id), eq(diseaseLibraries.appId, appId)));
+    .where(
+      and(eq(diseaseLibraries.id, id), eq(diseaseLibraries.appId, appId), isNull(diseaseLibraries.deletedAt)),
+    );
   if (!row) throw notFound('disease_library');
   return row;
 }
@@ -100,7 +105,13 @@ async function checkName(db: Tx, appId: number, name: string, exceptId?: number)
   const [same] = await db
     .select({ id: diseaseLibraries.id })
     .from(diseaseLibraries)
-    .where(and(eq(diseaseLibraries.appId, appId), eq(diseaseLibraries.name, name)));
+    .where(
+      and(
+        eq(diseaseLibraries.appId, appId),
+        eq(diseaseLibraries.name, name),
+        isNull(diseaseLibraries.deletedAt),
+      ),
+    );
   if (same && same.id !== exceptId)
     throw invalid('body.name', '已有同名的专病库', 'a library of this name exists');
 }
@@ -188,11 +199,20 @@ export async function updateLibrary(
   });
 }
 
+/**
+ * Soft delete, like CRF records: the library leaves lists and answers 404 from now on (no
+ * scheduled push either), while its filings, CRF records and fill log stay in the database.
+ */
 export async function deleteLibrary(db: Db, req: FastifyRequest, actor: Actor, id: number) {
   const before = await libraryOf(db, actor.appId, id);
   await db.transaction(async (tx) => {
-    await tx.delete(diseaseLibraries).where(eq(diseaseLibraries.id, id));
-    await audit(tx, req, { action: 'delete', entity: 'disease_library', entityId: id, before });
+    const [after] = await tx
+      .update(diseaseLibraries)
+      .set({ deletedAt: new Date(), deletedBy: actor.userId, nextPushAt: null, updatedAt: new Date() })
+      .where(and(eq(diseaseLibraries.id, id), isNull(diseaseLibraries.deletedAt)))
+      .returning();
+    if (!after) throw notFound('disease_library');
+    await audit(tx, req, { action: 'delete', entity: 'disease_library', entityId: id, before, after });
   });
 }
 
@@ -203,6 +223,7 @@ export async function listLibraries(
 ) {
   const where = and(
     eq(diseaseLibraries.appId, appId),
+    isNull(diseaseLibraries.deletedAt),
     q.keyword ? ilike(diseaseLibraries.name, `%${q.keyword.replace(/[%_\\]/g, '\\$&')}%`) : undefined,
   );
   const [total] = await db.select({ n: count() }).from(diseaseLibraries).where(where);
@@ -253,7 +274,7 @@ export async function ownedLibraryIds(db: Db, appId: number) {
   const rows = await db
     .select({ id: diseaseLibraries.id })
     .from(diseaseLibraries)
-    .where(eq(diseaseLibraries.appId, appId));
+    .where(and(eq(diseaseLibraries.appId, appId), isNull(diseaseLibraries.deletedAt)));
   return rows.map((r) => ({ id: r.id }));
 }
 

@@ -180,7 +180,7 @@ export async function enqueueDuePushes(db: Db) {
     const due = rowsOf<{ id: number; app_id: number; created_by: number | null }>(
       await tx.execute(sql`update disease_libraries
         set next_push_at = now() + make_interval(hours => push_every_hours)
-        where push_every_hours > 0 and status = 'enabled' and next_push_at is not null and next_push_at <= now()
+        where push_every_hours > 0 and status = 'enabled' and deleted_at is null and next_push_at is not null and next_push_at <= now()
         returning id, app_id, created_by`),
     );
     for (const d of due) {

@@ -1,6 +1,7 @@
 import { cohortCriteriaSchema } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { auditRead, filterNames } from '../audit/audit.js';
 import { countPatients } from '../cohort/compile.js';
 import { sendIssues } from '../crf/evaluate.js';
 import { SubmissionInvalid } from '../crf/records.js';
@@ -216,7 +217,21 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         body: patientListInput,
       },
     },
-    async (req) => ok(await patientList(app.db, req.auth!.appId, req.body)),
+    async (req) => {
+      const page = await patientList(app.db, req.auth!.appId, req.body);
+      await auditRead(req, {
+        entity: 'disease_library_patient_list',
+        entityId: req.body.library_id,
+        detail: {
+          filters: filterNames(req.body.filters, ['name', 'mrn', 'gender', 'filingFrom', 'filingTo']),
+          page: page.page,
+          size: page.size,
+          count: page.items.length,
+          total: page.total,
+        },
+      });
+      return ok(page);
+    },
   );
   r.get(
     `${P}/libraries/:id/patients/:patientId`,
@@ -224,7 +239,15 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
       config: { access: { apiId: 'ZhuanbingPatientsList.get' }, ...ownedPatient },
       schema: { tags, summary: 'A library patient with the record form', params: libraryPatientParams },
     },
-    async (req) => ok(await libraryPatient(app.db, req.auth!.appId, req.params.id, req.params.patientId)),
+    async (req) => {
+      const data = await libraryPatient(app.db, req.auth!.appId, req.params.id, req.params.patientId);
+      await auditRead(req, {
+        entity: 'patient',
+        entityId: req.params.patientId,
+        detail: { libraryId: req.params.id },
+      });
+      return ok(data);
+    },
   );
   r.put(
     `${P}/libraries/:id/patients/:patientId/record`,

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { pickLocale } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { audit } from '../audit/audit.js';
 import { resolveSession } from '../auth/sessions.js';
 import { type DeclaredRoute, isImplicitlyPublic } from './access.js';
 import { AppError } from './errors.js';
@@ -70,7 +71,42 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
       throw new AppError(404, 'request.notFound', { path: req.url.split('?')[0] ?? '' });
     assertAccess(req, access, expired);
   });
+
+  // Every refusal with 403 (here, in an envelope method or in a handler) leaves an audit row.
+  app.addHook('onError', async (req, _reply, error) => {
+    if (error instanceof AppError && error.status === 403) await auditRefusal(req, error);
+  });
 });
+
+/**
+ * One `access.denied` row per 403: user, app, the route's pattern (never the address, which may
+ * carry a key) and the function that was missing. A row that cannot be written never changes
+ * the answer; the log says so without values.
+ */
+export async function auditRefusal(req: FastifyRequest, error: AppError) {
+  const apiId = typeof error.values.apiId === 'string' ? error.values.apiId : null;
+  const body = req.body as { method?: unknown } | undefined;
+  const envelopeMethod =
+    req.routeOptions.config?.envelope && typeof body?.method === 'string' ? body.method.slice(0, 100) : null;
+  try {
+    await audit(req.server.db, req, {
+      action: 'access.denied',
+      entity: 'route',
+      entityId: `${req.method} ${req.routeOptions.url ?? '(no route)'}`,
+      outcome: 'denied',
+      after: {
+        apiId,
+        reason: error.key,
+        ...(envelopeMethod ? { envelopeMethod } : {}),
+        ...(req.auth?.kind === 'free'
+          ? { freeScope: req.auth.scope?.kind ?? null, freeKeyId: req.auth.scope?.keyId ?? null }
+          : {}),
+      },
+    });
+  } catch (err) {
+    req.log.error({ errorClass: (err as Error)?.name ?? 'Error' }, 'refusal audit row not written');
+  }
+}
 
 /** Checks a declared access against the request's session; throws 401 or 403. */
 export function assertAccess(

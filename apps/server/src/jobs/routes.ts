@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { jobs } from '../db/schema/index.js';
-import { notFound } from '../http/errors.js';
+import { forbidden, notFound } from '../http/errors.js';
 import { notify } from '../notices/routes.js';
 import { jobFailureText } from './failure.js';
 import { findJob, JobRunner } from './runner.js';
@@ -16,6 +16,9 @@ declare module 'fastify' {
     jobs: JobRunner;
   }
 }
+
+/** The function that reads any job of the app (作业管理 detail); a job's starter needs none. */
+const JOB_DETAIL_API_ID = 'TaskProjectManagement.get';
 
 /** A job as the API shows it; a failure kept by catalogue key is worded in `locale`. */
 export const jobView = (j: typeof jobs.$inferSelect, locale: Locale = 'zh-CN') => ({
@@ -66,13 +69,19 @@ export const jobRoutes = fp(async (app: FastifyInstance) => {
       },
       schema: {
         tags: ['jobs'],
-        summary: 'Status, progress and result of a background job of the current app',
+        summary:
+          'Status, progress and result of a background job of the current app (its starter, or TaskProjectManagement.get)',
         params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
       },
     },
     async (req) => {
-      const job = await findJob(app.db, req.auth!.appId, req.params.id);
+      const a = req.auth!;
+      const job = await findJob(app.db, a.appId, req.params.id);
       if (!job) throw notFound('job');
+      // Whoever started a job follows it; anyone else needs the job screen's detail function
+      // (a member with no role may not read another's job: its params and result name data).
+      if (job.createdBy !== a.userId && !a.apiIds.has(JOB_DETAIL_API_ID))
+        throw forbidden('auth.forbidden', { apiId: JOB_DETAIL_API_ID });
       return { code: 200, data: jobView(job, req.locale as Locale), message: 'ok' };
     },
   );

@@ -2,6 +2,7 @@ import { cohortCriteriaSchema } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { auditRead } from '../audit/audit.js';
 import { countPatients } from '../cohort/compile.js';
 import { notFound } from '../http/errors.js';
 import { ANALYSIS_KIND, analysisJob, listAnalyses, requestAnalysis, taskResult } from './analysis.js';
@@ -275,7 +276,20 @@ export async function researchRoutes(app: FastifyInstance) {
         querystring: z.object(paging),
       },
     },
-    async (req) => ok(await projectData(app.db, req, actorOf(req), req.params.id, req.query)),
+    async (req) => {
+      const data = await projectData(app.db, req, actorOf(req), req.params.id, req.query);
+      await auditRead(req, {
+        entity: 'research_patient_list',
+        entityId: req.params.id,
+        detail: {
+          page: req.query.page,
+          size: req.query.size,
+          count: data.patients.items.length,
+          total: data.patients.total,
+        },
+      });
+      return ok(data);
+    },
   );
   r.get(
     '/api/v0.1/research/subjects/:id/report',
@@ -324,6 +338,11 @@ export async function researchRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const ds = await datasetOf(app.db, req.auth!.appId, req.params.id, req.params.datasetId);
+      await auditRead(req, {
+        entity: 'research_dataset',
+        entityId: ds.id,
+        detail: { subjectId: req.params.id, rowCount: ds.rowCount },
+      });
       return ok({
         id: ds.id,
         name: ds.name,

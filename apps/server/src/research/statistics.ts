@@ -111,19 +111,29 @@ export async function dataSourceRecordStatistics(db: Tx, appId: number) {
 export async function statisticsRoutes(app: FastifyInstance) {
   const tags = ['statistics'];
   const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
-  const route = (path: string, summary: string, fn: (req: FastifyRequest) => Promise<unknown>) =>
-    app.get(path, { config: { access: 'session' }, schema: { tags, summary } }, async (req) =>
+  // Each count belongs to the page whose list it summarises: a member with no role sees none.
+  const route = (
+    path: string,
+    apiId: string,
+    summary: string,
+    fn: (req: FastifyRequest) => Promise<unknown>,
+  ) =>
+    app.get(path, { config: { access: { apiId } }, schema: { tags, summary } }, async (req) =>
       ok(await fn(req)),
     );
-  route('/api/v0.1/topic_count', 'Research subjects by status, as the user may see them', (req) =>
+  const subjects = 'ResearchSubjectList.query';
+  route('/api/v0.1/topic_count', subjects, 'Research subjects by status, as the user may see them', (req) =>
     topicCount(app.db, req),
   );
-  route('/api/v0.1/topic_count_chart', 'Subjects created per month, last twelve months', (req) =>
+  route('/api/v0.1/topic_count_chart', subjects, 'Subjects created per month, last twelve months', (req) =>
     topicCountChart(app.db, req),
   );
-  route('/api/v0.1/topic_type_count', 'Subjects per project type', (req) => topicTypeCount(app.db, req));
+  route('/api/v0.1/topic_type_count', subjects, 'Subjects per project type', (req) =>
+    topicTypeCount(app.db, req),
+  );
   route(
     '/api/v0.1/data_source_record_statistics',
+    'DataLakeOverviews.query',
     'Clinical records of the app per table and source',
     (req) => dataSourceRecordStatistics(app.db, req.auth!.appId),
   );

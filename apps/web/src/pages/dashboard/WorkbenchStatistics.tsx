@@ -19,12 +19,16 @@ import { shapeOf } from './statistics-shape';
  * "Forbidden" notice or a retry message on the landing page.
  */
 const STATISTICS = [
-  { key: 'dataSources', url: 'data_source_record_statistics' },
-  { key: 'diseaseLibraries', url: 'diseaselibrary/disease_library_statistics' },
-  { key: 'topics', url: 'topic_count' },
-  { key: 'topicsByMonth', url: 'topic_count_chart' },
-  { key: 'topicTypes', url: 'topic_type_count' },
-  { key: 'rdr', url: 'diseaselibrary/rdr_statistics' },
+  { key: 'dataSources', url: 'data_source_record_statistics', apiId: 'DataLakeOverviews.query' },
+  {
+    key: 'diseaseLibraries',
+    url: 'diseaselibrary/disease_library_statistics',
+    apiId: 'ZhuanbingLibraryList.query',
+  },
+  { key: 'topics', url: 'topic_count', apiId: 'ResearchSubjectList.query' },
+  { key: 'topicsByMonth', url: 'topic_count_chart', apiId: 'ResearchSubjectList.query' },
+  { key: 'topicTypes', url: 'topic_type_count', apiId: 'ResearchSubjectList.query' },
+  { key: 'rdr', url: 'diseaselibrary/rdr_statistics', apiId: 'ZhuanbingDashboard.query' },
 ] as const;
 
 async function quietGet(url: string): Promise<unknown> {
@@ -167,9 +171,11 @@ export function WorkbenchStatistics() {
   return (
     <Row gutter={[16, 16]} style={{ marginTop: 16 }} data-testid="workbench-statistics">
       {area && <ClinicalOverview area={area} />}
-      {STATISTICS.map((s) => (
-        <StatisticsCard key={s.url} url={s.url} title={t(`vis.workbench.${s.key}`)} />
-      ))}
+      {/* Only the cards whose function the user holds are asked for: the server refuses (and audits) the rest. */}
+      {access &&
+        STATISTICS.filter((s) => hasApiId(access, s.apiId)).map((s) => (
+          <StatisticsCard key={s.url} url={s.url} title={t(`vis.workbench.${s.key}`)} />
+        ))}
     </Row>
   );
 }

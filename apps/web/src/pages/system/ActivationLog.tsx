@@ -13,6 +13,9 @@ export default function ActivationLog() {
   const { t } = useTranslation(ADMIN_NS);
   const navigate = useNavigate();
   const can = useHasAction();
+  // Codes hold dots (access.denied), so they index the label table rather than form an i18n key.
+  const labelOf = (table: 'auditAction' | 'auditEntity', code: string) =>
+    (t(table, { returnObjects: true }) as unknown as Record<string, string>)[code] ?? code;
   return (
     <ProTable<AuditRow>
       rowKey="id"
@@ -38,8 +41,16 @@ export default function ActivationLog() {
         { title: t('audit.at'), dataIndex: 'at', valueType: 'dateTimeRange', hideInTable: true },
         { title: t('audit.at'), dataIndex: 'at', valueType: 'dateTime', search: false, width: 180 },
         { title: t('audit.user'), dataIndex: 'userName' },
-        { title: t('audit.action'), dataIndex: 'action' },
-        { title: t('audit.entity'), dataIndex: 'entity' },
+        {
+          title: t('audit.action'),
+          dataIndex: 'action',
+          render: (_, r) => labelOf('auditAction', r.action),
+        },
+        {
+          title: t('audit.entity'),
+          dataIndex: 'entity',
+          render: (_, r) => labelOf('auditEntity', r.entity),
+        },
         { title: t('audit.entityId'), dataIndex: 'entityId' },
         {
           title: t('audit.outcome'),
