@@ -172,6 +172,19 @@ export function safeMessage(e: unknown): string {
   return scrubText(e.message);
 }
 
+/**
+ * An error's text fit to keep and show (a failed job's reason): for a failed query the
+ * database's own message (names, never values: `duplicate key value violates unique constraint
+ * "patients_app_mrn"`), otherwise the safe message. drizzle's message would carry the values.
+ */
+export function reasonText(e: unknown): string {
+  if (e instanceof Error && isDrizzleQueryError(e)) {
+    const cause = (e as { cause?: unknown }).cause;
+    return cause instanceof Error ? scrubText(cause.message) : safeMessage(e);
+  }
+  return safeMessage(e);
+}
+
 /** The stack frames of an error under a safe first line (the original first lines repeat the message). */
 function safeStack(e: Error) {
   const frames = (e.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));

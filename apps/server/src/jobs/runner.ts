@@ -2,6 +2,7 @@ import os from 'node:os';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
+import { reasonText } from '../http/logging.js';
 import { failureEnglish, failureOf } from './failure.js';
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -195,7 +196,9 @@ export class JobRunner {
       // A reason with a catalogue key keeps the key beside its English text, so every reader
       // (the jobs routes, the research task result) words it in their own language.
       const failure = failureOf(e);
-      const error = failure ? failureEnglish(failure) : e instanceof Error ? e.message : String(e);
+      // Without one, the error's own text without values (a failed query's message lists its
+      // bound values: patient data of a bulk insert would reach the screen and the notice).
+      const error = failure ? failureEnglish(failure) : reasonText(e);
       [finished] = await this.db
         .update(jobs)
         .set({ status: 'failed', error, ...(failure ? { result: { failure } } : {}), finishedAt: new Date() })
