@@ -27,6 +27,7 @@ import { jobRoutes } from './jobs/routes.js';
 import { multiCenterRoutes } from './multicenter/routes.js';
 import { noticeRoutes } from './notices/routes.js';
 import { omopRoutes } from './omop/routes.js';
+import { parsingPlugin } from './parsing/pool.js';
 import { researchRoutes } from './research/routes.js';
 import { schedulingRoutes } from './scheduling/routes.js';
 import type { DemoAccount } from './seed/demo.js';
@@ -120,6 +121,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
+  // Uploaded files (ODM, REDCap, CSV, FHIR) are parsed in worker threads, off the event loop.
+  await app.register(parsingPlugin);
   await app.register(securityPlugin);
   // Cache-Control: no-store on every /api/ answer (they may carry patient data), errors included.
   await app.register(noStorePlugin);

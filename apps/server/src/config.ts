@@ -34,6 +34,8 @@ const envSchema = z.object({
   COMPANY_NAME: z.string().min(1).default('CRDP'),
   TRUST_PROXY: flag.default(false),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  PARSE_THREADS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(16).default(2),
+  PARSE_QUEUE: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(16),
 });
 
 export interface Config {
@@ -50,6 +52,9 @@ export interface Config {
   trustProxy: boolean;
   /** Sign-in attempts allowed per client address per minute. */
   loginRateLimit: number;
+  /** Worker threads that parse uploaded files, and parses that may wait for one (more: 503). */
+  parseThreads: number;
+  parseQueue: number;
 }
 
 export class ConfigError extends Error {}
@@ -88,5 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     companyName: e.COMPANY_NAME,
     trustProxy: e.TRUST_PROXY,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    parseThreads: e.PARSE_THREADS,
+    parseQueue: e.PARSE_QUEUE,
   };
 }

@@ -300,6 +300,10 @@ const catalogue = {
     'zh-CN': '服务器出错了，请稍后重试（请求编号 {requestId}）',
     'en-US': 'The server made an error, please retry later (request id {requestId})',
   },
+  'server.busy': {
+    'zh-CN': '服务器正忙于读取其他文件，请 {seconds} 秒后重试',
+    'en-US': 'The server is busy reading other files; please retry in {seconds} s',
+  },
 } as const;
 
 export type MessageKey = keyof typeof catalogue;

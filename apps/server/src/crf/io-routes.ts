@@ -7,7 +7,7 @@ import { schemaMessage } from '../http/validation-messages.js';
 import { crfActor } from './actor.js';
 import { exportCsv, exportOdm, exportXlsx } from './export.js';
 import { createForm, loadVersion, ownedFormIds } from './forms.js';
-import { fromJson, fromOdm, fromRedcap, MAX_ODM_CHARS } from './import.js';
+import { MAX_ODM_CHARS } from './import.js';
 import { formParams, trimmed, uploadParams } from './schemas.js';
 import { MAX_UPLOAD_BYTES, openUpload, ownedUploadIds, storeUpload } from './uploads.js';
 
@@ -53,11 +53,21 @@ export async function crfIoRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const b = req.body;
+      // Parsed in a worker thread (parsing/pool.ts): a 5 MB file does not hold up other requests.
       const { definition, unsupported } =
         b.format === 'json'
-          ? { definition: fromJson(b.content), unsupported: [] as string[] }
-          : (() => {
-              const x = b.format === 'odm' ? fromOdm(b.content, b.formOid) : fromRedcap(b.content);
+          ? {
+              definition: await app.parsing.run({ kind: 'crf.json', text: b.content }, 'body.content'),
+              unsupported: [] as string[],
+            }
+          : await (async () => {
+              const x =
+                b.format === 'odm'
+                  ? await app.parsing.run(
+                      { kind: 'crf.odm', text: b.content, formOid: b.formOid },
+                      'body.content',
+                    )
+                  : await app.parsing.run({ kind: 'crf.redcap', text: b.content }, 'body.content');
               return { definition: x.form, unsupported: x.unsupported };
             })();
       const form = await createForm(app.db, req, crfActor(req), { name: b.name, category: '', definition });

@@ -3,7 +3,6 @@ import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { parseCsv } from '../clinical/imports/csv.js';
 import type { Db, Tx } from '../db/client.js';
 import { omopMappings } from '../db/schema/index.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
@@ -258,7 +257,8 @@ export async function importMappings(
 ) {
   const zh = req.locale === 'zh-CN';
   const say = (c: string, e: string) => (zh ? c : e);
-  const rows = parseCsv(input.text);
+  // Read in a worker thread (parsing/pool.ts), off the event loop that answers requests.
+  const rows = await req.server.parsing.run({ kind: 'csv.rows', text: input.text }, 'body.text');
   const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
   if (!rows.length) throw invalidField('text', '文件是空的', 'the file is empty');
   for (const c of IMPORT_COLUMNS)

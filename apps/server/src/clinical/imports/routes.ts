@@ -40,7 +40,7 @@ const ownedImports = async (db: FastifyInstance['db'], appId: number) =>
 
 /** Import records (`/data-lake/data-resource-maintenance`): FHIR bundles and CSV files, run as jobs. */
 export async function importRoutes(app: FastifyInstance) {
-  app.jobs.handle(IMPORT_JOB, runImportJob);
+  app.jobs.handle(IMPORT_JOB, (ctx) => runImportJob(ctx, app.parsing));
   // Cancelled before it ran (task scheduling): the record says so instead of waiting forever.
   app.jobs.onCancelled(IMPORT_JOB, async (tx, job) => {
     await tx

@@ -7,8 +7,8 @@ import { importRecords, jobs } from '../../db/schema/index.js';
 import { notFound } from '../../http/errors.js';
 import { jobFailureText } from '../../jobs/failure.js';
 import { enqueueJob, type JobContext } from '../../jobs/runner.js';
-import { type CsvImportInput, mapCsv } from './csv.js';
-import { mapFhirBundle } from './fhir.js';
+import type { ParsePool } from '../../parsing/pool.js';
+import type { CsvImportInput } from './csv.js';
 import { type MappedImport, type RowError, rowErrorIn } from './mapped.js';
 import { writeImport } from './write.js';
 
@@ -131,14 +131,17 @@ export async function importDetail(db: Db, appId: number, id: number, locale: Lo
  * The import job: map the file (nothing written yet), then write every good row in one
  * transaction with its audit row. A failure while writing rolls all of it back.
  */
-export async function runImportJob({ db, job, progress }: JobContext) {
+export async function runImportJob({ db, job, progress }: JobContext, parsing: ParsePool) {
   const importId = Number((job.params as { importId?: number }).importId);
   const [rec] = await db.select().from(importRecords).where(eq(importRecords.id, importId));
   if (!rec || rec.appId !== job.appId) throw new Error(`import record ${importId} not found`);
   await db.update(importRecords).set({ status: 'running' }).where(eq(importRecords.id, importId));
   try {
+    // Mapped in a worker thread (parsing/pool.ts), off the event loop that answers requests.
     const mapped: MappedImport =
-      rec.format === 'fhir' ? mapFhirBundle(rec.payload) : mapCsv(rec.payload as CsvImportInput);
+      rec.format === 'fhir'
+        ? await parsing.run({ kind: 'cdr.fhir', bundle: rec.payload })
+        : await parsing.run({ kind: 'cdr.csv', input: rec.payload as CsvImportInput });
     await progress(30);
     const result = await db.transaction(async (tx) => {
       const r = await writeImport(tx, rec.appId, rec.format === 'fhir' ? 'fhir' : 'csv', mapped);

@@ -1,0 +1,34 @@
+import type { Form } from '@crdp/crf';
+import type { CsvImportInput } from '../clinical/imports/csv.js';
+import type { MappedImport } from '../clinical/imports/mapped.js';
+import type { MessageValue } from '../http/errors.js';
+
+/** What the parse worker can do: every parse of an uploaded file, keyed by kind. */
+export type ParseTask =
+  | { kind: 'crf.odm'; text: string; formOid?: string | undefined }
+  | { kind: 'crf.redcap'; text: string }
+  | { kind: 'crf.json'; text: string }
+  /** RFC 4180 rows (the CSV reader of the clinical imports, also used by the OMOP mapping import). */
+  | { kind: 'csv.rows'; text: string }
+  | { kind: 'cdr.csv'; input: CsvImportInput }
+  | { kind: 'cdr.fhir'; bundle: unknown };
+
+/** The answer of each kind of task. */
+export interface ParseResults {
+  'crf.odm': { form: Form; unsupported: string[] };
+  'crf.redcap': { form: Form; unsupported: string[] };
+  'crf.json': unknown;
+  'csv.rows': string[][];
+  'cdr.csv': MappedImport;
+  'cdr.fhir': MappedImport;
+}
+
+/** A typed refusal as plain data (it crosses the thread boundary by structured clone). */
+export interface ParseRefusal {
+  status: number;
+  key: string;
+  values: Record<string, MessageValue>;
+  field: string | undefined;
+}
+
+export type ParseOutcome = { ok: true; value: unknown } | { ok: false; error: ParseRefusal };
