@@ -1,11 +1,11 @@
 import { checkPasswordPolicy } from '@crdp/core';
-import { and, asc, count, desc, eq, exists, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, gt, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import { hashPassword } from '../auth/passwords.js';
 import { checkOwnPassword } from '../auth/service.js';
 import type { Db, Tx } from '../db/client.js';
-import { appMembers, roles, roleUsers, sessions, users } from '../db/schema/index.js';
+import { appMembers, auditLog, roles, roleUsers, sessions, users } from '../db/schema/index.js';
 import { AppError } from '../http/errors.js';
 import type { Actor } from './roles.js';
 import { assertAccountInReach, keepingAnAdministrator, membersOfApp } from './scope.js';
@@ -150,6 +150,47 @@ const snapshot = (u: typeof users.$inferSelect, roleIds: number[]) => ({
   RoleIds: roleIds,
 });
 
+/** Name-taken refusals an administrator may meet per hour before further tries wait. */
+export const NAME_PROBES_PER_HOUR = 20;
+
+/**
+ * User names are the sign-in identifier and sign-in names no hospital, so they are unique on the
+ * whole platform: refusing a taken name necessarily says that the name exists somewhere. The
+ * refusal says nothing more (not which hospital, not who; the same words whether the name is in
+ * this app or another), each one is audited (`user.nameTaken`) so probing shows in the audit
+ * trail, and past NAME_PROBES_PER_HOUR refusals in an hour the administrator waits (429), so
+ * names cannot be listed by trying.
+ */
+async function refuseTakenName(db: Db, req: FastifyRequest, actor: Actor, input: UserInput) {
+  const [sameName] = await db
+    .select({ userId: users.userId })
+    .from(users)
+    .where(sql`lower(${users.userName}) = lower(${input.UserName})`);
+  if (!sameName || sameName.userId === input.UserId) return;
+  const since = new Date(Date.now() - 3_600_000);
+  const recent = await db
+    .select({ at: auditLog.at })
+    .from(auditLog)
+    .where(
+      and(eq(auditLog.userId, actor.userId), eq(auditLog.action, 'user.nameTaken'), gt(auditLog.at, since)),
+    )
+    .orderBy(desc(auditLog.at))
+    .limit(NAME_PROBES_PER_HOUR);
+  if (recent.length >= NAME_PROBES_PER_HOUR) {
+    const oldest = recent[recent.length - 1]!.at.getTime();
+    const seconds = Math.max(1, Math.ceil((oldest + 3_600_000 - Date.now()) / 1000));
+    throw new AppError(429, 'request.rateLimited', { seconds }, 'params.0.UserName');
+  }
+  await audit(db, req, {
+    action: 'user.nameTaken',
+    entity: 'user',
+    entityId: input.UserId ?? '',
+    outcome: 'failure',
+    reason: 'user name taken',
+  });
+  throw new AppError(400, 'admin.userNameTaken', { name: input.UserName }, 'params.0.UserName');
+}
+
 /**
  * Creates a member of the actor's app (with an initial password that passes the policy) or
  * updates one. A disabled user's sessions end in the same transaction.
@@ -160,6 +201,7 @@ export async function saveUser(db: Db, req: FastifyRequest, actor: Actor, input:
     throw new AppError(400, 'admin.passwordRequired', {}, 'params.0.Password');
   if (input.UserId === actor.userId && input.Password !== undefined)
     await assertOwnPassword(db, req, actor.userId, input.OldPassword, 'params.0.OldPassword');
+  await refuseTakenName(db, req, actor, input);
   const passwordHash = input.Password !== undefined ? await hashPassword(input.Password) : undefined;
   return db.transaction(async (tx) => {
     const [sameName] = await tx
