@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForImport } from '../clinical/test/support.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { BUSY_RETRY_SECONDS, ParsePool } from './pool.js';
 import { bigOdm } from './test/big-odm.js';
@@ -107,6 +108,41 @@ describe('uploaded files are parsed off the event loop', () => {
     // Each of them was read by a worker thread, and none of them stored a form.
     expect(t.app.parsing.completed).toBe(before + 5);
     expect((await get(t.app, '/api/v0.1/crf/forms?page=1&size=100', admin)).body.data.total).toBe(total);
+  });
+
+  it('maps CSV import jobs and reads OMOP mapping files in the worker too, with the same reports', async () => {
+    const before = t.app.parsing.completed;
+    const p = await post(
+      t.app,
+      '/api/v0.1/imports/csv',
+      {
+        fileName: 'patients.csv',
+        table: 'patients',
+        mapping: { mrn: '病案号', name: '姓名', gender: '性别', birthDate: '出生日期' },
+        text: '病案号,姓名,性别,出生日期\nW001,赵六,1,1960-05-01\nW002,"钱七",2,1975-13-01\n',
+      },
+      admin,
+    );
+    expect(p.status).toBe(200);
+    const done = await waitForImport(t.app, admin, p.body.data.id);
+    expect(done.status).toBe('partial');
+    expect(done.counts.patients).toBe(1);
+    expect(done.errors).toEqual([expect.objectContaining({ row: 2, field: 'birthDate' })]);
+    const m = await post(
+      t.app,
+      '/api/v0.1/omop/mappings/import',
+      {
+        fileName: 'bad.csv',
+        text: 'kind,source_code,concept_id,concept_name\ndiagnosis,E10,201254,Type 1\n',
+      },
+      admin,
+    );
+    expect(m.status).toBe(200);
+    expect(m.body.data).toMatchObject({ stored: false, inserted: 0 });
+    expect(m.body.data.faults).toEqual([
+      { row: 1, field: 'kind', message: expect.stringContaining('类型应为') },
+    ]);
+    expect(t.app.parsing.completed).toBe(before + 2);
   });
 
   it('refuses a parse with 503 and retry-after when every thread is busy and the queue is full', async () => {
