@@ -230,6 +230,106 @@ test.describe
       expect(await views.count()).toBeGreaterThanOrEqual(FAMILIES.length);
     });
 
+    test('a saved chart whose labels hold markup shows them as text in the tooltip (issue 15 item 6)', async ({
+      page,
+    }) => {
+      const run = `${test.info().retry}${Date.now() % 100000}`;
+      // A department (a data value, the point's label) and a label override, each an HTML payload.
+      const DEPT = `<img src=x onerror=window.__xss=1>科${run}`;
+      const MEASURE = '"><svg onload=window.__xss=2>人次';
+      const key = await apiLogin(account('admin'));
+      const p = await restCall<{ id: number }>('POST', 'cdr/patients', key, {
+        mrn: `XSS-VIS-${run}`,
+        name: `可视化转义${run}`,
+        gender: 2,
+        birthDate: '1970-06-01',
+      });
+      expect(p.status, JSON.stringify(p.body)).toBe(200);
+      for (const day of ['05', '12', '19']) {
+        const v = await restCall('POST', `cdr/patients/${p.body.data.id}/records`, key, {
+          table: 'visits',
+          row: { kind: 'outpatient', department: DEPT, admitAt: `2024-04-${day}T08:00:00+08:00` },
+        });
+        expect(v.status).toBe(200);
+      }
+      const saved = await restCall<{ id: number }>('POST', 'visualization/charts', key, {
+        name: `E2E 转义 ${run}`,
+        query: {
+          dataset: 'visits',
+          dimensions: ['department'],
+          measures: ['count'],
+          filters: [{ field: 'department', op: 'eq', value: DEPT }],
+        },
+        spec: {
+          subtype: 'scatter-plot',
+          channels: { y: [{ field: 'count', labelOverride: MEASURE }], label: [{ field: 'department' }] },
+        },
+      });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      const id = saved.body.data.id;
+
+      await signInToWorkbench(page, account('admin'));
+      await page.goto('/visualization/overviews');
+      const view = page.getByTestId(`chart-view-${id}`);
+      await view.scrollIntoViewIfNeeded();
+      await expect(view.locator('canvas').first()).toBeVisible();
+      await expect.poll(() => paintedPixels(page, `chart-view-${id}`)).toBeGreaterThan(100);
+
+      for (const language of ['', 'English']) {
+        if (language) {
+          await page.getByTestId('language-switch').click();
+          await page.getByRole('menuitem', { name: language }).click();
+          await view.scrollIntoViewIfNeeded();
+          await expect.poll(() => paintedPixels(page, `chart-view-${id}`)).toBeGreaterThan(100);
+        }
+        // The one point: the centre of the coloured pixels (axes and labels are grey).
+        const point = await view
+          .locator('canvas')
+          .first()
+          .evaluate((c: HTMLCanvasElement) => {
+            const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+            let sx = 0;
+            let sy = 0;
+            let n = 0;
+            for (let i = 0; i < data.length; i += 4) {
+              const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+              if (a > 200 && Math.max(r, g, b) - Math.min(r, g, b) > 60) {
+                sx += (i / 4) % c.width;
+                sy += Math.floor(i / 4 / c.width);
+                n++;
+              }
+            }
+            const box = c.getBoundingClientRect();
+            const k = c.width / box.width;
+            return n ? { x: box.left + sx / n / k, y: box.top + sy / n / k } : null;
+          });
+        expect(point).not.toBeNull();
+        await page.mouse.move(point!.x - 20, point!.y - 20);
+        await page.mouse.move(point!.x, point!.y, { steps: 4 });
+        const tooltip = () =>
+          view.evaluate((el) => {
+            const tip = Array.from(el.querySelectorAll('div')).find(
+              (d) => d.style.zIndex === '9999999' && d.style.display !== 'none' && d.textContent,
+            );
+            return tip
+              ? {
+                  text: tip.textContent ?? '',
+                  tags: Array.from(tip.querySelectorAll('*')).map((e) => e.tagName),
+                }
+              : null;
+          });
+        await expect.poll(async () => (await tooltip())?.text ?? '').toContain(DEPT);
+        const tip = (await tooltip())!;
+        // Shown as text: the label, then '#: 0', then the measure's label and value.
+        expect(tip.text).toBe(`${DEPT}#: 0${MEASURE}: 3`);
+        expect(tip.tags.filter((t) => t !== 'BR' && t !== 'DIV' && t !== 'SPAN')).toEqual([]);
+        await expect(page.locator('img[src=x]')).toHaveCount(0);
+        await expect(page.locator('svg[onload]')).toHaveCount(0);
+        expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
+        await screenshot(page, `vis-tooltip-markup-${language ? 'en' : 'zh'}`);
+      }
+    });
+
     test('the workbench shows the app’s statistics as charts', async ({ page }) => {
       await signInToWorkbench(page, account('admin'));
       await expect(page.getByTestId('chart-gender').locator('canvas').first()).toBeVisible();
