@@ -120,12 +120,16 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s
 const NAME_BEFORE_QUOTE =
   /(?:relation|constraint|column|table|type|schema|function|index|sequence|trigger|view|database|role|operator|domain|extension|encoding|cursor|savepoint|statement|portal|parameter|collation|policy|tablespace|near|named)\s$/i;
 
+const MAY_HOLD_DATA = /["?]|params: /;
+
 /**
  * A free text (a log message, an error message) with what may be data taken out: drizzle's
  * `params: …` tail, quoted values (PostgreSQL's `invalid input syntax for type integer: "张三"`;
  * quoted names after `constraint`, `column`, `relation`, … stay), and query values of URLs.
  */
 export function scrubText(text: string): string {
+  // Most messages ('incoming request', 'request completed') hold nothing to take out.
+  if (!MAY_HOLD_DATA.test(text)) return text.length > 2000 ? clip(text, 2000) : text;
   let s = text;
   const params = s.search(/\n?params: /);
   if (params >= 0) s = s.slice(0, params);
@@ -251,7 +255,9 @@ export function serializeReply(reply: Pick<FastifyReply, 'statusCode'>) {
 
 /**
  * The last guard if someone logs a whole request, headers or a body: these paths read
- * `[redacted]` (pino redact, case as written: header names arrive lower-case).
+ * `[redacted]` (pino redact, case as written: header names arrive lower-case). No `*.x`
+ * wildcards: they made every log line about six times slower (measured 139 against 21 µs for a
+ * request's two lines).
  */
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -280,15 +286,10 @@ export const REDACT_PATHS = [
   'sessionKey',
   'token',
   'localToken',
-  '*.password',
-  '*.Password',
-  '*.passwordHash',
-  '*.SessionKey',
-  '*.sessionKey',
-  '*.token',
-  '*.params',
-  '*.detail',
-  '*.where',
+  'user.passwordHash',
+  'user.password',
+  'input.Password',
+  'input.password',
 ];
 
 /**
