@@ -1,6 +1,5 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { LoginForm, ProFormText } from '@ant-design/pro-components';
-import { Alert, Modal, Radio, Space, Typography } from 'antd';
+import { Alert, Button, Form, Input, Modal, Radio, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -18,6 +17,7 @@ export default function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [choice, setChoice] = useState<{ apps: AppSummary[]; selected: number } | null>(null);
   const [switching, setSwitching] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
   const appIdInAddress = Number(new URLSearchParams(location.search).get('AppId')) || undefined;
 
   const finish = () => navigate(afterLoginAddress(location.search), { replace: true });
@@ -48,18 +48,31 @@ export default function LoginPage() {
 
   return (
     <div style={{ width: 400, maxWidth: '100%' }} data-testid="login-page">
-      <LoginForm
-        logo={site.loginLogo || '/logo.svg'}
-        title={site.loginTitle || t('app.name')}
-        subTitle={t('login.tab')}
-        submitter={{ searchConfig: { submitText: t('login.submit') } }}
-        contentStyle={{ minWidth: 280, maxWidth: '100%' }}
-        onFinish={async (values: { UserName: string; Password: string }) => {
+      {/* Plain antd Form, not pro-components' LoginForm: the login page is the first thing every
+          person downloads, and LoginForm pulled in the whole ProForm (date pickers included). */}
+      <div style={{ textAlign: 'center', marginBottom: 32 }}>
+        <Space align="center" size={12}>
+          <img src={site.loginLogo || '/logo.svg'} alt="" style={{ height: 44 }} />
+          <Typography.Title level={2} style={{ margin: 0 }}>
+            {site.loginTitle || t('app.name')}
+          </Typography.Title>
+        </Space>
+        <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
+          {t('login.tab')}
+        </Typography.Paragraph>
+      </div>
+      <Form<{ UserName: string; Password: string }>
+        size="large"
+        style={{ minWidth: 280, maxWidth: 328, margin: '0 auto' }}
+        onFinish={async (values) => {
           setError(null);
+          setSubmitting(true);
           try {
             onSignedIn(await login({ ...values, AppId: appIdInAddress }));
           } catch (e) {
             setError(e instanceof Error ? e.message : t('error.retry'));
+          } finally {
+            setSubmitting(false);
           }
         }}
       >
@@ -72,19 +85,20 @@ export default function LoginPage() {
             data-testid="login-error"
           />
         )}
-        <ProFormText
-          name="UserName"
-          fieldProps={{ size: 'large', prefix: <UserOutlined />, autoComplete: 'username' }}
-          placeholder={t('login.username')}
-          rules={[{ required: true, message: t('login.usernameRequired') }]}
-        />
-        <ProFormText.Password
-          name="Password"
-          fieldProps={{ size: 'large', prefix: <LockOutlined />, autoComplete: 'current-password' }}
-          placeholder={t('login.password')}
-          rules={[{ required: true, message: t('login.passwordRequired') }]}
-        />
-      </LoginForm>
+        <Form.Item name="UserName" rules={[{ required: true, message: t('login.usernameRequired') }]}>
+          <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('login.username')} />
+        </Form.Item>
+        <Form.Item name="Password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
+          <Input.Password
+            prefix={<LockOutlined />}
+            autoComplete="current-password"
+            placeholder={t('login.password')}
+          />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block loading={submitting}>
+          {t('login.submit')}
+        </Button>
+      </Form>
       <Modal
         title={t('login.chooseApp')}
         open={!!choice}
