@@ -12,13 +12,15 @@ import {
 } from '../fixtures';
 
 /**
- * The multi-center story of issue 9. The E2E server holds two centers: the demo hospital and a
- * second hospital made by the operator's create-admin tool (global-setup). The second center's
- * administrator sets up a multi-center researcher through the admin API; both centers switch
- * multi-center mode on. In the browser the leading center creates a topic with the second
- * center, both enter their own patients' values, each sees only its own cases, the leading
- * center sees the pooled, de-identified aggregates of both and each center's problems, and it
- * moves the topic through its statuses. The same screens are then read in English.
+ * The multi-center story of issues 9 and 15. The E2E server holds two centers: the demo hospital
+ * and a second hospital made by the operator's create-admin tool (global-setup). The second
+ * center's administrator sets up a multi-center researcher through the admin API; both centers
+ * switch multi-center mode on. In the browser the leading center creates a topic inviting the
+ * second center; the second center's administrator sees only the invitation and accepts it; both
+ * enter their own patients' values, each sees only its own cases, the leading center sees the
+ * pooled, de-identified aggregates of both (the other center's small cells as "< 5" until it
+ * lowers the minimum) and each center's problems, and it moves the topic through its statuses.
+ * The same screens are then read in English.
  */
 const RUN = Date.now() % 100000;
 const TOPIC = `E2E多中心高血压${RUN}`;
@@ -147,7 +149,7 @@ test('in multi-center mode two centers enter their own data and the leading cent
     await signInToWorkbench(page, admin);
     await page.goto('/multi-center/create-topic');
     await page.getByLabel('主题名称').fill(TOPIC);
-    await page.getByLabel('参与中心').click();
+    await page.getByLabel('邀请参与中心').click();
     await page
       .locator('.ant-select-dropdown:visible .ant-select-item-option')
       .filter({ hasText: second!.appName })
@@ -165,6 +167,61 @@ test('in multi-center mode two centers enter their own data and the leading cent
     const topicId = Number(new URL(page.url()).searchParams.get('id'));
     await expect(page.getByText(`${second!.appName} · 参与中心`)).toBeVisible();
     await expect(page.getByTestId('topic-status')).toHaveText('暂存');
+    // The second center is invited, not enrolled: it takes part once its administrator accepts.
+    const centerList = page.getByTestId('center-list');
+    await expect(centerList).toContainText('已邀请，待对方确认');
+    await expect(page.getByTestId('pooled').getByRole('row')).toHaveCount(2);
+    // An unknown center code gets the same answer as a hospital that did not switch multi-center on.
+    const invite = page.getByTestId('invite-center');
+    await invite.getByLabel('或填写中心代码').fill('NOSUCH');
+    await invite.getByTestId('send-invite').click();
+    await expect(page.getByText('没有已开启多中心模式的这个中心')).toBeVisible();
+    await invite.getByLabel('或填写中心代码').fill('');
+    await screenshot(page, 'mc-1b-lead-invited');
+
+    // The second center's administrator signs in and sees only the invitation, then accepts it.
+    const eastAdmin = await newPage(browser);
+    try {
+      await signInToWorkbench(eastAdmin, centerAdmin);
+      await eastAdmin.goto('/multi-center/topics');
+      const invitations = eastAdmin.getByTestId('invitations');
+      const inv = invitations.getByRole('row').filter({ hasText: TOPIC });
+      await expect(inv).toContainText('示范医院');
+      await expect(inv).toContainText('仅汇总数据（病例数、均值）');
+      await expect(eastAdmin.locator('.ant-pro-table').getByText(TOPIC)).toHaveCount(0);
+      const topicId0 = Number(new URL(page.url()).searchParams.get('id'));
+      await eastAdmin.goto(`/multi-center/topic-description?id=${topicId0}`);
+      await expect(eastAdmin.getByTestId('topic-status')).toHaveCount(0);
+      await eastAdmin.goto('/multi-center/topics');
+      await expect(inv).toBeVisible();
+      await screenshot(eastAdmin, 'mc-2a-invitation');
+      // Declining asks first; cancelling leaves the invitation as it was.
+      await inv.getByRole('button', { name: /拒\s*绝/ }).click();
+      await expect(eastAdmin.getByText(`拒绝参与“${TOPIC}”？`)).toBeVisible();
+      await eastAdmin
+        .locator('.ant-popconfirm')
+        .getByRole('button', { name: /取\s*消/ })
+        .click();
+      await expect(inv).toBeVisible();
+      // The same screen in English.
+      await eastAdmin.getByTestId('language-switch').click();
+      await eastAdmin.getByRole('menuitem', { name: 'English' }).click();
+      await expect(eastAdmin.getByText('Invitations awaiting your answer')).toBeVisible();
+      await expect(inv).toContainText('Aggregates only (case counts, means)');
+      await screenshot(eastAdmin, 'mc-2a-en-invitation');
+      await inv.getByRole('button', { name: 'Accept' }).click();
+      await expect(eastAdmin.getByText('Invitation accepted; the topic is now in your list')).toBeVisible();
+      await expect(eastAdmin.getByTestId('invitations')).toHaveCount(0);
+      await expect(eastAdmin.getByRole('row').filter({ hasText: TOPIC })).toContainText(
+        'Participating center',
+      );
+      await eastAdmin.getByTestId('language-switch').click();
+      await eastAdmin.getByRole('menuitem', { name: '简体中文' }).click();
+    } finally {
+      await eastAdmin.context().close();
+    }
+    await page.reload();
+    await expect(page.getByTestId('center-list')).toContainText('已接受');
 
     // It opens recruitment and enters its own patients through the case form.
     await moveTo(page, 'recruiting');
@@ -236,16 +293,40 @@ test('in multi-center mode two centers enter their own data and the leading cent
     const leadRow = pooled.getByRole('row').filter({ hasText: '示范医院' });
     const eastRow = pooled.getByRole('row').filter({ hasText: second!.appName });
     const total = pooled.getByRole('row').filter({ hasText: '合计' });
+    // The other center has 2 cases, below the minimum of 5: its cells and the total show "< 5".
     await expect(leadRow.getByRole('cell').nth(1)).toHaveText('2');
-    await expect(eastRow.getByRole('cell').nth(1)).toHaveText('2');
-    await expect(total.getByRole('cell').nth(1)).toHaveText('4');
+    await expect(eastRow.getByRole('cell').nth(1)).toHaveText('< 5');
+    await expect(total.getByRole('cell').nth(1)).toHaveText('< 5');
     await expect(leadRow).toContainText('n=2，均值 220.0');
-    await expect(eastRow).toContainText('n=2，均值 125.0');
-    await expect(total).toContainText('n=4，均值 172.5');
+    await expect(eastRow.getByRole('cell').nth(2)).toHaveText('< 5');
+    await expect(total.getByRole('cell').nth(2)).toHaveText('< 5');
+    await expect(pooled).not.toContainText('125.0');
     await expect(pooled).not.toContainText('东部病人');
     await expect(pooled).not.toContainText(`MCE${RUN}`);
     await pooled.scrollIntoViewIfNeeded();
     await screenshot(page, 'mc-6-lead-pooled');
+    await pooled.getByTestId('count-small').first().hover();
+    await expect(page.getByText('少于 5 例，为保护病人隐私不显示具体数字')).toBeVisible();
+    // The same in English.
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await expect(pooled.getByRole('row').filter({ hasText: 'Total' }).getByRole('cell').nth(1)).toHaveText(
+      '< 5',
+    );
+    await expect(pooled.getByRole('row').filter({ hasText: '示范医院' })).toContainText('n=2, mean 220.0');
+    await pooled.scrollIntoViewIfNeeded();
+    await screenshot(page, 'mc-6-en-lead-pooled');
+    await page.getByTestId('language-switch').click();
+    await page.getByRole('menuitem', { name: '简体中文' }).click();
+    // The leading center lowers the minimum to 2: the other center's counts show again.
+    const minCell = page.getByTestId('min-cell');
+    await minCell.getByLabel('最小汇总计数').fill('2');
+    await minCell.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.getByText('已保存：少于 2 的格子将被隐藏')).toBeVisible();
+    await expect(eastRow.getByRole('cell').nth(1)).toHaveText('2');
+    await expect(total.getByRole('cell').nth(1)).toHaveText('4');
+    await expect(eastRow).toContainText('n=2，均值 125.0');
+    await expect(total).toContainText('n=4，均值 172.5');
 
     // The data checks list each center's problems; patients only for the own center.
     await page.getByRole('button', { name: '数据检测' }).click();
@@ -253,7 +334,8 @@ test('in multi-center mode two centers enter their own data and the leading cent
     const leadCard = page.locator('[data-testid^="detection-"]').filter({ hasText: '示范医院' });
     const eastCard = page.locator('[data-testid^="detection-"]').filter({ hasText: second!.appName });
     await expect(leadCard).toContainText(`病历号 MCL${RUN}-2：“${SBP}”为 300，合理范围 60–260`);
-    await expect(eastCard.locator('.ant-statistic').filter({ hasText: '重复' })).toContainText('1');
+    // One duplicate is below the minimum of 2.
+    await expect(eastCard.locator('.ant-statistic').filter({ hasText: '重复' })).toContainText('< 2');
     await expect(eastCard.locator('.ant-statistic').filter({ hasText: '超出范围' })).toContainText('0');
     await expect(eastCard).not.toContainText(`MCE${RUN}`);
     await expect(page.getByText('其他中心仅显示问题数量，不显示病人')).toBeVisible();
@@ -307,7 +389,7 @@ test('in multi-center mode two centers enter their own data and the leading cent
     await expect(page.getByText(`MRN MCL${RUN}-2: “${SBP}” is 300, plausible range 60–260`)).toBeVisible();
     await screenshot(page, 'mc-11-en-detection');
     await page.goto('/multi-center/create-topic');
-    await expect(page.getByText('Participating centers')).toBeVisible();
+    await expect(page.getByText('Invite centers')).toBeVisible();
     await expect(page.getByLabel('Topic name')).toBeVisible();
     await expect(page.getByLabel('Label').first()).toHaveValue('Systolic BP (mmHg)');
     await screenshot(page, 'mc-12-en-create');
