@@ -19,8 +19,9 @@ import {
 import ReactECharts from 'echarts-for-react';
 import { useMemo, useState } from 'react';
 import type { useTranslation } from 'react-i18next';
+import { StatusTag } from '../../components/crf/RecordStatusTag';
 import { VitalSignChart } from '../../components/vital-signs/VitalSignChart';
-import { crfApi } from '../crf/api';
+import { crfApi, type RecordStatus } from '../crf/api';
 import { type LabItem, type Person, patient360, type Row, type Visit } from './api';
 import { day, dt, FlagTag, PagedTable } from './shared';
 
@@ -417,7 +418,11 @@ export function PatientFormsTab({ mrn, t }: { mrn: string; t: T }) {
         dataSource={(records.data?.items ?? []) as unknown as Row[]}
         columns={[
           { title: t('crf.subject'), dataIndex: 'subjectCode' },
-          { title: t('crf.status'), dataIndex: 'status' },
+          {
+            title: t('crf.status'),
+            dataIndex: 'status',
+            render: (v: RecordStatus) => <StatusTag status={v} />,
+          },
           { title: t('crf.updatedAt'), dataIndex: 'updatedAt', render: dt },
         ]}
       />

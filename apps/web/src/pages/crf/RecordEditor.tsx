@@ -24,20 +24,11 @@ import {
   itemsByKey,
 } from '../../components/crf/CrfRenderer';
 import { CRF_NS } from '../../components/crf/i18n';
-import { type CrfRecord, crfApi, fieldOf, issuesOf, type RecordStatus } from './api';
+import { StatusTag } from '../../components/crf/RecordStatusTag';
+import { type CrfRecord, crfApi, fieldOf, issuesOf } from './api';
 import { Prefill } from './Prefill';
 
-const STATUS_COLOR: Record<RecordStatus, string> = {
-  draft: 'default',
-  submitted: 'processing',
-  verified: 'success',
-  locked: 'warning',
-};
-
-export function StatusTag({ status }: { status: RecordStatus }) {
-  const { t } = useTranslation(CRF_NS);
-  return <Tag color={STATUS_COLOR[status]}>{t(`records.${status}`)}</Tag>;
-}
+export { StatusTag };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const show = (v: unknown) =>
