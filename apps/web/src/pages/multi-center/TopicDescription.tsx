@@ -100,7 +100,7 @@ function InviteCenter({ topic, onDone }: { topic: TopicDetail; onDone: () => Pro
             .map((c) => ({ value: c.appId, label: `${c.name}（${c.shortName}）` }))}
         />
         <Input
-          style={{ width: 220 }}
+          style={{ width: 360 }}
           aria-label={t('inviteCode')}
           placeholder={t('inviteCodePlaceholder')}
           addonBefore={t('inviteCode')}
