@@ -100,7 +100,17 @@ export async function analysisRoutes(app: FastifyInstance) {
         querystring: z.object({ itemKey: z.string().max(80).optional() }),
       },
     },
-    async (req) => ok(await missingOverview(app.db, req.auth!.appId, req.params.id, req.query.itemKey)),
+    async (req) => {
+      const data = await missingOverview(app.db, req.auth!.appId, req.params.id, req.query.itemKey);
+      // With an item, the answer lists the patients missing it: a patient list read.
+      if (req.query.itemKey)
+        await auditRead(req, {
+          entity: 'disease_library_patient_list',
+          entityId: req.params.id,
+          detail: { view: 'missing', itemKey: req.query.itemKey, count: data.patients.length },
+        });
+      return ok(data);
+    },
   );
   r.post(
     `${P}/libraries/:id/search`,

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditLog,
@@ -468,6 +468,15 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
         await t.app.db.select().from(diseaseLibraryFillLog).where(eq(diseaseLibraryFillLog.libraryId, libId))
       ).length,
     });
+    // Reading the fill log (it names patients) leaves one read row per page.
+    const [last] = await t.app.db
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect((await get(t.app, `${P}/libraries/${libId}/fill_log?size=5`, admin)).status).toBe(200);
+    const reads = await t.app.db.select().from(auditLog).where(gt(auditLog.id, last!.id));
+    expect(reads.map((r) => [r.action, r.entity])).toEqual([['read', 'disease_library_fill_log']]);
     const before = await rowsOf();
     expect(before.filings).toBe(3);
     expect(before.log).toBeGreaterThan(0);

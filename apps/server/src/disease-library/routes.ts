@@ -191,7 +191,22 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         querystring: fillLogQuery,
       },
     },
-    async (req) => ok(await fillLog(app.db, req.auth!.appId, req.params.id, req.query)),
+    async (req) => {
+      const page = await fillLog(app.db, req.auth!.appId, req.params.id, req.query);
+      // The log names its patients: one read row per page.
+      await auditRead(req, {
+        entity: 'disease_library_fill_log',
+        entityId: req.params.id,
+        detail: {
+          filters: filterNames(req.query, ['patientId', 'itemKey', 'outcome']),
+          page: req.query.page,
+          size: req.query.size,
+          count: page.items.length,
+          total: page.total,
+        },
+      });
+      return ok(page);
+    },
   );
   r.post(
     `${P}/compute_indicator`,
