@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVER_FORM } from '../crf/testform.js';
 import { auditLog, jobs, users } from '../db/schema/index.js';
@@ -154,6 +154,23 @@ describe('read and refusal audit', () => {
       entityId: String(up.body.data.uploadId),
     });
     expect(JSON.stringify(rows[0])).not.toContain(NAME);
+  });
+
+  it('a read row that cannot be written does not fail the read', async () => {
+    // The database refuses read rows of patients for a moment (as a full disk or a broken
+    // trigger would): the person view still answers, without the row.
+    await t.app.db.execute(
+      sql`alter table audit_log add constraint no_patient_reads check (entity <> 'patient') not valid`,
+    );
+    try {
+      const m = await mark();
+      const view = await get(t.app, `/api/v0.1/360/person/${patientId}`, admin);
+      expect(view.status).toBe(200);
+      expect(view.body.data).toBeTruthy();
+      expect((await since(m)).filter((r) => r.entity === 'patient')).toHaveLength(0);
+    } finally {
+      await t.app.db.execute(sql`alter table audit_log drop constraint no_patient_reads`);
+    }
   });
 
   it('a 403 writes one access.denied row: user, route pattern, the missing function, no key', async () => {
