@@ -12,12 +12,12 @@ configureClient({ getToken: () => getSession().token, getLanguage: currentLocale
 
 const root = createRoot(document.getElementById('root')!);
 // The address is read before the router starts, so the first guarded page already sees the
-// session a `SessionKey` or free-access `key` brought.
-void bootFromAddress().then((bootError) => {
+// session a hand-off code (`SessionKey`) or a free-access `key` brought.
+void bootFromAddress().then((boot) => {
   root.render(
     <StrictMode>
       <Providers>
-        <App bootError={bootError} />
+        <App boot={boot} />
       </Providers>
     </StrictMode>,
   );

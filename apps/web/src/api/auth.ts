@@ -1,4 +1,4 @@
-import { PRODUCT_ID } from '@crdp/core';
+import { type HandoffExchanged, type HandoffIdentity, PRODUCT_ID } from '@crdp/core';
 import type { ProductMenusResult } from '../app/access';
 import type { AppSummary, CurrentUser } from '../app/session';
 import { callEnvelope, rest } from './client';
@@ -79,5 +79,28 @@ export const openFreeAccess = (key: string) =>
     keepOnPageChange: true,
   });
 
-export const getEkUser = (sessionKey: string) =>
-  rest<CurrentUser>({ url: 'getekuser', params: { SessionKey: sessionKey }, keepOnPageChange: true });
+/** Whose sign-in hand-off code this is (spec 000 §7 `getekuser`); the page uses the POST form below. */
+export const getEkUser = (code: string) =>
+  rest<HandoffIdentity>({ url: 'getekuser', params: { SessionKey: code }, keepOnPageChange: true });
+
+/** Whose hand-off code this is (user and app), without using it; the code travels in the body. */
+export const peekHandoff = (code: string) =>
+  rest<HandoffIdentity>({
+    url: 'session/handoff/peek',
+    method: 'POST',
+    data: { code },
+    isLogin: true,
+    silent: true,
+    keepOnPageChange: true,
+  });
+
+/** Uses a hand-off code once: a new session of its user and app. */
+export const exchangeHandoff = (code: string) =>
+  rest<HandoffExchanged>({
+    url: 'session/handoff/exchange',
+    method: 'POST',
+    data: { code },
+    isLogin: true,
+    silent: true,
+    keepOnPageChange: true,
+  });

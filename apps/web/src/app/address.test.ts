@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAddressParams, withoutConsumedParams } from './address';
+import { readAddressParams, withoutConsumedParams, withoutFragmentKey } from './address';
 import { afterLoginAddress, loginAddress, productApps } from './auth-flow';
 
 describe('address parameters', () => {
@@ -8,7 +8,7 @@ describe('address parameters', () => {
       '?SessionKey=abc&AppId=3&hide_menu=1&id=42&routerPath=/data-lake/overviews&key=k',
     );
     expect(p).toEqual({
-      sessionKey: 'abc',
+      handoffCode: 'abc',
       appId: 3,
       hideMenu: true,
       id: '42',
@@ -26,6 +26,16 @@ describe('address parameters', () => {
 
   it('drops the one-time parameters from the address', () => {
     expect(withoutConsumedParams('?SessionKey=a&AppId=1&key=k&hide_menu=1')).toBe('?hide_menu=1');
+  });
+
+  it('reads a free-access key from the fragment first, and drops it from the fragment', () => {
+    expect(readAddressParams('?id=7', '#key=frag').key).toBe('frag');
+    expect(readAddressParams('?id=7&key=old', '#key=frag').key).toBe('frag');
+    expect(readAddressParams('?id=7&key=old', '').key).toBe('old');
+    expect(withoutFragmentKey('#key=frag')).toBe('');
+    expect(withoutFragmentKey('#key=frag&x=1')).toBe('#x=1');
+    expect(withoutFragmentKey('#section-2')).toBe('#section-2');
+    expect(withoutFragmentKey('')).toBe('');
   });
 });
 
