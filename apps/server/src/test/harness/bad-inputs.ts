@@ -17,6 +17,11 @@ export const NASTY_STRINGS = [
   '%00%0d%0a',
   '',
   ' ',
+  'ab\u0000cd',
+  'a\ud800b',
+  "' OR 1=1 --",
+  "'; DROP TABLE x; --",
+  "%' AND '1'='1",
 ];
 
 /** A few random strings of every kind of unicode, reproducible (fixed seed). */
@@ -134,3 +139,266 @@ export const BAD_PATH_VALUES = [
   '%E4%B8%AD',
   '0',
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Bad values in otherwise valid requests. The generators above mostly send a bad value alone,
+// so the route's schema refuses the request for a missing field before the value reaches a
+// handler or the database; a NUL byte in a text field passed every schema and came back as a
+// 500 from PostgreSQL on about 30 routes. Below: a valid request built from the route's own
+// schema, with one value replaced at a time (the rest still valid), so each bad value gets as
+// far as the server lets it.
+// ---------------------------------------------------------------------------------------------
+
+/** The JSON Schema subset that the OpenAPI document holds for our zod schemas. */
+export interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  prefixItems?: Schema[];
+  minItems?: number;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+}
+
+/** Strings no text field may hold: each must be refused with a 400, and nothing may change. */
+export const REFUSED_STRINGS = [
+  'ab\u0000cd',
+  '\u0000',
+  'x\u0001\u001b[31m',
+  'note\u007f',
+  'x\u0085y',
+  'a\ud800b',
+  '\udfff',
+];
+
+/** Query-string and path forms of refused values (a lone surrogate cannot travel as UTF-8). */
+export const REFUSED_URL_VALUES = ['ab%00cd', '%00', '%01x', 'x%C2%85'];
+
+/** Odd but well-formed strings: may be stored or refused, but never a 5xx. */
+export const ODD_STRINGS = [
+  "' OR 1=1 --",
+  "'; DROP TABLE x; --",
+  "%' AND '1'='1",
+  '12',
+  '-0',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '99999999999999999999999999999999',
+  '2026-02-30',
+  '0000-00-00T25:61:61Z',
+  '%',
+  '_',
+  '\\',
+];
+
+/** A deeply nested object, put once per route where a value of the top level goes. */
+export const DEEP_OBJECT: unknown = JSON.parse(`${'{"a":'.repeat(64)}1${'}'.repeat(64)}`);
+
+/**
+ * Odd numbers written as JSON text: `1e309` parses to Infinity, a long digit string to a float
+ * that is no longer the number written. They cannot be made with JSON.stringify, so the body is
+ * written with a placeholder and the placeholder replaced.
+ */
+export const ODD_NUMBER_TEXTS = ['1e309', '-1e309', '99999999999999999999999999999999', '-0', '1e-400'];
+export const RAW = '\u2063RAW\u2063';
+
+const MEMBERS = (s: Schema) => s.anyOf ?? s.oneOf ?? null;
+
+/** One step of a path into a value: an object property, an array item, a variant of a union. */
+export type Step = { prop: string } | { item: number } | { variant: number };
+
+export interface Leaf {
+  path: Step[];
+  schema: Schema;
+  /** Dotted, for messages: body.items.0.name */
+  name: string;
+}
+
+const primary = (s: Schema): string => {
+  if (s.const !== undefined) return 'const';
+  if (s.enum) return 'enum';
+  const t = [s.type ?? 'any'].flat().filter((x) => x !== 'null');
+  return t[0] ?? 'null';
+};
+
+/** Every scalar position of a schema (strings first of all), up to a depth, with its path. */
+export function leavesOf(schema: Schema | undefined, maxDepth = 5): Leaf[] {
+  const out: Leaf[] = [];
+  const walk = (s: Schema, path: Step[], name: string[], depth: number) => {
+    if (depth > maxDepth) return;
+    if (s.allOf?.length) return walk(Object.assign({}, ...s.allOf), path, name, depth);
+    const members = MEMBERS(s);
+    if (members) {
+      // Each variant of a union, named by its `kind` (or its number) after the path so far.
+      for (const [i, m] of members.entries()) {
+        if (primary(m) === 'null') continue;
+        const label = `(${String(m.properties?.kind?.const ?? i)})`;
+        const named = name.length ? [...name.slice(0, -1), `${name.at(-1)}${label}`] : [label];
+        walk(m, [...path, { variant: i }], named, depth + 1);
+      }
+      return;
+    }
+    const t = primary(s);
+    if (t === 'object' && s.properties) {
+      for (const [k, p] of Object.entries(s.properties))
+        walk(p, [...path, { prop: k }], [...name, k], depth + 1);
+      return;
+    }
+    if (t === 'object' && typeof s.additionalProperties === 'object') {
+      // A record: one entry under a made-up key.
+      walk(s.additionalProperties, [...path, { prop: 'k1' }], [...name, 'k1'], depth + 1);
+      return;
+    }
+    if (t === 'array' && (s.items || s.prefixItems)) {
+      if (s.prefixItems)
+        for (const [i, p] of s.prefixItems.entries())
+          walk(p, [...path, { item: i }], [...name, String(i)], depth + 1);
+      else walk(s.items!, [...path, { item: 0 }], [...name, '0'], depth + 1);
+      return;
+    }
+    out.push({ path, schema: s, name: name.join('.') });
+  };
+  if (schema) walk(schema, [], [], 0);
+  return out;
+}
+
+const SIMPLE_STRINGS = ['abc', 'K70', 'a', 'A1', 'x-1', '1', 'M-1', 'demo'];
+
+/** A string valid for a schema (length, pattern, format), reproducible. */
+export function validString(s: Schema): string {
+  const fits = (v: string) =>
+    v.length >= (s.minLength ?? 0) &&
+    v.length <= (s.maxLength ?? Number.POSITIVE_INFINITY) &&
+    (!s.pattern || new RegExp(s.pattern, 'u').test(v));
+  switch (s.format) {
+    case 'date':
+      return '2026-01-15';
+    case 'date-time':
+      return '2026-01-15T08:00:00.000Z';
+    case 'time':
+      return '08:00:00';
+    case 'email':
+      return 'fuzz@example.com';
+    case 'uuid':
+      return '8d3f6c2e-4b1a-4c7e-9f2d-1a2b3c4d5e6f';
+    case 'uri':
+    case 'url':
+      return 'https://example.com/x';
+  }
+  for (const v of SIMPLE_STRINGS) if (fits(v)) return v;
+  if (s.pattern) {
+    const found = fc
+      .sample(fc.stringMatching(new RegExp(s.pattern)), { numRuns: 50, seed: 7 })
+      .find((v) => fits(v) && /^[\x20-\x7e]*$/.test(v));
+    if (found !== undefined) return found;
+  }
+  return 'x'.repeat(Math.max(1, s.minLength ?? 1));
+}
+
+/** A number valid for a schema's bounds. */
+function validNumber(s: Schema, integer: boolean): number {
+  let lo = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + (integer ? 1 : 0.5) : 1);
+  const hi = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : lo + 10);
+  if (lo < 1 && hi >= 1) lo = 1;
+  return integer ? Math.ceil(lo) : lo;
+}
+
+/**
+ * A value valid for the schema, with only the required properties, and with `target.value` at
+ * `target.path` (the properties, items and variants on that path are built to reach it).
+ */
+export function buildValue(schema: Schema, target?: { path: Step[]; value: unknown }, depth = 0): unknown {
+  const [step, ...rest] = target?.path ?? [];
+  if (target && !step) return target.value;
+  if (depth > 12) return null;
+  const s = schema.allOf?.length ? (Object.assign({}, ...schema.allOf) as Schema) : schema;
+  const members = MEMBERS(s);
+  if (members) {
+    if (step && 'variant' in step)
+      return buildValue(members[step.variant]!, { path: rest, value: target!.value }, depth + 1);
+    const m = members.find((x) => primary(x) !== 'null') ?? members[0]!;
+    return buildValue(m, undefined, depth + 1);
+  }
+  if (s.default !== undefined && !target) return s.default;
+  const t = primary(s);
+  switch (t) {
+    case 'const':
+      return s.const;
+    case 'enum':
+      return s.enum![0];
+    case 'string':
+      return validString(s);
+    case 'integer':
+      return validNumber(s, true);
+    case 'number':
+      return validNumber(s, false);
+    case 'boolean':
+      return false;
+    case 'array': {
+      const n = Math.max(
+        s.minItems ?? 0,
+        step && 'item' in step ? step.item + 1 : 0,
+        s.prefixItems?.length ?? 0,
+      );
+      return Array.from({ length: n }, (_, i) => {
+        const item = s.prefixItems?.[i] ?? s.items ?? {};
+        return step && 'item' in step && step.item === i
+          ? buildValue(item, { path: rest, value: target!.value }, depth + 1)
+          : buildValue(item, undefined, depth + 1);
+      });
+    }
+    case 'object': {
+      const o: Record<string, unknown> = {};
+      for (const k of s.required ?? []) {
+        const p = s.properties?.[k];
+        if (p) o[k] = buildValue(p, undefined, depth + 1);
+      }
+      if (step && 'prop' in step) {
+        const p =
+          s.properties?.[step.prop] ??
+          (typeof s.additionalProperties === 'object' ? s.additionalProperties : {});
+        o[step.prop] = buildValue(p, { path: rest, value: target!.value }, depth + 1);
+      }
+      return o;
+    }
+    default:
+      return 'x';
+  }
+}
+
+/** The refused and odd values to put at a leaf: strings where text goes, odd values everywhere. */
+export function leafValues(leaf: Leaf): { refused: unknown[]; odd: unknown[]; oddNumbers: string[] } {
+  const t = primary(leaf.schema);
+  const text = t === 'string' || t === 'any';
+  const numeric = t === 'integer' || t === 'number';
+  return {
+    refused: text ? REFUSED_STRINGS : t === 'object' ? [{ 'k\u0000': 'v\u0000' }] : [],
+    // Kept small: every leaf of every route gets these, and the run must stay short for CI.
+    odd: text
+      ? [
+          ...ODD_STRINGS.slice(0, 3),
+          '2026-02-30',
+          '99999999999999999999999999999999',
+          12,
+          { $gt: '' },
+          [null, null],
+        ]
+      : [...(numeric ? ['12', 'NaN', '-0'] : ['12']), 1.5, { $gt: '' }, [null, null]],
+    oddNumbers: numeric ? ODD_NUMBER_TEXTS.slice(0, 4) : [],
+  };
+}
