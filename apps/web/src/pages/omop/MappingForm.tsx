@@ -8,6 +8,8 @@ import {
 import { App, Form } from 'antd';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentLocale } from '../../app/i18n';
+import { textRule } from '../../app/text-rule';
 import { MAPPING_KINDS, type Mapping, type MappingInput, type MappingKind, omopApi } from './api';
 import { OMOP_NS } from './i18n';
 
@@ -84,7 +86,7 @@ export function MappingForm({
         name="sourceCode"
         label={t('mappings.sourceCode')}
         extra={kind ? t(`kindHints.${kind}`) : undefined}
-        rules={[{ required: true, whitespace: true, max: 50 }]}
+        rules={[{ required: true, whitespace: true, max: 50 }, textRule(currentLocale())]}
       />
       <ProFormDigit
         name="conceptId"
@@ -98,9 +100,14 @@ export function MappingForm({
       <ProFormText
         name="conceptName"
         label={t('mappings.conceptName')}
-        rules={[{ required: true, whitespace: true, max: 255 }]}
+        rules={[{ required: true, whitespace: true, max: 255 }, textRule(currentLocale())]}
       />
-      <ProFormTextArea name="note" label={t('mappings.note')} fieldProps={{ rows: 2, maxLength: 500 }} />
+      <ProFormTextArea
+        name="note"
+        label={t('mappings.note')}
+        fieldProps={{ rows: 2, maxLength: 500 }}
+        rules={[textRule(currentLocale())]}
+      />
     </ModalForm>
   );
 }
