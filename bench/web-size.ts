@@ -3,7 +3,6 @@
 // by Accept-Encoding). Counted in Chromium from the bytes that crossed the network. Then the
 // workbench's first paint and first data on a throttled link (10 Mbit/s, 40 ms RTT), recorded.
 // Needs `npm run build` and the system Chromium.
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -13,12 +12,11 @@ import fastifyStatic from '@fastify/static';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import Fastify from 'fastify';
 import { build } from 'vite';
+import { findChromium } from '../scripts/chromium.mjs';
 import { DEMO_PASSWORD, startServer } from './_server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (c): c is string => Boolean(c) && existsSync(c as string),
-);
+const CHROMIUM = findChromium();
 if (!CHROMIUM) {
   console.log('web-size: no Chromium found (set CHROMIUM_PATH); skipped');
   process.exit(0);

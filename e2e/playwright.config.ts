@@ -1,17 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-
-/** The system Chromium: CHROMIUM_PATH when set, else the usual Debian/Ubuntu places (none is downloaded). */
-function chromiumPath(): string | undefined {
-  const candidates = [
-    process.env.CHROMIUM_PATH,
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome',
-    '/snap/bin/chromium',
-  ];
-  return candidates.find((c): c is string => Boolean(c) && existsSync(c as string));
-}
+import { findChromium } from '../scripts/chromium.mjs';
 
 /**
  * E2E tests drive the built app in the system Chromium against the real server, started by
@@ -39,7 +27,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: chromiumPath(),
+      executablePath: findChromium(),
       args: [
         '--no-sandbox',
         '--disable-gpu',

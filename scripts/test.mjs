@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findChromium } from './chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, '.test-output');
@@ -44,17 +45,6 @@ if (!args.has('--e2e-only')) {
     totals.skipped += v.numPendingTests + (v.numTodoTests ?? 0);
   }
   if (!v || (code !== 0 && v.numFailedTests === 0)) totals.failed += 1; // a crash outside any test still fails
-}
-
-function findChromium() {
-  const candidates = [
-    process.env.CHROMIUM_PATH,
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome',
-    '/snap/bin/chromium',
-  ].filter(Boolean);
-  return candidates.find((c) => existsSync(c));
 }
 
 function newestMtime(dir) {
