@@ -81,7 +81,10 @@ const catalogue = {
     'en-US': 'contains an invalid Unicode character ({where})',
   },
   'text.position': { 'zh-CN': '位置 {position}', 'en-US': 'position {position}' },
-  'text.lineColumn': { 'zh-CN': '第 {line} 行第 {column} 个字符', 'en-US': 'line {line}, character {column}' },
+  'text.lineColumn': {
+    'zh-CN': '第 {line} 行第 {column} 个字符',
+    'en-US': 'line {line}, character {column}',
+  },
   'date.notReal': { 'zh-CN': '不是真实存在的日期（YYYY-MM-DD）', 'en-US': 'not a real date (YYYY-MM-DD)' },
   'request.malformedJson': {
     'zh-CN': '请求体不是合法的 JSON',

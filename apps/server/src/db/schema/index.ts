@@ -8,6 +8,6 @@ export * from './jobs.js';
 export * from './omop.js';
 export * from './research.js';
 export * from './scheduling.js';
+export * from './session-handoff.js';
 export * from './system.js';
 export * from './visualization.js';
-export * from './session-handoff.js';

@@ -23,4 +23,3 @@ export const sessionHandoffs = pgTable(
   },
   (t) => [index('session_handoffs_expires').on(t.expiresAt)],
 );
-
