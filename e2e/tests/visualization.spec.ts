@@ -283,27 +283,31 @@ test.describe
           await expect.poll(() => paintedPixels(page, `chart-view-${id}`)).toBeGreaterThan(100);
         }
         // The one point: the centre of the coloured pixels (axes and labels are grey).
-        const point = await view
-          .locator('canvas')
-          .first()
-          .evaluate((c: HTMLCanvasElement) => {
-            const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
-            let sx = 0;
-            let sy = 0;
-            let n = 0;
-            for (let i = 0; i < data.length; i += 4) {
-              const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
-              if (a > 200 && Math.max(r, g, b) - Math.min(r, g, b) > 60) {
-                sx += (i / 4) % c.width;
-                sy += Math.floor(i / 4 / c.width);
-                n++;
+        // Polled: after the language switch the chart redraws (with its animation) and the
+        // canvas may be blank for a moment.
+        const findPoint = () =>
+          view
+            .locator('canvas')
+            .first()
+            .evaluate((c: HTMLCanvasElement) => {
+              const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+              let sx = 0;
+              let sy = 0;
+              let n = 0;
+              for (let i = 0; i < data.length; i += 4) {
+                const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+                if (a > 200 && Math.max(r, g, b) - Math.min(r, g, b) > 60) {
+                  sx += (i / 4) % c.width;
+                  sy += Math.floor(i / 4 / c.width);
+                  n++;
+                }
               }
-            }
-            const box = c.getBoundingClientRect();
-            const k = c.width / box.width;
-            return n ? { x: box.left + sx / n / k, y: box.top + sy / n / k } : null;
-          });
-        expect(point).not.toBeNull();
+              const box = c.getBoundingClientRect();
+              const k = c.width / box.width;
+              return n ? { x: box.left + sx / n / k, y: box.top + sy / n / k } : null;
+            });
+        await expect.poll(findPoint).not.toBeNull();
+        const point = await findPoint();
         await page.mouse.move(point!.x - 20, point!.y - 20);
         await page.mouse.move(point!.x, point!.y, { steps: 4 });
         const tooltip = () =>

@@ -2,8 +2,22 @@ import { UserOutlined } from '@ant-design/icons';
 import { PageContainer, ProCard } from '@ant-design/pro-components';
 import { DATE_TIME_FORMAT, greeting } from '@crdp/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Avatar, Button, Col, Descriptions, Empty, List, Row, Space, Tag, Typography } from 'antd';
+import {
+  App,
+  Avatar,
+  Button,
+  Col,
+  Descriptions,
+  Empty,
+  List,
+  Row,
+  Skeleton,
+  Space,
+  Tag,
+  Typography,
+} from 'antd';
 import dayjs from 'dayjs';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { setCurrentApp } from '../../api/auth';
@@ -13,7 +27,11 @@ import { currentLocale } from '../../app/i18n';
 import { RouteIcon } from '../../app/icons';
 import { hasPage } from '../../app/pages';
 import { updateSession, useSession } from '../../app/session';
-import { WorkbenchStatistics } from './WorkbenchStatistics';
+
+// The statistics draw ECharts (about 1 MB): loaded after the greeting and shortcuts paint.
+const WorkbenchStatistics = lazy(() =>
+  import('./WorkbenchStatistics').then((m) => ({ default: m.WorkbenchStatistics })),
+);
 
 /**
  * The workbench: greeting by hour, the person's apps, last sign-in and quick links to the
@@ -123,7 +141,9 @@ export default function Workplace() {
           </ProCard>
         </Col>
       </Row>
-      <WorkbenchStatistics />
+      <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
+        <WorkbenchStatistics />
+      </Suspense>
     </PageContainer>
   );
 }
