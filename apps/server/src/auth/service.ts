@@ -1,7 +1,7 @@
 import { ALWAYS_ALLOWED_ROUTES, checkPasswordPolicy, PRODUCT_ID } from '@crdp/core';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { audit } from '../audit/audit.js';
+import { type AuditEntry, audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { appMembers, appProducts, apps, functions, loginAttempts, menus, users } from '../db/schema/index.js';
 import { AppError } from '../http/errors.js';
@@ -81,43 +81,20 @@ export async function login(
     .where(sql`lower(${users.userName}) = lower(${userName})`)
     .limit(1);
   const who = { userName: user?.userName ?? '', userId: user?.userId ?? null, appId: null };
-  const guess = await reserveGuess(db, userName, req.ip);
-  if (!guess.allowed) {
-    await audit(db, req, {
-      action: 'login.locked',
-      entity: 'user',
-      entityId: user?.userId ?? '',
-      outcome: 'denied',
-      after: { failures: guess.failures, seconds: guess.seconds },
-      ...who,
-    });
-    throw new AppError(429, 'auth.tooManyGuesses', { seconds: guess.seconds });
-  }
   // Unknown names cost the same time as known ones, so timing does not reveal which exist.
-  const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash()), input.Password);
+  const ok = await throttledPasswordCheck(db, req, {
+    kind: 'login',
+    userName,
+    hash: user?.passwordHash ?? (await dummyHash()),
+    password: input.Password,
+    audit: { entityId: user?.userId ?? '', ...who },
+    failure: { action: 'login.failed' },
+  });
   if (!user || !ok) {
     await db.insert(loginAttempts).values({ userName: who.userName, success: false, ip: req.ip });
-    await audit(db, req, {
-      action: 'login.failed',
-      entity: 'user',
-      entityId: user?.userId ?? '',
-      outcome: 'failure',
-      ...who,
-    });
-    if (guess.startsWait) {
-      await audit(db, req, {
-        action: 'login.lockout',
-        entity: 'user',
-        entityId: user?.userId ?? '',
-        outcome: 'denied',
-        after: { failures: guess.failures, seconds: guess.startsWait.seconds },
-        ...who,
-      });
-    }
     if (Math.random() < 0.01) await pruneGuesses(db);
     throw new AppError(401, 'auth.badCredentials');
   }
-  await clearGuesses(db, userName, req.ip);
   if (!user.enabled) {
     await audit(db, req, {
       action: 'login.disabled',
@@ -227,6 +204,53 @@ export async function productMenusAndPermissions(db: Tx, userId: number, appId: 
 }
 
 /**
+ * One password check throttled per (user name, address): the guess is counted before it is
+ * checked (`reserveGuess`), a right one clears the count. Audited under `kind`: `.locked` when the
+ * address must still wait (then 429 with the seconds), the given failure row when wrong, and
+ * `.lockout` when this wrong guess starts a wait. Returns whether the password was right.
+ */
+async function throttledPasswordCheck(
+  db: Db,
+  req: FastifyRequest,
+  o: {
+    kind: 'login' | 'password';
+    userName: string;
+    hash: string;
+    password: string;
+    /** Who and what the rows are about (sign-in rows name the user; there is no session yet). */
+    audit: Pick<AuditEntry, 'entityId' | 'userName' | 'userId' | 'appId'>;
+    failure: Pick<AuditEntry, 'action' | 'reason'>;
+    /** The field a 429 names (the old-password field of a change). */
+    field?: string;
+  },
+): Promise<boolean> {
+  const about = { entity: 'user', ...o.audit };
+  const guess = await reserveGuess(db, o.userName, req.ip);
+  if (!guess.allowed) {
+    await audit(db, req, {
+      ...about,
+      action: `${o.kind}.locked`,
+      outcome: 'denied',
+      after: { failures: guess.failures, seconds: guess.seconds },
+    });
+    throw new AppError(429, 'auth.tooManyGuesses', { seconds: guess.seconds }, o.field);
+  }
+  if (await verifyPassword(o.hash, o.password)) {
+    await clearGuesses(db, o.userName, req.ip);
+    return true;
+  }
+  await audit(db, req, { ...about, ...o.failure, outcome: 'failure' });
+  if (guess.startsWait)
+    await audit(db, req, {
+      ...about,
+      action: `${o.kind}.lockout`,
+      outcome: 'denied',
+      after: { failures: guess.failures, seconds: guess.startsWait.seconds },
+    });
+  return false;
+}
+
+/**
  * Checks a signed-in user's own password (the old one when changing it, an administrator's
  * own when resetting it), throttled like sign-in: the guess counts for (user, address) before
  * it is checked, and past the threshold the address waits. A wrong one is a 400 naming `field`.
@@ -238,36 +262,16 @@ export async function checkOwnPassword(
   password: string,
   field: string,
 ) {
-  const guess = await reserveGuess(db, user.userName, req.ip);
-  if (!guess.allowed) {
-    await audit(db, req, {
-      action: 'password.locked',
-      entity: 'user',
-      entityId: user.userId,
-      outcome: 'denied',
-      after: { failures: guess.failures, seconds: guess.seconds },
-    });
-    throw new AppError(429, 'auth.tooManyGuesses', { seconds: guess.seconds }, field);
-  }
-  if (await verifyPassword(user.passwordHash, password)) {
-    await clearGuesses(db, user.userName, req.ip);
-    return;
-  }
-  await audit(db, req, {
-    action: 'password.change',
-    entity: 'user',
-    entityId: user.userId,
-    outcome: 'failure',
-    reason: 'old password wrong',
+  const ok = await throttledPasswordCheck(db, req, {
+    kind: 'password',
+    userName: user.userName,
+    hash: user.passwordHash,
+    password,
+    audit: { entityId: user.userId },
+    failure: { action: 'password.change', reason: 'old password wrong' },
+    field,
   });
-  if (guess.startsWait)
-    await audit(db, req, {
-      action: 'password.lockout',
-      entity: 'user',
-      entityId: user.userId,
-      outcome: 'denied',
-      after: { failures: guess.failures, seconds: guess.startsWait.seconds },
-    });
+  if (ok) return;
   throw new AppError(400, 'password.oldWrong', {}, field);
 }
 
