@@ -7,6 +7,7 @@ import {
   type Locale,
   maskedCount,
   type PooledCount,
+  type PooledSummary,
   PRODUCT_ID,
   suppressionMasks,
   type TaskStatus,
@@ -408,20 +409,6 @@ async function casesOf(db: Tx, topicId: number, appIds: number[]): Promise<CaseR
     .innerJoin(patients, eq(patients.id, mcTopicCases.patientId))
     .where(and(eq(mcTopicCases.topicId, topicId), inArray(mcTopicCases.appId, appIds)));
   return rows.map((r) => ({ ...r, values: r.values as Record<string, unknown> }));
-}
-
-/** A pooled variable: counts (or why hidden) and, for numbers, the mean and SD when n is shown. */
-export interface PooledVariable {
-  key: string;
-  label: string;
-  n: PooledCount;
-  missing: PooledCount;
-  mean: number | null;
-  sd: number | null;
-}
-export interface PooledSummary {
-  cases: PooledCount;
-  variables: PooledVariable[];
 }
 
 /**

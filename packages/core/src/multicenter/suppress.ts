@@ -18,6 +18,22 @@ export type HiddenReason = 'small' | 'complementary';
 /** A pooled count as answered: the number, or why it is hidden. */
 export type PooledCount = number | { hidden: HiddenReason };
 
+/** A pooled variable as the lead reads it: counts (or why hidden) and, for numbers, mean and SD when n is shown. */
+export interface PooledVariable {
+  key: string;
+  label: string;
+  n: PooledCount;
+  missing: PooledCount;
+  mean: number | null;
+  sd: number | null;
+}
+
+/** The pooled summary of one center or of all: cases and each variable. */
+export interface PooledSummary {
+  cases: PooledCount;
+  variables: PooledVariable[];
+}
+
 export interface CenterCounts {
   /** The reader's own center: never hidden (it sees its cases anyway). */
   own: boolean;

@@ -1,4 +1,4 @@
-import type { DetectionIssue, PooledCount } from '@crdp/core';
+import type { DetectionIssue, PooledCount, PooledSummary } from '@crdp/core';
 import { rest } from '../../api/client';
 
 /** Calls of the multi-center pages (apps/server/src/multicenter/routes.ts). */
@@ -72,17 +72,8 @@ export interface CenterCheck {
   counts: { missing: PooledCount; outOfRange: PooledCount; duplicate: PooledCount };
   issues: Issue[];
 }
-export interface Summary {
-  cases: PooledCount;
-  variables: Array<{
-    key: string;
-    label: string;
-    n: PooledCount;
-    missing: PooledCount;
-    mean: number | null;
-    sd: number | null;
-  }>;
-}
+/** The pooled summary of one center or of all (the contract lives in @crdp/core). */
+export type Summary = PooledSummary;
 export interface Pooled {
   role: 'lead' | 'member';
   minCellCount: number;
