@@ -1,6 +1,7 @@
 export * from './auth/index.js';
 export * from './cohort/index.js';
 export * from './constants.js';
+export * from './contracts/index.js';
 export * from './helpers/index.js';
 export * from './messages.js';
 export * from './multicenter/index.js';

@@ -38,6 +38,8 @@ export interface DeclaredRoute {
   access: Access;
   freeScope?: FreeScopeKind;
   ownedIds?: (db: Db, appId: number) => Promise<Array<Record<string, string | number>>>;
+  /** Status codes whose answer the route describes (`schema.response`); the contract test wants a 2xx. */
+  responds: string[];
 }
 
 declare module 'fastify' {

@@ -51,6 +51,7 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
         access,
         ...(route.config?.freeScope ? { freeScope: route.config.freeScope } : {}),
         ...(route.config?.ownedIds ? { ownedIds: route.config.ownedIds } : {}),
+        responds: Object.keys((route.schema?.response as Record<string, unknown> | undefined) ?? {}),
       });
     }
   });

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/**
+ * Building blocks of the API contracts (ARCHITECTURE.md, "Contracts live in `@crdp/core`").
+ *
+ * Each area has one file here holding the zod schemas of its request bodies, queries and
+ * response data, and the types inferred from them. The server declares them on its routes
+ * (`schema.response`), so a route's answer is checked and documented (OpenAPI at /api/docs);
+ * the web imports the inferred types, so neither side declares a shape by hand.
+ *
+ * Response schemas describe what the server sends; the server's serializer parses the answer
+ * with them, drops what they do not name and refuses (500, logged) what does not match.
+ */
+
+/** The REST envelope of spec 000 §7: `{ code: 200, data, message }`. */
+export const restOk = <T extends z.ZodType>(data: T) =>
+  z.object({ code: z.literal(200), data, message: z.string() });
+
+/**
+ * A point in time as it travels: the server may hold a `Date` (drizzle timestamps) or an ISO
+ * string; the wire and the web always see the ISO string.
+ */
+export const timestamp = z
+  .union([z.date(), z.string()])
+  .transform((v) => (typeof v === 'string' ? v : v.toISOString()))
+  .meta({ type: 'string', format: 'date-time' });
+
+/** A nullable point in time. */
+export const timestampOrNull = timestamp.nullable();
+
+/** One page of a list, with the total number of rows that match. */
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int() });
+
+/** A file download: the body is the file; its Content-Type and Content-Disposition say which. */
+export const fileDownload = z.unknown().meta({ description: 'A file; the Content-Type header says which.' });
+
+/** `{ id }` of something created. */
+export const createdId = z.object({ id: z.number().int() });
+export type CreatedId = z.infer<typeof createdId>;
+
+/** Any JSON value: for payloads whose shape is a document of its own (CRF answers, chart specs). */
+export const jsonValue: z.ZodType<unknown> = z.unknown();
