@@ -1,10 +1,12 @@
+import type { AuditAction } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../db/client.js';
 import { auditLog } from '../db/schema/index.js';
+import type { RequestContext } from '../http/context.js';
 
 export interface AuditEntry {
-  action: string;
+  action: AuditAction;
   entity: string;
   entityId?: string | number;
   before?: unknown;
@@ -21,11 +23,12 @@ export interface AuditEntry {
  * Appends one row to the audit trail, in the caller's transaction when there is one, so the
  * change and its audit row are written together or not at all.
  */
-export async function audit(db: Tx, req: FastifyRequest | null, e: AuditEntry) {
+export async function audit(db: Tx, source: RequestContext | FastifyRequest | null, e: AuditEntry) {
+  const ctx = contextOf(source);
   await db.insert(auditLog).values({
-    appId: e.appId !== undefined ? e.appId : (req?.auth?.appId ?? null),
-    userId: e.userId !== undefined ? e.userId : (req?.auth?.userId ?? null),
-    userName: e.userName ?? req?.auth?.userName ?? '',
+    appId: e.appId !== undefined ? e.appId : (ctx?.auth?.appId ?? null),
+    userId: e.userId !== undefined ? e.userId : (ctx?.auth?.userId ?? null),
+    userName: e.userName ?? ctx?.auth?.userName ?? '',
     action: e.action,
     entity: e.entity,
     entityId: e.entityId === undefined ? '' : String(e.entityId),
@@ -33,9 +36,22 @@ export async function audit(db: Tx, req: FastifyRequest | null, e: AuditEntry) {
     after: e.after ?? null,
     reason: e.reason ?? null,
     outcome: e.outcome ?? 'success',
-    requestId: req ? String(req.id) : '',
-    ip: req?.ip ?? '',
+    requestId: ctx?.requestId ?? '',
+    ip: ctx?.ip ?? '',
   });
+}
+
+/**
+ * The context of an audit call. Services pass their `RequestContext`; a few framework hooks
+ * (refusals audited from the error hook, before a context may exist) still pass the request.
+ */
+function contextOf(
+  source: RequestContext | FastifyRequest | null,
+): Pick<RequestContext, 'auth' | 'requestId' | 'ip'> | null {
+  if (!source) return null;
+  if ('requestId' in source) return source;
+  if (source.ctx) return source.ctx;
+  return { auth: source.auth, requestId: String(source.id), ip: source.ip ?? '' };
 }
 
 /**
@@ -62,25 +78,26 @@ export interface ReadAuditEntry {
  * Appends one read row, outside any transaction, and never fails the read: a row that cannot be
  * written is reported on the log (its class only, no values) and the answer goes out.
  */
-export async function auditRead(req: FastifyRequest, e: ReadAuditEntry): Promise<void> {
-  const db = req.server.db;
+export async function auditRead(source: RequestContext | FastifyRequest, e: ReadAuditEntry): Promise<void> {
+  const ctx: RequestContext = 'requestId' in source ? source : source.ctx;
+  const { db, auth } = ctx;
   const action = e.action ?? 'read';
   try {
     if (!e.onceWithinMinutes) {
-      await audit(db, req, { action, entity: e.entity, entityId: e.entityId, after: e.detail ?? null });
+      await audit(db, ctx, { action, entity: e.entity, entityId: e.entityId, after: e.detail ?? null });
       return;
     }
-    const appId = req.auth?.appId ?? null;
-    const userId = req.auth?.userId ?? null;
+    const appId = auth?.appId ?? null;
+    const userId = auth?.userId ?? null;
     const entityId = e.entityId === undefined ? '' : String(e.entityId);
     await db.execute(sql`insert into audit_log (app_id, user_id, user_name, action, entity, entity_id, after, request_id, ip)
-      select ${appId}, ${userId}, ${req.auth?.userName ?? ''}, ${action}, ${e.entity}, ${entityId},
-        ${e.detail ? JSON.stringify(e.detail) : null}::jsonb, ${String(req.id)}, ${req.ip ?? ''}
+      select ${appId}, ${userId}, ${auth?.userName ?? ''}, ${action}, ${e.entity}, ${entityId},
+        ${e.detail ? JSON.stringify(e.detail) : null}::jsonb, ${ctx.requestId}, ${ctx.ip}
       where not exists (select 1 from audit_log a where a.entity = ${e.entity} and a.entity_id = ${entityId}
         and a.action = ${action} and a.app_id is not distinct from ${appId}::int and a.user_id is not distinct from ${userId}::int
         and a.at > now() - make_interval(mins => ${e.onceWithinMinutes}::int))`);
   } catch (err) {
-    req.log.error(
+    ctx.log.error(
       { audit: { action, entity: e.entity }, errorClass: (err as Error)?.name ?? 'Error' },
       'read audit row not written',
     );

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { audit } from '../audit/audit.js';
 import { resolveSession } from '../auth/sessions.js';
 import { type DeclaredRoute, isImplicitlyPublic } from './access.js';
+import { buildContext, type RequestContext } from './context.js';
 import { AppError } from './errors.js';
 
 export const SESSION_HEADER_LC = 'weappauthorization';
@@ -35,6 +36,8 @@ export function sessionKeyOf(req: FastifyRequest): string | null {
 export const securityPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('auth', null);
   app.decorateRequest('locale', 'zh-CN');
+  // Set on every request by the hook below before anything else reads it.
+  app.decorateRequest('ctx', null as unknown as RequestContext);
 
   const declared: DeclaredRoute[] = [];
   app.decorate('declaredRoutes', declared);
@@ -67,6 +70,7 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
       if (found.status === 'ok') req.auth = found.auth;
       else expired = found.status === 'expired';
     }
+    req.ctx = buildContext(req);
     if (access === 'public' || access === 'envelope') return;
     if (access === undefined)
       throw new AppError(404, 'request.notFound', { path: req.url.split('?')[0] ?? '' });

@@ -1,1 +1,2 @@
+export * from './audit.js';
 export * from './common.js';
