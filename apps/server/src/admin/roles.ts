@@ -1,3 +1,4 @@
+import type { AuditAction } from '@crdp/core';
 import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
@@ -146,7 +147,11 @@ async function changeRoleLinks(
   tx: Tx,
   req: FastifyRequest,
   roleId: number,
-  links: { action: string; field: 'UserIds' | 'AppIds'; read: (tx: Tx, roleId: number) => Promise<number[]> },
+  links: {
+    action: AuditAction;
+    field: 'UserIds' | 'AppIds';
+    read: (tx: Tx, roleId: number) => Promise<number[]>;
+  },
   change: (before: number[]) => Promise<unknown>,
 ) {
   const before = await links.read(tx, roleId);

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@crdp/core';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -192,7 +193,7 @@ async function change(
   req: FastifyRequest,
   actor: Actor,
   id: number,
-  action: string,
+  action: AuditAction,
   set: Partial<typeof omopRules.$inferInsert>,
 ) {
   return db.transaction(async (tx) => {
