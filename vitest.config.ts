@@ -10,6 +10,7 @@ export default defineConfig({
       '@crdp/core': src('core'),
       '@crdp/crf': src('crf'),
       '@crdp/charts': src('charts'),
+      '@crdp/stats': src('stats'),
     },
   },
   test: {

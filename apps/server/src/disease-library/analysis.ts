@@ -1,6 +1,6 @@
+import { chiSquareTest, describe, mannWhitney, welchTTest } from '@crdp/stats';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
-import { chiSquareTest, describe, mannWhitney, welchTTest } from '../research/stats/methods.js';
 import type { SearchInput } from './inputs.js';
 import { invalid, libraryDetail, libraryOf } from './libraries.js';
 

@@ -12,6 +12,7 @@ import {
   suppressionMasks,
   type TaskStatus,
 } from '@crdp/core';
+import { describe } from '@crdp/stats';
 import { and, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -28,7 +29,6 @@ import {
 } from '../db/schema/index.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
 import { schemaMessage } from '../http/validation-messages.js';
-import { describe } from '../research/stats/methods.js';
 import { statusLabel, TRANSITIONS } from '../research/status.js';
 import { readConfigValue } from '../site/service.js';
 

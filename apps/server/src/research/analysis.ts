@@ -1,4 +1,16 @@
 import type { Locale } from '@crdp/core';
+import {
+  chiSquareTest,
+  crossTable,
+  describe,
+  kaplanMeier,
+  linearRegression,
+  logisticRegression,
+  logRank,
+  mannWhitney,
+  StatsError,
+  welchTTest,
+} from '@crdp/stats';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
@@ -10,17 +22,6 @@ import { enqueueJob, type JobContext } from '../jobs/runner.js';
 import type { Column, Row } from './datasets.js';
 import { datasetOf } from './datasets.js';
 import type { AnalysisParams } from './inputs.js';
-import { StatsError } from './stats/errors.js';
-import {
-  chiSquareTest,
-  describe,
-  kaplanMeier,
-  linearRegression,
-  logisticRegression,
-  logRank,
-  mannWhitney,
-  welchTTest,
-} from './stats/methods.js';
 import { type Actor, assertMember, assertStatus, invalid, subjectOf } from './subjects.js';
 
 /**
@@ -118,12 +119,9 @@ export function runAnalysis(rows: Row[], p: AnalysisParams) {
     case 'groupCompare': {
       if (p.test === 'chiSquare') {
         const kept = rows.filter((r) => r[p.outcome] !== null && r[p.group] !== null);
-        const rowLevels = [...new Set(kept.map((r) => String(r[p.group])))].sort();
-        const colLevels = [...new Set(kept.map((r) => String(r[p.outcome])))].sort();
-        const table = rowLevels.map((g) =>
-          colLevels.map(
-            (o) => kept.filter((r) => String(r[p.group]) === g && String(r[p.outcome]) === o).length,
-          ),
+        const { rowLevels, colLevels, table } = crossTable(
+          kept.map((r) => r[p.group]),
+          kept.map((r) => r[p.outcome]),
         );
         return { dropped: rows.length - kept.length, rowLevels, colLevels, table, ...chiSquareTest(table) };
       }

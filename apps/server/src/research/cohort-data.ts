@@ -1,3 +1,4 @@
+import { describe } from '@crdp/stats';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { canSeeIdentity } from '../clinical/privacy.js';
@@ -5,7 +6,6 @@ import type { Tx } from '../db/client.js';
 import { patients, researchEnrolments, researchStatusLog } from '../db/schema/index.js';
 import { variableSql } from './datasets.js';
 import { type VariableDef, variableSchema } from './inputs.js';
-import { describe } from './stats/methods.js';
 import { type Actor, subjectDetail, subjectOf } from './subjects.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MTCARS } from '../../../../packages/stats/src/testdata/mtcars.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
-import { MTCARS } from './test/mtcars.js';
 import { demoAppId, seedCohort, waitForTask } from './test/support.js';
 
 // CRF columns are filled with mtcars through the real CRF API, so the regression has a known result.

@@ -1,4 +1,11 @@
-import { chiSquareUpper, fUpper, normalTwoSided, tQuantile, tTwoSided } from './distributions.js';
+import {
+  chiSquareUpper,
+  fUpper,
+  normalQuantile,
+  normalTwoSided,
+  tQuantile,
+  tTwoSided,
+} from './distributions.js';
 import { StatsError } from './errors.js';
 import { invert, mulVec, weightedNormal } from './linalg.js';
 
@@ -8,7 +15,7 @@ import { invert, mulVec, weightedNormal } from './linalg.js';
  * quantile type 7, Wilcoxon rank-sum with normal approximation, tie and continuity correction,
  * Pearson chi-square, Wald tests for glm), so results can be checked against R output.
  */
-const Z975 = 1.959963984540054;
+const Z975 = normalQuantile(0.975);
 
 const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
 export const mean = (xs: number[]) => sum(xs) / xs.length;
@@ -131,6 +138,22 @@ export function mannWhitney(x: number[], y: number[]) {
   const d = w - (n1 * n2) / 2;
   const z = sigma === 0 ? 0 : (d - Math.sign(d) * 0.5) / sigma;
   return { method: 'mann-whitney' as const, W: w, z, p: sigma === 0 ? 1 : normalTwoSided(z) };
+}
+
+/**
+ * Counts of each pair of levels: rows by the first value, columns by the second, levels sorted as
+ * text (the table chiSquareTest takes).
+ */
+export function crossTable(rowValues: unknown[], colValues: unknown[]) {
+  const rowLevels = [...new Set(rowValues.map(String))].sort();
+  const colLevels = [...new Set(colValues.map(String))].sort();
+  const table = rowLevels.map(() => new Array<number>(colLevels.length).fill(0));
+  const ri = new Map(rowLevels.map((l, i) => [l, i]));
+  const ci = new Map(colLevels.map((l, i) => [l, i]));
+  rowValues.forEach((r, k) => {
+    table[ri.get(String(r))!]![ci.get(String(colValues[k]))!]! += 1;
+  });
+  return { rowLevels, colLevels, table };
 }
 
 /** Pearson's chi-square test of independence on an r x c table (R: chisq.test(t, correct = FALSE)). */

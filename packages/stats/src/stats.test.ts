@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MTCARS } from '../test/mtcars.js';
 import { chiSquareUpper, fUpper, normalCdf, tTwoSided } from './distributions.js';
 import {
   chiSquareTest,
+  crossTable,
   describe as describeValues,
   kaplanMeier,
   linearRegression,
@@ -11,6 +11,7 @@ import {
   mannWhitney,
   welchTTest,
 } from './methods.js';
+import { MTCARS } from './testdata/mtcars.js';
 
 // Reference values are R 4.x output on R's own textbook datasets (sleep, cars, mtcars, aml)
 // and printed statistical tables.
@@ -27,6 +28,12 @@ describe('distribution tails match the printed tables', () => {
     expect(chiSquareUpper(5.991464547, 2)).toBeCloseTo(0.05, 8);
     expect(chiSquareUpper(18.30703805, 10)).toBeCloseTo(0.05, 8);
     expect(fUpper(4.964602744, 1, 10)).toBeCloseTo(0.05, 8);
+  });
+  it('keeps the digits of far upper tails (R: pchisq(100, 1, lower.tail = FALSE) = 2 * pnorm(-10))', () => {
+    expect(chiSquareUpper(100, 1) / 1.523971e-23).toBeCloseTo(1, 6);
+    expect(normalCdf(-10) / 7.619853e-24).toBeCloseTo(1, 6);
+    expect(tTwoSided(0, 5)).toBe(1);
+    expect(chiSquareUpper(0, 3)).toBe(1);
   });
 });
 
@@ -47,6 +54,20 @@ describe('descriptive statistics', () => {
     const s = describeValues(['M', 'F', 'F', '', 'F']);
     expect(s).toMatchObject({ kind: 'categorical', n: 4, missing: 1 });
     if (s.kind === 'categorical') expect(s.levels[0]).toEqual({ value: 'F', count: 3, percent: 75 });
+  });
+});
+
+describe('cross table', () => {
+  it('counts pairs of levels, rows and columns sorted as text', () => {
+    expect(crossTable(['b', 'a', 'a', 1], ['x', 'y', 'y', 'x'])).toEqual({
+      rowLevels: ['1', 'a', 'b'],
+      colLevels: ['x', 'y'],
+      table: [
+        [1, 0],
+        [0, 2],
+        [1, 0],
+      ],
+    });
   });
 });
 
@@ -101,6 +122,8 @@ describe('linear regression on cars: lm(dist ~ speed)', () => {
     expect(r.rSquared).toBeCloseTo(0.6510794, 6);
     expect(r.sigma).toBeCloseTo(15.37959, 4);
     expect(r.fStatistic).toBeCloseTo(89.5671, 3);
+    // F = t² with one predictor: the same p-value, 1.49e-12, to its last printed digit.
+    expect(r.fP / 1.489836e-12).toBeCloseTo(1, 6);
   });
 });
 
@@ -169,21 +192,5 @@ describe('Kaplan-Meier and log-rank on aml', () => {
     expect(r.groups[1]!.expected).toBeCloseTo(7.31, 2);
     expect(r.chi2).toBeCloseTo(3.4, 1);
     expect(r.p).toBeCloseTo(0.0653, 3);
-  });
-});
-
-describe('an analysis of a dataset (runAnalysis)', () => {
-  it('draws Kaplan-Meier curves by group without a log-rank test when no event occurred', async () => {
-    const { runAnalysis } = await import('../analysis.js');
-    const rows = [10, 20, 30, 40].map((time, i) => ({ t: time, e: 0, g: i % 2 }));
-    const r = runAnalysis(rows, { method: 'kaplanMeier', time: 't', event: 'e', group: 'g' }) as {
-      curves: Array<{ group: string; n: number; events: number; median: number | null }>;
-      logRank: unknown;
-    };
-    expect(r.curves.map((c) => [c.group, c.n, c.events, c.median])).toEqual([
-      ['0', 2, 0, null],
-      ['1', 2, 0, null],
-    ]);
-    expect(r.logRank).toBeNull();
   });
 });

@@ -1,0 +1,28 @@
+export {
+  chiSquareUpper,
+  fUpper,
+  normalCdf,
+  normalQuantile,
+  normalTwoSided,
+  tQuantile,
+  tTwoSided,
+} from './distributions.js';
+export { StatsError } from './errors.js';
+export {
+  type CategoricalSummary,
+  type Coefficient,
+  chiSquareTest,
+  crossTable,
+  describe,
+  kaplanMeier,
+  linearRegression,
+  logisticRegression,
+  logRank,
+  mannWhitney,
+  mean,
+  type NumericSummary,
+  quantile,
+  type SurvivalPoint,
+  variance,
+  welchTTest,
+} from './methods.js';
