@@ -1,10 +1,11 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { apps, users } from './identity.js';
 
 /**
- * Background jobs (imports, exports, pushes...). Any server process may run them: a runner
- * claims the oldest queued job with `FOR UPDATE SKIP LOCKED`, so two processes never take the
- * same one. See jobs/README.md.
+ * Background jobs (imports, exports, pushes...): the truth the UI reads. Any server process may
+ * run them; on PostgreSQL pg-boss delivers them, on the embedded database the in-process runner
+ * claims them with `FOR UPDATE SKIP LOCKED`. Each claim adds one to `attempts`, and every write of
+ * the run (heartbeat, progress, result) is conditional on that number. See jobs/README.md.
  */
 export const jobs = pgTable(
   'jobs',
@@ -14,13 +15,14 @@ export const jobs = pgTable(
       .notNull()
       .references(() => apps.appId, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
-    /** queued, running, succeeded, failed. */
+    /** queued, running, succeeded, failed, cancelled. */
     status: text('status').notNull().default('queued'),
     /** 0 to 100. */
     progress: integer('progress').notNull().default(0),
     params: jsonb('params').notNull().default({}),
     result: jsonb('result'),
     error: text('error'),
+    /** Claims so far; the current claim's number is the fencing token of its writes. */
     attempts: integer('attempts').notNull().default(0),
     /** The process that runs it (host:pid), for operators. */
     workerId: text('worker_id'),
@@ -29,6 +31,8 @@ export const jobs = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** PostgreSQL: the pg-boss job that delivers this queued job (null: not sent yet). */
+    queueJobId: uuid('queue_job_id'),
   },
   (t) => [index('jobs_status').on(t.status, t.id), index('jobs_app').on(t.appId, t.id)],
 );
