@@ -1,3 +1,5 @@
+import { seededRandom } from '@crdp/core';
+
 /**
  * The demo month bar data of spec 000 section 7 (`GET /analysis/month-bar`): one entry per
  * month with two demo values, `y` from 1 to 22 and `y2` from 1 to 30 (the two demo ranges of
@@ -11,20 +13,8 @@ export interface MonthBarEntry {
   y2: number;
 }
 
-/** mulberry32: a small seeded generator; demo numbers need no cryptographic quality. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function monthBar(year: number): MonthBarEntry[] {
-  const next = seeded(year);
+  const next = seededRandom(year);
   return Array.from({ length: 12 }, (_, i) => ({
     x: `${year}-${String(i + 1).padStart(2, '0')}`,
     month: i + 1,

@@ -6,4 +6,5 @@ export * from './greeting.js';
 export * from './iso-date.js';
 export * from './national-id.js';
 export * from './palettes.js';
+export * from './seeded.js';
 export * from './text.js';

@@ -6,18 +6,7 @@ import {
   parseNationalId,
   randomNationalId,
 } from './national-id.js';
-
-// A tiny seeded generator (mulberry32) so random tests repeat exactly.
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as seeded } from './seeded.js';
 
 describe('checkNationalId', () => {
   it('passes the GB 11643 sample number with an empty tip', () => {

@@ -1,4 +1,4 @@
-import { parseNationalId, randomNationalId } from '@crdp/core';
+import { parseNationalId, randomNationalId, seededRandom } from '@crdp/core';
 import { searchTextOf } from '../bigrams.js';
 import { abnormalFlagOf } from '../records.js';
 import {
@@ -15,18 +15,6 @@ import {
   STREETS,
   SURNAMES,
 } from './vocab.js';
-
-/** mulberry32: small, fast and good enough for test data; the same seed gives the same stream. */
-export function rng32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Rows of every CDR table for a batch, keyed like the Drizzle tables. */
 export interface Batch {
@@ -76,7 +64,7 @@ export interface PatientIds {
  * Deterministic in (seed, index).
  */
 export function generatePatient(seed: number, index: number, appId: number, ids: PatientIds, out: Batch) {
-  const r = rng32((seed * 1_000_003 + index * 7919) ^ 0x5bd1e995);
+  const r = seededRandom((seed * 1_000_003 + index * 7919) ^ 0x5bd1e995);
   const pick = <T>(xs: readonly T[]): T => xs[Math.min(xs.length - 1, Math.floor(r() * xs.length))]!;
   const between = (lo: number, hi: number) => lo + r() * (hi - lo);
   const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
