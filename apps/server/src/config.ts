@@ -36,6 +36,8 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   PARSE_THREADS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(16).default(2),
   PARSE_QUEUE: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(16),
+  JOB_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1).max(64).default(2),
+  JOB_RETENTION_DAYS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(36_500).default(30),
 });
 
 export interface Config {
@@ -55,6 +57,10 @@ export interface Config {
   /** Worker threads that parse uploaded files, and parses that may wait for one (more: 503). */
   parseThreads: number;
   parseQueue: number;
+  /** Background jobs one process runs at the same time (jobs/README.md). */
+  jobConcurrency: number;
+  /** Finished jobs older than this many days are deleted (kinds that keep their results excepted); 0 keeps all. */
+  jobRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -95,5 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     parseThreads: e.PARSE_THREADS,
     parseQueue: e.PARSE_QUEUE,
+    jobConcurrency: e.JOB_CONCURRENCY,
+    jobRetentionDays: e.JOB_RETENTION_DAYS,
   };
 }

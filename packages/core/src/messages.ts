@@ -126,6 +126,11 @@ const catalogue = {
     'en-US': 'The request was rejected (HTTP {status}): {detail}',
   },
   'entity.notFound': { 'zh-CN': '{entity} 不存在', 'en-US': '{entity} not found' },
+  'job.abandoned': {
+    'zh-CN': '运行该作业的进程 {attempts} 次停止响应，作业已放弃，请重试',
+    'en-US':
+      'The process running the job stopped responding {attempts} times; the job was given up, retry it',
+  },
   'research.illegalMove': {
     'zh-CN': '课题状态不能从“{from}”变为“{to}”；当前允许：{allowed}',
     'en-US': 'A subject cannot move from "{from}" to "{to}"; allowed now: {allowed}',

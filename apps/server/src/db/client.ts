@@ -20,6 +20,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL only: the connection pool under `db` (the job queue's pg-boss runs its SQL on it). */
+  pool?: pg.Pool;
   /** A short description for logs, without credentials. */
   label: string;
   ping(): Promise<void>;
@@ -52,6 +54,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return {
       db,
       kind: 'postgres',
+      pool,
       label: `postgres ${u.hostname}:${u.port || 5432}${u.pathname}`,
       ping: async () => {
         await pool.query('select 1');

@@ -8,12 +8,13 @@ import { jobs } from '../db/schema/index.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { notify } from '../notices/routes.js';
 import { jobFailureText } from './failure.js';
-import { findJob, JobRunner } from './runner.js';
+import { createJobQueue } from './queue.js';
+import { findJob, type JobQueue } from './runner.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The background job runner of this process; areas register their kinds with `app.jobs.handle`. */
-    jobs: JobRunner;
+    /** The background job queue of this process; areas register their kinds with `app.jobs.handle`. */
+    jobs: JobQueue;
   }
 }
 
@@ -34,12 +35,14 @@ export const jobView = (j: typeof jobs.$inferSelect, locale: Locale = 'zh-CN') =
 });
 
 /**
- * The job runner (started when the app is ready, stopped on close) and the call that reads a
+ * The job queue (started when the app is ready, closed with it) and the call that reads a
  * job's status and progress. Registered with fastify-plugin so later areas see `app.jobs`.
  */
 export const jobRoutes = fp(async (app: FastifyInstance) => {
-  const runner = new JobRunner(app.db, {
-    pollMs: 1000,
+  const queue = createJobQueue(app.database, {
+    concurrency: app.config.jobConcurrency,
+    retentionDays: app.config.jobRetentionDays,
+    log: app.log,
     onFinished: async (job) => {
       if (!job.createdBy) return;
       await notify(app.db, {
@@ -53,9 +56,9 @@ export const jobRoutes = fp(async (app: FastifyInstance) => {
       });
     },
   });
-  app.decorate('jobs', runner);
-  app.addHook('onReady', async () => runner.start());
-  app.addHook('onClose', async () => runner.stop());
+  app.decorate('jobs', queue);
+  app.addHook('onReady', async () => queue.start());
+  app.addHook('onClose', async () => queue.close());
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0.1/jobs/:id',
