@@ -106,7 +106,8 @@ export class BossJobQueue extends BaseJobQueue {
     }
   }
 
-  protected override async deliver() {
+  /** Sends the queued rows of the kinds run here that were not sent yet (each poll does it first). */
+  override async deliver() {
     const kinds = this.kinds();
     if (!kinds.length) return;
     await this.open();

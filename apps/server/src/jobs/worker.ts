@@ -74,8 +74,11 @@ export abstract class BaseJobQueue implements JobQueue {
   protected readonly opts: Required<Omit<JobQueueOptions, 'onFinished' | 'log'>>;
   protected readonly log: JobLog;
   private readonly onFinished: JobQueueOptions['onFinished'];
-  /** Jobs this process is running, by id. */
-  private readonly inFlight = new Map<number, Promise<void>>();
+  /**
+   * Runs in this process, by run (a job whose claim this process lost may be running here twice:
+   * the old run, fenced out, and the new one).
+   */
+  private readonly inFlight = new Map<symbol, { id: number; run: Promise<void> }>();
   private stopped = true;
   private pumping: Promise<void> | null = null;
   private again = false;
@@ -142,7 +145,11 @@ export abstract class BaseJobQueue implements JobQueue {
     this.pollTimer = this.sweepTimer = null;
     await this.pumping;
     await this.sweeping;
-    await Promise.all(this.inFlight.values());
+    await this.settled();
+  }
+
+  private async settled() {
+    await Promise.all([...this.inFlight.values()].map((f) => f.run));
   }
 
   async close() {
@@ -202,11 +209,12 @@ export abstract class BaseJobQueue implements JobQueue {
   }
 
   private launch(job: JobRow) {
+    const key = Symbol(job.id);
     const run = this.run(job).finally(() => {
-      this.inFlight.delete(job.id);
+      this.inFlight.delete(key);
       this.nudge();
     });
-    this.inFlight.set(job.id, run);
+    this.inFlight.set(key, { id: job.id, run });
     return run;
   }
 
@@ -215,7 +223,7 @@ export abstract class BaseJobQueue implements JobQueue {
     let n = 0;
     for (;;) {
       await this.pumping;
-      await Promise.all(this.inFlight.values());
+      await this.settled();
       await this.deliver();
       const [job] = await this.claim(1);
       if (!job) {
@@ -334,7 +342,7 @@ export abstract class BaseJobQueue implements JobQueue {
 
   /** Running jobs of other processes (or of none) whose heartbeat is older than `staleMs`. */
   protected stale(): SQL {
-    const mine = [...this.inFlight.keys()];
+    const mine = [...new Set([...this.inFlight.values()].map((f) => f.id))];
     return and(
       eq(jobs.status, 'running'),
       lt(jobs.heartbeatAt, sql`now() - make_interval(secs => ${this.opts.staleMs / 1000})`),

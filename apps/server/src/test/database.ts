@@ -6,6 +6,8 @@ export interface ThrowAwayDatabase {
   database: Database;
   /** What the database is, for a benchmark's report line. */
   kind: string;
+  /** PostgreSQL: the throw-away database's URL (a test may hand it to another process). */
+  url?: string;
   drop: () => Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function openThrowAwayDatabase(prefix = 'crdp_test'): Promise<Throw
   return {
     database,
     kind: 'PostgreSQL',
+    url: u.toString(),
     drop: async () => {
       await database.close();
       const c = new pg.Client({ connectionString: url });
