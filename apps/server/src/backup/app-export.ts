@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
 import * as schema from '../db/schema/index.js';
+import { csvLines, csvText } from '../files/csv.js';
 import { streamZip, type ZipEntry } from '../files/zip.js';
 
 /**
@@ -58,23 +59,13 @@ export async function tableCounts(db: Db, appId: number) {
   return out;
 }
 
-/** A value as CSV text: timestamps in ISO 8601 (UTC), JSON as JSON, null as an empty cell. */
-function text(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (v instanceof Date) return v.toISOString();
-  if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
-}
-
-/** RFC 4180 quoting. Values are exact (no spreadsheet formula guard): the files are for loading. */
-export function csvField(v: unknown): string {
-  const s = text(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+// Values are exact (no spreadsheet formula guard): the files are for loading into a database.
+// Timestamps are ISO 8601 (UTC), JSON columns JSON, null an empty cell (`files/csv.ts`).
+const exact = { formulaGuard: false } as const;
 
 /** One table's CSV: header, then this app's rows in key order, read a batch at a time. */
 async function* tableCsv(db: Db, appId: number, t: ExportTable, counted: Map<string, number>, batch: number) {
-  yield `\ufeff${t.columns.map(csvField).join(',')}\r\n`;
+  yield csvText([t.columns], exact);
   const keyCols = sql.join(
     t.key.map((k) => ident(k)),
     sql`, `,
@@ -98,7 +89,10 @@ async function* tableCsv(db: Db, appId: number, t: ExportTable, counted: Map<str
     );
     if (!rows.length) break;
     n += rows.length;
-    yield rows.map((r) => `${t.columns.map((c) => csvField(r[c])).join(',')}\r\n`).join('');
+    yield csvLines(
+      rows.map((r) => t.columns.map((c) => r[c])),
+      exact,
+    );
     const last = rows[rows.length - 1]!;
     after = t.key.map((k) => last[k]);
     if (rows.length < batch) break;

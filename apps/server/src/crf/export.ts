@@ -2,6 +2,7 @@ import type { Form, FormItem } from '@crdp/crf';
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { crfFormVersions, crfRecords, patients } from '../db/schema/index.js';
+import { csvStream } from '../files/csv.js';
 import { streamXlsx } from '../files/xlsx.js';
 import type { CrfActor } from './actor.js';
 import { loadVersion } from './forms.js';
@@ -47,34 +48,26 @@ async function* recordBatches(db: Db, appId: number, formId: number) {
 const subjectOf = (r: { subjectCode: string; patientMrn: string | null; patientId: number | null }) =>
   r.subjectCode || r.patientMrn || (r.patientId ? `patient-${r.patientId}` : '');
 
-function csvCell(v: string) {
-  // A leading = + - @ would run as a formula in a spreadsheet: quote it as text.
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** CSV: one row per record, one column per item (per blank and matrix row). */
+/** CSV: one row per record, one column per item (per blank and matrix row), streamed. */
 export async function* exportCsv(db: Db, actor: CrfActor, formId: number, labels: boolean) {
   const { version } = await loadVersion(db, actor, formId);
   const cols = exportColumns(version.definition as Form);
-  yield '\ufeff';
-  yield `${['record_id', 'subject', 'status', 'version', 'updated_at', ...cols.map((c) => c.name)].map(csvCell).join(',')}\r\n`;
-  for await (const batch of recordBatches(db, actor.appId, formId)) {
-    let chunk = '';
-    for (const r of batch) {
-      const answers = r.answers as Record<string, unknown>;
-      const cells = [
-        String(r.id),
-        subjectOf(r),
-        r.status,
-        String(r.version),
-        r.updatedAt.toISOString(),
-        ...cols.map((c) => cellText(c.item, c.read(answers), labels)),
-      ];
-      chunk += `${cells.map(csvCell).join(',')}\r\n`;
-    }
-    yield chunk;
+  async function* rows() {
+    yield [['record_id', 'subject', 'status', 'version', 'updated_at', ...cols.map((c) => c.name)]];
+    for await (const batch of recordBatches(db, actor.appId, formId))
+      yield batch.map((r) => {
+        const answers = r.answers as Record<string, unknown>;
+        return [
+          r.id,
+          subjectOf(r),
+          r.status,
+          r.version,
+          r.updatedAt,
+          ...cols.map((c) => cellText(c.item, c.read(answers), labels)),
+        ];
+      });
   }
+  yield* csvStream(rows(), { formulaGuard: true });
 }
 
 /** XLSX: the same table as the CSV, numbers kept as numbers, streamed. */

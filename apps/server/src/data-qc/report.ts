@@ -3,6 +3,7 @@ import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { maskNationalId, maskPhone } from '../clinical/privacy.js';
 import type { Db, Tx } from '../db/client.js';
 import { qcTaskRules } from '../db/schema/index.js';
+import { csvText } from '../files/csv.js';
 import { type Cell, xlsxBuffer } from '../files/xlsx.js';
 import { invalidField } from '../http/errors.js';
 import { columnOf, KIND_LABELS, type QcKind, tableOf } from './catalogue.js';
@@ -279,14 +280,6 @@ const SEVERITY = {
   'en-US': { error: 'Error', warning: 'Warning' },
 } as Record<Locale, Record<string, string>>;
 
-const csvCell = (v: Cell) => {
-  if (v === null) return '';
-  const s = String(v);
-  // Formula injection: a cell starting with = + - @ is read as text.
-  const safe = /^[=+\-@]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /** Every stored fault of the task as rows of cells, header first. */
 export async function exportRows(db: Db, appId: number, taskId: number, locale: Locale, full: boolean) {
   await taskOf(db, appId, taskId);
@@ -326,7 +319,7 @@ export async function exportFile(
     const body = await xlsxBuffer([{ name: locale === 'zh-CN' ? '质控问题' : 'Faults', rows: [cells] }]);
     return { fileName, body, rows: cells.length - 1 };
   }
-  // With a BOM, for spreadsheet programs.
-  const body = `\ufeff${cells.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
+  // With a BOM and the formula guard, for spreadsheet programs.
+  const body = csvText(cells, { formulaGuard: true });
   return { fileName, body, rows: cells.length - 1 };
 }

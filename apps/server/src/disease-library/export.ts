@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
+import { csvText } from '../files/csv.js';
 import { xlsxBuffer } from '../files/xlsx.js';
 import { notFound } from '../http/errors.js';
 import { enqueueJob, findJob, type JobContext } from '../jobs/runner.js';
@@ -19,14 +20,6 @@ const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 export const exportPath = (dataDir: string, appId: number, jobId: number, format: string) =>
   path.join(dataDir, 'exports', `app-${appId}`, `disease-library-${jobId}.${format}`);
-
-const csvCell = (v: unknown) => {
-  if (v === null || v === undefined) return '';
-  const s = Array.isArray(v) ? v.join(';') : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  // Formula injection: a cell starting with = + - @ is read as text.
-  const safe = /^[=+\-@]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
 
 export async function requestExport(
   db: Db,
@@ -115,12 +108,8 @@ export function exportJob(dataDir: string) {
         ]),
       );
     } else {
-      const lines = [header, ...data].map((r) => r.map(csvCell).join(','));
-      await writeFile(file, `\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
-      await writeFile(
-        file.replace(/\.csv$/, '.dictionary.csv'),
-        `\uFEFF${dictionary.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`,
-      );
+      await writeFile(file, csvText([header, ...data], { formulaGuard: true }), 'utf8');
+      await writeFile(file.replace(/\.csv$/, '.dictionary.csv'), csvText(dictionary, { formulaGuard: true }));
     }
     return {
       rows: data.length,

@@ -7,6 +7,7 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import yazl from 'yazl';
 import type { Db } from '../db/client.js';
 import { omopMappings } from '../db/schema/index.js';
+import { csvLines } from '../files/csv.js';
 import type { JobContext } from '../jobs/runner.js';
 import {
   BUILTIN_MAPPINGS,
@@ -37,14 +38,12 @@ export const zipPath = (dataDir: string, appId: number, jobId: number) =>
 type Row = Record<string, unknown>;
 const rowsOf = <T = Row>(res: unknown) => (res as { rows: T[] }).rows;
 
-/** A CSV cell for a database loader: NULL is an empty cell; text is quoted only when it must be. */
-export function cdmCell(v: unknown): string {
-  if (v === null || v === undefined || v === '') return '';
-  const s = typeof v === 'number' ? String(v) : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-const line = (table: CdmTable, r: Row) => `${CDM_COLUMNS[table].map((c) => cdmCell(r[c])).join(',')}\r\n`;
+/** CSV lines for a database loader: NULL is an empty cell, values exact (no spreadsheet guard). */
+const lines = (table: CdmTable, rows: Row[]) =>
+  csvLines(
+    rows.map((r) => CDM_COLUMNS[table].map((c) => r[c])),
+    { formulaGuard: false },
+  );
 
 const tz = sql.raw(`'${CLINICAL_TIME_ZONE}'`);
 const day = (col: SQL) => sql`to_char(${col} at time zone ${tz}, 'YYYY-MM-DD')`;
@@ -206,13 +205,16 @@ async function* tableCsv(
   maps: Maps,
   counted: (n: number) => Promise<void>,
 ): AsyncGenerator<string> {
-  yield `${CDM_COLUMNS[table].join(',')}\r\n`;
+  yield csvLines([CDM_COLUMNS[table]], { formulaGuard: false });
   let last = 0;
   for (;;) {
     const rows = rowsOf(await db.execute(pageQuery(table, appId, last)));
     if (!rows.length) return;
     last = Number(rows[rows.length - 1]![idColumn(table)]);
-    yield rows.map((r) => line(table, complete(table, r, maps))).join('');
+    yield lines(
+      table,
+      rows.map((r) => complete(table, r, maps)),
+    );
     await counted(rows.length);
     if (rows.length < BATCH) return;
   }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { omopMappings } from '../db/schema/index.js';
+import { csvStream } from '../files/csv.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
 import { schemaMessage } from '../http/validation-messages.js';
 import {
@@ -258,7 +259,10 @@ export async function importMappings(
   const zh = req.locale === 'zh-CN';
   const say = (c: string, e: string) => (zh ? c : e);
   // Read in a worker thread (parsing/pool.ts), off the event loop that answers requests.
-  const rows = await req.server.parsing.run({ kind: 'csv.rows', text: input.text }, 'body.text');
+  const rows = await req.server.parsing.run(
+    { kind: 'csv.rows', text: input.text, field: 'body.text' },
+    'body.text',
+  );
   const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
   if (!rows.length) throw invalidField('text', '文件是空的', 'the file is empty');
   for (const c of IMPORT_COLUMNS)
@@ -399,30 +403,24 @@ export async function importMappings(
   });
 }
 
-const csvCell = (v: string | number) => {
-  const s = String(v);
-  // Formula injection: a cell starting with = + - @ is read as text by spreadsheets.
-  const safe = /^[=+\-@]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /** The app's maps as CSV (the import's columns plus note), streamed in pages. */
-export async function* exportMappingsCsv(db: Db, actor: Actor): AsyncGenerator<string> {
-  yield `\uFEFF${[...IMPORT_COLUMNS, 'note'].join(',')}\r\n`;
-  let last = 0;
-  for (;;) {
-    const rows = await db
-      .select()
-      .from(omopMappings)
-      .where(and(eq(omopMappings.appId, actor.appId), sql`${omopMappings.id} > ${last}`))
-      .orderBy(asc(omopMappings.id))
-      .limit(2000);
-    if (!rows.length) return;
-    last = rows[rows.length - 1]!.id;
-    yield rows
-      .map((r) => `${[r.kind, r.sourceCode, r.conceptId, r.conceptName, r.note].map(csvCell).join(',')}\r\n`)
-      .join('');
+export function exportMappingsCsv(db: Db, actor: Actor): AsyncGenerator<string> {
+  async function* batches() {
+    yield [[...IMPORT_COLUMNS, 'note']];
+    let last = 0;
+    for (;;) {
+      const rows = await db
+        .select()
+        .from(omopMappings)
+        .where(and(eq(omopMappings.appId, actor.appId), sql`${omopMappings.id} > ${last}`))
+        .orderBy(asc(omopMappings.id))
+        .limit(2000);
+      if (!rows.length) return;
+      last = rows[rows.length - 1]!.id;
+      yield rows.map((r) => [r.kind, r.sourceCode, r.conceptId, r.conceptName, r.note]);
+    }
   }
+  return csvStream(batches(), { formulaGuard: true });
 }
 
 export async function ownedMappingIds(db: Db, appId: number) {

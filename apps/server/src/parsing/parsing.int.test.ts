@@ -161,7 +161,7 @@ describe('uploaded files are parsed off the event loop', () => {
       expect(a).toMatchObject({ form: { title: 'WHO-5' } });
       expect(b).toEqual(a);
       // With both done, there is room again.
-      expect(await pool.run({ kind: 'csv.rows', text: 'a,b\n1,2\n' })).toEqual([
+      expect(await pool.run({ kind: 'csv.rows', text: 'a,b\n1,2\n', field: 'body.text' })).toEqual([
         ['a', 'b'],
         ['1', '2'],
       ]);
@@ -169,7 +169,9 @@ describe('uploaded files are parsed off the event loop', () => {
       await pool.close();
     }
     // After close a parse is refused at once, never left waiting.
-    await expect(pool.run({ kind: 'csv.rows', text: 'a,b\n' })).rejects.toMatchObject({ status: 503 });
+    await expect(pool.run({ kind: 'csv.rows', text: 'a,b\n', field: 'body.text' })).rejects.toMatchObject({
+      status: 503,
+    });
   }, 180_000);
 
   it('stops a parse past its time limit with a 400 on the field, and ends its thread', async () => {

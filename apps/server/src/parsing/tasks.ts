@@ -8,8 +8,8 @@ export type ParseTask =
   | { kind: 'crf.odm'; text: string; formOid?: string | undefined }
   | { kind: 'crf.redcap'; text: string }
   | { kind: 'crf.json'; text: string }
-  /** RFC 4180 rows (the CSV reader of the clinical imports, also used by the OMOP mapping import). */
-  | { kind: 'csv.rows'; text: string }
+  /** RFC 4180 rows (`files/csv.ts`); an unreadable file is a 400 on `field` naming line and column. */
+  | { kind: 'csv.rows'; text: string; field: string }
   | { kind: 'cdr.csv'; input: CsvImportInput }
   | { kind: 'cdr.fhir'; bundle: unknown };
 

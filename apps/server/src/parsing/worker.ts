@@ -5,9 +5,10 @@
  * object crossing threads loses its class and fields, and the pool turns it back into the same
  * AppError. Anything else is thrown and reaches the caller as an ordinary error.
  */
-import { type CsvImportInput, mapCsv, parseCsv } from '../clinical/imports/csv.js';
+import { type CsvImportInput, mapCsv } from '../clinical/imports/csv.js';
 import { mapFhirBundle } from '../clinical/imports/fhir.js';
 import { fromJson, fromOdm, fromRedcap } from '../crf/import.js';
+import { readCsv } from '../files/csv.js';
 import { AppError } from '../http/errors.js';
 import type { ParseOutcome, ParseTask } from './tasks.js';
 
@@ -20,7 +21,7 @@ function run(task: ParseTask): unknown {
     case 'crf.json':
       return fromJson(task.text);
     case 'csv.rows':
-      return parseCsv(task.text);
+      return readCsv(task.text, task.field);
     case 'cdr.csv':
       return mapCsv(task.input as CsvImportInput);
     case 'cdr.fhir':

@@ -1,42 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { CsvParseError, parseCsv } from '../../files/csv.js';
 import { patientInput, RECORD_TABLES, type RecordTable, recordInputs, str } from '../records.js';
 import { firstIssue, type MappedImport, refused } from './mapped.js';
-
-/** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF; a BOM is dropped. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    if (quoted) {
-      if (c === '"') {
-        if (s[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && s[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows.filter((r) => r.some((f) => f.trim() !== ''));
-}
 
 export const CSV_TARGETS = ['patients', ...RECORD_TABLES.filter((t) => t !== 'visits')] as const;
 export type CsvTarget = (typeof CSV_TARGETS)[number];
@@ -71,7 +37,19 @@ export function csvFields(table: CsvTarget): string[] {
  * updates instead of duplicating.
  */
 export function mapCsv(input: CsvImportInput): MappedImport {
-  const rows = parseCsv(input.text);
+  let rows: string[][];
+  try {
+    rows = parseCsv(input.text);
+  } catch (e) {
+    if (!(e instanceof CsvParseError)) throw e;
+    // An unreadable file imports nothing: one refusal naming the line and column.
+    const where = refused(
+      'text',
+      `第 ${e.line} 行第 ${e.column} 列：${e.zh}`,
+      `line ${e.line}, column ${e.column}: ${e.en}`,
+    );
+    return { total: 0, skipped: 0, patients: [], records: [], errors: [{ row: 0, ...where }] };
+  }
   const header = (rows[0] ?? []).map((h) => h.trim());
   const out: MappedImport = {
     total: Math.max(0, rows.length - 1),

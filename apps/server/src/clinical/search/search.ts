@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../../db/client.js';
+import { csvText } from '../../files/csv.js';
 import { schemaMessage } from '../../http/validation-messages.js';
 import { highlight, type Segment, termsOf, tsqueryOf } from '../bigrams.js';
 import { type PatientRow, patientView } from '../patient360.js';
@@ -252,38 +253,27 @@ export async function searchPatientsByConditions(db: Tx, appId: number, q: Searc
   };
 }
 
-const csvCell = (v: unknown) => {
-  const s = String(v ?? '');
-  // A leading = + - @ would be read as a formula by spreadsheet programs.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
 /** The whole result (up to 10,000 patients) as CSV with a BOM, for spreadsheet programs. */
 export async function exportSearch(db: Tx, appId: number, q: SearchInput, full: boolean) {
   const header = ['病案号', '姓名', '性别', '出生日期', '身份证号', '匹配诊断', '匹配文书'];
-  const lines = [header.join(',')];
+  const lines: unknown[][] = [header];
   let cursor: number | undefined;
   let n = 0;
   do {
     const page = await searchPatientsByConditions(db, appId, { ...q, cursor, size: 100 }, full);
     for (const p of page.items) {
-      lines.push(
-        [
-          p.mrn,
-          p.name,
-          p.gender,
-          p.birthDate ?? '',
-          p.nationalId,
-          p.diagnoses.join('；'),
-          p.documents.map((d) => d.title).join('；'),
-        ]
-          .map(csvCell)
-          .join(','),
-      );
+      lines.push([
+        p.mrn,
+        p.name,
+        p.gender,
+        p.birthDate ?? '',
+        p.nationalId,
+        p.diagnoses.join('；'),
+        p.documents.map((d) => d.title).join('；'),
+      ]);
       n++;
     }
     cursor = page.nextCursor ? Number(page.nextCursor) : undefined;
   } while (cursor && n < 10_000);
-  return { csv: `\ufeff${lines.join('\r\n')}\r\n`, rows: n };
+  return { csv: csvText(lines, { formulaGuard: true }), rows: n };
 }
