@@ -222,7 +222,7 @@ describe('job queue', () => {
   });
 
   it.skipIf(!process.env.DATABASE_URL)(
-    'PostgreSQL: an error of pg-boss’s fetch (which pg-boss 10 swallows) is logged and retried',
+    'PostgreSQL: an error of pg-boss’s fetch (which pg-boss 10 swallows) is logged and retried (skipped without DATABASE_URL: PGlite has no pg-boss)',
     async () => {
       const { log, lines } = capturingLog();
       const q = queue({ log }) as BossJobQueue;
