@@ -2,6 +2,7 @@ import { UploadOutlined } from '@ant-design/icons';
 import { type ActionType, ProTable } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
 import {
+  Alert,
   App,
   Button,
   Descriptions,
@@ -20,6 +21,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RequestError } from '../../api/client';
 import { Authorized } from '../../components/Authorized';
+import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { type ImportRecord, imports } from '../clinical/api';
 import { CLINICAL_NS } from '../clinical/i18n';
 import { dt } from '../clinical/shared';
@@ -47,12 +49,11 @@ export default function ImportRecords() {
   const [synForm] = Form.useForm();
   const fields = useQuery({ queryKey: ['csv-fields'], queryFn: imports.csvFields, enabled: !!csv });
   const target = Form.useWatch('table', form) as string | undefined;
-  const rec = useQuery({
+  const rec = useJobPoll({
     queryKey: ['import', detail],
     queryFn: () => imports.get(detail!),
     enabled: detail !== null,
-    refetchInterval: (q) =>
-      q.state.data && ['queued', 'running'].includes(q.state.data.status) ? 1000 : false,
+    underWay: (r) => isUnderWay(r.status),
   });
 
   const report = (e: unknown) => message.error(e instanceof RequestError ? e.message : String(e));
@@ -201,6 +202,8 @@ export default function ImportRecords() {
               ]}
             />
           </Space>
+        ) : rec.isError ? (
+          <Alert type="error" message={rec.error.message} />
         ) : null}
       </Drawer>
       <Modal

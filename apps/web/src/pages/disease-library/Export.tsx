@@ -3,8 +3,9 @@ import { App, Button, Checkbox, Col, Progress, Radio, Row, Space, Table, Tag, Ty
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { downloadWithSession } from '../crf/download';
-import { type LibraryDetail, type LibraryJob, libraryApi, waitForJob } from './api';
+import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
 
@@ -20,23 +21,33 @@ function ExportPanel({ lib }: { lib: LibraryDetail }) {
   const { message } = App.useApp();
   const [chosen, setChosen] = useState<string[]>(lib.items.map((i) => i.key));
   const [format, setFormat] = useState<'csv' | 'xlsx'>('xlsx');
-  const [progress, setProgress] = useState<number | null>(null);
+  const [jobId, setJobId] = useState<number | null>(null);
   const jobs = useQuery({
     queryKey: ['diseaseLibrary', lib.id, 'exports'],
     queryFn: () => libraryApi.exports(lib.id),
   });
-  const start = async () => {
-    const { jobId } = await libraryApi.exportStart(lib.id, { itemKeys: chosen, format });
-    setProgress(0);
-    try {
-      const job = await waitForJob(jobId, setProgress);
+  const over = () => {
+    setJobId(null);
+    void jobs.refetch();
+  };
+  const running = useJobPoll({
+    queryKey: ['job', jobId],
+    queryFn: () => libraryApi.job(jobId!),
+    enabled: jobId !== null,
+    underWay: (j) => isUnderWay(j.status),
+    onEnd: (job) => {
       if (job.status === 'failed') message.error(t('list.failed', { error: job.error ?? '' }));
       else if (job.status === 'cancelled') message.warning(t('list.cancelled'));
       else message.success(t('export.done', { rows: (job.result as { rows?: number })?.rows ?? 0 }));
-    } finally {
-      setProgress(null);
-      await jobs.refetch();
-    }
+      over();
+    },
+    // The client's error layer has said why the export could not be followed.
+    onError: over,
+  });
+  const progress = jobId === null ? null : (running.data?.progress ?? 0);
+  const start = async () => {
+    const r = await libraryApi.exportStart(lib.id, { itemKeys: chosen, format });
+    setJobId(r.jobId);
   };
   const result = (j: LibraryJob) => j.result as { fileName?: string; rows?: number; format?: string } | null;
   return (

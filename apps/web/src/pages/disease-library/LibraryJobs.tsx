@@ -3,7 +3,8 @@ import { App, Button, Progress, Space, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type LibraryDetail, type LibraryJob, libraryApi, waitForJob } from './api';
+import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
+import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
 
@@ -14,24 +15,34 @@ const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') :
 function Jobs({ lib, kind }: { lib: LibraryDetail; kind: Kind }) {
   const { t } = useTranslation(LIBRARY_NS);
   const { message } = App.useApp();
-  const [progress, setProgress] = useState<number | null>(null);
+  const [jobId, setJobId] = useState<number | null>(null);
   const jobs = useQuery({
     queryKey: ['diseaseLibrary', lib.id, kind === 'push' ? 'pushes' : 'fills'],
     queryFn: () => (kind === 'push' ? libraryApi.pushes(lib.id) : libraryApi.fills(lib.id)),
   });
-  const start = async () => {
-    const { jobId } = await (kind === 'push' ? libraryApi.push(lib.id) : libraryApi.fill(lib.id));
-    setProgress(0);
-    try {
-      const job = await waitForJob(jobId, setProgress);
+  const over = () => {
+    setJobId(null);
+    void jobs.refetch();
+  };
+  const running = useJobPoll({
+    queryKey: ['job', jobId],
+    queryFn: () => libraryApi.job(jobId!),
+    enabled: jobId !== null,
+    underWay: (j) => isUnderWay(j.status),
+    onEnd: (job) => {
       if (job.status === 'failed') message.error(t('list.failed', { error: job.error ?? '' }));
       else if (job.status === 'cancelled') message.warning(t('list.cancelled'));
       else if (kind === 'push') message.success(t('list.pushed', job.result as Record<string, number>));
       else message.success(t('list.filled', (job.result as { counts: Record<string, number> }).counts));
-    } finally {
-      setProgress(null);
-      await jobs.refetch();
-    }
+      over();
+    },
+    // The client's error layer has said why the job could not be followed.
+    onError: over,
+  });
+  const progress = jobId === null ? null : (running.data?.progress ?? 0);
+  const start = async () => {
+    const r = await (kind === 'push' ? libraryApi.push(lib.id) : libraryApi.fill(lib.id));
+    setJobId(r.jobId);
   };
   const summary = (j: LibraryJob) => {
     const r = j.result as Record<string, unknown> | null;

@@ -280,13 +280,3 @@ export const libraryApi = {
       params: { size: 100 },
     }),
 };
-
-/** Polls a job until it ends: succeeded, failed, or cancelled while still queued (task scheduling). */
-export async function waitForJob(jobId: number, onProgress?: (p: number) => void): Promise<Job> {
-  for (;;) {
-    const j = await libraryApi.job(jobId);
-    onProgress?.(j.progress);
-    if (j.status !== 'queued' && j.status !== 'running') return j;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Select, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { AnalysisResult } from './AnalysisResult';
 import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
@@ -52,11 +53,11 @@ export default function AnalysisMining() {
   const ready = (datasets.data ?? []).filter((d) => d.status === 'ready');
   const ds = ready.find((d) => d.id === datasetId) ?? ready[0];
   const options = (ds?.columns ?? []).map((c) => ({ value: c.key, label: columnLabel(t, c) }));
-  const task = useQuery({
+  const task = useJobPoll({
     queryKey: ['research', 'task', taskId],
     queryFn: () => researchApi.taskResult(taskId!),
     enabled: taskId !== null,
-    refetchInterval: (q) => (['queued', 'running'].includes(q.state.data?.status ?? 'queued') ? 800 : false),
+    underWay: (r) => isUnderWay(r.status),
   });
   const run = useMutation({
     mutationFn: () =>
@@ -160,7 +161,9 @@ export default function AnalysisMining() {
       </Card>
       {taskId !== null && (
         <Card title={`${t('analysis.result')} #${taskId}`} data-testid="analysis-result">
-          {!result || ['queued', 'running'].includes(result.status) ? (
+          {task.isError ? (
+            <Alert type="error" message={task.error.message} />
+          ) : !result || isUnderWay(result.status) ? (
             <Spin tip={t('analysis.waiting')} />
           ) : result.status === 'failed' ? (
             <Alert type="error" message={result.error} />

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Input, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
 import { columnLabel } from './labels';
@@ -22,11 +23,11 @@ export default function DataReduction() {
     queryFn: () => researchApi.get(id!),
     enabled: id !== null,
   });
-  const list = useQuery({
+  const list = useJobPoll({
     queryKey: ['research', 'datasets', id],
     queryFn: () => researchApi.datasets(id!),
     enabled: id !== null,
-    refetchInterval: (q) => (q.state.data?.some((d) => d.status === 'building') ? 1000 : false),
+    underWay: (datasets) => datasets.some((d) => isUnderWay(d.status)),
   });
   const crf = useQuery({
     queryKey: ['research', 'crf-items', id],

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import {
+  Alert,
   App,
   Badge,
   Button,
@@ -13,6 +13,7 @@ import {
 } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { type Job, schedulingApi, useCan } from './api';
 import { TS_NS } from './i18n';
 
@@ -161,12 +162,11 @@ export function JobDrawer({
 }) {
   const { t } = useTranslation(TS_NS);
   const duration = useDuration();
-  const job = useQuery({
+  const job = useJobPoll({
     queryKey: ['taskScheduling', 'job', id],
     queryFn: () => schedulingApi.job(id!),
     enabled: id !== null,
-    refetchInterval: (q) =>
-      q.state.data?.status === 'queued' || q.state.data?.status === 'running' ? 1000 : false,
+    underWay: (j) => isUnderWay(j.status),
   });
   const j = job.data;
   const link = (n: number) => (
@@ -228,6 +228,7 @@ export function JobDrawer({
           <Descriptions.Item label={t('jobs.result')}>{json(j.result)}</Descriptions.Item>
         </Descriptions>
       )}
+      {job.isError && <Alert type="error" message={job.error.message} />}
     </Drawer>
   );
 }
