@@ -1,5 +1,6 @@
 import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { apps } from './identity.js';
+import { appScope } from './policies.js';
 
 /**
  * The disease dictionary of an app (system settings, maintain-disease): the names disease
@@ -22,5 +23,6 @@ export const diseases = pgTable(
   (t) => [
     uniqueIndex('diseases_app_name').on(t.appId, t.name),
     index('diseases_app_icd10').on(t.appId, t.icd10),
+    appScope(),
   ],
 );

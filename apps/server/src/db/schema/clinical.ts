@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { appId, at } from './columns.js';
 import { users } from './identity.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * The clinical data repository (CDR). Every table carries `app_id`; every row also keeps where it
@@ -57,6 +58,7 @@ export const patients = pgTable(
     uniqueIndex('patients_app_mrn').on(t.appId, t.mrn),
     index('patients_app_name').on(t.appId, t.name),
     index('patients_app_national_id').on(t.appId, t.nationalId),
+    appScope(),
   ],
 );
 
@@ -77,6 +79,7 @@ export const visits = pgTable(
   (t) => [
     uniqueIndex('visits_app_source').on(t.appId, t.source, t.sourceId),
     index('visits_patient').on(t.patientId, t.admitAt),
+    appScope(),
   ],
 );
 
@@ -99,6 +102,7 @@ export const diagnoses = pgTable(
     uniqueIndex('diagnoses_app_source').on(t.appId, t.source, t.sourceId),
     index('diagnoses_patient').on(t.patientId, t.diagnosedAt),
     index('diagnoses_app_icd10').on(t.appId, t.icd10),
+    appScope(),
   ],
 );
 
@@ -118,6 +122,7 @@ export const allergies = pgTable(
   (t) => [
     uniqueIndex('allergies_app_source').on(t.appId, t.source, t.sourceId),
     index('allergies_patient').on(t.patientId),
+    appScope(),
   ],
 );
 
@@ -144,6 +149,7 @@ export const orders = pgTable(
   (t) => [
     uniqueIndex('orders_app_source').on(t.appId, t.source, t.sourceId),
     index('orders_patient').on(t.patientId, t.startAt),
+    appScope(),
   ],
 );
 
@@ -171,6 +177,7 @@ export const labResults = pgTable(
     uniqueIndex('lab_results_app_source').on(t.appId, t.source, t.sourceId),
     index('lab_results_patient').on(t.patientId, t.itemCode, t.collectedAt),
     index('lab_results_app_item_value').on(t.appId, t.itemCode, t.valueNum),
+    appScope(),
   ],
 );
 
@@ -192,6 +199,7 @@ export const examReports = pgTable(
   (t) => [
     uniqueIndex('exam_reports_app_source').on(t.appId, t.source, t.sourceId),
     index('exam_reports_patient').on(t.patientId, t.examAt),
+    appScope(),
   ],
 );
 
@@ -213,6 +221,7 @@ export const operations = pgTable(
   (t) => [
     uniqueIndex('operations_app_source').on(t.appId, t.source, t.sourceId),
     index('operations_patient').on(t.patientId, t.operatedAt),
+    appScope(),
   ],
 );
 
@@ -233,6 +242,7 @@ export const physicalExams = pgTable(
   (t) => [
     uniqueIndex('physical_exams_app_source').on(t.appId, t.source, t.sourceId),
     index('physical_exams_patient').on(t.patientId, t.recordedAt),
+    appScope(),
   ],
 );
 
@@ -258,6 +268,7 @@ export const vitalSigns = pgTable(
   (t) => [
     uniqueIndex('vital_signs_app_source').on(t.appId, t.source, t.sourceId),
     index('vital_signs_patient').on(t.patientId, t.recordDt),
+    appScope(),
   ],
 );
 
@@ -286,6 +297,7 @@ export const documents = pgTable(
     uniqueIndex('documents_app_source').on(t.appId, t.source, t.sourceId),
     index('documents_patient').on(t.patientId, t.writtenAt),
     index('documents_search').using('gin', sql`to_tsvector('simple'::regconfig, ${t.searchText})`),
+    appScope(),
   ],
 );
 
@@ -313,5 +325,17 @@ export const importRecords = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     finishedAt: at('finished_at'),
   },
-  (t) => [index('import_records_app').on(t.appId, t.id)],
+  (t) => [
+    index('import_records_app').on(t.appId, t.id),
+    oneOf('import_records_status', t.status, [
+      'queued',
+      'running',
+      'succeeded',
+      'partial',
+      'failed',
+      'cancelled',
+    ]),
+    oneOf('import_records_format', t.format, ['fhir', 'csv']),
+    appScope(),
+  ],
 );

@@ -12,6 +12,7 @@ import {
 import { patients } from './clinical.js';
 import { appId, at } from './columns.js';
 import { users } from './identity.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * Case report forms (CRF). A form has one editable draft and immutable published versions;
@@ -36,7 +37,11 @@ export const crfForms = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('crf_forms_app').on(t.appId, t.status)],
+  (t) => [
+    index('crf_forms_app').on(t.appId, t.status),
+    oneOf('crf_forms_status', t.status, ['active', 'archived']),
+    appScope(),
+  ],
 );
 
 export const crfFormVersions = pgTable(
@@ -54,7 +59,7 @@ export const crfFormVersions = pgTable(
     publishedBy: integer('published_by').references(() => users.userId, { onDelete: 'set null' }),
     publishedAt: at('published_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('crf_form_versions_form_version').on(t.formId, t.version)],
+  (t) => [uniqueIndex('crf_form_versions_form_version').on(t.formId, t.version), appScope()],
 );
 
 export const crfRecords = pgTable(
@@ -102,6 +107,10 @@ export const crfRecords = pgTable(
     index('crf_records_form').on(t.appId, t.formId, t.id),
     index('crf_records_patient').on(t.appId, t.patientId),
     index('crf_records_subject').on(t.appId, t.subjectCode),
+    oneOf('crf_records_status', t.status, ['draft', 'submitted', 'verified', 'locked']),
+    // A record is locked from submitted or verified, and unlocking restores that status.
+    oneOf('crf_records_status_before_lock', t.statusBeforeLock, ['submitted', 'verified']),
+    appScope(),
   ],
 );
 
@@ -123,7 +132,7 @@ export const crfRecordChanges = pgTable(
     userName: text('user_name').notNull(),
     changedAt: at('changed_at').notNull().defaultNow(),
   },
-  (t) => [index('crf_record_changes_record').on(t.recordId, t.itemKey)],
+  (t) => [index('crf_record_changes_record').on(t.recordId, t.itemKey), appScope()],
 );
 
 /** Files of `upload` items, stored under DATA_DIR/uploads/app-<id>/crf/. */
@@ -145,5 +154,5 @@ export const crfUploads = pgTable(
     createdBy: integer('created_by'),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [index('crf_uploads_form').on(t.appId, t.formId)],
+  (t) => [index('crf_uploads_form').on(t.appId, t.formId), appScope()],
 );

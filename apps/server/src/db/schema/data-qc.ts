@@ -13,6 +13,7 @@ import {
 import { appId, at } from './columns.js';
 import { users } from './identity.js';
 import { jobs } from './jobs.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * Data quality control (数据质控) over the clinical data repository: rules checked against the
@@ -42,7 +43,12 @@ export const qcRules = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('qc_rules_app').on(t.appId, t.id)],
+  (t) => [
+    index('qc_rules_app').on(t.appId, t.id),
+    oneOf('qc_rules_kind', t.kind, ['required', 'range', 'pattern', 'allowed', 'date_order', 'future_date']),
+    oneOf('qc_rules_severity', t.severity, ['error', 'warning']),
+    appScope(),
+  ],
 );
 
 export const qcPlans = pgTable(
@@ -57,7 +63,7 @@ export const qcPlans = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('qc_plans_app').on(t.appId, t.id)],
+  (t) => [index('qc_plans_app').on(t.appId, t.id), appScope()],
 );
 
 /** The rules of a plan, in order. Deleting a rule takes it out of every plan. */
@@ -89,7 +95,7 @@ export const qcTasks = pgTable(
     createdByName: text('created_by_name').notNull().default(''),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [index('qc_tasks_app').on(t.appId, t.id)],
+  (t) => [index('qc_tasks_app').on(t.appId, t.id), appScope()],
 );
 
 /** What one rule of a task found: a copy of the rule as it was run, rows checked and at fault. */
@@ -112,7 +118,7 @@ export const qcTaskRules = pgTable(
     faults: integer('faults').notNull().default(0),
     stored: integer('stored').notNull().default(0),
   },
-  (t) => [index('qc_task_rules_task').on(t.taskId, t.position)],
+  (t) => [index('qc_task_rules_task').on(t.taskId, t.position), appScope()],
 );
 
 /** A row at fault: where it is, whose it is, and the value(s) the rule looked at. */
@@ -138,5 +144,6 @@ export const qcFaults = pgTable(
   (t) => [
     index('qc_faults_task').on(t.taskId, t.taskRuleId, t.id),
     index('qc_faults_task_patient').on(t.taskId, t.patientId),
+    appScope(),
   ],
 );

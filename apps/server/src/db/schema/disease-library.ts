@@ -16,6 +16,7 @@ import { patients } from './clinical.js';
 import { appId, at } from './columns.js';
 import { crfForms, crfRecords } from './crf.js';
 import { users } from './identity.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * Disease libraries (专病库): a research database for one disease, filled from the clinical
@@ -67,6 +68,9 @@ export const diseaseLibraries = pgTable(
   (t) => [
     uniqueIndex('disease_libraries_app_name').on(t.appId, t.name).where(sql`${t.deletedAt} is null`),
     index('disease_libraries_next_push').on(t.nextPushAt),
+    oneOf('disease_libraries_status', t.status, ['enabled', 'disabled']),
+    oneOf('disease_libraries_filing_rule', t.filingRule, ['push', 'firstVisit', 'firstDiagnosis']),
+    appScope(),
   ],
 );
 
@@ -96,6 +100,7 @@ export const diseaseLibraryPatients = pgTable(
   (t) => [
     uniqueIndex('disease_library_patients_lib_patient').on(t.libraryId, t.patientId),
     index('disease_library_patients_lib_filing').on(t.libraryId, t.filingDate, t.id),
+    appScope(),
   ],
 );
 
@@ -109,7 +114,7 @@ export const diseaseLibraryFillLog = pgTable(
     jobId: bigint('job_id', { mode: 'number' }),
     patientId: bigint('patient_id', { mode: 'number' }).notNull(),
     itemKey: text('item_key').notNull(),
-    /** filled, unchanged, keptManual, noData, unobtainable. */
+    /** filled, unchanged, keptManual, noData, unobtainable, invalid (FillOutcome of disease-library/fill.ts). */
     outcome: text('outcome').notNull(),
     value: jsonb('value'),
     /** The rule and the source row: { rule, table, rowId, at }. */
@@ -119,6 +124,15 @@ export const diseaseLibraryFillLog = pgTable(
   (t) => [
     index('disease_library_fill_log_lib').on(t.libraryId, t.id),
     index('disease_library_fill_log_patient').on(t.libraryId, t.patientId, t.itemKey),
+    oneOf('disease_library_fill_log_outcome', t.outcome, [
+      'filled',
+      'unchanged',
+      'keptManual',
+      'noData',
+      'unobtainable',
+      'invalid',
+    ]),
+    appScope(),
   ],
 );
 
@@ -137,5 +151,5 @@ export const diseaseLibraryTemplates = pgTable(
     createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('disease_library_templates_app_name').on(t.appId, t.name)],
+  (t) => [uniqueIndex('disease_library_templates_app_name').on(t.appId, t.name), appScope()],
 );

@@ -12,17 +12,26 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { appScope, appScopeRead, oneOf } from './policies.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
-/** An application (tenant): a hospital or a research network. Every row of tenant data carries its id. */
-export const apps = pgTable('apps', {
-  appId: serial('app_id').primaryKey(),
-  appShortName: text('app_short_name').notNull().unique(),
-  name: text('name').notNull(),
-  appType: text('app_type').notNull().default('hospital'),
-  createdAt: createdAt(),
-});
+/**
+ * An application (tenant): a hospital or a research network. Every row of tenant data carries its id.
+ * Inside an app scope every app's row may be read (names of the centers of a multi-center topic,
+ * of the apps a role is shared with), but only the scope's own row changed.
+ */
+export const apps = pgTable(
+  'apps',
+  {
+    appId: serial('app_id').primaryKey(),
+    appShortName: text('app_short_name').notNull().unique(),
+    name: text('name').notNull(),
+    appType: text('app_type').notNull().default('hospital'),
+    createdAt: createdAt(),
+  },
+  () => [appScope(), appScopeRead(sql`true`)],
+);
 
 export const appProducts = pgTable(
   'app_products',
@@ -32,7 +41,7 @@ export const appProducts = pgTable(
       .references(() => apps.appId, { onDelete: 'cascade' }),
     productId: integer('product_id').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.appId, t.productId] })],
+  (t) => [primaryKey({ columns: [t.appId, t.productId] }), appScope()],
 );
 
 export const users = pgTable(
@@ -61,7 +70,7 @@ export const appMembers = pgTable(
       .notNull()
       .references(() => users.userId, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.appId, t.userId] }), index('app_members_user').on(t.userId)],
+  (t) => [primaryKey({ columns: [t.appId, t.userId] }), index('app_members_user').on(t.userId), appScope()],
 );
 
 export const roles = pgTable(
@@ -75,7 +84,7 @@ export const roles = pgTable(
     description: text('description').notNull().default(''),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('roles_app_name').on(t.appId, t.roleName)],
+  (t) => [uniqueIndex('roles_app_name').on(t.appId, t.roleName), appScope()],
 );
 
 export const roleUsers = pgTable(
@@ -102,7 +111,7 @@ export const roleApps = pgTable(
       .notNull()
       .references(() => apps.appId, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.roleId, t.appId] })],
+  (t) => [primaryKey({ columns: [t.roleId, t.appId] }), appScope()],
 );
 
 /** One row per route of the product's route table (product 22); global, not per app. */
@@ -182,7 +191,12 @@ export const sessions = pgTable(
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
   },
-  (t) => [index('sessions_user').on(t.userId), index('sessions_expires').on(t.expiresAt)],
+  (t) => [
+    index('sessions_user').on(t.userId),
+    index('sessions_expires').on(t.expiresAt),
+    oneOf('sessions_kind', t.kind, ['login', 'free']),
+    appScope(),
+  ],
 );
 
 export const loginAttempts = pgTable(
@@ -216,17 +230,21 @@ export const loginThrottle = pgTable(
 );
 
 /** Scoped, expiring, revocable keys that open the CRF-only set or the terminology view without a password. */
-export const freeAccessKeys = pgTable('free_access_keys', {
-  id: serial('id').primaryKey(),
-  keyHash: text('key_hash').notNull().unique(),
-  appId: integer('app_id')
-    .notNull()
-    .references(() => apps.appId, { onDelete: 'cascade' }),
-  scopeKind: text('scope_kind').notNull(),
-  objectId: text('object_id'),
-  label: text('label').notNull().default(''),
-  createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-  createdAt: createdAt(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  revokedAt: timestamp('revoked_at', { withTimezone: true }),
-});
+export const freeAccessKeys = pgTable(
+  'free_access_keys',
+  {
+    id: serial('id').primaryKey(),
+    keyHash: text('key_hash').notNull().unique(),
+    appId: integer('app_id')
+      .notNull()
+      .references(() => apps.appId, { onDelete: 'cascade' }),
+    scopeKind: text('scope_kind').notNull(),
+    objectId: text('object_id'),
+    label: text('label').notNull().default(''),
+    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [oneOf('free_access_keys_scope_kind', t.scopeKind, ['crf', 'term']), appScope()],
+);

@@ -1,5 +1,6 @@
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { apps, users } from './identity.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * Background jobs (imports, exports, pushes...): the truth the UI reads. Any server process may
@@ -34,5 +35,10 @@ export const jobs = pgTable(
     /** PostgreSQL: the pg-boss job that delivers this queued job (null: not sent yet). */
     queueJobId: uuid('queue_job_id'),
   },
-  (t) => [index('jobs_status').on(t.status, t.id), index('jobs_app').on(t.appId, t.id)],
+  (t) => [
+    index('jobs_status').on(t.status, t.id),
+    index('jobs_app').on(t.appId, t.id),
+    oneOf('jobs_status_value', t.status, ['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    appScope(),
+  ],
 );

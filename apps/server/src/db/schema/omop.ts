@@ -3,6 +3,7 @@ import { bigint, boolean, index, integer, pgTable, serial, text, uniqueIndex } f
 import { appId, at } from './columns.js';
 import { users } from './identity.js';
 import { jobs } from './jobs.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * The OMOP CDM v5.4 export of the clinical data (apps/server/src/omop). Every row carries
@@ -33,6 +34,8 @@ export const omopMappings = pgTable(
   (t) => [
     uniqueIndex('omop_mappings_app_kind_code').on(t.appId, t.kind, t.sourceCode),
     index('omop_mappings_app_updated').on(t.appId, t.updatedAt),
+    oneOf('omop_mappings_kind', t.kind, ['condition', 'measurement', 'drug', 'gender', 'visit', 'unit']),
+    appScope(),
   ],
 );
 
@@ -63,6 +66,7 @@ export const omopRules = pgTable(
       .on(t.appId, t.sourceTable, t.targetTable)
       .where(sql`${t.deletedAt} is null`),
     index('omop_rules_app').on(t.appId, t.id),
+    appScope(),
   ],
 );
 
@@ -81,5 +85,5 @@ export const omopTasks = pgTable(
     createdByName: text('created_by_name').notNull().default(''),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [index('omop_tasks_app').on(t.appId, t.id), uniqueIndex('omop_tasks_job').on(t.jobId)],
+  (t) => [index('omop_tasks_app').on(t.appId, t.id), uniqueIndex('omop_tasks_job').on(t.jobId), appScope()],
 );

@@ -18,12 +18,27 @@ import { appId, at } from './columns.js';
 import { crfForms } from './crf.js';
 import { users } from './identity.js';
 import { jobs } from './jobs.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * Research subjects (科研课题) and multi-center topics. A subject belongs to one app; a
  * multi-center topic is led by one app and joined by others, each of which enrols only its own
  * patients. Every row carries `app_id`.
  */
+/**
+ * The task statuses of spec 001 section 3 (TASK_STATUSES of @crdp/core; db/checks.int.test.ts
+ * checks that the two lists agree): the life of a research subject and of a multi-center topic.
+ */
+const taskStatuses = [
+  'staged',
+  'recruiting',
+  'recruitmentStopped',
+  'dataPreparing',
+  'dataPrepared',
+  'calculationDone',
+  'closed',
+  'topicConcluded',
+];
 const userRef = (name: string) => integer(name).references(() => users.userId, { onDelete: 'set null' });
 
 /** The editable list of project types (cohort, case-control...), per app. */
@@ -38,7 +53,7 @@ export const researchProjectTypes = pgTable(
     sortOrder: integer('sort_order').notNull().default(0),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('research_project_types_app_code').on(t.appId, t.code)],
+  (t) => [uniqueIndex('research_project_types_app_code').on(t.appId, t.code), appScope()],
 );
 
 export const researchSubjects = pgTable(
@@ -67,7 +82,11 @@ export const researchSubjects = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('research_subjects_app_status').on(t.appId, t.status)],
+  (t) => [
+    index('research_subjects_app_status').on(t.appId, t.status),
+    oneOf('research_subjects_status', t.status, taskStatuses),
+    appScope(),
+  ],
 );
 
 export const researchSubjectMembers = pgTable(
@@ -82,7 +101,16 @@ export const researchSubjectMembers = pgTable(
     /** pi, coordinator, investigator, statistician, dataManager. */
     role: text('role').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.subjectId, t.userId] })],
+  (t) => [
+    primaryKey({ columns: [t.subjectId, t.userId] }),
+    oneOf('research_subject_members_role', t.role, [
+      'pi',
+      'coordinator',
+      'investigator',
+      'statistician',
+      'dataManager',
+    ]),
+  ],
 );
 
 /** Every status move: who, when, from, to, why. Append-only like the audit trail. */
@@ -101,7 +129,13 @@ export const researchStatusLog = pgTable(
     reason: text('reason').notNull().default(''),
     at: at('at').notNull().defaultNow(),
   },
-  (t) => [index('research_status_log_subject').on(t.subjectId, t.at)],
+  (t) => [
+    index('research_status_log_subject').on(t.subjectId, t.at),
+    // '' is the move that created the subject.
+    oneOf('research_status_log_from_status', t.fromStatus, ['', ...taskStatuses]),
+    oneOf('research_status_log_to_status', t.toStatus, taskStatuses),
+    appScope(),
+  ],
 );
 
 /** Patients recruited into a subject. */
@@ -121,6 +155,7 @@ export const researchEnrolments = pgTable(
   (t) => [
     primaryKey({ columns: [t.subjectId, t.patientId] }),
     index('research_enrolments_app').on(t.appId, t.subjectId),
+    appScope(),
   ],
 );
 
@@ -146,7 +181,11 @@ export const researchDatasets = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     builtAt: at('built_at'),
   },
-  (t) => [index('research_datasets_subject').on(t.appId, t.subjectId)],
+  (t) => [
+    index('research_datasets_subject').on(t.appId, t.subjectId),
+    oneOf('research_datasets_status', t.status, ['building', 'ready', 'failed']),
+    appScope(),
+  ],
 );
 
 /** A multi-center topic, led by one app (center). */
@@ -172,6 +211,8 @@ export const mcTopics = pgTable(
   (t) => [
     index('mc_topics_app').on(t.appId),
     check('mc_topics_min_cell_count', sql`${t.minCellCount} between 1 and 100`),
+    oneOf('mc_topics_status', t.status, taskStatuses),
+    appScope(),
   ],
 );
 
@@ -201,6 +242,8 @@ export const mcTopicCenters = pgTable(
       'mc_topic_centers_status',
       sql`${t.status} in ('pending', 'accepted', 'declined', 'withdrawn', 'left')`,
     ),
+    oneOf('mc_topic_centers_role', t.role, ['lead', 'member']),
+    appScope(),
   ],
 );
 
@@ -223,6 +266,7 @@ export const mcTopicCases = pgTable(
   (t) => [
     uniqueIndex('mc_topic_cases_patient').on(t.topicId, t.patientId),
     index('mc_topic_cases_app').on(t.topicId, t.appId),
+    appScope(),
   ],
 );
 
@@ -241,5 +285,10 @@ export const mcTopicStatusLog = pgTable(
     userName: text('user_name').notNull(),
     at: at('at').notNull().defaultNow(),
   },
-  (t) => [index('mc_topic_status_log_topic').on(t.topicId, t.at)],
+  (t) => [
+    index('mc_topic_status_log_topic').on(t.topicId, t.at),
+    oneOf('mc_topic_status_log_from_status', t.fromStatus, taskStatuses),
+    oneOf('mc_topic_status_log_to_status', t.toStatus, taskStatuses),
+    appScope(),
+  ],
 );

@@ -12,6 +12,7 @@ import {
 import { appId, at } from './columns.js';
 import { users } from './identity.js';
 import { jobs } from './jobs.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * Task scheduling (任务调度): named, periodic runs of a schedulable job kind with its params on
@@ -47,6 +48,7 @@ export const schedules = pgTable(
   (t) => [
     uniqueIndex('schedules_app_name').on(t.appId, t.name),
     index('schedules_due').on(t.enabled, t.nextRunAt),
+    appScope(),
   ],
 );
 
@@ -68,7 +70,12 @@ export const scheduleRuns = pgTable(
     trigger: text('trigger').notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('schedule_runs_due').on(t.scheduleId, t.dueAt), index('schedule_runs_job').on(t.jobId)],
+  (t) => [
+    uniqueIndex('schedule_runs_due').on(t.scheduleId, t.dueAt),
+    oneOf('schedule_runs_trigger', t.trigger, ['schedule', 'manual']),
+    index('schedule_runs_job').on(t.jobId),
+    appScope(),
+  ],
 );
 
 /** A failed or cancelled job queued again with the same kind and params: the old and the new job. */
@@ -86,5 +93,9 @@ export const jobRetries = pgTable(
     createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('job_retries_retry').on(t.retryJobId), index('job_retries_job').on(t.jobId)],
+  (t) => [
+    uniqueIndex('job_retries_retry').on(t.retryJobId),
+    index('job_retries_job').on(t.jobId),
+    appScope(),
+  ],
 );

@@ -1,5 +1,6 @@
 import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { apps, users } from './identity.js';
+import { appScope } from './policies.js';
 
 /**
  * Sign-in hand-off codes (spec 000 §2, `?SessionKey=`): a signed-in session asks for one for
@@ -21,5 +22,5 @@ export const sessionHandoffs = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
-  (t) => [index('session_handoffs_expires').on(t.expiresAt)],
+  (t) => [index('session_handoffs_expires').on(t.expiresAt), appScope()],
 );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -11,10 +12,13 @@ import {
   unique,
 } from 'drizzle-orm/pg-core';
 import { apps, users } from './identity.js';
+import { appScope, appScopeRead } from './policies.js';
 
 /**
  * Append-only audit trail: who did what, when, in which app, with the state before and after.
- * A trigger (migration 0001) refuses UPDATE and DELETE on this table.
+ * A trigger (migration 0001) refuses UPDATE and DELETE on this table. Inside an app scope only
+ * the app's rows are read and written; rows without an app (a sign-in with an unknown name...)
+ * belong to the system path.
  */
 export const auditLog = pgTable(
   'audit_log',
@@ -34,12 +38,17 @@ export const auditLog = pgTable(
     requestId: text('request_id').notNull().default(''),
     ip: text('ip').notNull().default(''),
   },
-  (t) => [index('audit_app_at').on(t.appId, t.at), index('audit_entity').on(t.entity, t.entityId)],
+  (t) => [
+    index('audit_app_at').on(t.appId, t.at),
+    index('audit_entity').on(t.entity, t.entityId),
+    appScope(),
+  ],
 );
 
 /**
  * Site and feature configuration read by `cdm/module_config_one`. `app_id` null is the site default;
- * a row with an app id overrides it for that app.
+ * a row with an app id overrides it for that app. Inside an app scope the site defaults are read
+ * too, but only the app's own rows written.
  */
 export const moduleConfig = pgTable(
   'module_config',
@@ -54,6 +63,8 @@ export const moduleConfig = pgTable(
   },
   (t) => [
     unique('module_config_key').on(t.configGroup, t.moduleName, t.configName, t.appId).nullsNotDistinct(),
+    appScope(),
+    appScopeRead(sql`${t.appId} is null`),
   ],
 );
 
@@ -82,7 +93,7 @@ export const notices = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },
-  (t) => [index('notices_user').on(t.userId, t.appId, t.createdAt)],
+  (t) => [index('notices_user').on(t.userId, t.appId, t.createdAt), appScope()],
 );
 
 /** Marks what the first start has created, so a second start neither re-seeds nor fails. */

@@ -1,6 +1,7 @@
 import { index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { appId, at } from './columns.js';
 import { users } from './identity.js';
+import { appScope } from './policies.js';
 
 /**
  * Saved charts and dashboards of the visualization area. A chart stores the dataset query it
@@ -23,7 +24,7 @@ export const visCharts = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('vis_charts_app').on(t.appId, t.updatedAt)],
+  (t) => [index('vis_charts_app').on(t.appId, t.updatedAt), appScope()],
 );
 
 export const visDashboards = pgTable(
@@ -39,5 +40,5 @@ export const visDashboards = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('vis_dashboards_app').on(t.appId, t.updatedAt)],
+  (t) => [index('vis_dashboards_app').on(t.appId, t.updatedAt), appScope()],
 );

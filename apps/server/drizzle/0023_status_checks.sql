@@ -1,0 +1,24 @@
+ALTER TABLE "import_records" ADD CONSTRAINT "import_records_status" CHECK ("import_records"."status" in ('queued', 'running', 'succeeded', 'partial', 'failed', 'cancelled'));--> statement-breakpoint
+ALTER TABLE "import_records" ADD CONSTRAINT "import_records_format" CHECK ("import_records"."format" in ('fhir', 'csv'));--> statement-breakpoint
+ALTER TABLE "crf_forms" ADD CONSTRAINT "crf_forms_status" CHECK ("crf_forms"."status" in ('active', 'archived'));--> statement-breakpoint
+ALTER TABLE "crf_records" ADD CONSTRAINT "crf_records_status" CHECK ("crf_records"."status" in ('draft', 'submitted', 'verified', 'locked'));--> statement-breakpoint
+ALTER TABLE "crf_records" ADD CONSTRAINT "crf_records_status_before_lock" CHECK ("crf_records"."status_before_lock" in ('submitted', 'verified'));--> statement-breakpoint
+ALTER TABLE "qc_rules" ADD CONSTRAINT "qc_rules_kind" CHECK ("qc_rules"."kind" in ('required', 'range', 'pattern', 'allowed', 'date_order', 'future_date'));--> statement-breakpoint
+ALTER TABLE "qc_rules" ADD CONSTRAINT "qc_rules_severity" CHECK ("qc_rules"."severity" in ('error', 'warning'));--> statement-breakpoint
+ALTER TABLE "disease_libraries" ADD CONSTRAINT "disease_libraries_status" CHECK ("disease_libraries"."status" in ('enabled', 'disabled'));--> statement-breakpoint
+ALTER TABLE "disease_libraries" ADD CONSTRAINT "disease_libraries_filing_rule" CHECK ("disease_libraries"."filing_rule" in ('push', 'firstVisit', 'firstDiagnosis'));--> statement-breakpoint
+ALTER TABLE "disease_library_fill_log" ADD CONSTRAINT "disease_library_fill_log_outcome" CHECK ("disease_library_fill_log"."outcome" in ('filled', 'unchanged', 'keptManual', 'noData', 'unobtainable', 'invalid'));--> statement-breakpoint
+ALTER TABLE "free_access_keys" ADD CONSTRAINT "free_access_keys_scope_kind" CHECK ("free_access_keys"."scope_kind" in ('crf', 'term'));--> statement-breakpoint
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_kind" CHECK ("sessions"."kind" in ('login', 'free'));--> statement-breakpoint
+ALTER TABLE "jobs" ADD CONSTRAINT "jobs_status_value" CHECK ("jobs"."status" in ('queued', 'running', 'succeeded', 'failed', 'cancelled'));--> statement-breakpoint
+ALTER TABLE "omop_mappings" ADD CONSTRAINT "omop_mappings_kind" CHECK ("omop_mappings"."kind" in ('condition', 'measurement', 'drug', 'gender', 'visit', 'unit'));--> statement-breakpoint
+ALTER TABLE "mc_topic_centers" ADD CONSTRAINT "mc_topic_centers_role" CHECK ("mc_topic_centers"."role" in ('lead', 'member'));--> statement-breakpoint
+ALTER TABLE "mc_topic_status_log" ADD CONSTRAINT "mc_topic_status_log_from_status" CHECK ("mc_topic_status_log"."from_status" in ('staged', 'recruiting', 'recruitmentStopped', 'dataPreparing', 'dataPrepared', 'calculationDone', 'closed', 'topicConcluded'));--> statement-breakpoint
+ALTER TABLE "mc_topic_status_log" ADD CONSTRAINT "mc_topic_status_log_to_status" CHECK ("mc_topic_status_log"."to_status" in ('staged', 'recruiting', 'recruitmentStopped', 'dataPreparing', 'dataPrepared', 'calculationDone', 'closed', 'topicConcluded'));--> statement-breakpoint
+ALTER TABLE "mc_topics" ADD CONSTRAINT "mc_topics_status" CHECK ("mc_topics"."status" in ('staged', 'recruiting', 'recruitmentStopped', 'dataPreparing', 'dataPrepared', 'calculationDone', 'closed', 'topicConcluded'));--> statement-breakpoint
+ALTER TABLE "research_datasets" ADD CONSTRAINT "research_datasets_status" CHECK ("research_datasets"."status" in ('building', 'ready', 'failed'));--> statement-breakpoint
+ALTER TABLE "research_status_log" ADD CONSTRAINT "research_status_log_from_status" CHECK ("research_status_log"."from_status" in ('', 'staged', 'recruiting', 'recruitmentStopped', 'dataPreparing', 'dataPrepared', 'calculationDone', 'closed', 'topicConcluded'));--> statement-breakpoint
+ALTER TABLE "research_status_log" ADD CONSTRAINT "research_status_log_to_status" CHECK ("research_status_log"."to_status" in ('staged', 'recruiting', 'recruitmentStopped', 'dataPreparing', 'dataPrepared', 'calculationDone', 'closed', 'topicConcluded'));--> statement-breakpoint
+ALTER TABLE "research_subject_members" ADD CONSTRAINT "research_subject_members_role" CHECK ("research_subject_members"."role" in ('pi', 'coordinator', 'investigator', 'statistician', 'dataManager'));--> statement-breakpoint
+ALTER TABLE "research_subjects" ADD CONSTRAINT "research_subjects_status" CHECK ("research_subjects"."status" in ('staged', 'recruiting', 'recruitmentStopped', 'dataPreparing', 'dataPrepared', 'calculationDone', 'closed', 'topicConcluded'));--> statement-breakpoint
+ALTER TABLE "schedule_runs" ADD CONSTRAINT "schedule_runs_trigger" CHECK ("schedule_runs"."trigger" in ('schedule', 'manual'));
