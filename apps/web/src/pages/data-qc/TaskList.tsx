@@ -1,10 +1,10 @@
 import { ModalForm, ProFormSelect, ProTable } from '@ant-design/pro-components';
-import { useQuery } from '@tanstack/react-query';
 import { App, Badge, Button, Popconfirm, Progress, Space, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { qcApi, type Task, useCan } from './api';
 import { QC_NS } from './i18n';
 
@@ -32,11 +32,10 @@ export default function TaskList() {
   const can = useCan();
   const navigate = useNavigate();
   const [page, setPage] = useState({ current: 1, size: 20 });
-  const tasks = useQuery({
+  const tasks = useJobPoll({
     queryKey: ['dataQc', 'tasks', page],
     queryFn: () => qcApi.tasks({ page: page.current, size: page.size }),
-    refetchInterval: (q) =>
-      q.state.data?.items.some((x) => x.status === 'queued' || x.status === 'running') ? 1000 : false,
+    underWay: (list) => list.items.some((x) => isUnderWay(x.status)),
   });
 
   return (

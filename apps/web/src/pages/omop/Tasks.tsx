@@ -1,6 +1,5 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { ModalForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
-import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   App,
@@ -22,6 +21,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { downloadWithSession } from '../crf/download';
 import { MAPPING_KINDS, type MappingInput, type MappingKind, omopApi, type Task } from './api';
 import { OMOP_NS } from './i18n';
@@ -151,11 +151,10 @@ export default function Tasks() {
   const [page, setPage] = useState({ page: 1, size: 10 });
   const [expanded, setExpanded] = useState<number[] | null>(null);
   const [mapping, setMapping] = useState<Partial<MappingInput> | null>(null);
-  const tasks = useQuery({
+  const tasks = useJobPoll({
     queryKey: ['omop', 'tasks', page],
     queryFn: () => omopApi.tasks(page),
-    refetchInterval: (q) =>
-      q.state.data?.items.some((x) => x.status === 'queued' || x.status === 'running') ? 1000 : false,
+    underWay: (list) => list.items.some((x) => isUnderWay(x.status)),
   });
   const items = tasks.data?.items ?? [];
   const keys = expanded ?? (items[0] ? [items[0].id] : []);
