@@ -41,7 +41,9 @@ const READ = {
  */
 function lineAfterRecords(text: string, records: number): number {
   if (!records) return 1;
-  const read = parse(text, { ...READ, to: records, info: true }) as Array<{ info: { bytes: number } }>;
+  const read = parse(text, { ...READ, to: records, info: true }) as unknown as Array<{
+    info: { bytes: number };
+  }>;
   const before = Buffer.from(text, 'utf8')
     .subarray(0, read[read.length - 1]?.info.bytes ?? 0)
     .toString('utf8');
