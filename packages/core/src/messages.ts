@@ -226,6 +226,12 @@ const catalogue = {
     'zh-CN': '牵头中心不能退出自己牵头的主题',
     'en-US': 'The leading center cannot leave the topic it leads',
   },
+  'multiCenter.minAboveMax': { 'zh-CN': 'min 不能大于 max', 'en-US': 'min must not exceed max' },
+  'multiCenter.inviteOne': {
+    'zh-CN': '请选择一个中心或填写中心代码（二选一）',
+    'en-US': 'give either appId or appCode',
+  },
+  'task.notStatus': { 'zh-CN': '不是有效的任务状态', 'en-US': 'not a task status' },
   'admin.lastAdministrator': {
     'zh-CN': '操作被拒绝：应用中须至少保留一位启用的管理员（其角色拥有“角色管理-编辑”权限）',
     'en-US':

@@ -1,38 +1,59 @@
-import type { TaskStatus } from '@crdp/core';
+import {
+  mcCaseInput,
+  mcCaseSaved,
+  mcCenterAnswer,
+  mcCenterCheck,
+  mcInvitableCenter,
+  mcInvitation,
+  mcInvited,
+  mcInviteInput,
+  mcMoved,
+  mcMoveInput,
+  mcOwnCase,
+  mcPatientOption,
+  mcPatientsQuery,
+  mcPooled,
+  mcProtocol,
+  mcSettings,
+  mcSettingsInput,
+  mcTopicDetail,
+  mcTopicInput,
+  mcTopicParams,
+  mcTopicRow,
+  mcTopicSummary,
+  mcWithdrawInput,
+  mcWithdrawn,
+  restOk,
+  type TaskStatus,
+} from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   answerInvitation,
-  caseInput,
   createTopic,
   detection,
   enterCase,
   invitableCenters,
   inviteCenter,
-  inviteInput,
   leaveTopic,
   listInvitations,
   listTopics,
-  moveInput,
   moveTopic,
   ownCases,
   ownedTopicIds,
   ownPatients,
   pooled,
-  protocolSchema,
-  settingsInput,
   topicDescription,
   topicFor,
-  topicInput,
   updateProtocol,
   updateSettings,
-  withdrawInput,
   withdrawInvitation,
 } from './topics.js';
 
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
-const params = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
+const params = mcTopicParams;
+const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
 
 /** Multi-center research: topics, protocol, each center's cases, pooled aggregates, detection. */
 export async function multiCenterRoutes(app: FastifyInstance) {
@@ -51,7 +72,11 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics',
     {
       config: { access: { apiId: 'MultiCenterTopics.query' } },
-      schema: { tags, summary: 'Topics this center takes part in' },
+      schema: {
+        tags,
+        summary: 'Topics this center takes part in',
+        response: answer(z.array(mcTopicSummary)),
+      },
     },
     async (req) => ok(await listTopics(app.db, req.auth!.appId)),
   );
@@ -59,7 +84,12 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics',
     {
       config: { access: { apiId: 'MultiCenterCreateTopic.add' } },
-      schema: { tags, summary: 'Create a topic led by this center', body: topicInput },
+      schema: {
+        tags,
+        summary: 'Create a topic led by this center',
+        body: mcTopicInput,
+        response: answer(mcTopicRow),
+      },
     },
     async (req) => ok(await createTopic(app.db, req, req.auth!.appId, uid(req), req.body)),
   );
@@ -68,7 +98,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'MultiCenterTopicDescription.get' }, ...owned },
       preValidation: ownTopic,
-      schema: { tags, summary: 'Protocol, variables and centers', params },
+      schema: { tags, summary: 'Protocol, variables and centers', params, response: answer(mcTopicDetail) },
     },
     async (req) => ok(await topicDescription(app.db, req.auth!.appId, req.params.id)),
   );
@@ -77,7 +107,13 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'MultiCenterTopicDescription.edit' }, ...owned },
       preValidation: ownTopic,
-      schema: { tags, summary: 'Change the protocol (leading center)', params, body: protocolSchema },
+      schema: {
+        tags,
+        summary: 'Change the protocol (leading center)',
+        params,
+        body: mcProtocol,
+        response: answer(mcTopicRow),
+      },
     },
     async (req) => ok(await updateProtocol(app.db, req, req.auth!.appId, req.params.id, req.body)),
   );
@@ -86,7 +122,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'MultiCenterTopics.get' }, ...owned },
       preValidation: ownTopic,
-      schema: { tags, summary: 'This center’s own cases', params },
+      schema: { tags, summary: 'This center’s own cases', params, response: answer(z.array(mcOwnCase)) },
     },
     async (req) => ok(await ownCases(app.db, req.auth!.appId, req.params.id)),
   );
@@ -95,7 +131,13 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'MultiCenterTopics.edit' }, ...owned },
       preValidation: ownTopic,
-      schema: { tags, summary: 'Enter a case for one of this center’s patients', params, body: caseInput },
+      schema: {
+        tags,
+        summary: 'Enter a case for one of this center’s patients',
+        params,
+        body: mcCaseInput,
+        response: answer(mcCaseSaved),
+      },
     },
     async (req) => ok(await enterCase(app.db, req, req.auth!.appId, uid(req), req.params.id, req.body)),
   );
@@ -103,7 +145,11 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/centers',
     {
       config: { access: { apiId: 'MultiCenterCreateTopic.add' } },
-      schema: { tags, summary: 'Other centers in multi-center mode that a topic can invite' },
+      schema: {
+        tags,
+        summary: 'Other centers in multi-center mode that a topic can invite',
+        response: answer(z.array(mcInvitableCenter)),
+      },
     },
     async (req) => ok(await invitableCenters(app.db, req.auth!.appId)),
   );
@@ -116,7 +162,8 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         tags,
         summary: 'Move the topic to another status (leading center; 409 lists the allowed moves)',
         params,
-        body: moveInput,
+        body: mcMoveInput,
+        response: answer(mcMoved),
       },
     },
     async (req) =>
@@ -131,7 +178,8 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         tags,
         summary: 'This center’s own patients, to pick one for a case (names masked)',
         params,
-        querystring: z.object({ keyword: z.string().max(100).optional() }),
+        querystring: mcPatientsQuery,
+        response: answer(z.array(mcPatientOption)),
       },
     },
     async (req) => ok(await ownPatients(app.db, req.auth!.appId, req.params.id, req.query.keyword)),
@@ -148,7 +196,8 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         tags,
         summary: 'Invite a center in multi-center mode, by id or code (leading center)',
         params,
-        body: inviteInput,
+        body: mcInviteInput,
+        response: answer(mcInvited),
       },
     },
     async (req) => ok(await inviteCenter(app.db, req, req.auth!.appId, req.params.id, req.body)),
@@ -162,7 +211,8 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         tags,
         summary: 'Withdraw an unanswered invitation (leading center)',
         params,
-        body: withdrawInput,
+        body: mcWithdrawInput,
+        response: answer(mcWithdrawn),
       },
     },
     async (req) => ok(await withdrawInvitation(app.db, req, req.auth!.appId, req.params.id, req.body.appId)),
@@ -172,7 +222,12 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     {
       config: { access: manage, ...owned },
       preValidation: ownTopic,
-      schema: { tags, summary: 'Stop taking part in a topic (participating center)', params },
+      schema: {
+        tags,
+        summary: 'Stop taking part in a topic (participating center)',
+        params,
+        response: answer(mcCenterAnswer),
+      },
     },
     async (req) => ok(await leaveTopic(app.db, req, req.auth!.appId, req.params.id)),
   );
@@ -185,7 +240,8 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         tags,
         summary: 'Minimum count of a pooled cell of another center (leading center; 1–100)',
         params,
-        body: settingsInput,
+        body: mcSettingsInput,
+        response: answer(mcSettings),
       },
     },
     async (req) => ok(await updateSettings(app.db, req, req.auth!.appId, req.params.id, req.body)),
@@ -197,29 +253,31 @@ export async function multiCenterRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Invitations waiting for this center’s answer (title and leading center only)',
+        response: answer(z.array(mcInvitation)),
       },
     },
     async (req) => ok(await listInvitations(app.db, req.auth!.appId)),
   );
-  for (const answer of ['accept', 'decline'] as const)
+  for (const reply of ['accept', 'decline'] as const)
     r.post(
-      `/api/v0.1/mc/invitations/:id/${answer}`,
+      `/api/v0.1/mc/invitations/:id/${reply}`,
       {
         config: { access: manage, ...owned },
         schema: {
           tags,
-          summary: `${answer === 'accept' ? 'Accept' : 'Decline'} an invitation to a topic`,
+          summary: `${reply === 'accept' ? 'Accept' : 'Decline'} an invitation to a topic`,
           params,
+          response: answer(mcCenterAnswer),
         },
       },
-      async (req) => ok(await answerInvitation(app.db, req, req.auth!.appId, req.params.id, answer)),
+      async (req) => ok(await answerInvitation(app.db, req, req.auth!.appId, req.params.id, reply)),
     );
   r.get(
     '/api/v0.1/mc/topics/:id/pooled',
     {
       config: { access: { apiId: 'MultiCenterTopics.get' }, ...owned },
       preValidation: ownTopic,
-      schema: { tags, summary: 'Pooled de-identified aggregates', params },
+      schema: { tags, summary: 'Pooled de-identified aggregates', params, response: answer(mcPooled) },
     },
     async (req) => ok(await pooled(app.db, req.auth!.appId, req.params.id)),
   );
@@ -228,7 +286,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'MultiCenterDetection.query' }, ...owned },
       preValidation: ownTopic,
-      schema: { tags, summary: 'Data checks per center', params },
+      schema: { tags, summary: 'Data checks per center', params, response: answer(z.array(mcCenterCheck)) },
     },
     async (req) => ok(await detection(app.db, req.auth!.appId, req.params.id, req.locale)),
   );

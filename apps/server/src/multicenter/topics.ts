@@ -1,11 +1,35 @@
 import {
   type CenterCounts,
   type CountMask,
+  type CreatedId,
   type DetectionIssue,
   isSmall,
   isTaskStatus,
   type Locale,
+  type McCaseInput,
+  type McCenterRole,
+  type McCenterStatus,
+  type McCenterAnswer,
+  type McCenterCheck,
+  type McInvitableCenter,
+  type McInvitation,
+  type McInvited,
+  type McInviteInput,
+  type McMoved,
+  type McOwnCase,
+  type McPatientOption,
+  type McPooled,
+  type McProtocol,
+  type McSettings,
+  type McSettingsInput,
+  type McTopicCenter,
+  type McTopicDetail,
+  type McTopicInput,
+  type McTopicSummary,
+  type McTopicVariable,
+  type McWithdrawn,
   maskedCount,
+  type mcTopicRow,
   type PooledCount,
   type PooledSummary,
   PRODUCT_ID,
@@ -15,7 +39,7 @@ import {
 import { describe } from '@crdp/stats';
 import { and, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import {
@@ -28,59 +52,23 @@ import {
   patients,
 } from '../db/schema/index.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
-import { schemaMessage } from '../http/validation-messages.js';
 import { statusLabel, TRANSITIONS } from '../research/status.js';
 import { readConfigValue } from '../site/service.js';
-
-/** Text of at most `max` UTF-16 units after trimming (zod counts characters; storage and the harness count units). */
-const text = (max: number, min = 0) =>
-  z
-    .string()
-    .trim()
-    .min(min)
-    .max(max)
-    .refine((s) => s.length <= max, { message: `at most ${max} characters` });
 
 /**
  * Multi-center topics. A topic is led by one app (center) and joined by others. Each center
  * enters and reads only its own cases; what crosses app boundaries is aggregate only (counts,
- * summaries, issue counts per center), never a row of another hospital's patient.
+ * summaries, issue counts per center), never a row of another hospital's patient. The request
+ * and answer shapes are the contracts of @crdp/core (contracts/multicenter.ts).
  */
-const varKey = z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]{0,39}$/);
-export const topicVariable = z
-  .object({
-    key: varKey,
-    label: text(100, 1),
-    required: z.boolean().default(true),
-    min: z.number().finite().optional(),
-    max: z.number().finite().optional(),
-  })
-  .refine((v) => v.min === undefined || v.max === undefined || v.min <= v.max, {
-    message: schemaMessage('min 不能大于 max', 'min must not exceed max'),
-    path: ['min'],
-  });
-export const protocolSchema = z.object({
-  background: text(5000).default(''),
-  objectives: text(5000).default(''),
-  design: text(5000).default(''),
-  endpoints: text(5000).default(''),
+type TopicVariable = McTopicVariable;
+/** A stored topic as answered (its dates still `Date`s: the contract writes them out). */
+type TopicRow = z.input<typeof mcTopicRow>;
+const topicRow = (t: typeof mcTopics.$inferSelect): TopicRow => ({
+  ...t,
+  protocol: t.protocol as McProtocol,
+  variables: t.variables as McTopicVariable[],
 });
-export const topicInput = z.object({
-  name: text(200, 1),
-  typeCode: z
-    .string()
-    .regex(/^[a-zA-Z][a-zA-Z0-9-]{0,39}$/)
-    .default('cohort'),
-  protocol: protocolSchema.default({ background: '', objectives: '', design: '', endpoints: '' }),
-  variables: z.array(topicVariable).min(1).max(50),
-  /** Other apps (centers) taking part; the creating app leads. */
-  centerAppIds: z.array(z.number().int().positive().max(2_147_483_647)).max(50).default([]),
-});
-export const caseInput = z.object({
-  patientId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  values: z.record(varKey, z.union([z.number().finite(), z.string().max(200), z.null()])),
-});
-type TopicVariable = z.infer<typeof topicVariable>;
 
 const invalid = invalidField;
 
@@ -88,10 +76,6 @@ export async function assertMultiCenter(db: Tx, appId: number) {
   const mode = await readConfigValue(db, appId, 'site', 'features', 'mode');
   if (mode !== 'multi-center') throw new AppError(403, 'multiCenter.off');
 }
-
-/** How a center takes part: invited (pending) until its administrator accepts. */
-export const CENTER_STATUSES = ['pending', 'accepted', 'declined', 'withdrawn', 'left'] as const;
-export type CenterStatus = (typeof CENTER_STATUSES)[number];
 
 /**
  * The one answer for an app that cannot be invited, whether it does not exist, lacks the research
@@ -117,25 +101,6 @@ async function invitableApp(db: Tx, by: { appId: number } | { appCode: string })
   return mode === 'multi-center' ? row : null;
 }
 
-/** The pooled-results setting of a topic: cells of other centers below it are hidden. */
-export const settingsInput = z.object({
-  minCellCount: z
-    .number()
-    .int()
-    .min(1, { message: schemaMessage('最小为 1', 'at least 1') })
-    .max(100, { message: schemaMessage('最大为 100', 'at most 100') }),
-});
-export const inviteInput = z
-  .object({
-    appId: z.number().int().positive().max(2_147_483_647).optional(),
-    appCode: text(100, 1).optional(),
-  })
-  .refine((b) => (b.appId === undefined) !== (b.appCode === undefined), {
-    message: schemaMessage('请选择一个中心或填写中心代码（二选一）', 'give either appId or appCode'),
-    path: ['appId'],
-  });
-export const withdrawInput = z.object({ appId: z.number().int().positive().max(2_147_483_647) });
-
 /**
  * The life of a topic, with the task statuses of spec 001 section 3 (the same moves as a
  * research subject): the leading center moves it; members follow.
@@ -154,9 +119,6 @@ export const ENTRY_STATUSES: readonly TaskStatus[] = [
   'recruitmentStopped',
   'dataPreparing',
 ];
-export const moveInput = z.object({
-  to: z.string().refine(isTaskStatus, { message: schemaMessage('不是有效的任务状态', 'not a task status') }),
-});
 
 /** The topic and this app's role in it; a topic the app does not take part in is 404. */
 export async function topicFor(db: Tx, appId: number, id: number) {
@@ -181,8 +143,8 @@ export async function createTopic(
   req: FastifyRequest,
   appId: number,
   userId: number,
-  input: z.infer<typeof topicInput>,
-) {
+  input: McTopicInput,
+): Promise<TopicRow> {
   await assertMultiCenter(db, appId);
   const others = [...new Set(input.centerAppIds.filter((a) => a !== appId))];
   const invited: Array<{ appId: number; name: string }> = [];
@@ -218,11 +180,11 @@ export async function createTopic(
     });
     for (const c of invited)
       await auditBothSides(tx, req, 'invite', { id: t!.id, name: t!.name }, lead?.name ?? '', c);
-    return t!;
+    return topicRow(t!);
   });
 }
 
-export async function listTopics(db: Tx, appId: number) {
+export async function listTopics(db: Tx, appId: number): Promise<McTopicSummary[]> {
   const rows = await db
     .select({ t: mcTopics, role: mcTopicCenters.role, leadName: apps.name })
     .from(mcTopicCenters)
@@ -240,14 +202,14 @@ export async function listTopics(db: Tx, appId: number) {
     name: r.t.name,
     typeCode: r.t.typeCode,
     status: r.t.status,
-    role: r.role,
+    role: r.role as McCenterRole,
     leadCenter: r.leadName,
     centers: Number(counts.find((c) => c.topicId === r.t.id)?.n ?? 1),
     createdAt: r.t.createdAt.toISOString(),
   }));
 }
 
-export async function topicDescription(db: Tx, appId: number, id: number) {
+export async function topicDescription(db: Tx, appId: number, id: number): Promise<McTopicDetail> {
   const { topic, role } = await topicFor(db, appId, id);
   // The lead sees every invitation and its answer; a member only the centers taking part.
   const centers = await db
@@ -277,13 +239,13 @@ export async function topicDescription(db: Tx, appId: number, id: number) {
     name: topic.name,
     typeCode: topic.typeCode,
     status: topic.status,
-    protocol: topic.protocol,
-    variables: topic.variables,
+    protocol: topic.protocol as McProtocol,
+    variables: topic.variables as McTopicVariable[],
     minCellCount: topic.minCellCount,
     role,
-    centers: centers as Array<(typeof centers)[number] & { status: CenterStatus }>,
+    centers: centers as McTopicCenter[],
     /** Moves the caller may make now: only the leading center moves a topic. */
-    moves: role === 'lead' ? topicMoves(topic.status) : [],
+    moves: role === 'lead' ? [...topicMoves(topic.status)] : [],
     canEnter: ENTRY_STATUSES.includes(topic.status as TaskStatus),
     history: history.map((h) => ({
       from: h.fromStatus,
@@ -299,8 +261,8 @@ export async function updateProtocol(
   req: FastifyRequest,
   appId: number,
   id: number,
-  protocol: z.infer<typeof protocolSchema>,
-) {
+  protocol: McProtocol,
+): Promise<TopicRow> {
   const { topic, role } = await topicFor(db, appId, id);
   if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
   return db.transaction(async (tx) => {
@@ -316,7 +278,7 @@ export async function updateProtocol(
       before: topic.protocol,
       after: protocol,
     });
-    return after!;
+    return topicRow(after!);
   });
 }
 
@@ -327,8 +289,8 @@ export async function enterCase(
   appId: number,
   userId: number,
   id: number,
-  input: z.infer<typeof caseInput>,
-) {
+  input: McCaseInput,
+): Promise<CreatedId> {
   await assertMultiCenter(db, appId);
   const { topic } = await topicFor(db, appId, id);
   if (!ENTRY_STATUSES.includes(topic.status as TaskStatus))
@@ -367,7 +329,7 @@ export async function enterCase(
 }
 
 /** This center's own cases (rows of its own patients only). */
-export async function ownCases(db: Tx, appId: number, id: number) {
+export async function ownCases(db: Tx, appId: number, id: number): Promise<McOwnCase[]> {
   await topicFor(db, appId, id);
   const rows = await db
     .select({
@@ -380,7 +342,11 @@ export async function ownCases(db: Tx, appId: number, id: number) {
     .from(mcTopicCases)
     .innerJoin(patients, eq(patients.id, mcTopicCases.patientId))
     .where(and(eq(mcTopicCases.topicId, id), eq(mcTopicCases.appId, appId)));
-  return rows.map((r) => ({ ...r, enteredAt: r.enteredAt.toISOString() }));
+  return rows.map((r) => ({
+    ...r,
+    values: r.values as McOwnCase['values'],
+    enteredAt: r.enteredAt.toISOString(),
+  }));
 }
 
 type CaseRow = {
@@ -417,7 +383,7 @@ async function casesOf(db: Tx, topicId: number, appIds: number[]): Promise<CaseR
  * counts, means and SDs cross hospitals (no minimum, maximum or quantile: those are one patient's
  * value).
  */
-export async function pooled(db: Tx, appId: number, id: number) {
+export async function pooled(db: Tx, appId: number, id: number): Promise<McPooled> {
   const d = await topicDescription(db, appId, id);
   const accepted = d.centers.filter((c) => c.status === 'accepted');
   const visible = d.role === 'lead' ? accepted : accepted.filter((c) => c.appId === appId);
@@ -529,7 +495,12 @@ export function detectIssues(vars: TopicVariable[], rows: CaseRow[], locale: Loc
  * hidden when a missing cell of that center is hidden in the pooled table, so one cannot be
  * worked out from the other.
  */
-export async function detection(db: Tx, appId: number, id: number, locale: Locale = 'zh-CN') {
+export async function detection(
+  db: Tx,
+  appId: number,
+  id: number,
+  locale: Locale = 'zh-CN',
+): Promise<McCenterCheck[]> {
   const d = await topicDescription(db, appId, id);
   const vars = d.variables as TopicVariable[];
   const accepted = d.centers.filter((c) => c.status === 'accepted');
@@ -601,7 +572,13 @@ export async function ownedTopicIds(db: Db, appId: number) {
 }
 
 /** The leading center moves the topic; an illegal move is refused with the moves allowed now. */
-export async function moveTopic(db: Db, req: FastifyRequest, appId: number, id: number, to: TaskStatus) {
+export async function moveTopic(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  id: number,
+  to: TaskStatus,
+): Promise<McMoved> {
   const { topic, role } = await topicFor(db, appId, id);
   if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
   const from = topic.status;
@@ -645,7 +622,7 @@ export async function moveTopic(db: Db, req: FastifyRequest, appId: number, id: 
       before: { status: from },
       after: { status: to },
     });
-    return { id, status: after.status, moves: topicMoves(after.status) };
+    return { id, status: after.status, moves: [...topicMoves(after.status)] };
   });
 }
 
@@ -692,8 +669,8 @@ export async function inviteCenter(
   req: FastifyRequest,
   appId: number,
   id: number,
-  input: z.infer<typeof inviteInput>,
-) {
+  input: McInviteInput,
+): Promise<McInvited> {
   await assertMultiCenter(db, appId);
   const { topic, role } = await topicFor(db, appId, id);
   if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
@@ -716,7 +693,7 @@ export async function inviteCenter(
       .returning();
     if (!row) throw new AppError(409, 'multiCenter.alreadyCenter');
     await auditBothSides(tx, req, 'invite', topic, lead, found);
-    return { appId: found.appId, name: found.name, role: 'member' as const, status: row.status };
+    return { appId: found.appId, name: found.name, role: 'member' as const, status: row.status as McCenterStatus };
   });
 }
 
@@ -727,7 +704,7 @@ export async function withdrawInvitation(
   appId: number,
   id: number,
   centerAppId: number,
-) {
+): Promise<McWithdrawn> {
   const { topic, role } = await topicFor(db, appId, id);
   if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
   const lead = await appName(db, appId);
@@ -746,7 +723,7 @@ export async function withdrawInvitation(
     if (!row) throw new AppError(404, 'multiCenter.noInvitation');
     const name = await appName(tx, centerAppId);
     await auditBothSides(tx, req, 'withdraw', topic, lead, { appId: centerAppId, name });
-    return { appId: centerAppId, status: row.status };
+    return { appId: centerAppId, status: row.status as McCenterStatus };
   });
 }
 
@@ -754,7 +731,7 @@ export async function withdrawInvitation(
  * Invitations waiting for this center's answer: the topic's title, the leading hospital and what
  * taking part shares (aggregates only); nothing of the topic's data.
  */
-export async function listInvitations(db: Tx, appId: number) {
+export async function listInvitations(db: Tx, appId: number): Promise<McInvitation[]> {
   const rows = await db
     .select({
       topicId: mcTopics.id,
@@ -782,7 +759,7 @@ export async function answerInvitation(
   appId: number,
   id: number,
   answer: 'accept' | 'decline',
-) {
+): Promise<McCenterAnswer> {
   if (answer === 'accept') await assertMultiCenter(db, appId);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -805,12 +782,17 @@ export async function answerInvitation(
       appId,
       name: await appName(tx, appId),
     });
-    return { topicId: id, status: row.status };
+    return { topicId: id, status: row.status as McCenterStatus };
   });
 }
 
 /** An accepted member stops taking part; its cases stay its own and leave the pooled results. */
-export async function leaveTopic(db: Db, req: FastifyRequest, appId: number, id: number) {
+export async function leaveTopic(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  id: number,
+): Promise<McCenterAnswer> {
   const { topic, role } = await topicFor(db, appId, id);
   if (role === 'lead') throw new AppError(409, 'multiCenter.leadStays');
   return db.transaction(async (tx) => {
@@ -830,7 +812,7 @@ export async function leaveTopic(db: Db, req: FastifyRequest, appId: number, id:
       appId,
       name: await appName(tx, appId),
     });
-    return { topicId: id, status: row.status };
+    return { topicId: id, status: row.status as McCenterStatus };
   });
 }
 
@@ -840,8 +822,8 @@ export async function updateSettings(
   req: FastifyRequest,
   appId: number,
   id: number,
-  input: z.infer<typeof settingsInput>,
-) {
+  input: McSettingsInput,
+): Promise<McSettings> {
   const { topic, role } = await topicFor(db, appId, id);
   if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
   return db.transaction(async (tx) => {
@@ -865,7 +847,7 @@ export async function updateSettings(
  * Centers a topic can invite: other apps holding the research product that switched
  * multi-center mode on. Only names cross the boundary.
  */
-export async function invitableCenters(db: Tx, appId: number) {
+export async function invitableCenters(db: Tx, appId: number): Promise<McInvitableCenter[]> {
   await assertMultiCenter(db, appId);
   const rows = await db
     .selectDistinct({ appId: apps.appId, name: apps.name, shortName: apps.appShortName })
@@ -881,7 +863,12 @@ const mask = (name: string) =>
   name ? `${[...name][0]}${'*'.repeat(Math.max(1, [...name].length - 1))}` : '';
 
 /** This center's own patients, for the case-entry picker (by MRN; names masked). */
-export async function ownPatients(db: Tx, appId: number, id: number, keyword: string | undefined) {
+export async function ownPatients(
+  db: Tx,
+  appId: number,
+  id: number,
+  keyword: string | undefined,
+): Promise<McPatientOption[]> {
   await topicFor(db, appId, id);
   const k = keyword?.trim().replace(/[\\%_]/g, (c) => `\\${c}`);
   const rows = await db

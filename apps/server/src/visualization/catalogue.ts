@@ -1,6 +1,16 @@
-import type { Locale } from '@crdp/core';
+import {
+  type Locale,
+  VIS_FILTER_OPS,
+  VIS_MAX_ROWS,
+  type VisAggregateQuery,
+  type VisAggregateResult,
+  type VisAggregateRow,
+  type VisDataset,
+  type VisFieldType,
+  type VisFilterOp,
+  visAggregateQuery,
+} from '@crdp/core';
 import { type SQL, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { badRequest, bilingual } from '../http/errors.js';
 
@@ -13,7 +23,7 @@ import { badRequest, bilingual } from '../http/errors.js';
  * plug in by handing more `Dataset`s to `DatasetCatalogue`.
  */
 export type Text = Record<Locale, string>;
-export type FieldType = 'string' | 'number' | 'date' | 'boolean';
+export type FieldType = VisFieldType;
 
 export interface Dimension {
   key: string;
@@ -47,49 +57,14 @@ export interface Dataset {
   from: (appId: number) => SQL;
 }
 
-export const MAX_ROWS = 5000;
-
-const fieldKey = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[a-z][a-z0-9_]*$/);
-const filterValue = z.union([z.string().max(200), z.number(), z.boolean()]);
-export const FILTER_OPS = ['eq', 'ne', 'in', 'gte', 'lte', 'contains'] as const;
-export type FilterOp = (typeof FILTER_OPS)[number];
-export const aggregateQuerySchema = z.object({
-  dataset: fieldKey,
-  dimensions: z.array(fieldKey).max(4).default([]),
-  measures: z.array(fieldKey).min(1).max(6),
-  // The shape only: each value is checked against its field's type in `resolve`, before any SQL.
-  filters: z
-    .array(
-      z.object({
-        field: fieldKey,
-        op: z.enum(FILTER_OPS),
-        value: z.union([filterValue, z.array(filterValue).min(1).max(100)]),
-      }),
-    )
-    .max(10)
-    .default([]),
-  limit: z.number().int().min(1).max(MAX_ROWS).default(MAX_ROWS),
-});
-export type AggregateQuery = z.infer<typeof aggregateQuerySchema>;
-export type AggregateRow = Record<string, string | number | boolean | null>;
-
-export interface AggregateResult {
-  dataset: string;
-  columns: Array<{
-    key: string;
-    label: string;
-    kind: 'dimension' | 'measure';
-    type: FieldType;
-    rollup?: string;
-  }>;
-  rows: AggregateRow[];
-  /** True when more groups existed than `limit`. */
-  truncated: boolean;
-}
+export const MAX_ROWS = VIS_MAX_ROWS;
+export const FILTER_OPS = VIS_FILTER_OPS;
+export type FilterOp = VisFilterOp;
+/** The query of the builder: the contract of @crdp/core (contracts/visualization.ts). */
+export const aggregateQuerySchema = visAggregateQuery;
+export type AggregateQuery = VisAggregateQuery;
+export type AggregateRow = VisAggregateRow;
+export type AggregateResult = VisAggregateResult;
 
 const q = (key: string) => sql.raw(`"${key}"`);
 
@@ -234,7 +209,7 @@ export class DatasetCatalogue {
   }
 
   /** What the builder's menus show: datasets and their fields, in the caller's language. */
-  describe(locale: Locale) {
+  describe(locale: Locale): VisDataset[] {
     return [...this.byId.values()].map((d) => ({
       id: d.id,
       source: d.source,

@@ -1,4 +1,4 @@
-import { seededRandom } from '@crdp/core';
+import { type MonthBarEntry, seededRandom } from '@crdp/core';
 
 /**
  * The demo month bar data of spec 000 section 7 (`GET /analysis/month-bar`): one entry per
@@ -6,13 +6,6 @@ import { seededRandom } from '@crdp/core';
  * spec 000 section 9). The numbers are pseudo-random but fixed per year, so the example chart
  * does not jump on every reload and tests can rely on them.
  */
-export interface MonthBarEntry {
-  x: string;
-  month: number;
-  y: number;
-  y2: number;
-}
-
 export function monthBar(year: number): MonthBarEntry[] {
   const next = seededRandom(year);
   return Array.from({ length: 12 }, (_, i) => ({

@@ -1,16 +1,30 @@
+import {
+  monthBarAnswer,
+  monthBarQuery,
+  restOk,
+  visAggregateQuery,
+  visAggregateResult,
+  visChart,
+  visChartBody,
+  visChartParams,
+  visDashboard,
+  visDashboardBody,
+  visDashboardParams,
+  visDashboardWithCharts,
+  visDataset,
+  visDeleted,
+} from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DISEASE_LIBRARY_DATASETS } from '../disease-library/datasets.js';
-import { aggregateQuerySchema, DatasetCatalogue } from './catalogue.js';
+import { DatasetCatalogue } from './catalogue.js';
 import { CLINICAL_DATASETS } from './clinical-datasets.js';
 import { monthBar } from './month-bar.js';
 import {
   actorOf,
-  chartBodySchema,
   createChart,
   createDashboard,
-  dashboardBodySchema,
   deleteChart,
   deleteDashboard,
   listCharts,
@@ -23,10 +37,10 @@ import {
   updateDashboard,
 } from './saved.js';
 
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
-const serialId = z.coerce.number().int().positive().max(2_147_483_647);
-const chartParams = z.object({ chartId: serialId });
-const dashboardParams = z.object({ dashboardId: serialId });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
+const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
+const chartParams = visChartParams;
+const dashboardParams = visDashboardParams;
 
 /** The catalogue the builder draws from; disease-library and project datasets are added here. */
 export const catalogue = new DatasetCatalogue([...CLINICAL_DATASETS, ...DISEASE_LIBRARY_DATASETS]);
@@ -61,7 +75,8 @@ export async function visualizationRoutes(app: FastifyInstance) {
       schema: {
         tags: ['visualization'],
         summary: 'Demo month bar data (spec 000 section 7): ranges 1-22 and 1-30',
-        querystring: z.object({ year: z.coerce.number().int().min(2000).max(2100).optional() }),
+        querystring: monthBarQuery,
+        response: answer(monthBarAnswer),
       },
     },
     async (req) => ok({ result: monthBar(req.query.year ?? new Date().getFullYear()) }),
@@ -77,7 +92,11 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
     `${prefix}/datasets`,
     {
       config: { access: id('query') },
-      schema: { tags, summary: 'Datasets of the chart builder with their dimensions and measures' },
+      schema: {
+        tags,
+        summary: 'Datasets of the chart builder with their dimensions and measures',
+        response: answer(z.array(visDataset)),
+      },
     },
     async (req) => ok(catalogue.describe(req.locale)),
   );
@@ -89,7 +108,8 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
       schema: {
         tags,
         summary: 'Rows of a dataset grouped in the database by the chosen dimensions',
-        body: aggregateQuerySchema,
+        body: visAggregateQuery,
+        response: answer(visAggregateResult),
       },
     },
     async (req) => ok(await catalogue.aggregate(app.db, actorOf(req).appId, req.body, req.locale)),
@@ -99,14 +119,17 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
     `${prefix}/charts`,
     {
       config: { access: { apiId: `${overview}.query` } },
-      schema: { tags, summary: 'Saved charts of the app' },
+      schema: { tags, summary: 'Saved charts of the app', response: answer(z.array(visChart)) },
     },
     async (req) => ok(await listCharts(app.db, actorOf(req))),
   );
 
   r.post(
     `${prefix}/charts`,
-    { config: { access: id('add') }, schema: { tags, summary: 'Save a chart', body: chartBodySchema } },
+    {
+      config: { access: id('add') },
+      schema: { tags, summary: 'Save a chart', body: visChartBody, response: answer(visChart) },
+    },
     async (req) => ok(await createChart(app.db, req, actorOf(req), catalogue, req.body)),
   );
 
@@ -114,7 +137,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
     `${prefix}/charts/:chartId`,
     {
       config: { access: { apiId: `${overview}.query` }, ownedIds: ownedChartIds },
-      schema: { tags, summary: 'A saved chart', params: chartParams },
+      schema: { tags, summary: 'A saved chart', params: chartParams, response: answer(visChart) },
     },
     async (req) => ok(await loadChart(app.db, actorOf(req), req.params.chartId)),
   );
@@ -123,7 +146,13 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
     `${prefix}/charts/:chartId`,
     {
       config: { access: id('edit'), ownedIds: ownedChartIds },
-      schema: { tags, summary: 'Change a saved chart', params: chartParams, body: chartBodySchema },
+      schema: {
+        tags,
+        summary: 'Change a saved chart',
+        params: chartParams,
+        body: visChartBody,
+        response: answer(visChart),
+      },
       // Another app's id answers 404 before its body is looked at.
       preValidation: async (req) => {
         const p = chartParams.safeParse(req.params);
@@ -137,7 +166,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
     `${prefix}/charts/:chartId`,
     {
       config: { access: id('delete'), ownedIds: ownedChartIds },
-      schema: { tags, summary: 'Delete a saved chart', params: chartParams },
+      schema: { tags, summary: 'Delete a saved chart', params: chartParams, response: answer(visDeleted) },
     },
     async (req) => ok(await deleteChart(app.db, req, actorOf(req), req.params.chartId)),
   );
@@ -146,7 +175,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
     `${prefix}/dashboards`,
     {
       config: { access: { apiId: `${overview}.query` } },
-      schema: { tags, summary: 'Dashboards of the app' },
+      schema: { tags, summary: 'Dashboards of the app', response: answer(z.array(visDashboard)) },
     },
     async (req) => ok(await listDashboards(app.db, actorOf(req))),
   );
@@ -155,7 +184,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
     `${prefix}/dashboards`,
     {
       config: { access: id('add') },
-      schema: { tags, summary: 'Create a dashboard', body: dashboardBodySchema },
+      schema: { tags, summary: 'Create a dashboard', body: visDashboardBody, response: answer(visDashboard) },
     },
     async (req) => ok(await createDashboard(app.db, req, actorOf(req), req.body)),
   );
@@ -164,7 +193,12 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
     `${prefix}/dashboards/:dashboardId`,
     {
       config: { access: { apiId: `${overview}.query` }, ownedIds: ownedDashboardIds },
-      schema: { tags, summary: 'A dashboard with its charts', params: dashboardParams },
+      schema: {
+        tags,
+        summary: 'A dashboard with its charts',
+        params: dashboardParams,
+        response: answer(visDashboardWithCharts),
+      },
     },
     async (req) => ok(await loadDashboard(app.db, actorOf(req), req.params.dashboardId)),
   );
@@ -173,7 +207,13 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
     `${prefix}/dashboards/:dashboardId`,
     {
       config: { access: id('edit'), ownedIds: ownedDashboardIds },
-      schema: { tags, summary: 'Change a dashboard', params: dashboardParams, body: dashboardBodySchema },
+      schema: {
+        tags,
+        summary: 'Change a dashboard',
+        params: dashboardParams,
+        body: visDashboardBody,
+        response: answer(visDashboard),
+      },
       preValidation: async (req) => {
         const p = dashboardParams.safeParse(req.params);
         if (p.success) await loadDashboard(app.db, actorOf(req), p.data.dashboardId);
@@ -186,7 +226,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
     `${prefix}/dashboards/:dashboardId`,
     {
       config: { access: id('delete'), ownedIds: ownedDashboardIds },
-      schema: { tags, summary: 'Delete a dashboard', params: dashboardParams },
+      schema: { tags, summary: 'Delete a dashboard', params: dashboardParams, response: answer(visDeleted) },
     },
     async (req) => ok(await deleteDashboard(app.db, req, actorOf(req), req.params.dashboardId)),
   );

@@ -1,13 +1,22 @@
 import { CHANNELS, type ChartSpec, chartSpecSchema, validateChart } from '@crdp/charts';
+import {
+  type VisChartBody,
+  type VisDashboardBody,
+  type visChart,
+  visChartBody,
+  type visDashboard,
+  visDashboardBody,
+  type visDashboardWithCharts,
+} from '@crdp/core';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { visCharts, visDashboards } from '../db/schema/index.js';
 import { AppError, badRequest, bilingual, notFound } from '../http/errors.js';
 import { issueText } from '../http/validation-messages.js';
-import { type AggregateQuery, aggregateQuerySchema, type DatasetCatalogue } from './catalogue.js';
+import type { AggregateQuery, DatasetCatalogue } from './catalogue.js';
 
 /**
  * Saved charts and dashboards of one app. A chart is its dataset query plus its chart spec;
@@ -24,37 +33,14 @@ export function actorOf(req: FastifyRequest): Actor {
   return { appId: req.auth.appId, userId: req.auth.userId };
 }
 
-// zod counts code points; the limit is also held in UTF-16 units, as the OpenAPI maxLength says.
-const bounded = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((s) => s.length <= max, `at most ${max} characters`)
-    .transform((s) => s.trim());
-const name = bounded(100).pipe(z.string().min(1));
-const description = bounded(1000).default('');
-export const chartBodySchema = z.object({
-  name,
-  description,
-  query: aggregateQuerySchema,
-  spec: z.record(z.string(), z.unknown()),
-});
-export type ChartBody = z.infer<typeof chartBodySchema>;
-
-export const dashboardBodySchema = z.object({
-  name,
-  description,
-  tiles: z
-    .array(
-      z.object({
-        chartId: z.number().int().positive().max(2_147_483_647),
-        span: z.number().int().min(6).max(24),
-      }),
-    )
-    .max(24)
-    .default([]),
-});
-export type DashboardBody = z.infer<typeof dashboardBodySchema>;
+/** The bodies are the contracts of @crdp/core (contracts/visualization.ts). */
+export const chartBodySchema = visChartBody;
+export type ChartBody = VisChartBody;
+export const dashboardBodySchema = visDashboardBody;
+export type DashboardBody = VisDashboardBody;
+/** A chart or dashboard as answered (dates still `Date`s: the contract writes them out). */
+type ChartView = z.input<typeof visChart>;
+type DashboardView = z.input<typeof visDashboard>;
 
 /** The spec after the checks; throws 400 naming the path at fault. */
 export function checkChart(catalogue: DatasetCatalogue, query: AggregateQuery, spec: unknown): ChartSpec {
@@ -94,22 +80,29 @@ const chartColumns = {
   createdAt: visCharts.createdAt,
   updatedAt: visCharts.updatedAt,
 };
+/** The stored query and spec were checked before they were written. */
+const asChart = (r: { query: unknown; spec: unknown } & Omit<ChartView, 'query' | 'spec'>): ChartView => ({
+  ...r,
+  query: r.query as AggregateQuery,
+  spec: r.spec as Record<string, unknown>,
+});
 
-export async function listCharts(db: Db, actor: Actor) {
-  return db
+export async function listCharts(db: Db, actor: Actor): Promise<ChartView[]> {
+  const rows = await db
     .select(chartColumns)
     .from(visCharts)
     .where(eq(visCharts.appId, actor.appId))
     .orderBy(desc(visCharts.updatedAt), desc(visCharts.id));
+  return rows.map(asChart);
 }
 
-export async function loadChart(db: Tx, actor: Actor, id: number) {
+export async function loadChart(db: Tx, actor: Actor, id: number): Promise<ChartView> {
   const [row] = await db
     .select(chartColumns)
     .from(visCharts)
     .where(and(eq(visCharts.id, id), eq(visCharts.appId, actor.appId)));
   if (!row) throw notFound('chart');
-  return row;
+  return asChart(row);
 }
 
 export async function createChart(
@@ -118,7 +111,7 @@ export async function createChart(
   actor: Actor,
   catalogue: DatasetCatalogue,
   body: ChartBody,
-) {
+): Promise<ChartView> {
   const spec = checkChart(catalogue, body.query, body.spec);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -133,7 +126,7 @@ export async function createChart(
       })
       .returning(chartColumns);
     await audit(tx, req, { action: 'create', entity: 'vis_chart', entityId: row!.id, after: row });
-    return row!;
+    return asChart(row!);
   });
 }
 
@@ -144,7 +137,7 @@ export async function updateChart(
   catalogue: DatasetCatalogue,
   id: number,
   body: ChartBody,
-) {
+): Promise<ChartView> {
   const spec = checkChart(catalogue, body.query, body.spec);
   return db.transaction(async (tx) => {
     const before = await loadChart(tx, actor, id);
@@ -154,11 +147,16 @@ export async function updateChart(
       .where(and(eq(visCharts.id, id), eq(visCharts.appId, actor.appId)))
       .returning(chartColumns);
     await audit(tx, req, { action: 'update', entity: 'vis_chart', entityId: id, before, after: row });
-    return row!;
+    return asChart(row!);
   });
 }
 
-export async function deleteChart(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+export async function deleteChart(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+): Promise<{ id: number }> {
   return db.transaction(async (tx) => {
     const before = await loadChart(tx, actor, id);
     await tx.delete(visCharts).where(and(eq(visCharts.id, id), eq(visCharts.appId, actor.appId)));
@@ -175,35 +173,45 @@ const dashboardColumns = {
   createdAt: visDashboards.createdAt,
   updatedAt: visDashboards.updatedAt,
 };
+const asDashboard = (r: { tiles: unknown } & Omit<DashboardView, 'tiles'>): DashboardView => ({
+  ...r,
+  tiles: r.tiles as DashboardBody['tiles'],
+});
 
-export async function listDashboards(db: Db, actor: Actor) {
-  return db
+export async function listDashboards(db: Db, actor: Actor): Promise<DashboardView[]> {
+  const rows = await db
     .select(dashboardColumns)
     .from(visDashboards)
     .where(eq(visDashboards.appId, actor.appId))
     .orderBy(desc(visDashboards.updatedAt), desc(visDashboards.id));
+  return rows.map(asDashboard);
 }
 
 /** The stored dashboard row of the actor's app; 404 for another app's id. */
-async function dashboardRow(db: Tx, actor: Actor, id: number) {
+async function dashboardRow(db: Tx, actor: Actor, id: number): Promise<DashboardView> {
   const [row] = await db
     .select(dashboardColumns)
     .from(visDashboards)
     .where(and(eq(visDashboards.id, id), eq(visDashboards.appId, actor.appId)));
   if (!row) throw notFound('dashboard');
-  return row;
+  return asDashboard(row);
 }
 
-export async function loadDashboard(db: Db, actor: Actor, id: number) {
+export async function loadDashboard(
+  db: Db,
+  actor: Actor,
+  id: number,
+): Promise<z.input<typeof visDashboardWithCharts>> {
   const row = await dashboardRow(db, actor, id);
   // Tiles whose chart was deleted since are dropped on the way out.
-  const tiles = row.tiles as DashboardBody['tiles'];
+  const tiles = row.tiles;
   const ids = tiles.map((t) => t.chartId);
   const charts = ids.length
     ? await db
         .select(chartColumns)
         .from(visCharts)
         .where(and(eq(visCharts.appId, actor.appId), inArray(visCharts.id, ids)))
+        .then((rows) => rows.map(asChart))
     : [];
   const byId = new Map(charts.map((c) => [c.id, c]));
   return {
@@ -230,7 +238,12 @@ async function checkTiles(db: Db, actor: Actor, tiles: DashboardBody['tiles']) {
   });
 }
 
-export async function createDashboard(db: Db, req: FastifyRequest, actor: Actor, body: DashboardBody) {
+export async function createDashboard(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  body: DashboardBody,
+): Promise<DashboardView> {
   await checkTiles(db, actor, body.tiles);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -244,7 +257,7 @@ export async function createDashboard(db: Db, req: FastifyRequest, actor: Actor,
       })
       .returning(dashboardColumns);
     await audit(tx, req, { action: 'create', entity: 'vis_dashboard', entityId: row!.id, after: row });
-    return row!;
+    return asDashboard(row!);
   });
 }
 
@@ -254,7 +267,7 @@ export async function updateDashboard(
   actor: Actor,
   id: number,
   body: DashboardBody,
-) {
+): Promise<DashboardView> {
   await checkTiles(db, actor, body.tiles);
   return db.transaction(async (tx) => {
     const before = await dashboardRow(tx, actor, id);
@@ -264,11 +277,16 @@ export async function updateDashboard(
       .where(and(eq(visDashboards.id, id), eq(visDashboards.appId, actor.appId)))
       .returning(dashboardColumns);
     await audit(tx, req, { action: 'update', entity: 'vis_dashboard', entityId: id, before, after: row });
-    return row!;
+    return asDashboard(row!);
   });
 }
 
-export async function deleteDashboard(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+export async function deleteDashboard(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+): Promise<{ id: number }> {
   return db.transaction(async (tx) => {
     const before = await dashboardRow(tx, actor, id);
     await tx.delete(visDashboards).where(and(eq(visDashboards.id, id), eq(visDashboards.appId, actor.appId)));

@@ -1,2 +1,4 @@
 export * from './audit.js';
 export * from './common.js';
+export * from './multicenter.js';
+export * from './visualization.js';

@@ -1,3 +1,4 @@
+import { MC_CASE_TEXT_MAX } from '@crdp/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, InputNumber, Select, Table } from 'antd';
 import { useState } from 'react';
@@ -90,7 +91,7 @@ export function CaseEntry({ topic }: { topic: TopicDetail }) {
               {numeric(v) ? (
                 <InputNumber data-testid={`case-${v.key}`} style={{ width: 120 }} />
               ) : (
-                <Input data-testid={`case-${v.key}`} style={{ width: 160 }} maxLength={200} />
+                <Input data-testid={`case-${v.key}`} style={{ width: 160 }} maxLength={MC_CASE_TEXT_MAX} />
               )}
             </Form.Item>
           ))}

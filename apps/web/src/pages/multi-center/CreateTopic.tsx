@@ -8,12 +8,18 @@ import {
   ProFormText,
   ProFormTextArea,
 } from '@ant-design/pro-components';
+import {
+  MC_PROTOCOL_TEXT_MAX,
+  MC_TOPIC_NAME_MAX,
+  MC_VARIABLE_KEY_PATTERN,
+  MC_VARIABLE_LABEL_MAX,
+} from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { RequestError } from '../../api/client';
-import { type Center, mcApi, type TopicVariable } from './api';
+import { type Center, mcApi, type TopicVariableInput } from './api';
 import { MC_NS } from './i18n';
 
 interface Values {
@@ -65,7 +71,7 @@ export default function CreateTopic() {
         }}
         onFinish={async (v) => {
           try {
-            const variables: TopicVariable[] = v.variables.map((x) => ({
+            const variables: TopicVariableInput[] = v.variables.map((x) => ({
               key: x.key.trim(),
               label: x.label.trim(),
               required: x.required ?? false,
@@ -93,7 +99,12 @@ export default function CreateTopic() {
           }
         }}
       >
-        <ProFormText name="name" label={t('topicName')} rules={[{ required: true }]} width="lg" />
+        <ProFormText
+          name="name"
+          label={t('topicName')}
+          rules={[{ required: true }, { max: MC_TOPIC_NAME_MAX }]}
+          width="lg"
+        />
         <ProFormSelect
           name="centerAppIds"
           label={t('pickCenters')}
@@ -124,12 +135,14 @@ export default function CreateTopic() {
               name="key"
               label={t('varKey')}
               width="xs"
-              rules={[
-                { required: true },
-                { pattern: /^[a-zA-Z][a-zA-Z0-9_]{0,39}$/, message: t('varKeyRule') },
-              ]}
+              rules={[{ required: true }, { pattern: MC_VARIABLE_KEY_PATTERN, message: t('varKeyRule') }]}
             />
-            <ProFormText name="label" label={t('varLabel')} width="sm" rules={[{ required: true }]} />
+            <ProFormText
+              name="label"
+              label={t('varLabel')}
+              width="sm"
+              rules={[{ required: true }, { max: MC_VARIABLE_LABEL_MAX }]}
+            />
             <ProFormDigit
               name="min"
               label={t('varMin')}
@@ -147,10 +160,30 @@ export default function CreateTopic() {
             <ProFormCheckbox name="required" label={t('varRequired')} />
           </ProFormGroup>
         </ProFormList>
-        <ProFormTextArea name="background" label={t('background')} width="lg" />
-        <ProFormTextArea name="objectives" label={t('objectives')} width="lg" />
-        <ProFormTextArea name="design" label={t('design')} width="lg" />
-        <ProFormTextArea name="endpoints" label={t('endpoints')} width="lg" />
+        <ProFormTextArea
+          name="background"
+          label={t('background')}
+          width="lg"
+          rules={[{ max: MC_PROTOCOL_TEXT_MAX }]}
+        />
+        <ProFormTextArea
+          name="objectives"
+          label={t('objectives')}
+          width="lg"
+          rules={[{ max: MC_PROTOCOL_TEXT_MAX }]}
+        />
+        <ProFormTextArea
+          name="design"
+          label={t('design')}
+          width="lg"
+          rules={[{ max: MC_PROTOCOL_TEXT_MAX }]}
+        />
+        <ProFormTextArea
+          name="endpoints"
+          label={t('endpoints')}
+          width="lg"
+          rules={[{ max: MC_PROTOCOL_TEXT_MAX }]}
+        />
       </ProForm>
     </Card>
   );

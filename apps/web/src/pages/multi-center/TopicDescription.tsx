@@ -1,4 +1,5 @@
 import { ProForm, ProFormTextArea } from '@ant-design/pro-components';
+import { MC_APP_CODE_MAX, MC_MIN_CELL_MAX, MC_MIN_CELL_MIN, MC_PROTOCOL_TEXT_MAX } from '@crdp/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -105,7 +106,7 @@ function InviteCenter({ topic, onDone }: { topic: TopicDetail; onDone: () => Pro
           placeholder={t('inviteCodePlaceholder')}
           addonBefore={t('inviteCode')}
           value={code}
-          maxLength={100}
+          maxLength={MC_APP_CODE_MAX}
           onChange={(e) => {
             setCode(e.target.value);
             if (e.target.value) setAppId(undefined);
@@ -142,8 +143,8 @@ function MinCellSetting({ topic, onDone }: { topic: TopicDetail; onDone: () => P
     <Space wrap data-testid="min-cell">
       <InputNumber
         aria-label={t('minCell')}
-        min={1}
-        max={100}
+        min={MC_MIN_CELL_MIN}
+        max={MC_MIN_CELL_MAX}
         precision={0}
         value={value}
         onChange={(v) => setValue(v)}
@@ -400,7 +401,7 @@ export default function TopicDescription() {
           }}
         >
           {(['background', 'objectives', 'design', 'endpoints'] as const).map((k) => (
-            <ProFormTextArea key={k} name={k} label={t(k)} />
+            <ProFormTextArea key={k} name={k} label={t(k)} rules={[{ max: MC_PROTOCOL_TEXT_MAX }]} />
           ))}
         </ProForm>
       </Card>

@@ -1,4 +1,5 @@
 import { ProCard } from '@ant-design/pro-components';
+import type { MonthBarEntry } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import axios from 'axios';
@@ -6,12 +7,6 @@ import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { ChartView, type ViewSpec } from '../../components/chart/ChartView';
 import '../visualization/locales';
-
-type MonthBarEntry = {
-  x: string;
-  y: number;
-  y2: number;
-};
 
 /** The demo bar chart fed by `GET /analysis/month-bar` (spec 000 section 7), open without sign-in. */
 export function MonthBarDemo() {

@@ -11,6 +11,7 @@ import {
   SUBTYPE_LABELS,
   SUBTYPES,
 } from '@crdp/charts';
+import { VIS_NAME_MAX } from '@crdp/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -355,7 +356,7 @@ export function ChartBuilder({ area }: { area: Area }) {
                   data-testid="chart-name"
                   placeholder={t('vis.name')}
                   value={name}
-                  maxLength={100}
+                  maxLength={VIS_NAME_MAX}
                   onChange={(e) => setName(e.target.value)}
                   style={{ width: 200 }}
                 />

@@ -1,5 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProCard } from '@ant-design/pro-components';
+import { VIS_NAME_MAX } from '@crdp/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -233,7 +234,7 @@ export function ChartOverviews({ area }: { area: Area }) {
             label={t('vis.name')}
             rules={[{ required: true, whitespace: true, message: t('vis.nameRequired') }]}
           >
-            <Input maxLength={100} />
+            <Input maxLength={VIS_NAME_MAX} />
           </Form.Item>
           <Form.Item name="chartIds" label={t('vis.dashboardCharts')}>
             <Select mode="multiple" options={charts.data?.map((c) => ({ value: c.id, label: c.name }))} />

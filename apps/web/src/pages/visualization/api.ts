@@ -1,4 +1,16 @@
 import { CHANNELS, type ChartRow, type ChartSpec } from '@crdp/charts';
+import type {
+  VisAggregateQueryBody,
+  VisAggregateResult,
+  VisChart,
+  VisChartInput,
+  VisDashboard,
+  VisDashboardInput,
+  VisDashboardWithCharts,
+  VisDataset,
+  VisDatasetDimension,
+  VisDatasetMeasure,
+} from '@crdp/core';
 import { rest } from '../../api/client';
 import type { ViewSpec } from '../../components/chart/ChartView';
 
@@ -6,74 +18,41 @@ import type { ViewSpec } from '../../components/chart/ChartView';
 export type Area = 'visualization' | 'data-lake';
 const prefix = (area: Area) => (area === 'visualization' ? 'visualization' : 'data-lake/visualization');
 
-export interface DatasetField {
-  key: string;
-  label: string;
-  type?: 'string' | 'number' | 'date' | 'boolean';
-  rollup?: 'sum' | 'average' | 'min' | 'max';
-}
-export interface DatasetInfo {
-  id: string;
-  source: string;
-  label: string;
-  description: string;
-  dimensions: DatasetField[];
-  measures: DatasetField[];
-}
-export interface DatasetQuery {
-  dataset: string;
-  dimensions: string[];
-  measures: string[];
-  filters?: Array<{ field: string; op: string; value: unknown }>;
-}
-export interface AggregateResult {
-  rows: ChartRow[];
-  truncated: boolean;
-}
-export interface SavedChart {
-  id: number;
-  name: string;
-  description: string;
-  query: DatasetQuery;
-  spec: ViewSpec;
-  updatedAt: string;
-}
-export interface Dashboard {
-  id: number;
-  name: string;
-  description: string;
-  tiles: Array<{ chartId: number; span: number }>;
-  updatedAt: string;
-}
+/** A field of a dataset's menus: a dimension (with its type) or a measure (with its roll-up). */
+export type DatasetField = VisDatasetDimension | VisDatasetMeasure;
+export type DatasetInfo = VisDataset;
+/** A query as the builder sends it (filters and limit may be left out). */
+export type DatasetQuery = VisAggregateQueryBody;
+export type AggregateResult = VisAggregateResult;
+/** A saved chart; its spec is the `@crdp/charts` spec the builder made (checked when it was saved). */
+export type SavedChart = Omit<VisChart, 'spec'> & { spec: ViewSpec };
+export type Dashboard = VisDashboard;
+export type DashboardWithCharts = Omit<VisDashboardWithCharts, 'charts'> & { charts: SavedChart[] };
 
 export const listDatasets = (area: Area) => rest<DatasetInfo[]>({ url: `${prefix(area)}/datasets` });
 export const aggregate = (area: Area, query: DatasetQuery) =>
   rest<AggregateResult>({ url: `${prefix(area)}/aggregate`, method: 'POST', data: query });
 export const listCharts = (area: Area) => rest<SavedChart[]>({ url: `${prefix(area)}/charts` });
 export const getChart = (area: Area, id: number) => rest<SavedChart>({ url: `${prefix(area)}/charts/${id}` });
-export const saveChart = (area: Area, body: Omit<SavedChart, 'id' | 'updatedAt'>, id?: number) =>
+export const saveChart = (area: Area, body: Omit<VisChartInput, 'spec'> & { spec: ViewSpec }, id?: number) =>
   rest<SavedChart>({
     url: `${prefix(area)}/charts${id ? `/${id}` : ''}`,
     method: id ? 'PUT' : 'POST',
     data: body,
   });
 export const deleteChart = (area: Area, id: number) =>
-  rest<unknown>({ url: `${prefix(area)}/charts/${id}`, method: 'DELETE' });
+  rest<{ id: number }>({ url: `${prefix(area)}/charts/${id}`, method: 'DELETE' });
 export const listDashboards = (area: Area) => rest<Dashboard[]>({ url: `${prefix(area)}/dashboards` });
 export const getDashboard = (area: Area, id: number) =>
-  rest<Dashboard & { charts: SavedChart[] }>({ url: `${prefix(area)}/dashboards/${id}` });
-export const saveDashboard = (
-  area: Area,
-  body: Pick<Dashboard, 'name' | 'description' | 'tiles'>,
-  id?: number,
-) =>
+  rest<DashboardWithCharts>({ url: `${prefix(area)}/dashboards/${id}` });
+export const saveDashboard = (area: Area, body: VisDashboardInput, id?: number) =>
   rest<Dashboard>({
     url: `${prefix(area)}/dashboards${id ? `/${id}` : ''}`,
     method: id ? 'PUT' : 'POST',
     data: body,
   });
 export const deleteDashboard = (area: Area, id: number) =>
-  rest<unknown>({ url: `${prefix(area)}/dashboards/${id}`, method: 'DELETE' });
+  rest<{ id: number }>({ url: `${prefix(area)}/dashboards/${id}`, method: 'DELETE' });
 
 /** The dataset query a spec needs: its fields split into the dataset's dimensions and measures. */
 export function queryForSpec(dataset: DatasetInfo, spec: ChartSpec): DatasetQuery {
