@@ -5,18 +5,10 @@ import {
   type FunctionRegistry,
   findFunction,
 } from './functions.js';
-import {
-  CONTAINER_FIELDS,
-  type Condition,
-  type Form,
-  type FormContainer,
-  type FormElement,
-  type FormItem,
-  ITEM_TYPES,
-  type ShowRule,
-} from './types.js';
+import type { Condition, Form, FormElement, FormItem, ShowRule } from './types.js';
 import { itemValueKind } from './value-kind.js';
 import { isOff, isOn, toKeys } from './values.js';
+import { isItem, walkBelow } from './walk.js';
 
 /**
  * Compiles a form once into flat arrays and a dependency graph, so the engine works with
@@ -89,12 +81,6 @@ export interface CompiledForm {
   functions: FunctionRegistry;
 }
 
-const ITEM_TYPE_SET = new Set<string>(ITEM_TYPES);
-
-export function isItem(element: FormElement): element is FormItem {
-  return typeof element.type === 'string' && ITEM_TYPE_SET.has(element.type);
-}
-
 function flatten(form: Form): { nodes: FormNode[]; byKey: Map<string, number> } {
   const nodes: FormNode[] = [];
   const byKey = new Map<string, number>();
@@ -124,18 +110,14 @@ function flatten(form: Form): { nodes: FormNode[]; byKey: Map<string, number> } 
     if (!byKey.has(key)) byKey.set(key, index);
     return index;
   };
-  const walk = (container: FormContainer, self: number, page: number) => {
-    for (const field of CONTAINER_FIELDS) {
-      const children = container[field];
-      if (!Array.isArray(children)) continue;
-      for (const child of children) {
-        if (isItem(child)) add(child, 'item', self, page, `__${child.type}_${nodes.length}`);
-        else walk(child, add(child, 'container', self, page, `__container_${nodes.length}`), page);
-      }
-    }
-  };
   form.pages.forEach((page, i) => {
-    walk(page, add(page, 'page', -1, i + 1, `page${i + 1}`), i + 1);
+    const self = add(page, 'page', -1, i + 1, `page${i + 1}`);
+    const containers = new Map<FormElement, number>();
+    walkBelow(page, (child, at) => {
+      const parent = at.parents.length ? containers.get(at.parents[at.parents.length - 1]!)! : self;
+      if (isItem(child)) add(child, 'item', parent, i + 1, `__${child.type}_${nodes.length}`);
+      else containers.set(child, add(child, 'container', parent, i + 1, `__container_${nodes.length}`));
+    });
   });
   return { nodes, byKey };
 }

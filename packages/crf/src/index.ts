@@ -27,6 +27,10 @@ export {
   defaultFunctions,
   type FunctionRegistry,
 } from './functions.js';
+export { FormImportError } from './io/errors.js';
+export { fromJson } from './io/json.js';
+export { fromOdm, MAX_ODM_CHARS } from './io/odm.js';
+export { fromRedcap } from './io/redcap.js';
 export {
   mapRecordToAnswers,
   type RecordEntry,
@@ -37,3 +41,13 @@ export {
 export { type FormFault, FormParseError, formSchema, parseForm } from './schema.js';
 export * from './types.js';
 export { itemValueKind } from './value-kind.js';
+export {
+  answerItems,
+  childrenOf,
+  formItems,
+  isItem,
+  type PlacedItem,
+  type WalkPlace,
+  walkBelow,
+  walkForm,
+} from './walk.js';

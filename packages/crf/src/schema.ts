@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CONTAINER_FIELDS, type Form, ITEM_TYPES } from './types.js';
+import { CONTAINER_FIELDS, type Form, type FormElement, ITEM_TYPES } from './types.js';
+import { walkBelow } from './walk.js';
 
 /**
  * zod schema of the form JSON. Objects are loose: the older product added fields over the
@@ -162,31 +163,29 @@ export const formSchema = z
   .superRefine((form, ctx) => {
     // Keys must be unique across the whole form: rules and answers address items by key.
     const seen = new Map<string, string>();
-    const walk = (node: Record<string, unknown>, path: (string | number)[]) => {
+    const check = (node: FormElement, path: (string | number)[]) => {
       const key = node.key;
-      if (typeof key === 'string') {
-        const where = path.join('.');
-        if (seen.has(key)) {
-          ctx.addIssue(
-            fault(
-              [...path, 'key'],
-              `duplicate key '${key}' (first at ${seen.get(key)})`,
-              `key '${key}' 重复（首次出现在 ${seen.get(key)}）`,
-            ),
-          );
-        } else seen.set(key, where);
-      }
-      for (const field of CONTAINER_FIELDS) {
-        const children = node[field];
-        if (Array.isArray(children)) {
-          children.forEach((c, i) => {
-            walk(c as Record<string, unknown>, [...path, field, i]);
-          });
-        }
-      }
+      if (typeof key !== 'string') return;
+      const where = path.join('.');
+      if (seen.has(key)) {
+        ctx.addIssue(
+          fault(
+            [...path, 'key'],
+            `duplicate key '${key}' (first at ${seen.get(key)})`,
+            `key '${key}' 重复（首次出现在 ${seen.get(key)}）`,
+          ),
+        );
+      } else seen.set(key, where);
     };
     form.pages.forEach((p, i) => {
-      walk(p as Record<string, unknown>, ['pages', i]);
+      check(p as FormElement, ['pages', i]);
+      walkBelow(
+        p as FormElement,
+        (e, at) => {
+          check(e, ['pages', i, ...at.path]);
+        },
+        i,
+      );
     });
   });
 

@@ -1,8 +1,7 @@
 import { formatMessage } from '@crdp/core';
-import { createFormEngine, type Form, type Issue, type IssueCode } from '@crdp/crf';
+import { answerItems, createFormEngine, type Form, type Issue, type IssueCode } from '@crdp/crf';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from './actor.js';
-import { formItems } from './items.js';
 
 /** What a draft may lack: completeness, not correctness. */
 const COMPLETENESS: ReadonlySet<IssueCode> = new Set(['required', 'rowRequired', 'minOptions']);
@@ -24,7 +23,7 @@ export function evaluateAnswers(
   methods: Record<string, string>,
   mode: 'draft' | 'submit',
 ): Evaluated {
-  const known = new Set(formItems(form).map((x) => x.item.key));
+  const known = new Set(answerItems(form).map((x) => x.item.key));
   for (const key of Object.keys(answers)) {
     if (!known.has(key))
       throw invalid(`body.answers.${key}`, '本表单没有这个键的题目', 'no item of this form has this key');

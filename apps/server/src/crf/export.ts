@@ -1,4 +1,4 @@
-import type { Form, FormItem } from '@crdp/crf';
+import { answerItems, type Form, type FormItem } from '@crdp/crf';
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { crfFormVersions, crfRecords, patients } from '../db/schema/index.js';
@@ -6,7 +6,7 @@ import { csvStream } from '../files/csv.js';
 import { streamXlsx } from '../files/xlsx.js';
 import type { CrfActor } from './actor.js';
 import { loadVersion } from './forms.js';
-import { cellText, type ExportColumn, exportColumns, formItems } from './items.js';
+import { cellText, type ExportColumn, exportColumns } from './items.js';
 
 const BATCH = 500;
 
@@ -123,7 +123,7 @@ function dataType(item: FormItem): string {
 
 function metadata(form: Form, formName: string, formOid: string, mdv: string, cols: ExportColumn[]) {
   const pages = new Map<number, ExportColumn[]>();
-  const pageOf = new Map(formItems(form).map((x) => [x.item.key, x.page]));
+  const pageOf = new Map(answerItems(form).map((x) => [x.item.key, x.page + 1]));
   for (const c of cols) {
     const p = pageOf.get(c.item.key) ?? 1;
     pages.set(p, [...(pages.get(p) ?? []), c]);

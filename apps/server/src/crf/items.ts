@@ -1,27 +1,4 @@
-import { CONTAINER_FIELDS, type Form, type FormElement, type FormItem, ITEM_TYPES } from '@crdp/crf';
-
-const ITEM_TYPE_SET = new Set<string>(ITEM_TYPES);
-export const isFormItem = (e: FormElement): e is FormItem =>
-  typeof e.type === 'string' && ITEM_TYPE_SET.has(e.type);
-
-/** Every answerable item of a form in document order, with the page it is on. */
-export function formItems(form: Form): Array<{ item: FormItem; page: number }> {
-  const out: Array<{ item: FormItem; page: number }> = [];
-  const walk = (e: FormElement, page: number) => {
-    if (isFormItem(e)) {
-      if (e.type !== 'paragraph') out.push({ item: e, page });
-      return;
-    }
-    for (const f of CONTAINER_FIELDS) {
-      const children = (e as Record<string, unknown>)[f];
-      if (Array.isArray(children)) for (const c of children) walk(c as FormElement, page);
-    }
-  };
-  form.pages.forEach((p, i) => {
-    walk(p, i + 1);
-  });
-  return out;
-}
+import { answerItems, type Form, type FormItem } from '@crdp/crf';
 
 export interface ExportColumn {
   /** Column name: item key, `key.blank` for gap-filling blanks, `key.row` for matrix rows. */
@@ -34,7 +11,7 @@ export interface ExportColumn {
 /** One column per item (per blank and per matrix row where an item holds several values). */
 export function exportColumns(form: Form): ExportColumn[] {
   const cols: ExportColumn[] = [];
-  for (const { item } of formItems(form)) {
+  for (const { item } of answerItems(form)) {
     const label = item.title ?? item.key;
     if (item.type === 'gapFilling' && item.gapFilling?.length) {
       item.gapFilling.forEach((b, i) => {

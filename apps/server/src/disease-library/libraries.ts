@@ -1,9 +1,8 @@
 import type { CohortCondition } from '@crdp/core';
-import type { Form } from '@crdp/crf';
+import { answerItems, type Form } from '@crdp/crf';
 import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
-import { formItems } from '../crf/items.js';
 import type { Db, Tx } from '../db/client.js';
 import {
   crfForms,
@@ -67,7 +66,7 @@ export async function publishedForm(db: Tx, appId: number, formId: number, field
 
 /** Every rule must parse and name an item of the form; search fields must be items too. */
 export function checkRules(definition: Form, rules: Record<string, string>, searchFields: string[] = []) {
-  const keys = new Set(formItems(definition).map((x) => x.item.key));
+  const keys = new Set(answerItems(definition).map((x) => x.item.key));
   for (const [key, rule] of Object.entries(rules)) {
     if (!keys.has(key))
       throw invalid(`body.sourceRules.${key}`, '表单中没有这个键的题目', 'no item of the form has this key');
@@ -262,7 +261,7 @@ export async function libraryDetail(db: Tx, appId: number, id: number) {
     .select({ n: count() })
     .from(diseaseLibraryPatients)
     .where(eq(diseaseLibraryPatients.libraryId, id));
-  const items = formItems(definition).map(({ item }) => ({
+  const items = answerItems(definition).map(({ item }) => ({
     key: item.key,
     title: item.title ?? item.key,
     type: item.type,

@@ -1,9 +1,8 @@
-import type { Form } from '@crdp/crf';
+import { answerItems, type Form } from '@crdp/crf';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import { sameJson } from '../crf/evaluate.js';
-import { formItems } from '../crf/items.js';
 import { saveRecord } from '../crf/records.js';
 import type { Db, Tx } from '../db/client.js';
 import { crfFormVersions, crfRecords, diseaseLibraryPatients, patients } from '../db/schema/index.js';
@@ -213,7 +212,7 @@ export async function markUnobtainable(
   const m = await memberOf(db, lib.id, patientId);
   if (!(input.itemKey in (lib.sourceRules as Record<string, string>))) {
     const { definition } = await publishedForm(db, actor.appId, lib.crfFormId);
-    const keys = new Set(formItems(definition).map((x) => x.item.key));
+    const keys = new Set(answerItems(definition).map((x) => x.item.key));
     if (!keys.has(input.itemKey))
       throw invalid('body.itemKey', '表单中没有这个键的题目', 'no item of the form has this key');
   }

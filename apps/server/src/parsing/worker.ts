@@ -7,7 +7,7 @@
  */
 import { type CsvImportInput, mapCsv } from '../clinical/imports/csv.js';
 import { mapFhirBundle } from '../clinical/imports/fhir.js';
-import { fromJson, fromOdm, fromRedcap } from '../crf/import.js';
+import { importJson, importOdm, importRedcap } from '../crf/import.js';
 import { readCsv } from '../files/csv.js';
 import { AppError } from '../http/errors.js';
 import type { ParseOutcome, ParseTask } from './tasks.js';
@@ -15,11 +15,11 @@ import type { ParseOutcome, ParseTask } from './tasks.js';
 function run(task: ParseTask): unknown {
   switch (task.kind) {
     case 'crf.odm':
-      return fromOdm(task.text, task.formOid);
+      return importOdm(task.text, task.formOid);
     case 'crf.redcap':
-      return fromRedcap(task.text);
+      return importRedcap(task.text);
     case 'crf.json':
-      return fromJson(task.text);
+      return importJson(task.text);
     case 'csv.rows':
       return readCsv(task.text, task.field);
     case 'cdr.csv':

@@ -1,6 +1,5 @@
-import { type Form, type FormItem, itemValueKind } from '@crdp/crf';
+import { answerItems, type Form, type FormItem, itemValueKind } from '@crdp/crf';
 import { and, desc, eq, gt } from 'drizzle-orm';
-import { formItems } from '../crf/items.js';
 import type { Tx } from '../db/client.js';
 import { crfForms, crfFormVersions } from '../db/schema/index.js';
 
@@ -34,14 +33,14 @@ export function itemKind(item: FormItem): CrfItemKind {
 }
 
 export function crfItemsOf(form: Form): CrfItemInfo[] {
-  return formItems(form).map(({ item, page }) => {
+  return answerItems(form).map(({ item, page }) => {
     const kind = itemKind(item);
     const options =
       kind === 'choice' ? (item.options ?? []).map((o) => ({ code: o.code, name: o.name })) : [];
     return {
       key: item.key,
       title: item.title ?? item.key,
-      page,
+      page: page + 1,
       type: item.type,
       kind,
       options,

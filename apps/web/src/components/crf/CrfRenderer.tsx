@@ -1,13 +1,14 @@
 import {
-  CONTAINER_FIELDS,
+  childrenOf,
   createFormEngine,
   type Form,
   type FormElement,
   type FormEngine,
   type FormItem,
   type FormSnapshot,
+  formItems,
   type Issue,
-  ITEM_TYPES,
+  isItem,
 } from '@crdp/crf';
 import { Alert, Form as AntForm, Card, Tag, Typography } from 'antd';
 import { forwardRef, memo, useCallback, useImperativeHandle, useMemo, useRef, useState } from 'react';
@@ -43,13 +44,6 @@ export interface CrfRendererProps {
   onChange?: (() => void) | undefined;
 }
 
-const ITEM_TYPE_SET = new Set<string>(ITEM_TYPES);
-const isItem = (e: FormElement): e is FormItem => typeof e.type === 'string' && ITEM_TYPE_SET.has(e.type);
-const childrenOf = (e: FormElement): FormElement[] =>
-  CONTAINER_FIELDS.flatMap((f) => {
-    const c = (e as Record<string, unknown>)[f];
-    return Array.isArray(c) ? (c as FormElement[]) : [];
-  });
 const on = (f: unknown) => f === true || f === 1 || f === '1' || f === 'true';
 const isComputed = (item: FormItem) =>
   !!item.fxTopicData && !(item.fxRadio === false || item.fxRadio === 0 || item.fxRadio === '0');
@@ -266,11 +260,5 @@ function enterMovesOn(e: React.KeyboardEvent<HTMLDivElement>) {
 
 /** Every item of a form by key (titles for history and reasons). */
 export function itemsByKey(form: Form): Map<string, FormItem> {
-  const out = new Map<string, FormItem>();
-  const walk = (e: FormElement) => {
-    if (isItem(e)) out.set(e.key, e);
-    else for (const c of childrenOf(e)) walk(c);
-  };
-  for (const p of form.pages) walk(p);
-  return out;
+  return new Map(formItems(form).map(({ item }) => [item.key, item]));
 }

@@ -1,41 +1,23 @@
 import type { Form, FormElement, FormItem, ItemType } from '@crdp/crf';
-import { CONTAINER_FIELDS, FormParseError, ITEM_TYPES } from '@crdp/crf';
+import { CONTAINER_FIELDS, FormParseError, formItems, isItem, walkForm } from '@crdp/crf';
+
+export { isItem };
 
 /**
  * Editing operations of the designer on a form JSON. Each returns a new form object: the
  * engine caches a compiled form per object, so a form is never changed after use.
  */
-const ITEM_TYPE_SET = new Set<string>(ITEM_TYPES);
-export const isItem = (e: FormElement): e is FormItem =>
-  typeof e.type === 'string' && ITEM_TYPE_SET.has(e.type);
-
 export const pageItems = (form: Form, page: number): FormElement[] =>
   (form.pages[page]?.items as FormElement[] | undefined) ?? [];
 
-export function allItems(form: Form): FormItem[] {
-  const out: FormItem[] = [];
-  const walk = (e: FormElement) => {
-    if (isItem(e)) out.push(e);
-    else
-      for (const f of CONTAINER_FIELDS) {
-        const c = (e as Record<string, unknown>)[f];
-        if (Array.isArray(c)) for (const x of c) walk(x as FormElement);
-      }
-  };
-  for (const p of form.pages) walk(p);
-  return out;
-}
+export const allItems = (form: Form): FormItem[] => formItems(form).map((x) => x.item);
 
 export function freshKey(form: Form, prefix: string): string {
   const used = new Set<string>();
-  const walk = (e: FormElement) => {
+  for (const p of form.pages) if (typeof p.key === 'string') used.add(p.key);
+  walkForm(form, (e) => {
     if (typeof e.key === 'string') used.add(e.key);
-    for (const f of CONTAINER_FIELDS) {
-      const c = (e as Record<string, unknown>)[f];
-      if (Array.isArray(c)) for (const x of c) walk(x as FormElement);
-    }
-  };
-  for (const p of form.pages) walk(p);
+  });
   let n = 1;
   while (used.has(`${prefix}${n}`)) n++;
   return `${prefix}${n}`;
@@ -117,22 +99,12 @@ export function removeItem(form: Form, page: number, index: number): Form {
 /** Replaces an item anywhere in the form; a changed key follows into rules that name it. */
 export function replaceItem(form: Form, key: string, item: FormItem): Form {
   const next = clone(form);
-  const walk = (list: FormElement[]) => {
-    for (let i = 0; i < list.length; i++) {
-      const e = list[i]!;
-      if (isItem(e) && e.key === key) list[i] = item;
-      else
-        for (const f of CONTAINER_FIELDS) {
-          const c = (e as Record<string, unknown>)[f];
-          if (Array.isArray(c)) walk(c as FormElement[]);
-        }
-    }
-  };
-  for (const p of next.pages)
-    for (const f of CONTAINER_FIELDS) {
-      const c = (p as Record<string, unknown>)[f];
-      if (Array.isArray(c)) walk(c as FormElement[]);
-    }
+  walkForm(next, (e, at) => {
+    if (!isItem(e) || e.key !== key) return;
+    // The list the item sits in: the last container field and index of its path.
+    const owner = (at.parents[at.parents.length - 1] ?? next.pages[at.page]) as Record<string, FormElement[]>;
+    owner[at.path[at.path.length - 2] as string]![at.path[at.path.length - 1] as number] = item;
+  });
   if (item.key !== key) {
     const rename = (v: unknown): unknown => (v === key ? item.key : Array.isArray(v) ? v.map(rename) : v);
     next.showRules = (next.showRules ?? []).map((r) => ({
@@ -373,29 +345,15 @@ export interface ItemRow {
 
 /**
  * Every item of the form in reading order, including those inside groups at any depth, with its
- * page and group path (the table editor lists them so). Walks the same container fields as
+ * page and group path (the table editor lists them so). The same walk of `@crdp/crf` as
  * `replaceItem`, so an edit made through a row lands where the item is.
  */
 export function itemRows(form: Form): ItemRow[] {
-  const out: ItemRow[] = [];
-  const walk = (e: FormElement, page: number, path: ItemRow['path']) => {
-    if (isItem(e)) {
-      out.push({ item: e, page, path });
-      return;
-    }
-    const inner = [...path, { key: e.key, title: e.title }];
-    for (const f of CONTAINER_FIELDS) {
-      const c = (e as Record<string, unknown>)[f];
-      if (Array.isArray(c)) for (const x of c) walk(x as FormElement, page, inner);
-    }
-  };
-  form.pages.forEach((p, pi) => {
-    for (const f of CONTAINER_FIELDS) {
-      const c = (p as Record<string, unknown>)[f];
-      if (Array.isArray(c)) for (const x of c) walk(x as FormElement, pi, []);
-    }
-  });
-  return out;
+  return formItems(form).map(({ item, page, parents }) => ({
+    item,
+    page,
+    path: parents.map((p) => ({ key: p.key, title: p.title })),
+  }));
 }
 
 /** Why a form cannot be parsed, in the reader's language (the schema's own checks carry Chinese). */

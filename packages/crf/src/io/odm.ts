@@ -1,0 +1,386 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { Form, FormItem, FormPage, Option, ShowRule } from '../types.js';
+import { refuse } from './errors.js';
+import { OPS } from './operators.js';
+
+// ---------------------------------------------------------------------------------------------
+// CDISC ODM 1.3.2 metadata
+
+/** Largest ODM file accepted: the metadata of a whole study is well under this. */
+export const MAX_ODM_CHARS = 5 * 1024 * 1024;
+
+type XNode = Record<string, unknown>;
+
+const odmParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  maxNestedTags: 64,
+  // Every element a list, so the walker never asks whether there was one or several.
+  isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
+});
+
+const kids = (node: XNode | undefined, name: string): XNode[] => {
+  const v = node?.[name];
+  if (!Array.isArray(v)) return [];
+  return v.map((c) => (typeof c === 'object' && c !== null ? (c as XNode) : { '#text': String(c) }));
+};
+const kid = (node: XNode | undefined, name: string) => kids(node, name)[0];
+const attr = (node: XNode | undefined, name: string) => {
+  const v = node?.[`@_${name}`];
+  return v === undefined ? undefined : String(v).trim();
+};
+const text = (node: XNode | undefined) => {
+  const t = node?.['#text'];
+  return t === undefined ? '' : String(t).trim();
+};
+
+/** A TranslatedText in Chinese, else English, else the first one with any text. */
+function translated(node: XNode | undefined): string {
+  const texts = kids(node, 'TranslatedText')
+    .map((t) => ({ lang: (attr(t, 'lang') ?? '').toLowerCase(), text: text(t) }))
+    .filter((t) => t.text);
+  const pick = (prefix: string) => texts.find((t) => t.lang === prefix || t.lang.startsWith(`${prefix}-`));
+  return (pick('zh') ?? pick('en') ?? texts[0])?.text ?? '';
+}
+
+const YES_NO: Option[] = [
+  { code: '1', name: '是 Yes' },
+  { code: '0', name: '否 No' },
+];
+
+/**
+ * One form of a CDISC ODM 1.3.2 metadata file as a CRDP form: a page per ItemGroupDef, an item
+ * per ItemDef (numbers with their decimals, dates, code lists as choices, range checks as
+ * bounds, Mandatory as required, units). The form is the FormDef named by `formOid`, else the
+ * first in the protocol's order. What has no CRDP counterpart is reported, never guessed.
+ */
+export function fromOdm(xmlText: string, formOid?: string): { form: Form; unsupported: string[] } {
+  const field = 'content' as const;
+  if (xmlText.length > MAX_ODM_CHARS)
+    throw refuse(
+      field,
+      `ODM 文件超过 ${MAX_ODM_CHARS / 1024 / 1024} MB`,
+      `the ODM file is larger than ${MAX_ODM_CHARS / 1024 / 1024} MB`,
+    );
+  // No DTDs at all: entity definitions are how XML bombs and external-entity reads (XXE) start.
+  if (/<!DOCTYPE|<!ENTITY/i.test(xmlText))
+    throw refuse(
+      field,
+      'ODM 文件不能包含 DOCTYPE 或实体声明',
+      'an ODM file must not contain a DOCTYPE or entity declarations',
+    );
+  let check: ReturnType<typeof XMLValidator.validate>;
+  try {
+    check = XMLValidator.validate(xmlText);
+  } catch (e) {
+    throw refuse(
+      field,
+      `无法读取的 XML（${e instanceof Error ? e.message : String(e)}）`,
+      `not readable XML (${e instanceof Error ? e.message : String(e)})`,
+    );
+  }
+  if (check !== true)
+    throw refuse(
+      field,
+      `XML 格式不正确（第 ${check.err.line} 行：${check.err.msg}）`,
+      `not well-formed XML (line ${check.err.line}: ${check.err.msg})`,
+    );
+  let doc: XNode;
+  try {
+    doc = odmParser.parse(xmlText) as XNode;
+  } catch (e) {
+    throw refuse(
+      field,
+      `无法读取的 XML（${e instanceof Error ? e.message : String(e)}）`,
+      `not readable XML (${e instanceof Error ? e.message : String(e)})`,
+    );
+  }
+  const odm = kid(doc, 'ODM');
+  if (!odm)
+    throw refuse(
+      field,
+      '根元素不是 <ODM>（CDISC ODM 1.3.2）',
+      'the root element is not <ODM> (CDISC ODM 1.3.2)',
+    );
+  const study = kids(odm, 'Study').find((s) => kids(s, 'MetaDataVersion').length);
+  const mdv = kid(study, 'MetaDataVersion');
+  if (!study || !mdv)
+    throw refuse(
+      field,
+      'ODM 文件中没有带 MetaDataVersion 的 Study',
+      'the ODM file has no Study with a MetaDataVersion',
+    );
+
+  const byOid = (name: string) => new Map(kids(mdv, name).map((n) => [attr(n, 'OID') ?? '', n]));
+  const formDefs = byOid('FormDef');
+  const groupDefs = byOid('ItemGroupDef');
+  const itemDefs = byOid('ItemDef');
+  const codeLists = byOid('CodeList');
+  const eventDefs = byOid('StudyEventDef');
+  const conditions = byOid('ConditionDef');
+  const methods = byOid('MethodDef');
+  const expression = (def: XNode | undefined) => {
+    const e = text(kid(def, 'FormalExpression'));
+    return e ? ` (${e.length > 120 ? `${e.slice(0, 120)}…` : e})` : '';
+  };
+  const units = new Map(
+    kids(kid(study, 'BasicDefinitions'), 'MeasurementUnit').map((u) => [
+      attr(u, 'OID') ?? '',
+      translated(kid(u, 'Symbol')) || attr(u, 'Name') || '',
+    ]),
+  );
+  if (!formDefs.size)
+    throw refuse(field, 'MetaDataVersion 中没有定义任何 FormDef', 'the MetaDataVersion defines no FormDef');
+
+  const byOrder = (a: XNode, b: XNode) =>
+    Number(attr(a, 'OrderNumber') ?? 0) - Number(attr(b, 'OrderNumber') ?? 0);
+  // Protocol order: study events in turn, the forms of each; forms no event uses come last.
+  const order: string[] = [];
+  for (const ref of kids(kid(mdv, 'Protocol'), 'StudyEventRef').sort(byOrder))
+    for (const f of kids(eventDefs.get(attr(ref, 'StudyEventOID') ?? ''), 'FormRef').sort(byOrder)) {
+      const o = attr(f, 'FormOID') ?? '';
+      if (formDefs.has(o) && !order.includes(o)) order.push(o);
+    }
+  for (const o of formDefs.keys()) if (!order.includes(o)) order.push(o);
+  const chosen = formOid ?? order[0]!;
+  const formDef = formDefs.get(chosen);
+  if (!formDef)
+    throw refuse(
+      'formOid',
+      `文件中没有 FormDef "${chosen}"（文件中有：${order.join('、')}）`,
+      `no FormDef "${chosen}" in the file (it has ${order.join(', ')})`,
+    );
+
+  const unsupported: string[] = [];
+  const others = order.filter((o) => o !== chosen);
+  if (others.length)
+    unsupported.push(
+      `other forms in the file were not imported: ${others.map((o) => `${o} (${attr(formDefs.get(o), 'Name') ?? ''})`).join(', ')}`,
+    );
+
+  const used = new Set<string>();
+  const keyByRef = new Map<string, string>();
+  const keyOf = (oid: string) => {
+    // Our own export writes OID "I.<key>": that key comes back unchanged.
+    const base =
+      (/^I\.[A-Za-z_]/.test(oid) ? oid.slice(2) : oid)
+        .replace(/[^A-Za-z0-9_]/g, '_')
+        .replace(/^(\d)/, 'I_$1') || 'item';
+    let key = base;
+    for (let n = 2; used.has(key); n++) key = `${base}_${n}`;
+    used.add(key);
+    if (!keyByRef.has(oid)) keyByRef.set(oid, key);
+    const name = attr(itemDefs.get(oid), 'Name');
+    if (name && !keyByRef.has(name)) keyByRef.set(name, key);
+    return key;
+  };
+  const exceptions: Array<{ oid: string; key: string; cond: string }> = [];
+
+  const pages: FormPage[] = [];
+  for (const gref of kids(formDef, 'ItemGroupRef').sort(byOrder)) {
+    const goid = attr(gref, 'ItemGroupOID') ?? '';
+    const group = groupDefs.get(goid);
+    if (!group) {
+      unsupported.push(`${goid}: ItemGroupRef to an ItemGroupDef that is not defined`);
+      continue;
+    }
+    if (attr(group, 'Repeating') === 'Yes')
+      unsupported.push(`${goid}: repeating item group imported as a single page (no repeats)`);
+    const items: FormItem[] = [];
+    for (const iref of kids(group, 'ItemRef').sort(byOrder)) {
+      const ioid = attr(iref, 'ItemOID') ?? '';
+      const def = itemDefs.get(ioid);
+      if (!def) {
+        unsupported.push(`${ioid}: ItemRef to an ItemDef that is not defined`);
+        continue;
+      }
+      const item = odmItem(def, keyOf(ioid), ioid, codeLists, units, unsupported);
+      if (attr(iref, 'Mandatory') === 'Yes') item.isRequired = 1;
+      const cond = attr(iref, 'CollectionExceptionConditionOID');
+      if (cond) exceptions.push({ oid: ioid, key: item.key, cond });
+      const method = attr(iref, 'MethodOID');
+      if (method)
+        unsupported.push(
+          `${ioid}: derivation method ${method}${expression(methods.get(method))} not translated`,
+        );
+      items.push(item);
+    }
+    const key = `page_${pages.length + 1}`;
+    const name = attr(group, 'Name') || goid;
+    // A group's description (often the instructions of a questionnaire) opens the page as a paragraph.
+    const description = translated(kid(group, 'Description'));
+    if (description && description !== name)
+      items.unshift({ key: `${key}_intro`, type: 'paragraph', title: description });
+    pages.push({ key, title: name, items });
+  }
+  if (!pages.some((p) => p.items?.some((i) => i.type !== 'paragraph')))
+    throw refuse(field, `FormDef "${chosen}" 中没有题目`, `the FormDef "${chosen}" has no items`);
+
+  // A collection exception hides an item while its condition holds: a show rule with the opposite test.
+  const showRules: ShowRule[] = [];
+  const booleans = new Set(
+    pages
+      .flatMap((p) => (p.items ?? []) as FormItem[])
+      .filter((i) => i.options === YES_NO)
+      .map((i) => i.key),
+  );
+  const hidden = new Set<string>();
+  for (const x of exceptions) {
+    const expr = text(kid(conditions.get(x.cond), 'FormalExpression'));
+    const rule = exceptionRule(expr, keyByRef, booleans, x.key);
+    if (rule) {
+      showRules.push(rule);
+      hidden.add(x.key);
+    } else
+      unsupported.push(
+        `${x.oid}: collection exception condition ${x.cond}${expression(conditions.get(x.cond))} not translated into a show rule`,
+      );
+  }
+  for (const p of pages) for (const i of p.items ?? []) if (hidden.has((i as FormItem).key)) i.isHide = 1;
+  const form: Form = { title: attr(formDef, 'Name') ?? chosen, pages };
+  if (showRules.length) form.showRules = showRules;
+  return { form, unsupported };
+}
+
+const NEGATE: Record<string, string> = {
+  equals: 'notEquals',
+  notEquals: 'equals',
+  greaterThan: 'lessOrEqual',
+  lessThan: 'greaterOrEqual',
+  greaterOrEqual: 'lessThan',
+  lessOrEqual: 'greaterThan',
+};
+const ODM_OPS: Record<string, string> = { ...OPS, '==': 'equals' };
+// ../ItemData[@ItemOID='X'][@Value='v'] (the ODM examples' XPath) or X == "v" (OpenEDC), possibly !( ... ).
+const XPATH_TEST =
+  /^\.\.\/ItemData\[@ItemOID='([^']+)'\]\[@Value\s*(=|!=|>=|<=|>|<)\s*(?:'([^']*)'|(-?\d+(?:\.\d+)?))\]$/;
+const PLAIN_TEST = /^([A-Za-z_][\w.-]*)\s*(==|!=|>=|<=|>|<)\s*(?:"([^"]*)"|'([^']*)'|(-?\d+(?:\.\d+)?))$/;
+
+/** The show rule of an item that is not collected while `expr` holds; null when the expression is not one simple test. */
+function exceptionRule(
+  expr: string,
+  keyByRef: Map<string, string>,
+  booleans: Set<string>,
+  target: string,
+): ShowRule | null {
+  let e = expr.trim();
+  let negated = false;
+  const not = /^!\s*\((.*)\)$/.exec(e);
+  if (not) {
+    negated = true;
+    e = not[1]!.trim();
+  }
+  const m = XPATH_TEST.exec(e) ?? PLAIN_TEST.exec(e);
+  if (!m) return null;
+  const [, ref, op, a, b, c] = m;
+  const key = keyByRef.get(ref!);
+  const test = ODM_OPS[op!];
+  if (!key || !test) return null;
+  let value = a ?? b ?? c ?? '';
+  // A boolean item without a code list was imported with the codes 1 and 0.
+  if (booleans.has(key) && /^(true|false)$/i.test(value)) value = value.toLowerCase() === 'true' ? '1' : '0';
+  // Not collected while the test holds: shown while it fails (or, under a negation, while it holds).
+  return {
+    indicatorName: key,
+    condition: negated ? test : NEGATE[test]!,
+    indicatorVal: value,
+    selectItems: [target],
+  };
+}
+
+function odmItem(
+  def: XNode,
+  key: string,
+  oid: string,
+  codeLists: Map<string, XNode>,
+  units: Map<string, string>,
+  unsupported: string[],
+): FormItem {
+  const title =
+    translated(kid(def, 'Question')) || translated(kid(def, 'Description')) || attr(def, 'Name') || key;
+  const dataType = attr(def, 'DataType') ?? 'text';
+  const type = dataType.toLowerCase();
+  const item: FormItem = { key, type: 'textQuestion', title };
+  const length = Number(attr(def, 'Length'));
+  const digits = attr(def, 'SignificantDigits');
+  const numeric = type === 'integer' || type === 'float' || type === 'double';
+  const unitRef = attr(kid(def, 'MeasurementUnitRef'), 'MeasurementUnitOID');
+  if (unitRef) {
+    const unit = units.get(unitRef);
+    if (unit) item.unit = unit;
+    else unsupported.push(`${oid}: measurement unit ${unitRef} is not defined`);
+  }
+
+  const listRef = attr(kid(def, 'CodeListRef'), 'CodeListOID');
+  if (listRef) {
+    const list = codeLists.get(listRef);
+    const options: Option[] = [
+      ...kids(list, 'CodeListItem').map((c) => {
+        const code = attr(c, 'CodedValue') ?? '';
+        return { code, name: translated(kid(c, 'Decode')) || code };
+      }),
+      ...kids(list, 'EnumeratedItem').map((c) => {
+        const code = attr(c, 'CodedValue') ?? '';
+        return { code, name: code };
+      }),
+    ].filter((o) => o.code !== '');
+    if (options.length) {
+      item.type = 'radio';
+      item.options = options;
+      if (kids(def, 'RangeCheck').length)
+        unsupported.push(`${oid}: range check on a coded item not translated`);
+      return item;
+    }
+    unsupported.push(
+      list && kid(list, 'ExternalCodeList')
+        ? `${oid}: external code list ${listRef} (${attr(kid(list, 'ExternalCodeList'), 'Dictionary') ?? ''}) imported as free text`
+        : `${oid}: code list ${listRef} is missing or empty; imported as free text`,
+    );
+  }
+
+  if (numeric) {
+    item.textType = 'number';
+    if (type === 'integer') item.fixed = 0;
+    else if (digits !== undefined && /^\d+$/.test(digits)) item.fixed = Number(digits);
+  } else if (type === 'date') item.textType = 'date';
+  else if (type === 'datetime') {
+    item.textType = 'date';
+    unsupported.push(`${oid}: datetime imported as a date (the time of day is not kept)`);
+  } else if (type === 'boolean' && !listRef) {
+    item.type = 'radio';
+    item.options = YES_NO;
+    return item;
+  } else {
+    item.textType = 'text';
+    if (type !== 'text' && type !== 'string')
+      unsupported.push(`${oid}: data type "${dataType}" imported as free text`);
+    if (Number.isInteger(length) && length > 0) item.maxNub = length;
+  }
+
+  for (const rc of kids(def, 'RangeCheck')) {
+    const cmp = attr(rc, 'Comparator') ?? '';
+    const values = kids(rc, 'CheckValue').map(text);
+    const n = Number(values[0]);
+    const one = values.length === 1 && values[0] !== '' && Number.isFinite(n);
+    if (kid(rc, 'FormalExpression') || !numeric || !one || !['LT', 'LE', 'GT', 'GE'].includes(cmp)) {
+      unsupported.push(
+        `${oid}: range check ${cmp || '?'} ${kid(rc, 'FormalExpression') ? '(expression)' : values.join(', ')} not translated`,
+      );
+      continue;
+    }
+    // CRDP bounds are inclusive: a strict bound on whole numbers moves by one; on decimals it is reported.
+    const strict = cmp === 'LT' || cmp === 'GT';
+    const step = strict && type === 'integer' ? 1 : 0;
+    if (strict && type !== 'integer')
+      unsupported.push(`${oid}: strict range check ${cmp} ${values[0]} kept as inclusive`);
+    if (cmp === 'GT' || cmp === 'GE') item.minVal = n + step;
+    else item.maxVal = n - step;
+    if (attr(rc, 'SoftHard') === 'Soft')
+      unsupported.push(`${oid}: soft range check ${cmp} ${values[0]} enforced as a hard bound`);
+  }
+  return item;
+}
