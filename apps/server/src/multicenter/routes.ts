@@ -29,26 +29,25 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { topicFor } from './access.js';
+import { enterCase, ownCases, ownPatients } from './cases.js';
 import {
   answerInvitation,
-  createTopic,
-  detection,
-  enterCase,
   invitableCenters,
   inviteCenter,
   leaveTopic,
   listInvitations,
+  withdrawInvitation,
+} from './invitations.js';
+import { detection, pooled } from './pooled.js';
+import {
+  createTopic,
   listTopics,
   moveTopic,
-  ownCases,
   ownedTopicIds,
-  ownPatients,
-  pooled,
   topicDescription,
-  topicFor,
   updateProtocol,
   updateSettings,
-  withdrawInvitation,
 } from './topics.js';
 
 const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
