@@ -1,8 +1,8 @@
-import { XMLParser } from 'fast-xml-parser';
 import { compiled } from './compile.js';
 import { normalise } from './conditions.js';
 import type { Answers, Form, FormItem } from './types.js';
 import { toNumber } from './values.js';
+import { attr, kids, text, type XNode, xmlParser } from './xml.js';
 
 /**
  * Reads a structured case record (HL7 CDA shape: sections of coded entries) and places its
@@ -32,33 +32,7 @@ export interface RecordMapping {
   unmatched: UnmatchedEntry[];
 }
 
-type XNode = Record<string, unknown>;
-
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  trimValues: true,
-  // Every element as a list, so a walker need not ask whether there was one or several.
-  isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
-});
-
-function kids(node: XNode, name: string): XNode[] {
-  const v = node[name];
-  if (!Array.isArray(v)) return [];
-  return v.map((c) => (typeof c === 'object' && c !== null ? (c as XNode) : { '#text': String(c) }));
-}
-
-function attr(node: XNode | undefined, name: string): string | undefined {
-  const v = node?.[`@_${name}`];
-  return v === undefined ? undefined : String(v);
-}
-
-function text(node: XNode | undefined): string | undefined {
-  const t = node?.['#text'];
-  return t === undefined || String(t).trim() === '' ? undefined : String(t).trim();
-}
+const parser = xmlParser();
 
 /** First descendant with one of the names, breadth first (the act's own code before nested ones). */
 function find(node: XNode, names: string[]): XNode | undefined {

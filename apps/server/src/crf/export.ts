@@ -3,7 +3,7 @@ import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { crfFormVersions, crfRecords, patients } from '../db/schema/index.js';
 import { csvStream } from '../files/csv.js';
-import { streamXlsx } from '../files/xlsx.js';
+import { type Cell, streamXlsx } from '../files/xlsx.js';
 import type { CrfActor } from './actor.js';
 import { loadVersion } from './forms.js';
 import { cellText, type ExportColumn, exportColumns } from './items.js';
@@ -48,56 +48,47 @@ async function* recordBatches(db: Db, appId: number, formId: number) {
 const subjectOf = (r: { subjectCode: string; patientMrn: string | null; patientId: number | null }) =>
   r.subjectCode || r.patientMrn || (r.patientId ? `patient-${r.patientId}` : '');
 
-/** CSV: one row per record, one column per item (per blank and matrix row), streamed. */
+/**
+ * The export table, streamed: a header row, then one row per record and one column per item (per
+ * blank and matrix row), numbers kept as numbers unless shown as an option's name.
+ */
+async function* exportTable(
+  db: Db,
+  actor: CrfActor,
+  formId: number,
+  cols: ExportColumn[],
+  labels: boolean,
+): AsyncGenerator<Cell[][]> {
+  yield [['record_id', 'subject', 'status', 'version', 'updated_at', ...cols.map((c) => c.name)]];
+  for await (const batch of recordBatches(db, actor.appId, formId))
+    yield batch.map((r) => {
+      const answers = r.answers as Record<string, unknown>;
+      return [
+        r.id,
+        subjectOf(r),
+        r.status,
+        r.version,
+        r.updatedAt.toISOString(),
+        ...cols.map((c) => {
+          const v = c.read(answers);
+          return typeof v === 'number' && (!labels || !c.item.options) ? v : cellText(c.item, v, labels);
+        }),
+      ];
+    });
+}
+
+/** CSV: the export table with the spreadsheet formula guard. */
 export async function* exportCsv(db: Db, actor: CrfActor, formId: number, labels: boolean) {
   const { version } = await loadVersion(db, actor, formId);
   const cols = exportColumns(version.definition as Form);
-  async function* rows() {
-    yield [['record_id', 'subject', 'status', 'version', 'updated_at', ...cols.map((c) => c.name)]];
-    for await (const batch of recordBatches(db, actor.appId, formId))
-      yield batch.map((r) => {
-        const answers = r.answers as Record<string, unknown>;
-        return [
-          r.id,
-          subjectOf(r),
-          r.status,
-          r.version,
-          r.updatedAt,
-          ...cols.map((c) => cellText(c.item, c.read(answers), labels)),
-        ];
-      });
-  }
-  yield* csvStream(rows(), { formulaGuard: true });
+  yield* csvStream(exportTable(db, actor, formId, cols, labels), { formulaGuard: true });
 }
 
-/** XLSX: the same table as the CSV, numbers kept as numbers, streamed. */
+/** XLSX: the same table, numbers as numbers. */
 export async function* exportXlsx(db: Db, actor: CrfActor, formId: number, labels: boolean) {
   const { form, version } = await loadVersion(db, actor, formId);
   const cols = exportColumns(version.definition as Form);
-  async function* rows(): AsyncGenerator<Array<string | number | null>[]> {
-    yield [['record_id', 'subject', 'status', 'version', 'updated_at', ...cols.map((c) => c.name)]];
-    for await (const batch of recordBatches(db, actor.appId, formId)) {
-      yield batch.map((r) => {
-        const answers = r.answers as Record<string, unknown>;
-        return [
-          r.id,
-          subjectOf(r),
-          r.status,
-          r.version,
-          r.updatedAt.toISOString(),
-          ...cols.map((c) => {
-            const v = c.read(answers);
-            return typeof v === 'number' && !labels
-              ? v
-              : typeof v === 'number' && !c.item.options
-                ? v
-                : cellText(c.item, v, labels);
-          }),
-        ];
-      });
-    }
-  }
-  yield* streamXlsx([{ name: form.name, rows: rows() }]);
+  yield* streamXlsx([{ name: form.name, rows: exportTable(db, actor, formId, cols, labels) }]);
 }
 
 // XML 1.0 has no place for most control characters: they are dropped, not escaped.

@@ -1,5 +1,6 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLValidator } from 'fast-xml-parser';
 import type { Form, FormItem, FormPage, Option, ShowRule } from '../types.js';
+import { kids, type XNode, attr as xmlAttr, xmlParser, text as xmlText } from '../xml.js';
 import { refuse } from './errors.js';
 import { OPS } from './operators.js';
 
@@ -9,34 +10,11 @@ import { OPS } from './operators.js';
 /** Largest ODM file accepted: the metadata of a whole study is well under this. */
 export const MAX_ODM_CHARS = 5 * 1024 * 1024;
 
-type XNode = Record<string, unknown>;
+const odmParser = xmlParser({ parseAttributeValue: false, maxNestedTags: 64 });
 
-const odmParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  maxNestedTags: 64,
-  // Every element a list, so the walker never asks whether there was one or several.
-  isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
-});
-
-const kids = (node: XNode | undefined, name: string): XNode[] => {
-  const v = node?.[name];
-  if (!Array.isArray(v)) return [];
-  return v.map((c) => (typeof c === 'object' && c !== null ? (c as XNode) : { '#text': String(c) }));
-};
 const kid = (node: XNode | undefined, name: string) => kids(node, name)[0];
-const attr = (node: XNode | undefined, name: string) => {
-  const v = node?.[`@_${name}`];
-  return v === undefined ? undefined : String(v).trim();
-};
-const text = (node: XNode | undefined) => {
-  const t = node?.['#text'];
-  return t === undefined ? '' : String(t).trim();
-};
+const attr = (node: XNode | undefined, name: string) => xmlAttr(node, name)?.trim();
+const text = (node: XNode | undefined) => xmlText(node) ?? '';
 
 /** A TranslatedText in Chinese, else English, else the first one with any text. */
 function translated(node: XNode | undefined): string {
