@@ -1,4 +1,3 @@
-export * from './auth/index.js';
 export * from './cohort/index.js';
 export * from './constants.js';
 export * from './contracts/index.js';

@@ -1,3 +1,4 @@
+import type { AdminMember, AppDetails, AppType, RelatedApp } from '@crdp/core';
 import { and, asc, count, eq, ilike, or } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { appMembers, appProducts, apps, users } from '../db/schema/index.js';
@@ -5,15 +6,15 @@ import { AppError } from '../http/errors.js';
 import { countRoles } from './roles.js';
 
 /** Kinds of app a site runs; the labels travel in both languages of the product. */
-export const APP_TYPES = [
+export const APP_TYPES: readonly AppType[] = [
   { AppType: 'hospital', Name: '医院', NameEn: 'Hospital' },
   { AppType: 'laboratory', Name: '实验室', NameEn: 'Laboratory' },
   { AppType: 'network', Name: '科研协作网络', NameEn: 'Research network' },
   { AppType: 'department', Name: '科室', NameEn: 'Department' },
-] as const;
+];
 
 /** Apps the signed-in user belongs to: the only apps they may relate a role to. */
-export async function relatedApps(db: Tx, userId: number, currentAppId: number) {
+export async function relatedApps(db: Tx, userId: number, currentAppId: number): Promise<RelatedApp[]> {
   const rows = await db
     .select({ AppId: apps.appId, AppShortName: apps.appShortName, AppName: apps.name, AppType: apps.appType })
     .from(appMembers)
@@ -24,7 +25,11 @@ export async function relatedApps(db: Tx, userId: number, currentAppId: number) 
 }
 
 /** The current app with its products and how many members and roles it has. */
-export async function appDetails(db: Tx, currentAppId: number, askedAppId: number | undefined) {
+export async function appDetails(
+  db: Tx,
+  currentAppId: number,
+  askedAppId: number | undefined,
+): Promise<AppDetails> {
   if (askedAppId !== undefined && askedAppId !== currentAppId)
     throw new AppError(403, 'admin.otherApp', { id: currentAppId }, 'params.0');
   const [app] = await db.select().from(apps).where(eq(apps.appId, currentAppId));
@@ -52,7 +57,12 @@ export async function appDetails(db: Tx, currentAppId: number, askedAppId: numbe
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Members of the current app, for pickers (adding users to a role). */
-export async function appMembersList(db: Tx, appId: number, keyword: string | undefined, limit: number) {
+export async function appMembersList(
+  db: Tx,
+  appId: number,
+  keyword: string | undefined,
+  limit: number,
+): Promise<AdminMember[]> {
   const k = keyword?.trim();
   return db
     .select({

@@ -1,3 +1,4 @@
+import type { AuditLogEntry, AuditLogPage, AuditLogRow, AuditOutcome } from '@crdp/core';
 import { and, count, desc, eq, gte, ilike, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { appMembers, auditLog } from '../db/schema/index.js';
@@ -8,7 +9,7 @@ export interface AuditQuery {
   action?: string | undefined;
   entity?: string | undefined;
   entityId?: string | undefined;
-  outcome?: 'success' | 'failure' | 'denied' | undefined;
+  outcome?: AuditOutcome | undefined;
   from?: Date | undefined;
   to?: Date | undefined;
   page: number;
@@ -26,7 +27,7 @@ export function auditScope(db: Tx, appId: number): SQL {
   return or(eq(auditLog.appId, appId), and(isNull(auditLog.appId), inArray(auditLog.userId, members)))!;
 }
 
-const summary = (r: typeof auditLog.$inferSelect) => ({
+const summary = (r: typeof auditLog.$inferSelect): AuditLogRow => ({
   id: r.id,
   at: r.at.toISOString(),
   userId: r.userId,
@@ -34,13 +35,13 @@ const summary = (r: typeof auditLog.$inferSelect) => ({
   action: r.action,
   entity: r.entity,
   entityId: r.entityId,
-  outcome: r.outcome,
+  outcome: r.outcome as AuditOutcome,
   reason: r.reason,
   ip: r.ip,
   requestId: r.requestId,
 });
 
-export async function listAudit(db: Tx, appId: number, q: AuditQuery) {
+export async function listAudit(db: Tx, appId: number, q: AuditQuery): Promise<AuditLogPage> {
   const where = and(
     auditScope(db, appId),
     q.user ? ilike(auditLog.userName, `%${escapeLike(q.user)}%`) : undefined,
@@ -62,7 +63,7 @@ export async function listAudit(db: Tx, appId: number, q: AuditQuery) {
   return { total: total?.n ?? 0, page: q.page, size: q.size, items: rows.map(summary) };
 }
 
-export async function auditEntry(db: Tx, appId: number, id: number) {
+export async function auditEntry(db: Tx, appId: number, id: number): Promise<AuditLogEntry> {
   const [row] = await db
     .select()
     .from(auditLog)

@@ -1,3 +1,4 @@
+import type { AdminDisease, AdminDiseasePage } from '@crdp/core';
 import { and, asc, count, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
@@ -22,7 +23,7 @@ export interface DiseaseQuery {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-const view = (d: typeof diseases.$inferSelect) => ({
+const view = (d: typeof diseases.$inferSelect): AdminDisease => ({
   id: d.diseaseId,
   name: d.name,
   icd10: d.icd10,
@@ -33,7 +34,7 @@ const view = (d: typeof diseases.$inferSelect) => ({
 });
 
 /** The app's disease dictionary, searchable by name or ICD-10 code. */
-export async function listDiseases(db: Tx, appId: number, q: DiseaseQuery) {
+export async function listDiseases(db: Tx, appId: number, q: DiseaseQuery): Promise<AdminDiseasePage> {
   const k = q.keyword?.trim();
   const where = and(
     eq(diseases.appId, appId),
@@ -77,7 +78,12 @@ async function diseaseOfApp(db: Tx, appId: number, id: number) {
   return row;
 }
 
-export async function addDisease(db: Db, req: FastifyRequest, appId: number, input: DiseaseInput) {
+export async function addDisease(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  input: DiseaseInput,
+): Promise<AdminDisease> {
   return db.transaction(async (tx) => {
     await nameFree(tx, appId, input.name);
     const [row] = await tx
@@ -100,7 +106,7 @@ export async function editDisease(
   appId: number,
   id: number,
   input: Partial<DiseaseInput>,
-) {
+): Promise<AdminDisease> {
   return db.transaction(async (tx) => {
     const before = await diseaseOfApp(tx, appId, id);
     if (input.name !== undefined) await nameFree(tx, appId, input.name, id);
@@ -120,11 +126,11 @@ export async function editDisease(
   });
 }
 
-export async function deleteDisease(db: Db, req: FastifyRequest, appId: number, id: number) {
+export async function deleteDisease(db: Db, req: FastifyRequest, appId: number, id: number): Promise<true> {
   return db.transaction(async (tx) => {
     const before = await diseaseOfApp(tx, appId, id);
     await tx.delete(diseases).where(eq(diseases.diseaseId, id));
     await audit(tx, req, { action: 'disease.delete', entity: 'disease', entityId: id, before: view(before) });
-    return true;
+    return true as const;
   });
 }

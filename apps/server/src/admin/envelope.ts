@@ -1,12 +1,39 @@
-import { PRODUCT_ID } from '@crdp/core';
+import {
+  adminMember,
+  adminRole,
+  adminUserAccount,
+  adminUserListQuery,
+  adminUserPage,
+  adminUserRole,
+  adminUserSave,
+  appDetails,
+  appMembersQuery,
+  appType,
+  looseId,
+  noParams,
+  PRODUCT_ID,
+  permissionFunc,
+  permissionMenu,
+  relatedApp,
+  roleApp,
+  roleAppInput,
+  roleAppsAddInput,
+  roleListQuery,
+  rolePermissions,
+  rolePermissionsInput,
+  roleSaved,
+  roleSaveInput,
+  roleUserInput,
+  roleUsersAddInput,
+  userRolesQuery,
+} from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { loginSession } from '../auth/routes.js';
 import { defineMethod, registerEnvelope } from '../envelope/envelope.js';
 import { AppError } from '../http/errors.js';
 import { assertAccess } from '../http/security.js';
-import { APP_TYPES, appDetails, appMembersList, relatedApps } from './apps.js';
-import { idList, idValue, keyword, nickName, password, roleName, text, userName } from './inputs.js';
+import { APP_TYPES, appMembersList, appDetails as readAppDetails, relatedApps } from './apps.js';
 import {
   type Actor,
   addRoleApps,
@@ -26,37 +53,13 @@ import {
 } from './roles.js';
 import { listUsers, saveUser } from './users.js';
 
-const none = z.array(z.unknown()).max(1);
 const actorOf = (req: FastifyRequest): Actor => {
   const s = loginSession(req);
   return { userId: s.userId, appId: s.appId };
 };
 const need = (req: FastifyRequest, apiId: string) => assertAccess(req, { apiId });
-
-const userListQuery = z.object({
-  PageIndex: z.number().int().min(1).max(100_000).default(1),
-  PageSize: z.number().int().min(1).max(100).default(10),
-  Keyword: keyword.optional(),
-  Enabled: z.boolean().optional(),
-  RoleId: idValue.optional(),
-});
-const userSave = z.object({
-  UserId: idValue.optional(),
-  UserName: userName,
-  NickName: nickName.optional(),
-  Password: password.optional(),
-  /** The actor's own current password, needed when they set their own. */
-  OldPassword: password.optional(),
-  Enabled: z.boolean().optional(),
-  RoleIds: idList(200).optional(),
-});
-const roleSave = z.object({
-  RoleId: idValue.optional(),
-  RoleName: roleName,
-  Description: text(200).optional(),
-});
-const roleUser = z.object({ RoleId: idValue, UserId: idValue });
-const roleApp = z.object({ RoleId: idValue, AppId: idValue });
+const done = z.literal(true);
+const ids = z.array(z.number().int());
 
 /**
  * The administration envelope calls of spec 000 section 7 (merchantsuser, merchantsinfo,
@@ -70,15 +73,17 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
     GetList: defineMethod({
       access: { apiId: 'UserManage.query' },
       summary: 'Members of the current app, paged, searchable by name, filtered by state and role',
-      params: z.tuple([userListQuery.optional()]),
+      params: z.tuple([adminUserListQuery.optional()]),
+      result: adminUserPage,
       handler: async (req, [q]) => listUsers(db, actorOf(req).appId, q ?? { PageIndex: 1, PageSize: 10 }),
     }),
     Save: defineMethod({
       access: 'session',
       summary:
         'Create (UserManage.add; initial password must pass the policy) or update (UserManage.edit) a member, with their roles in this app',
-      params: z.tuple([userSave]),
-      handler: async (req, [input]: [z.infer<typeof userSave>]) => {
+      params: z.tuple([adminUserSave]),
+      result: adminUserAccount,
+      handler: async (req, [input]) => {
         need(req, input.UserId === undefined ? 'UserManage.add' : 'UserManage.edit');
         return saveUser(db, req, actorOf(req), input);
       },
@@ -89,7 +94,8 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
     GetRelatedApps: defineMethod({
       access: 'session',
       summary: 'Apps the signed-in user belongs to; the current one is marked',
-      params: none,
+      params: noParams,
+      result: z.array(relatedApp),
       handler: async (req) => {
         const a = actorOf(req);
         return relatedApps(db, a.userId, a.appId);
@@ -98,24 +104,23 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
     GetMembers: defineMethod({
       access: { apiId: 'RoleManage.query' },
       summary: 'Members of the current app (for adding users to a role)',
-      params: z.tuple([
-        z
-          .object({ Keyword: keyword.optional(), Limit: z.number().int().min(1).max(500).default(100) })
-          .optional(),
-      ]),
+      params: z.tuple([appMembersQuery.optional()]),
+      result: z.array(adminMember),
       handler: async (req, [q]) => appMembersList(db, actorOf(req).appId, q?.Keyword, q?.Limit ?? 100),
     }),
     Get: defineMethod({
       access: 'session',
       summary: 'The current app: names, type, products, member and role counts',
-      params: z.tuple([idValue.optional()]),
-      handler: async (req, [appId]) => appDetails(db, actorOf(req).appId, appId),
+      params: z.tuple([looseId.optional()]),
+      result: appDetails,
+      handler: async (req, [appId]) => readAppDetails(db, actorOf(req).appId, appId),
     }),
     GetAppTypes: defineMethod({
       access: 'session',
       summary: 'Kinds of app',
-      params: none,
-      handler: async () => APP_TYPES,
+      params: noParams,
+      result: z.array(appType),
+      handler: async () => [...APP_TYPES],
     }),
   });
 
@@ -124,7 +129,8 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
       access: 'session',
       summary:
         "Roles of a user in the current app (without UserId: the caller's own; another user's needs RoleManage.query)",
-      params: z.tuple([z.object({ UserId: idValue.optional() }).optional()]),
+      params: z.tuple([userRolesQuery.optional()]),
+      result: z.array(adminUserRole),
       handler: async (req, [q]) => {
         const a = actorOf(req);
         const userId = q?.UserId ?? a.userId;
@@ -135,33 +141,36 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
     GetRoleUsers: defineMethod({
       access: { apiId: 'RoleManage.query' },
       summary: 'Members of a role',
-      params: z.tuple([idValue]),
-      handler: async (req, [roleId]: [number]) => listRoleUsers(db, actorOf(req).appId, roleId),
+      params: z.tuple([looseId]),
+      result: z.array(adminMember),
+      handler: async (req, [roleId]) => listRoleUsers(db, actorOf(req).appId, roleId),
     }),
     DeleteRoleUser: defineMethod({
       access: { apiId: 'RoleManage.edit' },
       summary: 'Remove a user from a role (never the last enabled administrator)',
-      params: z.tuple([roleUser]),
-      handler: async (req, [p]: [z.infer<typeof roleUser>]) =>
-        deleteRoleUser(db, req, actorOf(req), p.RoleId, p.UserId),
+      params: z.tuple([roleUserInput]),
+      result: done,
+      handler: async (req, [p]) => deleteRoleUser(db, req, actorOf(req), p.RoleId, p.UserId),
     }),
     GetRoleApps: defineMethod({
       access: { apiId: 'RoleManage.query' },
       summary: 'Apps a role is shared with',
-      params: z.tuple([idValue]),
-      handler: async (req, [roleId]: [number]) => listRoleApps(db, actorOf(req).appId, roleId),
+      params: z.tuple([looseId]),
+      result: z.array(roleApp),
+      handler: async (req, [roleId]) => listRoleApps(db, actorOf(req).appId, roleId),
     }),
     DeleteRoleApp: defineMethod({
       access: { apiId: 'RoleManage.edit' },
       summary: 'Stop sharing a role with an app',
-      params: z.tuple([roleApp]),
-      handler: async (req, [p]: [z.infer<typeof roleApp>]) =>
-        deleteRoleApp(db, req, actorOf(req), p.RoleId, p.AppId),
+      params: z.tuple([roleAppInput]),
+      result: done,
+      handler: async (req, [p]) => deleteRoleApp(db, req, actorOf(req), p.RoleId, p.AppId),
     }),
     GetRoleList: defineMethod({
       access: { apiId: 'RoleManage.query' },
       summary: 'Roles of the current app (AppId, when given, must be the current app)',
-      params: z.tuple([z.object({ AppId: idValue.optional(), RoleName: text(30).optional() }).optional()]),
+      params: z.tuple([roleListQuery.optional()]),
+      result: z.array(adminRole),
       handler: async (req, [q]) => {
         const a = actorOf(req);
         if (q?.AppId !== undefined && q.AppId !== a.appId)
@@ -172,14 +181,16 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
     DeleteRole: defineMethod({
       access: { apiId: 'RoleManage.delete' },
       summary: 'Delete a role with its memberships and grants',
-      params: z.tuple([idValue]),
-      handler: async (req, [roleId]: [number]) => deleteRole(db, req, actorOf(req), roleId),
+      params: z.tuple([looseId]),
+      result: done,
+      handler: async (req, [roleId]) => deleteRole(db, req, actorOf(req), roleId),
     }),
     AddRole: defineMethod({
       access: 'session',
       summary: 'Add a role (RoleManage.add) or rename one when RoleId is given (RoleManage.edit)',
-      params: z.tuple([roleSave]),
-      handler: async (req, [input]: [z.infer<typeof roleSave>]) => {
+      params: z.tuple([roleSaveInput]),
+      result: roleSaved,
+      handler: async (req, [input]) => {
         need(req, input.RoleId === undefined ? 'RoleManage.add' : 'RoleManage.edit');
         return saveRole(db, req, actorOf(req), input);
       },
@@ -187,40 +198,43 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
     AddRoleApp: defineMethod({
       access: { apiId: 'RoleManage.edit' },
       summary: 'Share a role with apps the caller also belongs to',
-      params: z.tuple([z.object({ RoleId: idValue, AppIds: idList(100).min(1) })]),
-      handler: async (req, [p]: [{ RoleId: number; AppIds: number[] }]) =>
-        addRoleApps(db, req, actorOf(req), p.RoleId, p.AppIds),
+      params: z.tuple([roleAppsAddInput]),
+      result: ids,
+      handler: async (req, [p]) => addRoleApps(db, req, actorOf(req), p.RoleId, p.AppIds),
     }),
     AddRoleUser: defineMethod({
       access: { apiId: 'RoleManage.edit' },
       summary: 'Add members of the current app to a role',
-      params: z.tuple([z.object({ RoleId: idValue, UserIds: idList(500).min(1) })]),
-      handler: async (req, [p]: [{ RoleId: number; UserIds: number[] }]) =>
-        addRoleUsers(db, req, actorOf(req), p.RoleId, p.UserIds),
+      params: z.tuple([roleUsersAddInput]),
+      result: ids,
+      handler: async (req, [p]) => addRoleUsers(db, req, actorOf(req), p.RoleId, p.UserIds),
     }),
     GetPermissionMenus: defineMethod({
       access: { apiId: 'RoleManage.query' },
       summary: 'The menu tree of a product (22) with each menu’s functions',
-      params: z.tuple([idValue.optional()]),
+      params: z.tuple([looseId.optional()]),
+      result: z.array(permissionMenu),
       handler: async (_req, [productId]) => permissionMenus(db, productId ?? PRODUCT_ID),
     }),
     GetRolePermissions: defineMethod({
       access: { apiId: 'RoleManage.query' },
       summary: 'Menu ids and function ids a role holds',
-      params: z.tuple([idValue]),
-      handler: async (req, [roleId]: [number]) => getRolePermissions(db, actorOf(req).appId, roleId),
+      params: z.tuple([looseId]),
+      result: rolePermissions,
+      handler: async (req, [roleId]) => getRolePermissions(db, actorOf(req).appId, roleId),
     }),
     SaveRolePermissionAndFunctions: defineMethod({
       access: { apiId: 'RoleManage.edit' },
       summary: 'Replace the menus and functions of a role together',
-      params: z.tuple([z.object({ RoleId: idValue, MenuIds: idList(5000), FuncIds: idList(50_000) })]),
-      handler: async (req, [p]: [{ RoleId: number; MenuIds: number[]; FuncIds: number[] }]) =>
-        saveRolePermissions(db, req, actorOf(req), p),
+      params: z.tuple([rolePermissionsInput]),
+      result: rolePermissions,
+      handler: async (req, [p]) => saveRolePermissions(db, req, actorOf(req), p),
     }),
     GetPermissionFuncs: defineMethod({
       access: { apiId: 'RoleManage.query' },
       summary: 'Every function (button or call) with its menu and ApiId',
-      params: none,
+      params: noParams,
+      result: z.array(permissionFunc),
       handler: async () => permissionFuncs(db),
     }),
   });

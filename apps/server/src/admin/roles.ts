@@ -1,6 +1,17 @@
-import type { AuditAction } from '@crdp/core';
+import type {
+  AdminMember,
+  AdminUserRole,
+  AuditAction,
+  adminRole,
+  PermissionFunc,
+  PermissionMenu,
+  RoleApp,
+  RolePermissions,
+  RoleSaved,
+} from '@crdp/core';
 import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import {
@@ -27,7 +38,7 @@ export interface Actor {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Roles of the actor's app, with how many users hold each. */
-export async function listRoles(db: Tx, appId: number, name?: string) {
+export async function listRoles(db: Tx, appId: number, name?: string): Promise<z.input<typeof adminRole>[]> {
   const rows = await db
     .select({
       RoleId: roles.roleId,
@@ -62,7 +73,7 @@ export async function saveRole(
   req: FastifyRequest,
   actor: Actor,
   input: { RoleId?: number | undefined; RoleName: string; Description?: string | undefined },
-) {
+): Promise<RoleSaved> {
   return db.transaction(async (tx) => {
     await roleNameFree(tx, actor.appId, input.RoleName, input.RoleId);
     if (input.RoleId === undefined) {
@@ -85,7 +96,7 @@ export async function saveRole(
 }
 
 /** Deletes a role with its memberships and grants, in one transaction. */
-export async function deleteRole(db: Db, req: FastifyRequest, actor: Actor, roleId: number) {
+export async function deleteRole(db: Db, req: FastifyRequest, actor: Actor, roleId: number): Promise<true> {
   await db.transaction(async (tx) => {
     const role = await roleOfApp(tx, actor.appId, roleId, 'params.0');
     const [members, grants] = await Promise.all([roleUserIds(tx, roleId), rolePermissions(tx, roleId)]);
@@ -100,7 +111,7 @@ export async function deleteRole(db: Db, req: FastifyRequest, actor: Actor, role
       before: { ...role, UserIds: members, ...grants },
     });
   });
-  return true;
+  return true as const;
 }
 
 async function roleUserIds(db: Tx, roleId: number) {
@@ -113,7 +124,12 @@ async function roleUserIds(db: Tx, roleId: number) {
 }
 
 /** Members of a role (only roles of the actor's app). */
-export async function listRoleUsers(db: Tx, appId: number, roleId: number, field = 'params.0') {
+export async function listRoleUsers(
+  db: Tx,
+  appId: number,
+  roleId: number,
+  field = 'params.0',
+): Promise<AdminMember[]> {
   await roleOfApp(db, appId, roleId, field);
   return db
     .select({
@@ -129,7 +145,12 @@ export async function listRoleUsers(db: Tx, appId: number, roleId: number, field
 }
 
 /** Roles a user holds in the actor's app. */
-export async function listUserRoles(db: Tx, appId: number, userId: number, field = 'params.0.UserId') {
+export async function listUserRoles(
+  db: Tx,
+  appId: number,
+  userId: number,
+  field = 'params.0.UserId',
+): Promise<AdminUserRole[]> {
   await membersOfApp(db, appId, [userId], field);
   return db
     .select({ RoleId: roles.roleId, RoleName: roles.roleName })
@@ -176,7 +197,7 @@ export async function addRoleUsers(
   actor: Actor,
   roleId: number,
   userIds: number[],
-) {
+): Promise<number[]> {
   return db.transaction(async (tx) => {
     await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
     await membersOfApp(tx, actor.appId, userIds, 'params.0.UserIds');
@@ -195,7 +216,7 @@ export async function deleteRoleUser(
   actor: Actor,
   roleId: number,
   userId: number,
-) {
+): Promise<true> {
   return db.transaction(async (tx) => {
     await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
     await changeRoleLinks(tx, req, roleId, { ...USERS, action: 'role.users.delete' }, async (before) => {
@@ -205,12 +226,12 @@ export async function deleteRoleUser(
         tx.delete(roleUsers).where(and(eq(roleUsers.roleId, roleId), eq(roleUsers.userId, userId))),
       );
     });
-    return true;
+    return true as const;
   });
 }
 
 /** Apps a role of the actor's app is shared with. */
-export async function listRoleApps(db: Tx, appId: number, roleId: number) {
+export async function listRoleApps(db: Tx, appId: number, roleId: number): Promise<RoleApp[]> {
   await roleOfApp(db, appId, roleId, 'params.0');
   return db
     .select({ AppId: apps.appId, AppShortName: apps.appShortName, AppName: apps.name, AppType: apps.appType })
@@ -232,7 +253,7 @@ export async function addRoleApps(
   actor: Actor,
   roleId: number,
   appIds: number[],
-) {
+): Promise<number[]> {
   return db.transaction(async (tx) => {
     await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
     const mine = await tx
@@ -257,7 +278,7 @@ export async function deleteRoleApp(
   actor: Actor,
   roleId: number,
   appId: number,
-) {
+): Promise<true> {
   return db.transaction(async (tx) => {
     await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
     await changeRoleLinks(tx, req, roleId, { ...APPS, action: 'role.apps.delete' }, async (before) => {
@@ -265,12 +286,12 @@ export async function deleteRoleApp(
         throw new AppError(400, 'admin.unknownApp', { id: appId }, 'params.0.AppId');
       await tx.delete(roleApps).where(and(eq(roleApps.roleId, roleId), eq(roleApps.appId, appId)));
     });
-    return true;
+    return true as const;
   });
 }
 
 /** The menu tree of the product with each menu's functions, for the permission editor. */
-export async function permissionMenus(db: Tx, productId: number) {
+export async function permissionMenus(db: Tx, productId: number): Promise<PermissionMenu[]> {
   const [menuRows, funcRows] = await Promise.all([
     db
       .select()
@@ -295,7 +316,7 @@ export async function permissionMenus(db: Tx, productId: number) {
   }));
 }
 
-export async function permissionFuncs(db: Tx) {
+export async function permissionFuncs(db: Tx): Promise<PermissionFunc[]> {
   return db
     .select({
       FuncId: functions.funcId,
@@ -307,7 +328,7 @@ export async function permissionFuncs(db: Tx) {
     .orderBy(asc(functions.funcId));
 }
 
-async function rolePermissions(db: Tx, roleId: number) {
+async function rolePermissions(db: Tx, roleId: number): Promise<RolePermissions> {
   const [m, f] = await Promise.all([
     db.select({ id: roleMenus.menuId }).from(roleMenus).where(eq(roleMenus.roleId, roleId)),
     db.select({ id: roleFunctions.funcId }).from(roleFunctions).where(eq(roleFunctions.roleId, roleId)),
@@ -316,7 +337,12 @@ async function rolePermissions(db: Tx, roleId: number) {
   return { MenuIds: sorted(m), FuncIds: sorted(f) };
 }
 
-export async function getRolePermissions(db: Tx, appId: number, roleId: number, field = 'params.0') {
+export async function getRolePermissions(
+  db: Tx,
+  appId: number,
+  roleId: number,
+  field = 'params.0',
+): Promise<RolePermissions> {
   await roleOfApp(db, appId, roleId, field);
   return rolePermissions(db, roleId);
 }
@@ -330,7 +356,7 @@ export async function saveRolePermissions(
   req: FastifyRequest,
   actor: Actor,
   input: { RoleId: number; MenuIds: number[]; FuncIds: number[] },
-) {
+): Promise<RolePermissions> {
   return db.transaction(async (tx) => {
     await roleOfApp(tx, actor.appId, input.RoleId, 'params.0.RoleId');
     const allMenus = await tx.select({ id: menus.menuId, parentId: menus.parentId }).from(menus);

@@ -1,4 +1,28 @@
-import { PRODUCT_ID } from '@crdp/core';
+import {
+  adminDisease,
+  adminDiseaseCreate,
+  adminDiseasePage,
+  adminDiseasePatch,
+  adminDiseaseQuery,
+  adminMember,
+  adminPasswordReset,
+  adminResetPasswordBody,
+  adminRole,
+  adminRoleIdQuery,
+  adminRolesQuery,
+  adminUserAccount,
+  adminUserPage,
+  adminUsersQuery,
+  auditLogEntry,
+  auditLogPage,
+  auditLogQuery,
+  looseId,
+  moduleSettings,
+  PRODUCT_ID,
+  permissionMenu,
+  restOk,
+  rolePermissions,
+} from '@crdp/core';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,18 +32,17 @@ import type { Db } from '../db/client.js';
 import { appMembers, auditLog, diseases } from '../db/schema/index.js';
 import { auditEntry, auditScope, listAudit } from './audit-log.js';
 import { addDisease, deleteDisease, editDisease, listDiseases } from './diseases.js';
-import { idValue, password, queryBool, queryInt, queryText, text } from './inputs.js';
 import { generatePasswordLike } from './password-gen.js';
 import { getRolePermissions, listRoles, listRoleUsers, permissionMenus } from './roles.js';
-import { moduleSettingsInput, readModuleSettings, saveModuleSettings } from './settings.js';
+import { readModuleSettings, saveModuleSettings } from './settings.js';
 import { listUsers, resetPassword, setUserEnabled } from './users.js';
 
-const ok = (data: unknown) => ({ code: 200, data, message: 'ok' });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const actorOf = (req: FastifyRequest) => {
   const s = loginSession(req);
   return { userId: s.userId, appId: s.appId };
 };
-const idParams = z.object({ id: idValue });
+const idParams = z.object({ id: looseId });
 
 /** Real ids of one app's objects, for the authorization matrix's cross-app check. */
 const membersOf = async (db: Db, appId: number) =>
@@ -42,17 +65,6 @@ const auditOf = async (db: Db, appId: number) =>
       .limit(20)
   ).map((r) => ({ id: r.id }));
 
-const diseaseFields = {
-  name: text(100, { min: 1 }),
-  icd10: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^$|^[A-Z]\d{2}(\.[0-9A-Z]{1,4})?$/, 'icd10 must look like I10 or E11.9'),
-  category: text(50),
-  enabled: z.boolean(),
-};
-
 /** REST routes of the administration area under /api/v0.1. */
 export async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -66,7 +78,8 @@ export async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Roles of the current app',
-        querystring: z.object({ name: queryText.optional() }),
+        querystring: adminRolesQuery,
+        response: { 200: restOk(z.array(adminRole)) },
       },
     },
     async (req) => ok(await listRoles(db, actorOf(req).appId, req.query.name)),
@@ -78,7 +91,8 @@ export async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Menu and function ids of a role',
-        querystring: z.object({ role_id: queryInt(1, 2_147_483_647) }),
+        querystring: adminRoleIdQuery,
+        response: { 200: restOk(rolePermissions) },
       },
     },
     async (req) => ok(await getRolePermissions(db, actorOf(req).appId, req.query.role_id, 'query.role_id')),
@@ -90,7 +104,8 @@ export async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Members of a role',
-        querystring: z.object({ role_id: queryInt(1, 2_147_483_647) }),
+        querystring: adminRoleIdQuery,
+        response: { 200: restOk(z.array(adminMember)) },
       },
     },
     async (req) => ok(await listRoleUsers(db, actorOf(req).appId, req.query.role_id, 'query.role_id')),
@@ -99,7 +114,11 @@ export async function adminRoutes(app: FastifyInstance) {
     '/api/v0.1/menu',
     {
       config: { access: { apiId: 'RoleManage.query' } },
-      schema: { tags, summary: 'The menu tree of product 22 with each menu’s functions' },
+      schema: {
+        tags,
+        summary: 'The menu tree of product 22 with each menu’s functions',
+        response: { 200: restOk(z.array(permissionMenu)) },
+      },
     },
     async () => ok(await permissionMenus(db, PRODUCT_ID)),
   );
@@ -111,13 +130,8 @@ export async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Members of the current app, paged (GET user of spec 000 is the signed-in user)',
-        querystring: z.object({
-          page: queryInt(1, 100_000).optional(),
-          size: queryInt(1, 100).optional(),
-          keyword: queryText.optional(),
-          enabled: queryBool.optional(),
-          role_id: queryInt(1, 2_147_483_647).optional(),
-        }),
+        querystring: adminUsersQuery,
+        response: { 200: restOk(adminUserPage) },
       },
     },
     async (req) => {
@@ -145,6 +159,7 @@ export async function adminRoutes(app: FastifyInstance) {
           tags,
           summary: enabled ? 'Enable a member' : 'Disable a member; their sessions end at once',
           params: idParams,
+          response: { 200: restOk(adminUserAccount) },
         },
       },
       async (req) => ok(await setUserEnabled(db, req, actorOf(req), req.params.id, enabled)),
@@ -158,13 +173,8 @@ export async function adminRoutes(app: FastifyInstance) {
         tags,
         summary: 'Set a new password (or, without one, make a temporary password shown once); sessions end',
         params: idParams,
-        body: z
-          .object({
-            Password: password.optional(),
-            /** Needed when administrators reset their own password. */
-            OldPassword: password.optional(),
-          })
-          .optional(),
+        body: adminResetPasswordBody,
+        response: { 200: restOk(adminPasswordReset) },
       },
     },
     async (req) =>
@@ -188,6 +198,7 @@ export async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Module configuration of the current app (titles, logo, environment, company, mode)',
+        response: { 200: restOk(moduleSettings) },
       },
     },
     async (req) => ok(await readModuleSettings(db, actorOf(req).appId)),
@@ -199,7 +210,8 @@ export async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Change the module configuration of the current app',
-        body: moduleSettingsInput,
+        body: moduleSettings,
+        response: { 200: restOk(moduleSettings) },
       },
     },
     async (req) => ok(await saveModuleSettings(db, req, actorOf(req).appId, req.body)),
@@ -212,13 +224,8 @@ export async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'The disease dictionary of the current app',
-        querystring: z.object({
-          keyword: queryText.optional(),
-          category: queryText.optional(),
-          enabled: queryBool.optional(),
-          page: queryInt(1, 100_000).optional(),
-          size: queryInt(1, 100).optional(),
-        }),
+        querystring: adminDiseaseQuery,
+        response: { 200: restOk(adminDiseasePage) },
       },
     },
     async (req) => {
@@ -241,12 +248,8 @@ export async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Add a disease',
-        body: z.object({
-          name: diseaseFields.name,
-          icd10: diseaseFields.icd10.default(''),
-          category: diseaseFields.category.default(''),
-          enabled: diseaseFields.enabled.default(true),
-        }),
+        body: adminDiseaseCreate,
+        response: { 200: restOk(adminDisease) },
       },
     },
     async (req) => ok(await addDisease(db, req, actorOf(req).appId, req.body)),
@@ -259,12 +262,8 @@ export async function adminRoutes(app: FastifyInstance) {
         tags,
         summary: 'Change a disease (name, ICD-10 code, category, enabled)',
         params: idParams,
-        body: z.object({
-          name: diseaseFields.name.optional(),
-          icd10: diseaseFields.icd10.optional(),
-          category: diseaseFields.category.optional(),
-          enabled: diseaseFields.enabled.optional(),
-        }),
+        body: adminDiseasePatch,
+        response: { 200: restOk(adminDisease) },
       },
     },
     async (req) => ok(await editDisease(db, req, actorOf(req).appId, req.params.id, req.body)),
@@ -273,7 +272,12 @@ export async function adminRoutes(app: FastifyInstance) {
     '/api/v0.1/disease/:id',
     {
       config: { access: { apiId: 'SystemMaintainDisease.delete' }, ownedIds: diseasesOf },
-      schema: { tags, summary: 'Delete a disease', params: idParams },
+      schema: {
+        tags,
+        summary: 'Delete a disease',
+        params: idParams,
+        response: { 200: restOk(z.literal(true)) },
+      },
     },
     async (req) => ok(await deleteDisease(db, req, actorOf(req).appId, req.params.id)),
   );
@@ -285,17 +289,8 @@ export async function adminRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'The audit trail of the current app, filterable by user, action, object, outcome and time',
-        querystring: z.object({
-          user: queryText.optional(),
-          action: queryText.optional(),
-          entity: queryText.optional(),
-          entity_id: queryText.optional(),
-          outcome: z.enum(['success', 'failure', 'denied']).optional(),
-          from: z.iso.datetime({ offset: true }).optional(),
-          to: z.iso.datetime({ offset: true }).optional(),
-          page: queryInt(1, 100_000).optional(),
-          size: queryInt(1, 100).optional(),
-        }),
+        querystring: auditLogQuery,
+        response: { 200: restOk(auditLogPage) },
       },
     },
     async (req) => {
@@ -319,7 +314,12 @@ export async function adminRoutes(app: FastifyInstance) {
     '/api/v0.1/audit/:id',
     {
       config: { access: { apiId: 'LogActivationDetails.get' }, ownedIds: auditOf },
-      schema: { tags, summary: 'One audit entry with the state before and after', params: idParams },
+      schema: {
+        tags,
+        summary: 'One audit entry with the state before and after',
+        params: idParams,
+        response: { 200: restOk(auditLogEntry) },
+      },
     },
     async (req) => ok(await auditEntry(db, actorOf(req).appId, req.params.id)),
   );

@@ -1,11 +1,10 @@
+import type { ModuleSettings } from '@crdp/core';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { moduleConfig } from '../db/schema/index.js';
 import { siteSettings } from '../site/service.js';
-import { text } from './inputs.js';
 
 /** Where each setting of the system-set screen lives in module_config (group `site`). */
 const KEYS = {
@@ -17,27 +16,6 @@ const KEYS = {
   company: ['footer', 'company'],
   mode: ['features', 'mode'],
 } as const;
-
-const title = text(60, { min: 1 });
-/** Same-origin path or an inline image: the content security policy allows nothing else. */
-const logo = text(200_000).refine(
-  (v) =>
-    v === '' ||
-    (/^\/(?!\/)[\w./-]*$/.test(v) && !v.includes('..')) ||
-    /^data:image\/(png|jpeg|svg\+xml|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(v),
-  'must be a same-site path like /logo.svg or a data:image URL',
-);
-
-export const moduleSettingsInput = z.object({
-  documentTitle: title,
-  menuTitle: title,
-  loginTitle: title,
-  loginLogo: logo,
-  environment: text(60),
-  company: title,
-  mode: z.enum(['single-center', 'multi-center']),
-});
-export type ModuleSettings = z.infer<typeof moduleSettingsInput>;
 
 export async function readModuleSettings(db: Tx, appId: number): Promise<ModuleSettings> {
   const s = await siteSettings(db, appId);
@@ -56,7 +34,12 @@ export async function readModuleSettings(db: Tx, appId: number): Promise<ModuleS
  * Writes the app's own values (rows with its app id override the site defaults), so one
  * app's administrator never changes what another app sees.
  */
-export async function saveModuleSettings(db: Db, req: FastifyRequest, appId: number, input: ModuleSettings) {
+export async function saveModuleSettings(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  input: ModuleSettings,
+): Promise<ModuleSettings> {
   return db.transaction(async (tx) => {
     const before = await readModuleSettings(tx, appId);
     for (const [field, [module, name]] of Object.entries(KEYS) as Array<

@@ -1,4 +1,9 @@
-import { checkPasswordPolicy } from '@crdp/core';
+import {
+  type AdminPasswordReset,
+  type AdminUserAccount,
+  type AdminUserPage,
+  checkPasswordPolicy,
+} from '@crdp/core';
 import { and, asc, count, desc, eq, exists, gt, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
@@ -21,7 +26,7 @@ export interface UserQuery {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** What an administrator sees of a user: never the password hash. */
-const publicUser = (u: typeof users.$inferSelect) => ({
+const publicUser = (u: typeof users.$inferSelect): AdminUserAccount => ({
   UserId: u.userId,
   UserName: u.userName,
   NickName: u.nickname,
@@ -31,7 +36,7 @@ const publicUser = (u: typeof users.$inferSelect) => ({
 });
 
 /** Members of the actor's app, paged and searchable, each with their roles in this app. */
-export async function listUsers(db: Tx, appId: number, q: UserQuery) {
+export async function listUsers(db: Tx, appId: number, q: UserQuery): Promise<AdminUserPage> {
   const keyword = q.Keyword?.trim();
   const where = and(
     eq(appMembers.appId, appId),
@@ -195,7 +200,12 @@ async function refuseTakenName(db: Db, req: FastifyRequest, actor: Actor, input:
  * Creates a member of the actor's app (with an initial password that passes the policy) or
  * updates one. A disabled user's sessions end in the same transaction.
  */
-export async function saveUser(db: Db, req: FastifyRequest, actor: Actor, input: UserInput) {
+export async function saveUser(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  input: UserInput,
+): Promise<AdminUserAccount> {
   if (input.Password !== undefined) assertPassword(input.Password, 'params.0.Password');
   if (input.UserId === undefined && input.Password === undefined)
     throw new AppError(400, 'admin.passwordRequired', {}, 'params.0.Password');
@@ -287,7 +297,7 @@ export async function setUserEnabled(
   actor: Actor,
   userId: number,
   enabled: boolean,
-) {
+): Promise<AdminUserAccount> {
   return db.transaction(async (tx) => {
     const [member] = await tx
       .select()
@@ -325,7 +335,7 @@ export async function resetPassword(
   password: string | undefined,
   generate: () => string,
   oldPassword?: string,
-) {
+): Promise<AdminPasswordReset> {
   const chosen = password ?? generate();
   assertPassword(chosen, 'Password');
   if (userId === actor.userId) await assertOwnPassword(db, req, actor.userId, oldPassword, 'OldPassword');

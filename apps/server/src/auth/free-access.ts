@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { freeAccessPath } from '@crdp/core';
+import {
+  createdId,
+  type FreeAccessScope,
+  freeAccessCreateBody,
+  freeAccessCreated,
+  freeAccessList,
+  freeAccessPath,
+  freeAccessSession,
+  freeAccessSessionBody,
+  restOk,
+} from '@crdp/core';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -30,17 +40,8 @@ export async function freeAccessRoutes(app: FastifyInstance) {
       schema: {
         tags: ['auth'],
         summary: 'Issue a free-access link for one CRF object or the terminology view',
-        body: z.object({
-          scopeKind: z.enum(['crf', 'term']),
-          objectId: z.string().trim().min(1).max(100).optional(),
-          hours: z
-            .number()
-            .int()
-            .min(1)
-            .max(24 * 90)
-            .default(72),
-          label: z.string().trim().max(200).default(''),
-        }),
+        body: freeAccessCreateBody,
+        response: { 200: restOk(freeAccessCreated) },
       },
     },
     async (req) => {
@@ -80,7 +81,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
       });
       // The key rides in the fragment, which no browser sends: it never reaches a request line or a log.
       const path = freeAccessPath(b.scopeKind, b.objectId ?? null, key);
-      return { code: 200, data: { id: row!.id, key, path, expiresAt }, message: 'ok' };
+      return { code: 200 as const, data: { id: row!.id, key, path, expiresAt }, message: 'ok' };
     },
   );
   r.get(
@@ -90,6 +91,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
       schema: {
         tags: ['auth'],
         summary: 'Free-access links of the current app (keys are never shown again)',
+        response: { 200: restOk(freeAccessList) },
       },
     },
     async (req) => {
@@ -108,7 +110,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
         .where(eq(freeAccessKeys.appId, s.appId))
         .orderBy(desc(freeAccessKeys.id))
         .limit(500);
-      return { code: 200, data: { items: rows }, message: 'ok' };
+      return { code: 200 as const, data: { items: rows }, message: 'ok' };
     },
   );
   r.post(
@@ -128,6 +130,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
         tags: ['auth'],
         summary: 'Revoke a free-access link',
         params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
+        response: { 200: restOk(createdId) },
       },
     },
     async (req) => {
@@ -160,7 +163,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
         return updated;
       });
       if (!rows.length) throw notFound('free_access_key');
-      return { code: 200, data: { id: req.params.id }, message: 'ok' };
+      return { code: 200 as const, data: { id: req.params.id }, message: 'ok' };
     },
   );
   r.post(
@@ -170,7 +173,8 @@ export async function freeAccessRoutes(app: FastifyInstance) {
       schema: {
         tags: ['auth'],
         summary: 'Exchange a free-access key for a session limited to its scope',
-        body: z.object({ key: z.string().min(10).max(200) }),
+        body: freeAccessSessionBody,
+        response: { 200: restOk(freeAccessSession) },
       },
     },
     async (req) => {
@@ -187,7 +191,11 @@ export async function freeAccessRoutes(app: FastifyInstance) {
         );
       if (!k) throw new AppError(401, 'auth.freeKeyInvalid');
       const ttl = Math.min(FREE_SESSION_MS, k.expiresAt.getTime() - now.getTime());
-      const scope = { kind: k.scopeKind as 'crf' | 'term', objectId: k.objectId, keyId: k.id };
+      const scope: FreeAccessScope = {
+        kind: k.scopeKind as 'crf' | 'term',
+        objectId: k.objectId,
+        keyId: k.id,
+      };
       const s = await createSession(app.db, {
         userId: null,
         appId: k.appId,
@@ -205,7 +213,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
         userId: null,
         userName: `free:${k.id}`,
       });
-      return { code: 200, data: { SessionKey: s.key, scope, AppId: k.appId }, message: 'ok' };
+      return { code: 200 as const, data: { SessionKey: s.key, scope, AppId: k.appId }, message: 'ok' };
     },
   );
 }

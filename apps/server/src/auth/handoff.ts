@@ -9,11 +9,11 @@ import {
   handoffIdentity,
   handoffPath,
   PRODUCT_ID,
+  restOk,
 } from '@crdp/core';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Tx } from '../db/client.js';
 import { sessionHandoffs, users } from '../db/schema/index.js';
@@ -28,8 +28,6 @@ export const handoffRateLimit = { max: HANDOFF_RATE_PER_MINUTE, timeWindow: 60_0
 
 /** An unknown, expired, used or refused code: one and the same answer, so none can be told apart. */
 export const handoffInvalid = (field = 'body.code') => new AppError(401, 'auth.handoffInvalid', {}, field);
-
-const ok = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(200), data, message: z.string() });
 
 /**
  * Who a code would sign in, if the user may still use that app (enabled, a member, the app holds
@@ -87,7 +85,7 @@ export async function handoffRoutes(app: FastifyInstance) {
         summary:
           'A one-minute, single-use sign-in code for this session’s user and app (`/?SessionKey=<code>`)',
         body: handoffCreateBody.optional(),
-        response: { 200: ok(handoffCreated) },
+        response: { 200: restOk(handoffCreated) },
       },
     },
     async (req) => {
@@ -126,7 +124,7 @@ export async function handoffRoutes(app: FastifyInstance) {
         tags: ['auth'],
         summary: 'Whose sign-in code this is (user and app names), without using it',
         body: handoffCodeBody,
-        response: { 200: ok(handoffIdentity) },
+        response: { 200: restOk(handoffIdentity) },
       },
     },
     async (req) => {
@@ -144,7 +142,7 @@ export async function handoffRoutes(app: FastifyInstance) {
         tags: ['auth'],
         summary: 'Use a sign-in code once: a new session of its user and app',
         body: handoffCodeBody,
-        response: { 200: ok(handoffExchanged) },
+        response: { 200: restOk(handoffExchanged) },
       },
     },
     async (req) => {

@@ -1,4 +1,23 @@
-import { PRODUCT_ID } from '@crdp/core';
+import {
+  changePasswordInput,
+  currentAppSwitched,
+  currentUser as currentUserContract,
+  getekuserQuery,
+  handoffIdentity,
+  loginInput,
+  loginResult,
+  looseId,
+  noParams,
+  PRODUCT_ID,
+  passwordPublicKey,
+  productMenusParams,
+  productMenusResult,
+  restOk,
+  restOkZero,
+  setCurrentAppParams,
+  userInfo,
+  userPermission,
+} from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,20 +30,8 @@ import { loadPasswordKey, type PasswordKey } from './rsa.js';
 import { appsOfUser, changePassword, currentUser, login, productMenusAndPermissions } from './service.js';
 import { endSession, switchSessionApp } from './sessions.js';
 
-const userName = z.string().trim().min(1, 'UserName is required').max(100);
-const password = z.string().min(1, 'Password is required').max(200);
 /** An id in JSON: a positive integer, or its decimal string (older clients send both). Never true, [] or 1.5. */
-export const idValue = z
-  .union([
-    z.number(),
-    z
-      .string()
-      .regex(/^\d{1,10}$/, 'must be a positive integer')
-      .transform(Number),
-  ])
-  .pipe(z.number().int().positive().max(2_147_483_647));
-const appIdSchema = idValue;
-const loginInput = z.object({ UserName: userName, Password: password, AppId: appIdSchema.optional() });
+export const idValue = looseId;
 const loginParams = z.tuple([loginInput]);
 
 /** The signed-in session of a request; routes declared `session` only run with one. */
@@ -48,13 +55,15 @@ export async function authRoutes(app: FastifyInstance) {
       access: 'public',
       summary: 'Sign in with user name and password',
       params: loginParams,
+      result: loginResult,
       handler: (req, [input]: z.infer<typeof loginParams>) =>
         login(app.db, req, input, ttl(), app.config.loginRateLimit),
     }),
     GetCurrentUser: defineMethod({
       access: 'session',
       summary: 'The signed-in user and the current app',
-      params: z.array(z.unknown()).max(1),
+      params: noParams,
+      result: currentUserContract,
       handler: async (req) => {
         const s = loginSession(req);
         return currentUser(app.db, s.userId, s.appId);
@@ -63,10 +72,9 @@ export async function authRoutes(app: FastifyInstance) {
     ChangePwd: defineMethod({
       access: 'session',
       summary: 'Change the password; oldPwd and newPwd are RSA-OAEP encrypted (base64)',
-      params: z.tuple([
-        z.object({ oldPwd: z.string().max(2000).default(''), newPwd: z.string().max(2000).default('') }),
-      ]),
-      handler: async (req, [body]: [{ oldPwd: string; newPwd: string }]) => {
+      params: z.tuple([changePasswordInput]),
+      result: z.literal(true),
+      handler: async (req, [body]) => {
         const s = loginSession(req);
         if (!body.oldPwd) throw new AppError(400, 'password.oldRequired', {}, 'oldPwd');
         if (!body.newPwd) throw new AppError(400, 'password.newRequired', {}, 'newPwd');
@@ -76,25 +84,27 @@ export async function authRoutes(app: FastifyInstance) {
         if (oldPwd === null || newPwd === null)
           throw new AppError(400, 'password.decrypt', {}, oldPwd === null ? 'oldPwd' : 'newPwd');
         await changePassword(app.db, req, s.userId, s.sessionId, oldPwd, newPwd);
-        return true;
+        return true as const;
       },
     }),
     Logout: defineMethod({
       access: 'session',
       summary: 'End the current session',
-      params: z.array(z.unknown()).max(1),
+      params: noParams,
+      result: z.literal(true),
       handler: async (req) => {
         const s = loginSession(req);
         await endSession(app.db, s.sessionId);
         await audit(app.db, req, { action: 'logout', entity: 'user', entityId: s.userId });
-        return true;
+        return true as const;
       },
     }),
     SetCurrentApp: defineMethod({
       access: 'session',
       summary: 'Switch the session to another app of the user',
-      params: z.tuple([appIdSchema]),
-      handler: async (req, [appId]: [number]) => {
+      params: setCurrentAppParams,
+      result: currentAppSwitched,
+      handler: async (req, [appId]) => {
         const s = loginSession(req);
         const target = (await appsOfUser(app.db, s.userId)).find((a) => a.AppId === appId);
         if (!target) throw new AppError(403, 'auth.noApp', {}, 'params.0');
@@ -115,8 +125,9 @@ export async function authRoutes(app: FastifyInstance) {
     GetProductMenusAndPermissions: defineMethod({
       access: 'session',
       summary: 'Menus and functions of the user in the current app for a product (22)',
-      params: z.tuple([idValue]).or(z.tuple([])),
-      handler: async (req, params: number[]) => {
+      params: productMenusParams,
+      result: productMenusResult,
+      handler: async (req, params) => {
         const s = loginSession(req);
         return productMenusAndPermissions(app.db, s.userId, s.appId, params[0] ?? PRODUCT_ID);
       },
@@ -126,7 +137,7 @@ export async function authRoutes(app: FastifyInstance) {
   registerEnvelope(app, '/api/merchants/MerchantsLogin', merchantsLogin);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const ok0 = (data: unknown) => ({ code: 0, data, message: 'ok' });
+  const ok0 = <T>(data: T) => ({ code: 0 as const, data, message: 'ok' });
 
   r.post(
     '/api/v0.1/login',
@@ -136,6 +147,7 @@ export async function authRoutes(app: FastifyInstance) {
         tags: ['auth'],
         summary: 'Sign in (REST form of MerchantsLogin.Login)',
         body: loginInput,
+        response: { 200: restOkZero(loginResult) },
       },
     },
     async (req) => ok0(await login(app.db, req, req.body, ttl(), app.config.loginRateLimit)),
@@ -144,16 +156,27 @@ export async function authRoutes(app: FastifyInstance) {
     '/api/v0.1/auth/public_key',
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'RSA public key for password transport' },
+      schema: {
+        tags: ['auth'],
+        summary: 'RSA public key for password transport',
+        response: { 200: restOk(passwordPublicKey) },
+      },
     },
     async () => {
       const k = await passwordKey();
-      return { code: 200, data: { jwk: k.jwk, modulus: k.modulus, exponent: k.exponent }, message: 'ok' };
+      return {
+        code: 200 as const,
+        data: { jwk: k.jwk, modulus: k.modulus, exponent: k.exponent },
+        message: 'ok',
+      };
     },
   );
   r.get(
     '/api/v0.1/user',
-    { config: { access: 'session' }, schema: { tags: ['auth'], summary: 'The signed-in user' } },
+    {
+      config: { access: 'session' },
+      schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: restOkZero(userInfo) } },
+    },
     async (req) => {
       const s = loginSession(req);
       const u = await currentUser(app.db, s.userId, s.appId);
@@ -164,7 +187,11 @@ export async function authRoutes(app: FastifyInstance) {
     '/api/v0.1/current_user',
     {
       config: { access: 'session' },
-      schema: { tags: ['auth'], summary: 'The signed-in user and current app' },
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user and current app',
+        response: { 200: restOkZero(currentUserContract) },
+      },
     },
     async (req) => {
       const s = loginSession(req);
@@ -175,7 +202,11 @@ export async function authRoutes(app: FastifyInstance) {
     '/api/v0.1/user_permission',
     {
       config: { access: 'session' },
-      schema: { tags: ['auth'], summary: 'Route names and function ApiIds of the user' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Route names and function ApiIds of the user',
+        response: { 200: restOkZero(userPermission) },
+      },
     },
     async (req) => {
       const s = loginSession(req);
@@ -190,7 +221,8 @@ export async function authRoutes(app: FastifyInstance) {
         tags: ['auth'],
         summary:
           'Whose sign-in hand-off code the address holds (`SessionKey`), without using it; a session key is refused',
-        querystring: z.object({ SessionKey: z.string().min(1).max(200) }),
+        querystring: getekuserQuery,
+        response: { 200: restOkZero(handoffIdentity) },
       },
     },
     async (req) => {

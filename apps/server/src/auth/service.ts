@@ -1,4 +1,12 @@
-import { ALWAYS_ALLOWED_ROUTES, checkPasswordPolicy, PRODUCT_ID } from '@crdp/core';
+import {
+  ALWAYS_ALLOWED_ROUTES,
+  type AppSummary,
+  type CurrentUser,
+  checkPasswordPolicy,
+  type LoginResult,
+  PRODUCT_ID,
+  type ProductMenusResult,
+} from '@crdp/core';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { type AuditEntry, audit } from '../audit/audit.js';
@@ -8,13 +16,6 @@ import { AppError } from '../http/errors.js';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.js';
 import { createSession, endOtherSessions, loadPermissions } from './sessions.js';
 import { clearGuesses, pruneGuesses, reserveGuess } from './throttle.js';
-
-export interface AppSummary {
-  AppId: number;
-  AppShortName: string;
-  AppName: string;
-  AppProducts: Array<{ ProductId: number }>;
-}
 
 /** The apps a user belongs to, with their products. */
 export async function appsOfUser(db: Tx, userId: number): Promise<AppSummary[]> {
@@ -66,7 +67,7 @@ export async function login(
   input: LoginInput,
   ttlMs: number,
   perMinuteFromAddress = 30,
-) {
+): Promise<LoginResult> {
   const userName = input.UserName.trim();
   // Attempts per client address, counted in the database so every server process sees them.
   const [fromAddress] = await db
@@ -161,7 +162,7 @@ export async function login(
 }
 
 /** The signed-in user and their current app (GetCurrentUser, GET current_user). */
-export async function currentUser(db: Tx, userId: number, appId: number) {
+export async function currentUser(db: Tx, userId: number, appId: number): Promise<CurrentUser> {
   const [user] = await db.select().from(users).where(eq(users.userId, userId));
   if (!user) throw new AppError(401, 'auth.required');
   const appList = await appsOfUser(db, userId);
@@ -180,7 +181,12 @@ export async function currentUser(db: Tx, userId: number, appId: number) {
 }
 
 /** Menus and functions of the user's roles in the session's app (GetProductMenusAndPermissions). */
-export async function productMenusAndPermissions(db: Tx, userId: number, appId: number, productId: number) {
+export async function productMenusAndPermissions(
+  db: Tx,
+  userId: number,
+  appId: number,
+  productId: number,
+): Promise<ProductMenusResult> {
   const perms = await loadPermissions(db, userId, appId);
   const names = [...new Set([...perms.routerNames, ...ALWAYS_ALLOWED_ROUTES])];
   const menuRows = await db

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { databaseSummary, fileDownload, restOk } from '@crdp/core';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit/audit.js';
@@ -32,15 +33,16 @@ export async function backupRoutes(app: FastifyInstance) {
       schema: {
         tags: ['system'],
         summary: 'This app’s tables and row counts, and how the site is backed up',
+        response: { 200: restOk(databaseSummary) },
       },
     },
     async (req) => {
       const tables = await tableCounts(app.db, req.auth!.appId);
       return {
-        code: 200,
+        code: 200 as const,
         message: 'ok',
         data: {
-          engine: app.database.kind === 'pglite' ? 'embedded' : 'postgresql',
+          engine: app.database.kind === 'pglite' ? ('embedded' as const) : ('postgresql' as const),
           app: await appOf(req.auth!.appId),
           tables,
           totalRows: tables.reduce((n, t) => n + t.rows, 0),
@@ -57,6 +59,7 @@ export async function backupRoutes(app: FastifyInstance) {
       schema: {
         tags: ['system'],
         summary: 'This app’s own rows as a ZIP of CSV files (one per table) with a manifest, streamed',
+        response: { 200: fileDownload },
       },
     },
     async (req, reply) => {
@@ -77,6 +80,7 @@ export async function backupRoutes(app: FastifyInstance) {
         tags: ['system'],
         summary:
           'A consistent backup of the embedded database and uploads (tar), taken while the server runs',
+        response: { 200: fileDownload },
       },
     },
     async (req, reply) => {

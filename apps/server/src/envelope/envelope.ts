@@ -1,5 +1,6 @@
+import { envelopeOk } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ResponseSerializationError, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, badRequest, bilingual } from '../http/errors.js';
 import { assertAccess } from '../http/security.js';
@@ -7,21 +8,28 @@ import { issueText } from '../http/validation-messages.js';
 
 /**
  * The envelope calls of spec 000 section 7: `POST path` with `{ method, params }`, a single
- * value wrapped into an array. Each method declares its access and its params schema, the
- * same way a REST route does; the registry is exported so tests can walk every method.
+ * value wrapped into an array. Each method declares its access, its params schema and its
+ * result schema (contracts of @crdp/core), the same way a REST route does; the registry is
+ * exported so tests can walk every method.
  */
-export interface EnvelopeMethod<P extends z.ZodType = z.ZodType> {
+export interface EnvelopeMethod<P extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
   access: 'public' | 'session' | { apiId: string };
   /** Schema of the params array. */
   params: P;
+  /**
+   * Schema of the result: the answer is `{ code: 0, result }` with the handler's value parsed by
+   * it (keys it does not name are dropped; a value that does not match is a 500, logged).
+   */
+  result: R;
   summary: string;
-  handler: (req: FastifyRequest, params: z.infer<P>) => Promise<unknown>;
+  handler: (req: FastifyRequest, params: z.output<P>) => Promise<z.input<R>>;
 }
 
 export type EnvelopeMethods = Record<string, EnvelopeMethod>;
 
-export const defineMethod = <P extends z.ZodType>(m: EnvelopeMethod<P>): EnvelopeMethod =>
-  m as EnvelopeMethod;
+export const defineMethod = <P extends z.ZodType, R extends z.ZodType>(
+  m: EnvelopeMethod<P, R>,
+): EnvelopeMethod => m as unknown as EnvelopeMethod;
 
 /** Every envelope path and its methods, filled as routes register. */
 export const envelopeRegistry = new Map<string, EnvelopeMethods>();
@@ -41,6 +49,19 @@ function describeIssues(error: z.ZodError, params: unknown[]) {
   return bilingual(lines.map((l) => l.zh).join('；'), lines.map((l) => l.en).join('; '));
 }
 
+/**
+ * The documented answer of an envelope path: `{ code: 0, result }` where `result` is one of the
+ * methods' results (each titled with its method). The route's serializer passes `result` as the
+ * method left it: each method's own schema has already parsed it.
+ */
+function envelopeResponse(methods: EnvelopeMethods) {
+  const results = Object.entries(methods).map(([name, m]) => {
+    const { $schema: _drop, ...json } = z.toJSONSchema(m.result, { io: 'output', unrepresentable: 'any' });
+    return { title: name, ...json };
+  });
+  return envelopeOk(z.unknown().meta({ anyOf: results }));
+}
+
 export function registerEnvelope(app: FastifyInstance, path: string, methods: EnvelopeMethods) {
   envelopeRegistry.set(path, methods);
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -51,6 +72,7 @@ export function registerEnvelope(app: FastifyInstance, path: string, methods: En
         tags: ['envelope'],
         summary: `Envelope call: ${Object.keys(methods).join(', ')}`,
         body: envelopeBody,
+        response: { 200: envelopeResponse(methods) },
       },
     },
     async (req) => {
@@ -67,8 +89,10 @@ export function registerEnvelope(app: FastifyInstance, path: string, methods: En
           `params${first?.path.length ? `.${first.path.join('.')}` : ''}`,
         );
       }
-      const result = await m.handler(req, parsed.data);
-      return { code: 0, result };
+      const answer = m.result.safeParse(await m.handler(req, parsed.data));
+      if (!answer.success)
+        throw new ResponseSerializationError(`${method} (envelope)`, path, { cause: answer.error });
+      return { code: 0 as const, result: answer.data };
     },
   );
 }

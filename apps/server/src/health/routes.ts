@@ -1,6 +1,6 @@
+import { healthLive, healthReady, healthUnavailable } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 
 /** Liveness and readiness for load balancers and orchestrators. */
 export async function healthRoutes(app: FastifyInstance) {
@@ -12,7 +12,7 @@ export async function healthRoutes(app: FastifyInstance) {
       schema: {
         tags: ['health'],
         summary: 'The process is up',
-        response: { 200: z.object({ status: z.literal('ok') }) },
+        response: { 200: healthLive },
       },
     },
     async () => ({ status: 'ok' as const }),
@@ -24,10 +24,7 @@ export async function healthRoutes(app: FastifyInstance) {
       schema: {
         tags: ['health'],
         summary: 'The database answers',
-        response: {
-          200: z.object({ status: z.literal('ready'), database: z.string() }),
-          503: z.object({ status: z.literal('unavailable'), database: z.string() }),
-        },
+        response: { 200: healthReady, 503: healthUnavailable },
       },
     },
     async (_req, reply) => {

@@ -1,15 +1,16 @@
+import { type NoticeKind, noticeList, noticesQuery, noticesRead, noticesReadBody, restOk } from '@crdp/core';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { loginSession } from '../auth/routes.js';
 import type { Tx } from '../db/client.js';
 import { notices } from '../db/schema/index.js';
+import { withAppScope } from '../db/scoped.js';
 
 export interface NewNotice {
   appId: number;
   userId: number;
-  kind: 'job.finished' | 'dataElement.published' | 'record.assigned' | 'system';
+  kind: NoticeKind;
   title: string;
   body?: string;
   link?: string;
@@ -29,25 +30,32 @@ export async function noticeRoutes(app: FastifyInstance) {
       schema: {
         tags: ['notices'],
         summary: 'Notices of the signed-in user in the current app, newest first, and the unread count',
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
+        querystring: noticesQuery,
+        response: { 200: restOk(noticeList) },
       },
     },
     async (req) => {
       const s = loginSession(req);
       const mine = and(eq(notices.userId, s.userId), eq(notices.appId, s.appId));
-      const [items, [count]] = await Promise.all([
-        app.db
-          .select()
-          .from(notices)
-          .where(mine)
-          .orderBy(desc(notices.createdAt), desc(notices.id))
-          .limit(req.query.limit),
-        app.db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(notices)
-          .where(and(mine, isNull(notices.readAt))),
-      ]);
-      return { code: 200, data: { items, unread: count?.n ?? 0 }, message: 'ok' };
+      // Read in the app's scope (db/scoped.ts): row-level security backs the app filter above.
+      const [items, [count]] = await withAppScope(
+        app.db,
+        s.appId,
+        async (tx) =>
+          [
+            await tx
+              .select()
+              .from(notices)
+              .where(mine)
+              .orderBy(desc(notices.createdAt), desc(notices.id))
+              .limit(req.query.limit),
+            await tx
+              .select({ n: sql<number>`count(*)::int` })
+              .from(notices)
+              .where(and(mine, isNull(notices.readAt))),
+          ] as const,
+      );
+      return { code: 200 as const, data: { items, unread: count?.n ?? 0 }, message: 'ok' };
     },
   );
   r.post(
@@ -57,7 +65,8 @@ export async function noticeRoutes(app: FastifyInstance) {
       schema: {
         tags: ['notices'],
         summary: 'Mark notices read (the given ids, or all)',
-        body: z.object({ ids: z.array(z.number().int().positive()).max(500).optional() }).default({}),
+        body: noticesReadBody,
+        response: { 200: restOk(noticesRead) },
       },
     },
     async (req) => {
@@ -74,7 +83,7 @@ export async function noticeRoutes(app: FastifyInstance) {
         .set({ readAt: new Date() })
         .where(where)
         .returning({ id: notices.id });
-      return { code: 200, data: { updated: rows.length }, message: 'ok' };
+      return { code: 200 as const, data: { updated: rows.length }, message: 'ok' };
     },
   );
 }

@@ -1,9 +1,12 @@
+import {
+  moduleConfigQuery,
+  moduleConfigValue,
+  restOk,
+  siteSettings as siteSettingsContract,
+} from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { readConfigValue, siteSettings } from './service.js';
-
-const name = z.string().trim().min(1).max(100);
 
 export async function siteRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -14,9 +17,14 @@ export async function siteRoutes(app: FastifyInstance) {
       schema: {
         tags: ['site'],
         summary: 'Titles, logo, environment name and feature mode for the login page and shell',
+        response: { 200: restOk(siteSettingsContract) },
       },
     },
-    async (req) => ({ code: 200, data: await siteSettings(app.db, req.auth?.appId ?? null), message: 'ok' }),
+    async (req) => ({
+      code: 200 as const,
+      data: await siteSettings(app.db, req.auth?.appId ?? null),
+      message: 'ok',
+    }),
   );
   r.get(
     '/api/v0.1/cdm/module_config_one',
@@ -26,7 +34,8 @@ export async function siteRoutes(app: FastifyInstance) {
         tags: ['site'],
         summary:
           "One configuration value (site environment, feature modules; 'multi-center' switches that mode on)",
-        querystring: z.object({ config_group: name, module_name: name, config_name: name }),
+        querystring: moduleConfigQuery,
+        response: { 200: restOk(moduleConfigValue) },
       },
     },
     async (req) => {
@@ -38,7 +47,7 @@ export async function siteRoutes(app: FastifyInstance) {
         module_name,
         config_name,
       );
-      return { code: 200, data: { value }, message: 'ok' };
+      return { code: 200 as const, data: { value }, message: 'ok' };
     },
   );
 }

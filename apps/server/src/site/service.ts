@@ -1,4 +1,4 @@
-import { SITE_DEFAULT_TEXT } from '@crdp/core';
+import { SITE_DEFAULT_TEXT, type SiteSettings } from '@crdp/core';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { moduleConfig } from '../db/schema/index.js';
@@ -56,7 +56,7 @@ export async function seedSiteDefaults(db: Tx, company: string) {
   }
 }
 
-export async function siteSettings(db: Tx, appId: number | null) {
+export async function siteSettings(db: Tx, appId: number | null): Promise<SiteSettings> {
   const v = (m: string, n: string) => readConfigValue(db, appId, 'site', m, n);
   const [documentTitle, menuTitle, loginTitle, loginLogo, environment, hiddenEnvironment, company, mode] =
     await Promise.all([

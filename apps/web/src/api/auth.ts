@@ -1,73 +1,50 @@
-import { type HandoffExchanged, type HandoffIdentity, PRODUCT_ID } from '@crdp/core';
-import type { ProductMenusResult } from '../app/access';
-import type { AppSummary, CurrentUser } from '../app/session';
+import {
+  type ChangePasswordInput,
+  type CurrentAppSwitched,
+  type CurrentUser,
+  type FreeAccessSession,
+  type HandoffExchanged,
+  type HandoffIdentity,
+  type LoginInput,
+  type LoginResult,
+  type PasswordPublicKey,
+  PRODUCT_ID,
+  type ProductMenusResult,
+  type SiteSettings,
+} from '@crdp/core';
 import { callEnvelope, rest } from './client';
+
+/** Shapes of the sign-in and session calls: contracts of @crdp/core (spec 000 §3, §7). */
+export type { FreeAccessSession, LoginResult, PasswordPublicKey, SiteSettings };
 
 const LOGIN = 'api/merchants/merchantslogin';
 const MENUS = 'api/merchants/MerchantsLogin';
 
-export interface LoginResult {
-  User: {
-    UserName: string;
-    UserId: number;
-    SessionKey: string;
-    LastTime: string | null;
-    NickName?: string;
-    HeadImage?: string | null;
-  };
-  AppList: AppSummary[];
-  LoginAppId: number;
-}
-
-export const login = (p: { UserName: string; Password: string; AppId?: number }) =>
+export const login = (p: LoginInput) =>
   callEnvelope<LoginResult>(LOGIN, 'Login', [p], { isLogin: true, silent: true, keepOnPageChange: true });
 
 export const getCurrentUser = () =>
   callEnvelope<CurrentUser>(LOGIN, 'GetCurrentUser', [], { keepOnPageChange: true });
 
 export const setCurrentApp = (appId: number) =>
-  callEnvelope<{ AppId: number; AppShortName: string; AppName: string }>(LOGIN, 'SetCurrentApp', [appId], {
+  callEnvelope<CurrentAppSwitched>(LOGIN, 'SetCurrentApp', [appId], {
     keepOnPageChange: true,
   });
 
-export const logout = () =>
-  callEnvelope<boolean>(LOGIN, 'Logout', [], { silent: true, keepOnPageChange: true });
+export const logout = () => callEnvelope<true>(LOGIN, 'Logout', [], { silent: true, keepOnPageChange: true });
 
-export const changePassword = (p: { oldPwd: string; newPwd: string }) =>
-  callEnvelope<boolean>(LOGIN, 'ChangePwd', [p], { silent: true, keepOnPageChange: true });
+export const changePassword = (p: ChangePasswordInput) =>
+  callEnvelope<true>(LOGIN, 'ChangePwd', [p], { silent: true, keepOnPageChange: true });
 
 export const getProductMenus = () =>
   callEnvelope<ProductMenusResult>(MENUS, 'GetProductMenusAndPermissions', [PRODUCT_ID], {
     keepOnPageChange: true,
   });
 
-export interface SiteConfig {
-  documentTitle: string;
-  menuTitle: string;
-  loginTitle: string;
-  loginLogo: string | null;
-  environment: string | null;
-  hiddenEnvironment: string | null;
-  company: string;
-  multiCenter: boolean;
-}
-
-export const getSite = () => rest<SiteConfig>({ url: 'site', keepOnPageChange: true, silent: true });
-
-export interface PublicKey {
-  jwk: JsonWebKey;
-  modulus: string;
-  exponent: number;
-}
+export const getSite = () => rest<SiteSettings>({ url: 'site', keepOnPageChange: true, silent: true });
 
 export const getPublicKey = () =>
-  rest<PublicKey>({ url: 'auth/public_key', keepOnPageChange: true, silent: true });
-
-export interface FreeAccessSession {
-  SessionKey: string;
-  scope: { kind: 'crf' | 'term'; objectId: string | number | null };
-  AppId: number;
-}
+  rest<PasswordPublicKey>({ url: 'auth/public_key', keepOnPageChange: true, silent: true });
 
 export const openFreeAccess = (key: string) =>
   rest<FreeAccessSession>({

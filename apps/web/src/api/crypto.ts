@@ -1,10 +1,10 @@
-import type { PublicKey } from './auth';
+import type { PasswordPublicKey } from '@crdp/core';
 
 /**
  * Encrypts a password for `ChangePwd` with the server's public key: RSA-OAEP with SHA-256,
  * base64 of the ciphertext. Web Crypto needs a secure context (HTTPS or localhost).
  */
-export async function encryptPassword(key: PublicKey, text: string): Promise<string> {
+export async function encryptPassword(key: PasswordPublicKey, text: string): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) throw new Error('insecure-context');
   const cryptoKey = await subtle.importKey(

@@ -7,9 +7,9 @@ const MAIN = { routes: ROUTE_TABLE, free: false };
 
 const researcher = buildAccess({
   ProductMenus: [
-    { MenuId: 200, RouterName: 'DataLake' },
-    { MenuId: 201, RouterName: 'DataLakeOverviews' },
-    { MenuId: 207, RouterName: 'DataLakePatientDetails' },
+    { MenuId: 200, RouterName: 'DataLake', ParentId: null },
+    { MenuId: 201, RouterName: 'DataLakeOverviews', ParentId: 200 },
+    { MenuId: 207, RouterName: 'DataLakePatientDetails', ParentId: 200 },
   ],
   PermissionFuncs: [
     { FuncId: 2013, MenuId: 201, ApiId: 'DataLakeOverviews.query' },
@@ -34,7 +34,7 @@ describe('access built from product menus', () => {
 
   it('never lists exception pages or hidden routes in the menu', () => {
     const all = buildAccess({
-      ProductMenus: [{ MenuId: 1, RouterName: 'DataLakePatientDetails' }],
+      ProductMenus: [{ MenuId: 1, RouterName: 'DataLakePatientDetails', ParentId: null }],
       PermissionFuncs: [],
       Permissions: [],
     });
@@ -101,6 +101,7 @@ describe('menu of built screens only', () => {
       ProductMenus: ROUTE_TABLE.flatMap((a) => [a, ...(a.children ?? [])]).map((r) => ({
         MenuId: r.menuId,
         RouterName: r.name,
+        ParentId: null,
       })),
     });
     const all = menuTree(access);

@@ -1,12 +1,8 @@
-import type { FunctionAction, RouteEntry } from '@crdp/core';
+import type { FunctionAction, ProductMenusResult, RouteEntry } from '@crdp/core';
 import { flattenRoutes, ROUTE_TABLE } from '@crdp/core';
 
-/** `GetProductMenusAndPermissions` result (spec 000 section 3). */
-export interface ProductMenusResult {
-  PermissionFuncs: Array<{ FuncId: number; MenuId: number; ApiId: string }>;
-  Permissions: number[];
-  ProductMenus: Array<{ MenuId: number; RouterName: string; ParentId?: number | null }>;
-}
+/** `GetProductMenusAndPermissions` result (spec 000 section 3): the contract of @crdp/core. */
+export type { ProductMenusResult };
 
 /** What the signed-in user may open and do, built once after sign-in. */
 export interface Access {

@@ -52,8 +52,8 @@ describe('login redirects', () => {
 
   it('offers only apps holding product 22', () => {
     const apps = productApps([
-      { AppId: 1, AppShortName: 'a', AppProducts: [{ ProductId: 22 }] },
-      { AppId: 2, AppShortName: 'b', AppProducts: [{ ProductId: 7 }] },
+      { AppId: 1, AppShortName: 'a', AppName: 'A', AppProducts: [{ ProductId: 22 }] },
+      { AppId: 2, AppShortName: 'b', AppName: 'B', AppProducts: [{ ProductId: 7 }] },
     ]);
     expect(apps.map((a) => a.AppId)).toEqual([1]);
   });

@@ -1,8 +1,8 @@
-import { PRODUCT_ID } from '@crdp/core';
+import { type AppSummary, type LoginResult, PRODUCT_ID } from '@crdp/core';
 import type { QueryClient } from '@tanstack/react-query';
-import { getCurrentUser, getProductMenus, type LoginResult, setCurrentApp } from '../api/auth';
+import { getCurrentUser, getProductMenus, setCurrentApp } from '../api/auth';
 import { buildAccess } from './access';
-import { type AppSummary, clearSession, updateSession } from './session';
+import { clearSession, updateSession } from './session';
 
 /** AppId asked for in the address (`AppId`); applied once when the menus load. */
 let pendingAppId: number | null = null;
@@ -29,7 +29,7 @@ export async function loadAccess() {
 
 /** Apps the person may open in this product (those holding product 22). */
 export function productApps(apps: AppSummary[] | undefined): AppSummary[] {
-  return (apps ?? []).filter((a) => !a.AppProducts || a.AppProducts.some((p) => p.ProductId === PRODUCT_ID));
+  return (apps ?? []).filter((a) => a.AppProducts.some((p) => p.ProductId === PRODUCT_ID));
 }
 
 /** Stores a fresh sign-in; menus load on the next guarded page. */

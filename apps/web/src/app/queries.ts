@@ -1,23 +1,23 @@
-import { siteText } from '@crdp/core';
+import { type SiteSettings, siteText } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { getSite, type SiteConfig } from '../api/auth';
+import { getSite } from '../api/auth';
 import { getNotices } from '../api/notices';
 import { useSession } from './session';
 
-const FALLBACK_SITE: SiteConfig = {
+const FALLBACK_SITE: SiteSettings = {
   documentTitle: '',
   menuTitle: '',
   loginTitle: '',
-  loginLogo: null,
-  environment: null,
-  hiddenEnvironment: null,
+  loginLogo: '',
+  environment: '',
+  hiddenEnvironment: '',
   company: '',
   multiCenter: false,
 };
 
 /** Site configuration (titles, logo, environment, company); public, cached for the visit. */
-export function useSite(): SiteConfig {
+export function useSite(): SiteSettings {
   const { data } = useQuery({ queryKey: ['site'], queryFn: getSite, staleTime: Number.POSITIVE_INFINITY });
   const { i18n } = useTranslation();
   const site = data ?? FALLBACK_SITE;
@@ -27,9 +27,8 @@ export function useSite(): SiteConfig {
     ...site,
     documentTitle: siteText('documentTitle', site.documentTitle, lang),
     loginTitle: siteText('loginTitle', site.loginTitle, lang),
-    environment: site.environment === null ? null : siteText('environment', site.environment, lang),
-    hiddenEnvironment:
-      site.hiddenEnvironment === null ? null : siteText('hiddenEnvironment', site.hiddenEnvironment, lang),
+    environment: siteText('environment', site.environment, lang),
+    hiddenEnvironment: siteText('hiddenEnvironment', site.hiddenEnvironment, lang),
   };
 }
 

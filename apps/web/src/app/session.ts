@@ -1,26 +1,10 @@
+import type { AppSummary, CurrentUser } from '@crdp/core';
 import { useSyncExternalStore } from 'react';
 import type { Access } from './access';
 import { clearStored, readStored, STORED, writeStored } from './storage';
 
-export interface AppSummary {
-  AppId: number;
-  AppShortName: string;
-  AppName?: string;
-  AppProducts?: Array<{ ProductId: number }>;
-}
-
-/** The signed-in user as `GetCurrentUser` returns it. */
-export interface CurrentUser {
-  UserId: number;
-  UserName: string;
-  NickName?: string;
-  HeadImage?: string | null;
-  AppId: number;
-  AppName?: string;
-  AppShortName?: string;
-  LastTime?: string | null;
-  AppList?: AppSummary[];
-}
+/** The signed-in user as `GetCurrentUser` returns it, and an app of theirs (contracts of @crdp/core). */
+export type { AppSummary, CurrentUser };
 
 export interface SessionState {
   token: string | null;

@@ -3,7 +3,7 @@ import { Button, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useHasAction } from '../../components/Authorized';
-import { type AuditRow, auditApi } from './api';
+import { type AuditLogRow, auditApi } from './api';
 import { ADMIN_NS } from './i18n';
 
 const OUTCOME_COLOR = { success: 'success', failure: 'warning', denied: 'error' } as const;
@@ -17,7 +17,7 @@ export default function ActivationLog() {
   const labelOf = (table: 'auditAction' | 'auditEntity', code: string) =>
     (t(table, { returnObjects: true }) as unknown as Record<string, string>)[code] ?? code;
   return (
-    <ProTable<AuditRow>
+    <ProTable<AuditLogRow>
       rowKey="id"
       headerTitle={t('audit.title')}
       search={{ labelWidth: 'auto' }}

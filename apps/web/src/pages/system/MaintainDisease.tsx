@@ -1,10 +1,16 @@
 import { type ActionType, ModalForm, ProFormSwitch, ProFormText, ProTable } from '@ant-design/pro-components';
+import { DISEASE_CATEGORY_MAX, DISEASE_ICD10_PATTERN, DISEASE_NAME_MAX } from '@crdp/core';
 import { App, Button, Popconfirm, Tag } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentLocale } from '../../app/i18n';
+import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
-import { type Disease, diseaseApi, fieldOf } from './api';
+import { type AdminDisease, diseaseApi, fieldOf } from './api';
 import { ADMIN_NS } from './i18n';
+
+/** The server's ICD-10 rule; the server upper-cases the code, so either case may be typed. */
+const ICD10_INPUT = new RegExp(`^$|${DISEASE_ICD10_PATTERN.source}`, 'i');
 
 /** Disease maintenance: the app's disease dictionary used by disease libraries and research subjects. */
 export default function MaintainDisease() {
@@ -12,12 +18,12 @@ export default function MaintainDisease() {
   const { message } = App.useApp();
   const table = useRef<ActionType>(null);
   const can = useHasAction();
-  const [editing, setEditing] = useState<Disease | 'new' | null>(null);
+  const [editing, setEditing] = useState<AdminDisease | 'new' | null>(null);
   const existing = editing && editing !== 'new' ? editing : null;
 
   return (
     <>
-      <ProTable<Disease>
+      <ProTable<AdminDisease>
         rowKey="id"
         actionRef={table}
         headerTitle={t('disease.title')}
@@ -85,7 +91,7 @@ export default function MaintainDisease() {
           },
         ]}
       />
-      <ModalForm<Omit<Disease, 'id' | 'updatedAt'>>
+      <ModalForm<Pick<AdminDisease, 'name' | 'icd10' | 'category' | 'enabled'>>
         title={existing ? t('disease.edit') : t('disease.add')}
         open={!!editing}
         modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
@@ -109,15 +115,23 @@ export default function MaintainDisease() {
         <ProFormText
           name="name"
           label={t('disease.name')}
-          rules={[{ required: true, whitespace: true, message: t('disease.nameRequired') }]}
-          fieldProps={{ maxLength: 100 }}
+          rules={[
+            { required: true, whitespace: true, message: t('disease.nameRequired') },
+            textRule(currentLocale()),
+          ]}
+          fieldProps={{ maxLength: DISEASE_NAME_MAX }}
         />
         <ProFormText
           name="icd10"
           label={t('disease.icd10')}
-          rules={[{ pattern: /^$|^[A-Za-z]\d{2}(\.[0-9A-Za-z]{1,4})?$/, message: t('disease.icd10Rule') }]}
+          rules={[{ pattern: ICD10_INPUT, message: t('disease.icd10Rule') }]}
         />
-        <ProFormText name="category" label={t('disease.category')} fieldProps={{ maxLength: 50 }} />
+        <ProFormText
+          name="category"
+          label={t('disease.category')}
+          rules={[textRule(currentLocale())]}
+          fieldProps={{ maxLength: DISEASE_CATEGORY_MAX }}
+        />
         <ProFormSwitch name="enabled" label={t('common.enabled')} />
       </ModalForm>
     </>

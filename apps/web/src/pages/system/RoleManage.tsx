@@ -5,6 +5,7 @@ import {
   ProFormTextArea,
   ProTable,
 } from '@ant-design/pro-components';
+import { ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX } from '@crdp/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -24,8 +25,10 @@ import {
 import type { DataNode } from 'antd/es/tree';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentLocale } from '../../app/i18n';
+import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
-import { appApi, fieldOf, type PermissionMenu, type Role, roleApi } from './api';
+import { type AdminRole, appApi, fieldOf, type PermissionMenu, roleApi } from './api';
 import { ADMIN_NS } from './i18n';
 
 /** Role management (spec 000 section 6): roles of the current app, their members, apps and permissions. */
@@ -34,12 +37,12 @@ export default function RoleManage() {
   const { message } = App.useApp();
   const table = useRef<ActionType>(null);
   const can = useHasAction();
-  const [editing, setEditing] = useState<Role | 'new' | null>(null);
-  const [open, setOpen] = useState<Role | null>(null);
+  const [editing, setEditing] = useState<AdminRole | 'new' | null>(null);
+  const [open, setOpen] = useState<AdminRole | null>(null);
 
   return (
     <>
-      <ProTable<Role>
+      <ProTable<AdminRole>
         rowKey="RoleId"
         actionRef={table}
         headerTitle={t('role.title')}
@@ -143,7 +146,7 @@ function RoleForm({
   onClose,
   onSaved,
 }: {
-  role: Role | 'new' | null;
+  role: AdminRole | 'new' | null;
   onClose(): void;
   onSaved(): void;
 }) {
@@ -174,17 +177,23 @@ function RoleForm({
         label={t('role.name')}
         rules={[
           { required: true, whitespace: true, message: t('role.nameRequired') },
-          { max: 30, message: t('role.nameMax') },
+          { max: ROLE_NAME_MAX, message: t('role.nameMax') },
+          textRule(currentLocale()),
         ]}
         fieldProps={{ 'data-testid': 'role-name' } as object}
       />
-      <ProFormTextArea name="Description" label={t('role.description')} fieldProps={{ maxLength: 200 }} />
+      <ProFormTextArea
+        name="Description"
+        label={t('role.description')}
+        rules={[textRule(currentLocale())]}
+        fieldProps={{ maxLength: ROLE_DESCRIPTION_MAX }}
+      />
     </ModalForm>
   );
 }
 
 /** The menu tree of every area, each menu followed by its functions as checkboxes. */
-function PermissionEditor({ role }: { role: Role }) {
+function PermissionEditor({ role }: { role: AdminRole }) {
   const { t, i18n } = useTranslation(ADMIN_NS);
   const { message } = App.useApp();
   const can = useHasAction();
@@ -289,7 +298,7 @@ function buildTree(menus: PermissionMenu[]) {
   return { tree: walk(null), leaves };
 }
 
-function RoleMembers({ role }: { role: Role }) {
+function RoleMembers({ role }: { role: AdminRole }) {
   const { t } = useTranslation(ADMIN_NS);
   const client = useQueryClient();
   const key = ['admin', 'role-users', role.RoleId];
@@ -366,7 +375,7 @@ function RoleMembers({ role }: { role: Role }) {
   );
 }
 
-function RoleApps({ role }: { role: Role }) {
+function RoleApps({ role }: { role: AdminRole }) {
   const { t } = useTranslation(ADMIN_NS);
   const client = useQueryClient();
   const key = ['admin', 'role-apps', role.RoleId];

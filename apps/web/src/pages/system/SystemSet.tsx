@@ -1,7 +1,10 @@
 import { ProCard, ProForm, ProFormRadio, ProFormText } from '@ant-design/pro-components';
+import { SITE_ENVIRONMENT_MAX, SITE_TITLE_MAX } from '@crdp/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { currentLocale } from '../../app/i18n';
+import { textRule } from '../../app/text-rule';
 import { useHasAction } from '../../components/Authorized';
 import { fieldOf, type ModuleSettings, settingsApi } from './api';
 import { ADMIN_NS } from './i18n';
@@ -15,7 +18,7 @@ export default function SystemSet() {
   const editable = can('SystemSet', 'edit');
   const settings = useQuery({ queryKey: ['admin', 'module-settings'], queryFn: settingsApi.get });
   if (!settings.data) return <Spin />;
-  const text = (name: keyof ModuleSettings, required = true, max = 60) => (
+  const text = (name: keyof ModuleSettings, required = true, max = SITE_TITLE_MAX) => (
     <ProFormText
       name={name}
       label={t(`settings.${name}`)}
@@ -31,6 +34,7 @@ export default function SystemSet() {
             ]
           : []),
         { max },
+        textRule(currentLocale()),
       ]}
     />
   );
@@ -63,7 +67,7 @@ export default function SystemSet() {
           width="lg"
           extra={t('settings.loginLogoHint')}
         />
-        {text('environment', false)}
+        {text('environment', false, SITE_ENVIRONMENT_MAX)}
         {text('company')}
         <ProFormRadio.Group
           name="mode"

@@ -1,9 +1,12 @@
 import { type ActionType, ModalForm, ProFormSelect, ProFormText, ProTable } from '@ant-design/pro-components';
+import { ADMIN_PASSWORD_MAX, NICKNAME_MAX, USER_NAME_PATTERN } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Popconfirm, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentLocale } from '../../app/i18n';
 import { useSession } from '../../app/session';
+import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { type AdminUser, fieldOf, roleApi, userApi } from './api';
 import { ADMIN_NS } from './i18n';
@@ -212,18 +215,29 @@ function UserForm({
         label={t('user.userName')}
         rules={[
           { required: true, message: t('user.userNameRequired') },
-          { pattern: /^[\w.@-]{2,64}$/, message: t('user.userNameRule') },
+          { pattern: USER_NAME_PATTERN, message: t('user.userNameRule') },
         ]}
         fieldProps={{ 'data-testid': 'user-name' } as object}
       />
-      <ProFormText name="NickName" label={t('user.nickName')} fieldProps={{ maxLength: 50 }} />
+      <ProFormText
+        name="NickName"
+        label={t('user.nickName')}
+        rules={[textRule(currentLocale())]}
+        fieldProps={{ maxLength: NICKNAME_MAX }}
+      />
       {isNew && (
         <ProFormText.Password
           name="Password"
           label={t('user.password')}
           extra={t('user.passwordHint')}
           rules={[{ required: true, message: t('user.passwordRequired') }]}
-          fieldProps={{ autoComplete: 'new-password', 'data-testid': 'user-password' } as object}
+          fieldProps={
+            {
+              autoComplete: 'new-password',
+              maxLength: ADMIN_PASSWORD_MAX,
+              'data-testid': 'user-password',
+            } as object
+          }
         />
       )}
       <ProFormSelect

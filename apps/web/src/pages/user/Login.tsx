@@ -1,12 +1,12 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { type AppSummary, LOGIN_PASSWORD_MAX, LOGIN_USER_NAME_MAX, type LoginResult } from '@crdp/core';
 import { Alert, Button, Form, Input, Modal, Radio, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { type LoginResult, login, setCurrentApp } from '../../api/auth';
+import { login, setCurrentApp } from '../../api/auth';
 import { afterLoginAddress, productApps, startSession } from '../../app/auth-flow';
 import { useSite } from '../../app/queries';
-import type { AppSummary } from '../../app/session';
 
 /** Sign-in with user name and password; app choice when the person belongs to several apps. */
 export default function LoginPage() {
@@ -86,12 +86,18 @@ export default function LoginPage() {
           />
         )}
         <Form.Item name="UserName" rules={[{ required: true, message: t('login.usernameRequired') }]}>
-          <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('login.username')} />
+          <Input
+            prefix={<UserOutlined />}
+            autoComplete="username"
+            maxLength={LOGIN_USER_NAME_MAX}
+            placeholder={t('login.username')}
+          />
         </Form.Item>
         <Form.Item name="Password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
           <Input.Password
             prefix={<LockOutlined />}
             autoComplete="current-password"
+            maxLength={LOGIN_PASSWORD_MAX}
             placeholder={t('login.password')}
           />
         </Form.Item>
