@@ -23,7 +23,11 @@ describe('mapCsv', () => {
     });
     expect(out.patients).toEqual([]);
     expect(out.errors).toEqual([
-      expect.objectContaining({ row: 0, field: 'text', message: 'line 3, column 2: a quoted cell is not closed' }),
+      expect.objectContaining({
+        row: 0,
+        field: 'text',
+        message: 'line 3, column 2: a quoted cell is not closed',
+      }),
     ]);
   });
 });
