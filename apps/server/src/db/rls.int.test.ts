@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedSynthetic } from '../clinical/synthetic/seed.js';
 import { makeClinicalObjects } from '../clinical/test/fixtures.js';
 import {
   HBV_CRITERIA,
@@ -336,5 +337,17 @@ describe.runIf(process.env.DATABASE_URL)('row-level security for a table owner w
     ).toBe('42501');
     // The system path (no scope) still sees both apps.
     expect(await db.select().from(patients)).toHaveLength(3);
+  });
+
+  it('the synthetic seeder writes with INSERT where COPY FROM is refused under the policies', async () => {
+    const [c] = await database!.db.insert(apps).values({ appShortName: 'OWN-C', name: 'C' }).returning();
+    const res = await seedSynthetic(database!.db, {
+      appId: c!.appId,
+      patients: 3,
+      seed: 7,
+      pool: database!.pool!,
+    });
+    expect(res.patients).toBe(3);
+    expect(await database!.db.select().from(patients).where(eq(patients.appId, c!.appId))).toHaveLength(3);
   });
 });
