@@ -1,4 +1,4 @@
-import type { Locale } from '@crdp/core';
+import { type JobStatus, type JobView, jobView as jobViewSchema, type Locale, restOk } from '@crdp/core';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -22,10 +22,10 @@ declare module 'fastify' {
 const JOB_DETAIL_API_ID = 'TaskProjectManagement.get';
 
 /** A job as the API shows it; a failure kept by catalogue key is worded in `locale`. */
-export const jobView = (j: typeof jobs.$inferSelect, locale: Locale = 'zh-CN') => ({
+export const jobView = (j: typeof jobs.$inferSelect, locale: Locale = 'zh-CN'): JobView => ({
   id: j.id,
   kind: j.kind,
-  status: j.status,
+  status: j.status as JobStatus,
   progress: j.progress,
   result: j.result ?? null,
   error: jobFailureText(j, locale),
@@ -75,6 +75,7 @@ export const jobRoutes = fp(async (app: FastifyInstance) => {
         summary:
           'Status, progress and result of a background job of the current app (its starter, or TaskProjectManagement.get)',
         params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+        response: { 200: restOk(jobViewSchema) },
       },
     },
     async (req) => {
@@ -85,7 +86,7 @@ export const jobRoutes = fp(async (app: FastifyInstance) => {
       // (a member with no role may not read another's job: its params and result name data).
       if (job.createdBy !== a.userId && !a.apiIds.has(JOB_DETAIL_API_ID))
         throw forbidden('auth.forbidden', { apiId: JOB_DETAIL_API_ID });
-      return { code: 200, data: jobView(job, req.locale as Locale), message: 'ok' };
+      return { code: 200 as const, data: jobView(job, req.locale as Locale), message: 'ok' };
     },
   );
 });

@@ -1,3 +1,12 @@
+import {
+  CDM_TABLES,
+  type CdmTable,
+  OMOP_MAPPING_KINDS,
+  OMOP_SOURCE_TABLES,
+  type OmopMappingKind,
+  type OmopSourceTable,
+} from '@crdp/core';
+
 /**
  * What CRDP needs of OMOP CDM v5.4 at run time, written as code: the columns (names and order of
  * the official DDL) of the CDM tables it emits, the vocabulary kinds of its source-to-concept
@@ -8,16 +17,12 @@
 
 export const CDM_VERSION = '5.4';
 
-/** The CDM tables CRDP writes, in the order of the ZIP. */
-export const CDM_TABLES = [
-  'person',
-  'observation_period',
-  'visit_occurrence',
-  'condition_occurrence',
-  'drug_exposure',
-  'measurement',
-] as const;
-export type CdmTable = (typeof CDM_TABLES)[number];
+/** The CDM tables CRDP writes (in the order of the ZIP), the map kinds and the rule sources: the API contract's lists. */
+export { CDM_TABLES, type CdmTable };
+export const MAPPING_KINDS = OMOP_MAPPING_KINDS;
+export type MappingKind = OmopMappingKind;
+export const SOURCE_TABLES = OMOP_SOURCE_TABLES;
+export type SourceTable = OmopSourceTable;
 
 /** Column names of each emitted table, in the order of OMOPCDM_postgresql_5.4_ddl.sql. */
 export const CDM_COLUMNS: Record<CdmTable, readonly string[]> = {
@@ -137,10 +142,7 @@ export const CDM_COLUMNS: Record<CdmTable, readonly string[]> = {
   ],
 };
 
-/** The vocabulary kinds of a source-to-concept map, and what their source code is. */
-export const MAPPING_KINDS = ['condition', 'measurement', 'drug', 'gender', 'visit', 'unit'] as const;
-export type MappingKind = (typeof MAPPING_KINDS)[number];
-
+/** The vocabulary kinds of a source-to-concept map: what their source code is. */
 export const KIND_LABELS: Record<MappingKind, { zh: string; en: string }> = {
   condition: { zh: '诊断（ICD-10 编码）', en: 'condition (ICD-10 code)' },
   measurement: { zh: '检验项目（项目编码）', en: 'measurement (lab item code)' },
@@ -191,10 +193,6 @@ export const normalizeCode = (kind: MappingKind, code: string) => {
   const c = code.trim();
   return kind === 'condition' ? c.toUpperCase() : c;
 };
-
-/** The clinical tables a rule may read. */
-export const SOURCE_TABLES = ['patients', 'visits', 'diagnoses', 'lab_results', 'orders'] as const;
-export type SourceTable = (typeof SOURCE_TABLES)[number];
 
 export interface RulePair {
   sourceTable: SourceTable;

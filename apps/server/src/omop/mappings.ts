@@ -1,13 +1,21 @@
-import { findTextFault, refuseControlChars } from '@crdp/core';
+import {
+  findTextFault,
+  type OmopImportFault,
+  type OmopImportReport,
+  type OmopMapping,
+  type OmopMappingInput,
+  type OmopMappingPage,
+  type omopMappingImportInput,
+  type omopMappingQuery,
+} from '@crdp/core';
 import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { omopMappings } from '../db/schema/index.js';
 import { csvStream } from '../files/csv.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
-import { schemaMessage } from '../http/validation-messages.js';
 import {
   BUILTIN_MAPPINGS,
   CLOSED_CODES,
@@ -33,42 +41,7 @@ export function actorOf(req: FastifyRequest): Actor {
 
 const MAX_INT = 2_147_483_647;
 
-/** Trimmed text of at most `max` UTF-16 units, without control characters or lone surrogates; `min` counts what remains. */
-export const text = (max: number, min = 0) =>
-  z
-    .string()
-    .max(max)
-    .refine((s) => s.length <= max, { message: `must be at most ${max} characters` })
-    .superRefine(refuseControlChars())
-    .refine((s) => s.trim().length >= min, {
-      message: min ? schemaMessage('不能为空', 'must not be blank') : 'invalid',
-    })
-    .transform((s) => s.trim());
-
-export const mappingInput = z.object({
-  kind: z.enum(MAPPING_KINDS),
-  /** At most 50: the length of the CDM's *_source_value columns. */
-  sourceCode: text(50, 1),
-  conceptId: z.number().int().positive().max(MAX_INT),
-  conceptName: text(255, 1),
-  note: text(500).optional(),
-});
-export type MappingInput = z.infer<typeof mappingInput>;
-
-export const mappingQuery = z.object({
-  kind: z.enum(MAPPING_KINDS).optional(),
-  keyword: text(50).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(200).default(20),
-});
-
-export const mappingImportInput = z.object({
-  fileName: text(200, 1),
-  /** The CSV text; columns kind, source_code, concept_id, concept_name (note optional). */
-  text: z.string().min(1).max(5_000_000),
-});
-
-const view = (r: typeof omopMappings.$inferSelect) => ({
+const view = (r: typeof omopMappings.$inferSelect): OmopMapping => ({
   id: r.id,
   kind: r.kind as MappingKind,
   sourceCode: r.sourceCode,
@@ -78,7 +51,6 @@ const view = (r: typeof omopMappings.$inferSelect) => ({
   createdAt: r.createdAt.toISOString(),
   updatedAt: r.updatedAt.toISOString(),
 });
-export type MappingView = ReturnType<typeof view>;
 
 /** The kind-specific check of a source code; throws 400 naming `field`. */
 function checkCode(kind: MappingKind, code: string, field: string) {
@@ -100,7 +72,7 @@ async function mappingOf(db: Tx, actor: Actor, id: number) {
   return row;
 }
 
-export async function loadMapping(db: Tx, actor: Actor, id: number) {
+export async function loadMapping(db: Tx, actor: Actor, id: number): Promise<OmopMapping> {
   return view(await mappingOf(db, actor, id));
 }
 
@@ -114,7 +86,11 @@ async function duplicateOf(db: Tx, appId: number, kind: MappingKind, code: strin
   return row?.id ?? null;
 }
 
-export async function listMappings(db: Db, actor: Actor, q: z.infer<typeof mappingQuery>) {
+export async function listMappings(
+  db: Db,
+  actor: Actor,
+  q: z.infer<typeof omopMappingQuery>,
+): Promise<OmopMappingPage> {
   const where: SQL[] = [eq(omopMappings.appId, actor.appId)];
   if (q.kind) where.push(eq(omopMappings.kind, q.kind));
   if (q.keyword) {
@@ -154,7 +130,12 @@ export async function listMappings(db: Db, actor: Actor, q: z.infer<typeof mappi
   };
 }
 
-export async function createMapping(db: Db, req: FastifyRequest, actor: Actor, input: MappingInput) {
+export async function createMapping(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  input: OmopMappingInput,
+): Promise<OmopMapping> {
   const code = normalizeCode(input.kind, input.sourceCode);
   checkCode(input.kind, code, 'sourceCode');
   return db.transaction(async (tx) => {
@@ -187,8 +168,8 @@ export async function updateMapping(
   req: FastifyRequest,
   actor: Actor,
   id: number,
-  input: MappingInput,
-) {
+  input: OmopMappingInput,
+): Promise<OmopMapping> {
   const code = normalizeCode(input.kind, input.sourceCode);
   checkCode(input.kind, code, 'sourceCode');
   return db.transaction(async (tx) => {
@@ -224,7 +205,7 @@ export async function updateMapping(
   });
 }
 
-export async function deleteMapping(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+export async function deleteMapping(db: Db, req: FastifyRequest, actor: Actor, id: number): Promise<null> {
   return db.transaction(async (tx) => {
     const before = view(await mappingOf(tx, actor, id));
     await tx.delete(omopMappings).where(and(eq(omopMappings.id, id), eq(omopMappings.appId, actor.appId)));
@@ -237,12 +218,7 @@ export const IMPORT_COLUMNS = ['kind', 'source_code', 'concept_id', 'concept_nam
 const MAX_IMPORT_ROWS = 50_000;
 const MAX_REPORTED = 1000;
 
-export interface ImportFault {
-  /** 1-based data row (the header is row 0). */
-  row: number;
-  field: string;
-  message: string;
-}
+type ImportFault = OmopImportFault;
 
 /**
  * Imports a CSV of maps. All or nothing: a file with any bad row stores none of its rows and
@@ -254,8 +230,8 @@ export async function importMappings(
   db: Db,
   req: FastifyRequest,
   actor: Actor,
-  input: z.infer<typeof mappingImportInput>,
-) {
+  input: z.infer<typeof omopMappingImportInput>,
+): Promise<OmopImportReport> {
   const zh = req.locale === 'zh-CN';
   const say = (c: string, e: string) => (zh ? c : e);
   // Read in a worker thread (parsing/pool.ts), off the event loop that answers requests.

@@ -1,6 +1,29 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import type { Locale } from '@crdp/core';
+import {
+  omopEmptyBody as emptyBody,
+  fileDownload,
+  type Locale,
+  omopMappingImportInput as mappingImportInput,
+  omopMappingInput as mappingInput,
+  omopMappingParams as mappingParams,
+  omopMappingQuery as mappingQuery,
+  omopImportReport,
+  omopMapping,
+  omopMappingPage,
+  omopRule,
+  omopRuleList,
+  omopTask,
+  omopTaskPage,
+  restOk,
+  omopRuleInput as ruleInput,
+  omopRuleParams as ruleParams,
+  omopRulePatch as rulePatch,
+  omopTaskInput as taskInput,
+  omopTaskParams as taskParams,
+  omopTaskPatch as taskPatch,
+  omopTaskQuery as taskQuery,
+} from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,44 +37,25 @@ import {
   importMappings,
   listMappings,
   loadMapping,
-  mappingImportInput,
-  mappingInput,
-  mappingQuery,
   ownedMappingIds,
   updateMapping,
 } from './mappings.js';
 import {
   createRule,
   deleteRule,
-  emptyBody,
   enableRule,
   listRules,
   loadRule,
   ownedRuleIds,
-  ruleInput,
-  rulePatch,
   updateRule,
   writeDefaults,
 } from './rules.js';
-import {
-  deleteTask,
-  listTasks,
-  loadTask,
-  ownedTaskIds,
-  startTask,
-  taskFile,
-  taskInput,
-  taskPatch,
-  taskQuery,
-  updateTask,
-} from './tasks.js';
+import { deleteTask, listTasks, loadTask, ownedTaskIds, startTask, taskFile, updateTask } from './tasks.js';
 
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const P = '/api/v0.1/omop';
-const serialId = z.coerce.number().int().positive().max(2_147_483_647);
-const mappingParams = z.object({ mappingId: serialId });
-const ruleParams = z.object({ ruleId: serialId });
-const taskParams = z.object({ taskId: serialId });
+/** The answer of a delete: `data` is null. */
+const deleted = { 200: restOk(z.null()) };
 
 /**
  * The OMOP CDM area (`/omop-cdm/*`): source-to-concept maps (OmopMappingManage), table rules
@@ -74,6 +78,7 @@ export async function omopRoutes(app: FastifyInstance) {
         tags,
         summary: 'Source-to-concept maps of the app, with the built-in ones',
         querystring: mappingQuery,
+        response: { 200: restOk(omopMappingPage) },
       },
     },
     async (req) => ok(await listMappings(app.db, actorOf(req), req.query)),
@@ -82,7 +87,12 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/mappings`,
     {
       config: { access: M('add') },
-      schema: { tags, summary: 'Add a source-to-concept map', body: mappingInput },
+      schema: {
+        tags,
+        summary: 'Add a source-to-concept map',
+        body: mappingInput,
+        response: { 200: restOk(omopMapping) },
+      },
     },
     async (req) => ok(await createMapping(app.db, req, actorOf(req), req.body)),
   );
@@ -96,13 +106,17 @@ export async function omopRoutes(app: FastifyInstance) {
         summary:
           'Import maps from CSV (kind, source_code, concept_id, concept_name[, note]); all rows or none',
         body: mappingImportInput,
+        response: { 200: restOk(omopImportReport) },
       },
     },
     async (req) => ok(await importMappings(app.db, req, actorOf(req), req.body)),
   );
   r.get(
     `${P}/mappings/export`,
-    { config: { access: M('export') }, schema: { tags, summary: 'The app’s maps as CSV' } },
+    {
+      config: { access: M('export') },
+      schema: { tags, summary: 'The app’s maps as CSV', response: { 200: fileDownload } },
+    },
     async (req, reply) => {
       const actor = actorOf(req);
       await audit(app.db, req, { action: 'omop.mapping.export', entity: 'omop_mapping' });
@@ -117,7 +131,12 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/mappings/:mappingId`,
     {
       config: { access: M('get'), ownedIds: ownedMappingIds },
-      schema: { tags, summary: 'A source-to-concept map', params: mappingParams },
+      schema: {
+        tags,
+        summary: 'A source-to-concept map',
+        params: mappingParams,
+        response: { 200: restOk(omopMapping) },
+      },
     },
     async (req) => ok(await loadMapping(app.db, actorOf(req), req.params.mappingId)),
   );
@@ -125,7 +144,13 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/mappings/:mappingId`,
     {
       config: { access: M('edit'), ownedIds: ownedMappingIds },
-      schema: { tags, summary: 'Change a source-to-concept map', params: mappingParams, body: mappingInput },
+      schema: {
+        tags,
+        summary: 'Change a source-to-concept map',
+        params: mappingParams,
+        body: mappingInput,
+        response: { 200: restOk(omopMapping) },
+      },
       // Another app's id answers 404 before its body is looked at.
       preValidation: async (req) => {
         const p = mappingParams.safeParse(req.params);
@@ -138,7 +163,7 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/mappings/:mappingId`,
     {
       config: { access: M('delete'), ownedIds: ownedMappingIds },
-      schema: { tags, summary: 'Delete a source-to-concept map', params: mappingParams },
+      schema: { tags, summary: 'Delete a source-to-concept map', params: mappingParams, response: deleted },
     },
     async (req) => ok(await deleteMapping(app.db, req, actorOf(req), req.params.mappingId)),
   );
@@ -148,7 +173,11 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/rules`,
     {
       config: { access: R('query') },
-      schema: { tags, summary: 'Rules in effect (built-in until the app changes one)' },
+      schema: {
+        tags,
+        summary: 'Rules in effect (built-in until the app changes one)',
+        response: { 200: restOk(omopRuleList) },
+      },
     },
     async (req) => ok(await listRules(app.db, req, actorOf(req))),
   );
@@ -160,6 +189,7 @@ export async function omopRoutes(app: FastifyInstance) {
         tags,
         summary: 'Write the built-in rules for the app (once; later calls change nothing)',
         body: emptyBody,
+        response: { 200: restOk(omopRuleList) },
       },
     },
     async (req) => ok(await writeDefaults(app.db, req, actorOf(req))),
@@ -168,7 +198,12 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/rules`,
     {
       config: { access: R('add') },
-      schema: { tags, summary: 'Add a rule of the catalogue', body: ruleInput },
+      schema: {
+        tags,
+        summary: 'Add a rule of the catalogue',
+        body: ruleInput,
+        response: { 200: restOk(omopRule) },
+      },
     },
     async (req) => ok(await createRule(app.db, req, actorOf(req), req.body)),
   );
@@ -176,7 +211,7 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/rules/:ruleId`,
     {
       config: { access: R('get'), ownedIds: ownedRuleIds },
-      schema: { tags, summary: 'A rule', params: ruleParams },
+      schema: { tags, summary: 'A rule', params: ruleParams, response: { 200: restOk(omopRule) } },
     },
     async (req) => ok(await loadRule(app.db, actorOf(req), req.params.ruleId)),
   );
@@ -184,7 +219,13 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/rules/:ruleId`,
     {
       config: { access: R('edit'), ownedIds: ownedRuleIds },
-      schema: { tags, summary: 'Rename a rule or change its note', params: ruleParams, body: rulePatch },
+      schema: {
+        tags,
+        summary: 'Rename a rule or change its note',
+        params: ruleParams,
+        body: rulePatch,
+        response: { 200: restOk(omopRule) },
+      },
       preValidation: async (req) => {
         const p = ruleParams.safeParse(req.params);
         if (p.success) await loadRule(app.db, actorOf(req), p.data.ruleId);
@@ -196,7 +237,7 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/rules/:ruleId`,
     {
       config: { access: R('delete'), ownedIds: ownedRuleIds },
-      schema: { tags, summary: 'Delete a rule', params: ruleParams },
+      schema: { tags, summary: 'Delete a rule', params: ruleParams, response: deleted },
     },
     async (req) => ok(await deleteRule(app.db, req, actorOf(req), req.params.ruleId)),
   );
@@ -213,6 +254,7 @@ export async function omopRoutes(app: FastifyInstance) {
           summary: `${action === 'enable' ? 'Enable' : 'Disable'} a rule`,
           params: ruleParams,
           body: emptyBody,
+          response: { 200: restOk(omopRule) },
         },
         preValidation: async (req) => {
           const p = ruleParams.safeParse(req.params);
@@ -227,7 +269,12 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/tasks`,
     {
       config: { access: T('query') },
-      schema: { tags, summary: 'Export tasks of the app', querystring: taskQuery },
+      schema: {
+        tags,
+        summary: 'Export tasks of the app',
+        querystring: taskQuery,
+        response: { 200: restOk(omopTaskPage) },
+      },
     },
     async (req) => ok(await listTasks(app.db, actorOf(req), req.query, req.locale as Locale)),
   );
@@ -239,6 +286,7 @@ export async function omopRoutes(app: FastifyInstance) {
         tags,
         summary: 'Start an export of the clinical data as OMOP CDM v5.4 (a job)',
         body: taskInput,
+        response: { 200: restOk(omopTask) },
       },
     },
     async (req) => {
@@ -255,6 +303,7 @@ export async function omopRoutes(app: FastifyInstance) {
         tags,
         summary: 'An export task with its status, counts and unmapped codes',
         params: taskParams,
+        response: { 200: restOk(omopTask) },
       },
     },
     async (req) => ok(await loadTask(app.db, actorOf(req), req.params.taskId, req.locale as Locale)),
@@ -263,7 +312,13 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/tasks/:taskId`,
     {
       config: { access: T('edit'), ownedIds: ownedTaskIds },
-      schema: { tags, summary: 'Rename a task or change its note', params: taskParams, body: taskPatch },
+      schema: {
+        tags,
+        summary: 'Rename a task or change its note',
+        params: taskParams,
+        body: taskPatch,
+        response: { 200: restOk(omopTask) },
+      },
       preValidation: async (req) => {
         const p = taskParams.safeParse(req.params);
         if (p.success) await loadTask(app.db, actorOf(req), p.data.taskId, req.locale as Locale);
@@ -275,7 +330,7 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/tasks/:taskId`,
     {
       config: { access: T('delete'), ownedIds: ownedTaskIds },
-      schema: { tags, summary: 'Delete a finished task and its file', params: taskParams },
+      schema: { tags, summary: 'Delete a finished task and its file', params: taskParams, response: deleted },
     },
     async (req) => ok(await deleteTask(app.db, req, actorOf(req), req.params.taskId, app.config.dataDir)),
   );
@@ -283,7 +338,12 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/tasks/:taskId/download`,
     {
       config: { access: T('get'), ownedIds: ownedTaskIds },
-      schema: { tags, summary: 'The ZIP of CDM CSV files of a succeeded task', params: taskParams },
+      schema: {
+        tags,
+        summary: 'The ZIP of CDM CSV files of a succeeded task',
+        params: taskParams,
+        response: { 200: fileDownload },
+      },
     },
     async (req, reply) => {
       const actor = actorOf(req);

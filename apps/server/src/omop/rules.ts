@@ -1,13 +1,12 @@
-import type { AuditAction } from '@crdp/core';
+import type { AuditAction, OmopRule, OmopRuleInput, OmopRuleList, OmopRulePatch } from '@crdp/core';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { omopRules } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
-import { CDM_TABLES, type CdmTable, pairOf, RULE_CATALOGUE, SOURCE_TABLES, type SourceTable } from './cdm.js';
-import { type Actor, text } from './mappings.js';
+import { type CdmTable, pairOf, RULE_CATALOGUE, type SourceTable } from './cdm.js';
+import type { Actor } from './mappings.js';
 
 /**
  * Which clinical tables go to which CDM tables (OmopActiveMappingRule). Until an app changes a
@@ -15,28 +14,17 @@ import { type Actor, text } from './mappings.js';
  * with `stored: false`; the first write writes the built-in set for the app, in the same
  * transaction and audited. Reading never writes.
  */
-export const ruleInput = z.object({
-  sourceTable: z.enum(SOURCE_TABLES),
-  targetTable: z.enum(CDM_TABLES),
-  name: text(100).optional(),
-  note: text(500).optional(),
-  enabled: z.boolean().optional(),
-});
-export const rulePatch = z.object({ name: text(100, 1), note: text(500).optional() });
-/** Bodies of calls that take none: an empty object, nothing else. */
-export const emptyBody = z.object({}).strict();
-
-const view = (r: typeof omopRules.$inferSelect) => ({
-  id: r.id as number | null,
+const view = (r: typeof omopRules.$inferSelect): RuleView => ({
+  id: r.id,
   name: r.name,
   sourceTable: r.sourceTable as SourceTable,
   targetTable: r.targetTable as CdmTable,
   enabled: r.enabled,
   builtin: r.builtin,
   note: r.note,
-  updatedAt: r.updatedAt.toISOString() as string | null,
+  updatedAt: r.updatedAt.toISOString(),
 });
-export type RuleView = ReturnType<typeof view>;
+export type RuleView = OmopRule;
 
 const defaultName = (zh: boolean, s: string, t: string) => {
   const p = pairOf(s, t);
@@ -101,7 +89,7 @@ export async function effectiveRules(db: Tx, appId: number, zh = true): Promise<
   }));
 }
 
-export async function listRules(db: Db, req: FastifyRequest, actor: Actor) {
+export async function listRules(db: Db, req: FastifyRequest, actor: Actor): Promise<OmopRuleList> {
   const zh = req.locale === 'zh-CN';
   // A built-in rule that kept its default name is named in the reader's language.
   const named = (r: RuleView) => {
@@ -121,7 +109,7 @@ export async function listRules(db: Db, req: FastifyRequest, actor: Actor) {
   };
 }
 
-export async function writeDefaults(db: Db, req: FastifyRequest, actor: Actor) {
+export async function writeDefaults(db: Db, req: FastifyRequest, actor: Actor): Promise<OmopRuleList> {
   await db.transaction((tx) => ensureDefaults(tx, req, actor.appId));
   return listRules(db, req, actor);
 }
@@ -135,7 +123,7 @@ async function ruleOf(db: Tx, actor: Actor, id: number) {
   return row;
 }
 
-export async function loadRule(db: Tx, actor: Actor, id: number) {
+export async function loadRule(db: Tx, actor: Actor, id: number): Promise<OmopRule> {
   return view(await ruleOf(db, actor, id));
 }
 
@@ -143,8 +131,8 @@ export async function createRule(
   db: Db,
   req: FastifyRequest,
   actor: Actor,
-  input: z.infer<typeof ruleInput>,
-) {
+  input: OmopRuleInput,
+): Promise<OmopRule> {
   if (!pairOf(input.sourceTable, input.targetTable))
     throw invalidField(
       'targetTable',
@@ -195,7 +183,7 @@ async function change(
   id: number,
   action: AuditAction,
   set: Partial<typeof omopRules.$inferInsert>,
-) {
+): Promise<OmopRule> {
   return db.transaction(async (tx) => {
     const before = view(await ruleOf(tx, actor, id));
     const [row] = await tx
@@ -209,16 +197,11 @@ async function change(
   });
 }
 
-export const updateRule = (
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  id: number,
-  p: z.infer<typeof rulePatch>,
-) => change(db, req, actor, id, 'omop.rule.update', { name: p.name, note: p.note ?? '' });
+export const updateRule = (db: Db, req: FastifyRequest, actor: Actor, id: number, p: OmopRulePatch) =>
+  change(db, req, actor, id, 'omop.rule.update', { name: p.name, note: p.note ?? '' });
 export const enableRule = (db: Db, req: FastifyRequest, actor: Actor, id: number, enabled: boolean) =>
   change(db, req, actor, id, enabled ? 'omop.rule.enable' : 'omop.rule.disable', { enabled });
-export const deleteRule = async (db: Db, req: FastifyRequest, actor: Actor, id: number) => {
+export const deleteRule = async (db: Db, req: FastifyRequest, actor: Actor, id: number): Promise<null> => {
   await change(db, req, actor, id, 'omop.rule.delete', { deletedAt: new Date(), enabled: false });
   return null;
 };

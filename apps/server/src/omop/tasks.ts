@@ -1,8 +1,16 @@
 import { rm, stat } from 'node:fs/promises';
-import type { Locale } from '@crdp/core';
+import type {
+  JobStatus,
+  Locale,
+  OmopTask,
+  OmopTaskInput,
+  OmopTaskPage,
+  OmopTaskPatch,
+  omopTaskQuery,
+} from '@crdp/core';
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs, omopTasks, users } from '../db/schema/index.js';
@@ -11,7 +19,7 @@ import { jobFailureText } from '../jobs/failure.js';
 import { enqueueJob } from '../jobs/runner.js';
 import type { CdmTable } from './cdm.js';
 import { EXPORT_KIND, type ExportResult, zipPath } from './export.js';
-import { type Actor, text } from './mappings.js';
+import type { Actor } from './mappings.js';
 import { effectiveRules } from './rules.js';
 
 /**
@@ -19,24 +27,17 @@ import { effectiveRules } from './rules.js';
  * one takes a snapshot of the enabled rules; the job writes the ZIP; the task shows the job's
  * status (queued, running, succeeded, failed), its counts and its unmapped codes.
  */
-export const taskInput = z.object({ name: text(100).optional(), note: text(500).optional() });
-export const taskPatch = z.object({ name: text(100, 1), note: text(500).optional() });
-export const taskQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(20),
-});
-
 type TaskRow = typeof omopTasks.$inferSelect;
 type JobRow = typeof jobs.$inferSelect;
 
-const view = (t: TaskRow, j: JobRow, locale: Locale) => ({
+const view = (t: TaskRow, j: JobRow, locale: Locale): OmopTask => ({
   id: t.id,
   name: t.name,
   note: t.note,
   createdByName: t.createdByName,
   createdAt: t.createdAt.toISOString(),
   jobId: j.id,
-  status: j.status as 'queued' | 'running' | 'succeeded' | 'failed',
+  status: j.status as JobStatus,
   progress: j.progress,
   startedAt: j.startedAt?.toISOString() ?? null,
   finishedAt: j.finishedAt?.toISOString() ?? null,
@@ -55,12 +56,17 @@ async function taskOf(db: Tx, appId: number, id: number) {
   return row;
 }
 
-export async function loadTask(db: Tx, actor: Actor, id: number, locale: Locale) {
+export async function loadTask(db: Tx, actor: Actor, id: number, locale: Locale): Promise<OmopTask> {
   const { t, j } = await taskOf(db, actor.appId, id);
   return view(t, j, locale);
 }
 
-export async function listTasks(db: Db, actor: Actor, q: z.infer<typeof taskQuery>, locale: Locale) {
+export async function listTasks(
+  db: Db,
+  actor: Actor,
+  q: z.infer<typeof omopTaskQuery>,
+  locale: Locale,
+): Promise<OmopTaskPage> {
   const where = eq(omopTasks.appId, actor.appId);
   const [total] = await db.select({ n: count() }).from(omopTasks).where(where);
   const rows = await db
@@ -74,7 +80,12 @@ export async function listTasks(db: Db, actor: Actor, q: z.infer<typeof taskQuer
   return { total: total?.n ?? 0, page: q.page, size: q.size, items: rows.map((r) => view(r.t, r.j, locale)) };
 }
 
-export async function startTask(db: Db, req: FastifyRequest, actor: Actor, input: z.infer<typeof taskInput>) {
+export async function startTask(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  input: OmopTaskInput,
+): Promise<OmopTask> {
   const zh = req.locale === 'zh-CN';
   const rules = await effectiveRules(db, actor.appId, zh);
   const tables = [...new Set(rules.filter((r) => r.enabled).map((r) => r.targetTable))];
@@ -128,8 +139,8 @@ export async function updateTask(
   req: FastifyRequest,
   actor: Actor,
   id: number,
-  p: z.infer<typeof taskPatch>,
-) {
+  p: OmopTaskPatch,
+): Promise<OmopTask> {
   await db.transaction(async (tx) => {
     const { t } = await taskOf(tx, actor.appId, id);
     await tx
@@ -148,7 +159,13 @@ export async function updateTask(
 }
 
 /** Deletes a finished task with its job and its file; a task still queued or running is refused. */
-export async function deleteTask(db: Db, req: FastifyRequest, actor: Actor, id: number, dataDir: string) {
+export async function deleteTask(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  id: number,
+  dataDir: string,
+): Promise<null> {
   const jobId = await db.transaction(async (tx) => {
     const { t, j } = await taskOf(tx, actor.appId, id);
     if (j.status === 'queued' || j.status === 'running')

@@ -1,4 +1,10 @@
-import type { Locale } from '@crdp/core';
+import type {
+  JobStatus,
+  Locale,
+  ResearchAnalysis,
+  ResearchAnalysisQueued,
+  ResearchTaskResult,
+} from '@crdp/core';
 import {
   chiSquareTest,
   crossTable,
@@ -61,7 +67,7 @@ export async function requestAnalysis(
   actor: Actor,
   subjectId: number,
   input: { datasetId: number; params: AnalysisParams },
-) {
+): Promise<ResearchAnalysisQueued> {
   const s = await subjectOf(db, actor.appId, subjectId);
   await assertMember(db, s, actor);
   assertStatus(s, 'analyse', actor.locale);
@@ -187,7 +193,12 @@ export async function analysisJob({ db, job, progress }: JobContext) {
 }
 
 /** A research job of the app, by id (the spec's task_id); another app's id answers 404. */
-export async function taskResult(db: Tx, appId: number, taskId: number, locale: Locale = 'zh-CN') {
+export async function taskResult(
+  db: Tx,
+  appId: number,
+  taskId: number,
+  locale: Locale = 'zh-CN',
+): Promise<ResearchTaskResult> {
   const [j] = await db
     .select()
     .from(jobs)
@@ -196,7 +207,7 @@ export async function taskResult(db: Tx, appId: number, taskId: number, locale: 
   return {
     task_id: j.id,
     kind: j.kind,
-    status: j.status,
+    status: j.status as JobStatus,
     progress: j.progress,
     params: j.params,
     result: j.status === 'failed' ? null : (j.result ?? null),
@@ -206,7 +217,12 @@ export async function taskResult(db: Tx, appId: number, taskId: number, locale: 
   };
 }
 
-export async function listAnalyses(db: Tx, appId: number, subjectId: number, locale: Locale = 'zh-CN') {
+export async function listAnalyses(
+  db: Tx,
+  appId: number,
+  subjectId: number,
+  locale: Locale = 'zh-CN',
+): Promise<ResearchAnalysis[]> {
   const rows = await db
     .select({
       id: jobs.id,
@@ -228,7 +244,7 @@ export async function listAnalyses(db: Tx, appId: number, subjectId: number, loc
     .limit(100);
   return rows.map((r) => ({
     task_id: r.id,
-    status: r.status,
+    status: r.status as JobStatus,
     params: r.params,
     error: jobFailureText(r, locale),
     createdAt: r.createdAt.toISOString(),

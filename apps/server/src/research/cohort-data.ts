@@ -1,6 +1,8 @@
+import type { researchProjectData, researchReport, researchVariableSummary } from '@crdp/core';
 import { describe } from '@crdp/stats';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { canSeeIdentity } from '../clinical/privacy.js';
 import type { Tx } from '../db/client.js';
 import { patients, researchEnrolments, researchStatusLog } from '../db/schema/index.js';
@@ -27,8 +29,8 @@ export async function variableSummaries(
   subjectId: number,
   variables: VariableDef[],
   enrolled: number,
-) {
-  const out = [];
+): Promise<Array<z.input<typeof researchVariableSummary>>> {
+  const out: Array<z.input<typeof researchVariableSummary>> = [];
   for (const v of variables) {
     const res = await variableValues(db, subjectId, v);
     // Gender is a code, not a quantity: summarise it by level.
@@ -52,7 +54,7 @@ export async function projectData(
   actor: Actor,
   id: number,
   page: { page: number; size: number },
-) {
+): Promise<z.input<typeof researchProjectData>> {
   const s = await subjectOf(db, actor.appId, id);
   const variables = variableSchema.array().parse(s.variables);
   const [n] = await db
@@ -91,7 +93,11 @@ export async function projectData(
   };
 }
 
-export async function subjectReport(db: Tx, actor: Actor, id: number) {
+export async function subjectReport(
+  db: Tx,
+  actor: Actor,
+  id: number,
+): Promise<z.input<typeof researchReport>> {
   const detail = await subjectDetail(db, actor, id);
   const variables = variableSchema.array().parse(detail.variables);
   const byMonth = rowsOf<{ month: string; n: number }>(

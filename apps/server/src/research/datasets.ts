@@ -1,3 +1,9 @@
+import type {
+  ResearchDataset,
+  ResearchDatasetColumn,
+  ResearchDatasetQueued,
+  ResearchDatasetRow,
+} from '@crdp/core';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
@@ -14,14 +20,9 @@ import { type Actor, assertMember, assertStatus, invalid, subjectOf } from './su
  * variable, plus derived columns. Built by the `research.dataset` job, so a large subject does
  * not hold a request open. Rows carry a study number, not the patient's identity.
  */
-export interface Column {
-  key: string;
-  label: string;
-  type: 'number' | 'category';
-  /** The two columns of a survival variable: which part, and the variable's own label, so the screen can word it per language. */
-  survival?: { part: 'time' | 'event'; of: string };
-}
-export type Row = Record<string, number | string | null>;
+/** A column; the two columns of a survival variable say which part and the variable's own label, so the screen can word it per language. */
+export type Column = ResearchDatasetColumn;
+export type Row = ResearchDatasetRow;
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 const codesSql = (alias: string, codes: string[]) =>
@@ -222,7 +223,7 @@ export async function requestDataset(
   actor: Actor,
   subjectId: number,
   input: { name: string; variables: string[]; derived: DerivedDef[]; crfItems?: string[] | undefined },
-) {
+): Promise<ResearchDatasetQueued> {
   const s = await subjectOf(db, actor.appId, subjectId);
   await assertMember(db, s, actor);
   assertStatus(s, 'buildDataset', actor.locale);
@@ -331,7 +332,7 @@ export async function buildDatasetJob({ db, job, progress }: JobContext) {
   }
 }
 
-export async function listDatasets(db: Tx, appId: number, subjectId: number) {
+export async function listDatasets(db: Tx, appId: number, subjectId: number): Promise<ResearchDataset[]> {
   const rows = await db
     .select({
       id: researchDatasets.id,
@@ -348,6 +349,7 @@ export async function listDatasets(db: Tx, appId: number, subjectId: number) {
     .orderBy(desc(researchDatasets.id));
   return rows.map((r) => ({
     ...r,
+    columns: r.columns as Column[],
     createdAt: r.createdAt.toISOString(),
     builtAt: r.builtAt?.toISOString() ?? null,
   }));

@@ -1,4 +1,30 @@
-import { cohortCriteriaSchema } from '@crdp/core';
+import {
+  cohortCriteriaSchema,
+  researchAnalysis,
+  researchAnalysisQueued,
+  researchAppUser,
+  researchCrfForm,
+  researchCrfItems,
+  researchCriteriaCount,
+  researchDataset,
+  researchDatasetQueued,
+  researchDatasetRows,
+  researchMoved,
+  researchProjectData,
+  researchProjectType,
+  researchProjectTypeRecord,
+  researchRecruited,
+  researchReport,
+  researchStatusTable,
+  researchSubjectList,
+  researchSubjectRecord,
+  researchSubjectView,
+  researchTaskResult,
+  researchTaskResultInput,
+  researchTeam,
+  researchTypePatch,
+  restOk,
+} from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +34,15 @@ import { notFound } from '../http/errors.js';
 import { ANALYSIS_KIND, analysisJob, listAnalyses, requestAnalysis, taskResult } from './analysis.js';
 import { projectData, subjectReport } from './cohort-data.js';
 import { latestVersionOf, publishedForms } from './crf-items.js';
-import { buildDatasetJob, datasetOf, listDatasets, ownedDatasetIds, requestDataset } from './datasets.js';
+import {
+  buildDatasetJob,
+  type Column,
+  datasetOf,
+  listDatasets,
+  ownedDatasetIds,
+  type Row,
+  requestDataset,
+} from './datasets.js';
 import {
   analysisInput,
   datasetInput,
@@ -41,7 +75,9 @@ import {
 } from './subjects.js';
 import { createType, deleteType, listTypes, ownedTypeCodes, typeExists, updateType } from './types.js';
 
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
+/** The answer of a delete: `data` is null. */
+const deleted = { 200: restOk(z.null()) };
 const paging = {
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   size: z.coerce.number().int().min(1).max(200).default(20),
@@ -75,21 +111,37 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/status-table',
     {
       config: { access: 'session' },
-      schema: { tags, summary: 'Allowed status moves of a research subject' },
+      schema: {
+        tags,
+        summary: 'Allowed status moves of a research subject',
+        response: { 200: restOk(researchStatusTable) },
+      },
     },
     async () => ok(TRANSITIONS),
   );
 
   r.get(
     '/api/v0.1/research/types',
-    { config: { access: 'session' }, schema: { tags, summary: 'Project types: built-in and the app’s own' } },
+    {
+      config: { access: 'session' },
+      schema: {
+        tags,
+        summary: 'Project types: built-in and the app’s own',
+        response: { 200: restOk(z.array(researchProjectType)) },
+      },
+    },
     async (req) => ok(await listTypes(app.db, req.auth!.appId, req.locale)),
   );
   r.post(
     '/api/v0.1/research/types',
     {
       config: { access: { apiId: 'ResearchProjectType.add' } },
-      schema: { tags, summary: 'Add a project type', body: typeInput },
+      schema: {
+        tags,
+        summary: 'Add a project type',
+        body: typeInput,
+        response: { 200: restOk(researchProjectTypeRecord) },
+      },
     },
     async (req) => ok(await createType(app.db, req, req.auth!.appId, req.body)),
   );
@@ -102,7 +154,8 @@ export async function researchRoutes(app: FastifyInstance) {
         tags,
         summary: 'Rename a project type',
         params: typeParams,
-        body: typeInput.omit({ code: true }),
+        body: researchTypePatch,
+        response: { 200: restOk(researchProjectTypeRecord) },
       },
     },
     async (req) => ok(await updateType(app.db, req, req.auth!.appId, req.params.code, req.body)),
@@ -112,7 +165,7 @@ export async function researchRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'ResearchProjectType.delete' }, ownedIds: ownedTypeCodes },
       preValidation: ownType,
-      schema: { tags, summary: 'Delete an unused project type', params: typeParams },
+      schema: { tags, summary: 'Delete an unused project type', params: typeParams, response: deleted },
     },
     async (req) => {
       await deleteType(app.db, req, req.auth!.appId, req.params.code);
@@ -128,6 +181,7 @@ export async function researchRoutes(app: FastifyInstance) {
         tags,
         summary: 'How many patients of the app the criteria match',
         body: cohortCriteriaSchema,
+        response: { 200: restOk(researchCriteriaCount) },
       },
     },
     async (req) => ok({ count: await countPatients(app.db, req.auth!.appId, req.body) }),
@@ -137,7 +191,12 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects',
     {
       config: { access: { apiId: 'ResearchSubjectList.query' } },
-      schema: { tags, summary: 'Subjects of the app', querystring: listQuery },
+      schema: {
+        tags,
+        summary: 'Subjects of the app',
+        querystring: listQuery,
+        response: { 200: restOk(researchSubjectList) },
+      },
     },
     async (req) => ok(await listSubjects(app.db, req.auth!.appId, req.query, req.locale)),
   );
@@ -145,7 +204,12 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects',
     {
       config: { access: { apiId: 'ResearchCreateSubject.add' } },
-      schema: { tags, summary: 'Create a subject (staged)', body: subjectInput },
+      schema: {
+        tags,
+        summary: 'Create a subject (staged)',
+        body: subjectInput,
+        response: { 200: restOk(researchSubjectRecord) },
+      },
     },
     async (req) => ok(await createSubject(app.db, req, actorOf(req), req.body)),
   );
@@ -158,6 +222,7 @@ export async function researchRoutes(app: FastifyInstance) {
         tags,
         summary: 'A subject with members, status history and allowed moves',
         params: subjectParams,
+        response: { 200: restOk(researchSubjectView) },
       },
     },
     async (req) => {
@@ -177,6 +242,7 @@ export async function researchRoutes(app: FastifyInstance) {
         summary: 'Replace the members of a subject (PI or the subject edit function)',
         params: subjectParams,
         body: membersInput,
+        response: { 200: restOk(researchTeam) },
       },
     },
     async (req) => ok(await setMembers(app.db, req, actorOf(req), req.params.id, req.body)),
@@ -190,6 +256,7 @@ export async function researchRoutes(app: FastifyInstance) {
         tags,
         summary: 'Items of the subject’s CRF form (latest published version) that can be dataset columns',
         params: subjectParams,
+        response: { 200: restOk(researchCrfItems) },
       },
     },
     async (req) => {
@@ -202,7 +269,11 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/users',
     {
       config: { access: { apiId: 'ResearchSubjectList.query' } },
-      schema: { tags, summary: 'Users of the app, to pick a subject’s PI and members' },
+      schema: {
+        tags,
+        summary: 'Users of the app, to pick a subject’s PI and members',
+        response: { 200: restOk(z.array(researchAppUser)) },
+      },
     },
     async (req) => ok(await appUsers(app.db, req.auth!.appId)),
   );
@@ -210,7 +281,11 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/crf-forms',
     {
       config: { access: { apiId: 'ResearchSubjectList.query' } },
-      schema: { tags, summary: 'Published CRF forms of the app a subject may use' },
+      schema: {
+        tags,
+        summary: 'Published CRF forms of the app a subject may use',
+        response: { 200: restOk(z.array(researchCrfForm)) },
+      },
     },
     async (req) => ok(await publishedForms(app.db, req.auth!.appId)),
   );
@@ -224,6 +299,7 @@ export async function researchRoutes(app: FastifyInstance) {
         summary: 'Change a subject (design only before data preparation)',
         params: subjectParams,
         body: subjectPatch,
+        response: { 200: restOk(researchSubjectRecord) },
       },
     },
     async (req) => ok(await updateSubject(app.db, req, actorOf(req), req.params.id, req.body)),
@@ -233,7 +309,12 @@ export async function researchRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'ResearchSubjectList.delete' }, ...owned },
       preValidation: ownSubject,
-      schema: { tags, summary: 'Delete a staged or closed subject', params: subjectParams },
+      schema: {
+        tags,
+        summary: 'Delete a staged or closed subject',
+        params: subjectParams,
+        response: deleted,
+      },
     },
     async (req) => {
       await deleteSubject(app.db, req, actorOf(req), req.params.id);
@@ -245,7 +326,13 @@ export async function researchRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'ResearchSubjectList.edit' }, ...owned },
       preValidation: ownSubject,
-      schema: { tags, summary: 'Move a subject to another status', params: subjectParams, body: moveInput },
+      schema: {
+        tags,
+        summary: 'Move a subject to another status',
+        params: subjectParams,
+        body: moveInput,
+        response: { 200: restOk(researchMoved) },
+      },
     },
     async (req) =>
       ok(await moveSubject(app.db, req, actorOf(req), req.params.id, req.body.to, req.body.reason)),
@@ -260,6 +347,7 @@ export async function researchRoutes(app: FastifyInstance) {
         summary: 'Recruit patients by the criteria or by id',
         params: subjectParams,
         body: recruitInput,
+        response: { 200: restOk(researchRecruited) },
       },
     },
     async (req) => ok(await recruit(app.db, req, actorOf(req), req.params.id, req.body)),
@@ -274,6 +362,7 @@ export async function researchRoutes(app: FastifyInstance) {
         summary: 'The enrolled cohort by variables',
         params: subjectParams,
         querystring: z.object(paging),
+        response: { 200: restOk(researchProjectData) },
       },
     },
     async (req) => {
@@ -296,7 +385,12 @@ export async function researchRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'ResearchReport.get' }, ...owned },
       preValidation: ownSubject,
-      schema: { tags, summary: 'Recruitment, completeness and key statistics', params: subjectParams },
+      schema: {
+        tags,
+        summary: 'Recruitment, completeness and key statistics',
+        params: subjectParams,
+        response: { 200: restOk(researchReport) },
+      },
     },
     async (req) => ok(await subjectReport(app.db, actorOf(req), req.params.id)),
   );
@@ -305,7 +399,12 @@ export async function researchRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'ResearchDataReduction.query' }, ...owned },
       preValidation: ownSubject,
-      schema: { tags, summary: 'Analysis datasets of a subject', params: subjectParams },
+      schema: {
+        tags,
+        summary: 'Analysis datasets of a subject',
+        params: subjectParams,
+        response: { 200: restOk(z.array(researchDataset)) },
+      },
     },
     async (req) => ok(await listDatasets(app.db, req.auth!.appId, req.params.id)),
   );
@@ -319,6 +418,7 @@ export async function researchRoutes(app: FastifyInstance) {
         summary: 'Build an analysis dataset (a background job)',
         params: subjectParams,
         body: datasetInput,
+        response: { 200: restOk(researchDatasetQueued) },
       },
     },
     async (req) => {
@@ -334,7 +434,12 @@ export async function researchRoutes(app: FastifyInstance) {
         access: { apiId: 'ResearchDataReduction.query' },
         ownedIds: ownedDatasetIds,
       },
-      schema: { tags, summary: 'A dataset with its rows', params: datasetParams },
+      schema: {
+        tags,
+        summary: 'A dataset with its rows',
+        params: datasetParams,
+        response: { 200: restOk(researchDatasetRows) },
+      },
     },
     async (req) => {
       const ds = await datasetOf(app.db, req.auth!.appId, req.params.id, req.params.datasetId);
@@ -347,8 +452,8 @@ export async function researchRoutes(app: FastifyInstance) {
         id: ds.id,
         name: ds.name,
         status: ds.status,
-        columns: ds.columns,
-        rows: ds.rows,
+        columns: ds.columns as Column[],
+        rows: ds.rows as Row[],
         rowCount: ds.rowCount,
         jobId: ds.jobId,
         builtAt: ds.builtAt?.toISOString() ?? null,
@@ -360,7 +465,12 @@ export async function researchRoutes(app: FastifyInstance) {
     {
       config: { access: { apiId: 'ResearchAnalysisMiningIndex.query' }, ...owned },
       preValidation: ownSubject,
-      schema: { tags, summary: 'Analyses run on a subject', params: subjectParams },
+      schema: {
+        tags,
+        summary: 'Analyses run on a subject',
+        params: subjectParams,
+        response: { 200: restOk(z.array(researchAnalysis)) },
+      },
     },
     async (req) => ok(await listAnalyses(app.db, req.auth!.appId, req.params.id, req.locale)),
   );
@@ -374,6 +484,7 @@ export async function researchRoutes(app: FastifyInstance) {
         summary: 'Run an analysis on a dataset (a background job)',
         params: subjectParams,
         body: analysisInput,
+        response: { 200: restOk(researchAnalysisQueued) },
       },
     },
     async (req) => {
@@ -389,7 +500,8 @@ export async function researchRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Status and result of an analysis or dataset task (spec: task_id = job id)',
-        body: z.object({ task_id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+        body: researchTaskResultInput,
+        response: { 200: restOk(researchTaskResult) },
       },
     },
     async (req) => ok(await taskResult(app.db, req.auth!.appId, req.body.task_id, req.locale)),

@@ -1,6 +1,18 @@
-import { TASK_STATUSES } from '@crdp/core';
+import {
+  type DataSourceRecordStatistics,
+  dataSourceRecordStatistics as dataSourceRecordStatisticsSchema,
+  restOk,
+  TASK_STATUSES,
+  type TopicCount,
+  type TopicCountChart,
+  type TopicTypeCount,
+  topicCountChart as topicCountChartSchema,
+  topicCount as topicCountSchema,
+  topicTypeCount as topicTypeCountSchema,
+} from '@crdp/core';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Tx } from '../db/client.js';
 import { listTypes } from './types.js';
 
@@ -20,7 +32,7 @@ function visibleSubjects(req: FastifyRequest): SQL {
     : sql`s.app_id = ${a.appId} and exists (select 1 from research_subject_members m where m.subject_id = s.id and m.user_id = ${a.userId ?? -1})`;
 }
 
-export async function topicCount(db: Tx, req: FastifyRequest) {
+export async function topicCount(db: Tx, req: FastifyRequest): Promise<TopicCount> {
   const rows = rowsOf<{ status: string; n: number }>(
     await db.execute(
       sql`select s.status, count(*)::int as n from research_subjects s where ${visibleSubjects(req)} group by s.status`,
@@ -48,7 +60,7 @@ export async function topicCount(db: Tx, req: FastifyRequest) {
 }
 
 /** Subjects created per month over the last twelve months (months without any count 0). */
-export async function topicCountChart(db: Tx, req: FastifyRequest) {
+export async function topicCountChart(db: Tx, req: FastifyRequest): Promise<TopicCountChart> {
   const rows = rowsOf<{ month: string; n: number }>(
     await db.execute(sql`select to_char(date_trunc('month', s.created_at), 'YYYY-MM') as month, count(*)::int as n
       from research_subjects s where ${visibleSubjects(req)} and s.created_at >= date_trunc('month', now()) - interval '11 months'
@@ -63,7 +75,7 @@ export async function topicCountChart(db: Tx, req: FastifyRequest) {
   });
 }
 
-export async function topicTypeCount(db: Tx, req: FastifyRequest) {
+export async function topicTypeCount(db: Tx, req: FastifyRequest): Promise<TopicTypeCount> {
   const rows = rowsOf<{ type_code: string; n: number }>(
     await db.execute(
       sql`select s.type_code, count(*)::int as n from research_subjects s where ${visibleSubjects(req)} group by 1`,
@@ -89,7 +101,7 @@ const SOURCE_TABLES = [
 ] as const;
 
 /** Record counts of the app's clinical data repository, per table and per source. */
-export async function dataSourceRecordStatistics(db: Tx, appId: number) {
+export async function dataSourceRecordStatistics(db: Tx, appId: number): Promise<DataSourceRecordStatistics> {
   const parts = SOURCE_TABLES.map(
     (t) =>
       sql`select ${t}::text as tbl, source, count(*)::int as n from ${sql.identifier(t)} where app_id = ${appId} group by source`,
@@ -110,31 +122,52 @@ export async function dataSourceRecordStatistics(db: Tx, appId: number) {
 
 export async function statisticsRoutes(app: FastifyInstance) {
   const tags = ['statistics'];
-  const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
   // Each count belongs to the page whose list it summarises: a member with no role sees none.
-  const route = (
-    path: string,
-    apiId: string,
-    summary: string,
-    fn: (req: FastifyRequest) => Promise<unknown>,
-  ) =>
-    app.get(path, { config: { access: { apiId } }, schema: { tags, summary } }, async (req) =>
-      ok(await fn(req)),
-    );
-  const subjects = 'ResearchSubjectList.query';
-  route('/api/v0.1/topic_count', subjects, 'Research subjects by status, as the user may see them', (req) =>
-    topicCount(app.db, req),
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
+  const subjects = { access: { apiId: 'ResearchSubjectList.query' } };
+  r.get(
+    '/api/v0.1/topic_count',
+    {
+      config: subjects,
+      schema: {
+        tags,
+        summary: 'Research subjects by status, as the user may see them',
+        response: { 200: restOk(topicCountSchema) },
+      },
+    },
+    async (req) => ok(await topicCount(app.db, req)),
   );
-  route('/api/v0.1/topic_count_chart', subjects, 'Subjects created per month, last twelve months', (req) =>
-    topicCountChart(app.db, req),
+  r.get(
+    '/api/v0.1/topic_count_chart',
+    {
+      config: subjects,
+      schema: {
+        tags,
+        summary: 'Subjects created per month, last twelve months',
+        response: { 200: restOk(topicCountChartSchema) },
+      },
+    },
+    async (req) => ok(await topicCountChart(app.db, req)),
   );
-  route('/api/v0.1/topic_type_count', subjects, 'Subjects per project type', (req) =>
-    topicTypeCount(app.db, req),
+  r.get(
+    '/api/v0.1/topic_type_count',
+    {
+      config: subjects,
+      schema: { tags, summary: 'Subjects per project type', response: { 200: restOk(topicTypeCountSchema) } },
+    },
+    async (req) => ok(await topicTypeCount(app.db, req)),
   );
-  route(
+  r.get(
     '/api/v0.1/data_source_record_statistics',
-    'DataLakeOverviews.query',
-    'Clinical records of the app per table and source',
-    (req) => dataSourceRecordStatistics(app.db, req.auth!.appId),
+    {
+      config: { access: { apiId: 'DataLakeOverviews.query' } },
+      schema: {
+        tags,
+        summary: 'Clinical records of the app per table and source',
+        response: { 200: restOk(dataSourceRecordStatisticsSchema) },
+      },
+    },
+    async (req) => ok(await dataSourceRecordStatistics(app.db, req.auth!.appId)),
   );
 }

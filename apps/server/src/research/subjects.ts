@@ -1,6 +1,20 @@
-import { cohortCriteriaSchema, isTaskStatus, type TaskStatus } from '@crdp/core';
+import {
+  type CohortCriteria,
+  cohortCriteriaSchema,
+  isTaskStatus,
+  type ResearchAppUser,
+  type ResearchRecruited,
+  type ResearchSubject,
+  type ResearchSubjectDetail,
+  type ResearchSubjectList,
+  type ResearchTeam,
+  type researchMoved,
+  type researchSubjectRecord,
+  type TaskStatus,
+} from '@crdp/core';
 import { and, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { matchPatients } from '../cohort/compile.js';
 import type { Db, Tx } from '../db/client.js';
@@ -17,7 +31,7 @@ import {
 } from '../db/schema/index.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
 import { readConfigValue } from '../site/service.js';
-import type { ProjectRole, SubjectInput, SubjectPatch } from './inputs.js';
+import type { ProjectRole, SubjectInput, SubjectPatch, VariableDef } from './inputs.js';
 import { allowedMoves, canMove, statusLabel, WORK_STATUSES } from './status.js';
 import { listTypes, typeExists } from './types.js';
 
@@ -38,6 +52,16 @@ export function actorOf(req: FastifyRequest): Actor {
 export const invalid = invalidField;
 
 export type SubjectRow = typeof researchSubjects.$inferSelect;
+/** A subject as stored, as the API answers it (create, change, move). */
+export type SubjectRecord = z.input<typeof researchSubjectRecord>;
+
+/** The stored row with its JSON columns typed (they were checked by the contract when written). */
+export const subjectRecord = (s: SubjectRow): SubjectRecord => ({
+  ...s,
+  criteria: s.criteria as CohortCriteria,
+  variables: s.variables as VariableDef[],
+  centers: s.centers as string[],
+});
 
 /** A subject of the actor's app, or 404: another app's ids answer exactly like missing ones. */
 export async function subjectOf(db: Tx, appId: number, id: number): Promise<SubjectRow> {
@@ -163,7 +187,12 @@ function memberRows(subjectId: number, pi: number, members: SubjectInput['member
   return [...map.entries()].map(([userId, role]) => ({ subjectId, userId, role }));
 }
 
-export async function createSubject(db: Db, req: FastifyRequest, actor: Actor, input: SubjectInput) {
+export async function createSubject(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  input: SubjectInput,
+): Promise<SubjectRecord> {
   await checkRefs(db, actor.appId, input, input.piUserId ?? actor.userId);
   return db.transaction(async (tx) => {
     const pi = input.piUserId ?? actor.userId;
@@ -206,7 +235,7 @@ export async function createSubject(db: Db, req: FastifyRequest, actor: Actor, i
       entityId: row!.id,
       after: { ...row, members },
     });
-    return row!;
+    return subjectRecord(row!);
   });
 }
 
@@ -216,7 +245,7 @@ export async function updateSubject(
   actor: Actor,
   id: number,
   patch: SubjectPatch,
-) {
+): Promise<SubjectRecord> {
   const before = await subjectOf(db, actor.appId, id);
   await assertMember(db, before, actor, ['pi', 'coordinator']);
   const designChange =
@@ -246,7 +275,7 @@ export async function updateSubject(
       before,
       after: { ...after, members },
     });
-    return after!;
+    return subjectRecord(after!);
   });
 }
 
@@ -263,7 +292,8 @@ export async function subjectMembers(db: Tx, subjectId: number) {
     .innerJoin(users, eq(users.userId, researchSubjectMembers.userId))
     .where(eq(researchSubjectMembers.subjectId, subjectId))
     .orderBy(researchSubjectMembers.userId);
-  return [...rows.filter((r) => r.role === 'pi'), ...rows.filter((r) => r.role !== 'pi')];
+  const typed = rows.map((r) => ({ ...r, role: r.role as ProjectRole }));
+  return [...typed.filter((r) => r.role === 'pi'), ...typed.filter((r) => r.role !== 'pi')];
 }
 
 /**
@@ -277,7 +307,7 @@ export async function setMembers(
   actor: Actor,
   id: number,
   input: { piUserId?: number | undefined; members: Array<{ userId: number; role: ProjectRole }> },
-) {
+): Promise<ResearchTeam> {
   const s = await subjectOf(db, actor.appId, id);
   const role = await memberRole(db, id, actor.userId);
   if (role !== 'pi' && !req.auth?.apiIds.has('ResearchSubjectList.edit'))
@@ -306,7 +336,7 @@ export async function setMembers(
 }
 
 /** Enabled users of the app, for picking the PI and members. */
-export async function appUsers(db: Tx, appId: number) {
+export async function appUsers(db: Tx, appId: number): Promise<ResearchAppUser[]> {
   return db
     .select({ userId: users.userId, userName: users.userName, nickname: users.nickname })
     .from(users)
@@ -358,7 +388,7 @@ export async function moveSubject(
   id: number,
   to: TaskStatus,
   reason: string,
-) {
+): Promise<z.input<typeof researchMoved>> {
   const s = await subjectOf(db, actor.appId, id);
   await assertMember(db, s, actor, ['pi', 'coordinator']);
   const from = s.status as TaskStatus;
@@ -400,7 +430,7 @@ export async function moveSubject(
       after: { status: to },
       reason,
     });
-    return { subject: after, log: log! };
+    return { subject: subjectRecord(after), log: log! };
   });
 }
 
@@ -416,7 +446,7 @@ export async function listSubjects(
     memberId?: number | undefined;
   },
   locale: Actor['locale'] = 'zh-CN',
-) {
+): Promise<ResearchSubjectList> {
   const where = [eq(researchSubjects.appId, appId)];
   if (q.keyword) where.push(ilike(researchSubjects.name, `%${q.keyword.replace(/[%_\\]/g, '\\$&')}%`));
   if (q.status) where.push(eq(researchSubjects.status, q.status));
@@ -453,7 +483,7 @@ export async function listSubjects(
   };
 }
 
-export const subjectView = (s: SubjectRow) => ({
+export const subjectView = (s: SubjectRow): ResearchSubject => ({
   id: s.id,
   name: s.name,
   typeCode: s.typeCode,
@@ -462,17 +492,17 @@ export const subjectView = (s: SubjectRow) => ({
   startDate: s.startDate,
   endDate: s.endDate,
   targetSize: s.targetSize,
-  criteria: s.criteria,
-  variables: s.variables,
+  criteria: s.criteria as CohortCriteria,
+  variables: s.variables as VariableDef[],
   crfFormId: s.crfFormId,
-  centers: s.centers,
+  centers: s.centers as string[],
   status: s.status,
   allowedMoves: isTaskStatus(s.status) ? allowedMoves(s.status) : [],
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
 });
 
-export async function subjectDetail(db: Tx, actor: Actor, id: number) {
+export async function subjectDetail(db: Tx, actor: Actor, id: number): Promise<ResearchSubjectDetail> {
   const s = await subjectOf(db, actor.appId, id);
   const members = await subjectMembers(db, id);
   const history = await db
@@ -507,7 +537,7 @@ export async function recruit(
   actor: Actor,
   id: number,
   input: { mode: 'criteria' | 'patients'; patientIds: number[] },
-) {
+): Promise<ResearchRecruited> {
   const s = await subjectOf(db, actor.appId, id);
   await assertMember(db, s, actor, ['pi', 'coordinator', 'investigator']);
   assertStatus(s, 'recruit', actor.locale);

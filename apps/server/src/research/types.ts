@@ -1,5 +1,7 @@
+import type { ResearchProjectType, researchProjectTypeRecord } from '@crdp/core';
 import { and, count, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { researchProjectTypes, researchSubjects } from '../db/schema/index.js';
@@ -18,13 +20,9 @@ export const BUILT_IN_TYPES = [
   { code: 'interventional', name: { 'zh-CN': '干预性研究', 'en-US': 'Interventional study' } },
 ] as const;
 
-export interface ProjectTypeView {
-  code: string;
-  name: string;
-  description: string;
-  builtIn: boolean;
-  sortOrder: number;
-}
+export type ProjectTypeView = ResearchProjectType;
+/** An app's own type as stored (the answer of add and change). */
+type TypeRecord = z.input<typeof researchProjectTypeRecord>;
 
 export async function listTypes(
   db: Tx,
@@ -65,7 +63,12 @@ export async function typeExists(db: Tx, appId: number, code: string) {
 
 type TypeInput = { code: string; name: string; description: string; sortOrder: number };
 
-export async function createType(db: Db, req: FastifyRequest, appId: number, input: TypeInput) {
+export async function createType(
+  db: Db,
+  req: FastifyRequest,
+  appId: number,
+  input: TypeInput,
+): Promise<TypeRecord> {
   if (await typeExists(db, appId, input.code))
     throw invalid('code', `类型 ${input.code} 已存在`, `type ${input.code} already exists`);
   return db.transaction(async (tx) => {
@@ -100,7 +103,7 @@ export async function updateType(
   appId: number,
   code: string,
   input: Omit<TypeInput, 'code'>,
-) {
+): Promise<TypeRecord> {
   const before = await ownType(db, appId, code);
   return db.transaction(async (tx) => {
     const [after] = await tx

@@ -1,7 +1,17 @@
-import type { Locale } from '@crdp/core';
+import type {
+  JobCancelled,
+  JobDetail,
+  JobKindOption,
+  JobList,
+  JobListItem,
+  JobRetried,
+  JobStatus,
+  jobListQuery,
+  Locale,
+} from '@crdp/core';
 import { and, count, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobRetries, jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
@@ -9,21 +19,6 @@ import { AppError, bilingual, notFound } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
 import { enqueueJob, findJob, type JobRow } from '../jobs/runner.js';
 import { JOB_KIND_LABELS } from './kinds.js';
-
-/** Every status a job may have; `cancelled` is set only here, on a job that was still queued. */
-export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
-
-export const jobParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-
-export const jobListQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(20),
-  kind: z.string().trim().max(100).optional(),
-  status: z.enum(JOB_STATUSES).optional(),
-  /** Created at or after / at or before (ISO 8601 with offset). */
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-});
 
 export const kindLabel = (kind: string, locale: Locale) => JOB_KIND_LABELS[kind]?.[locale] ?? kind;
 
@@ -63,7 +58,7 @@ export function resultSummary(result: unknown, locale: Locale = 'zh-CN'): string
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** Jobs as the job list shows them: who started them, which schedule, retry links. */
-async function views(db: Tx, appId: number, rows: JobRow[], locale: Locale) {
+async function views(db: Tx, appId: number, rows: JobRow[], locale: Locale): Promise<JobListItem[]> {
   const ids = rows.map((r) => r.id);
   const userIds = [...new Set(rows.map((r) => r.createdBy).filter((x): x is number => x !== null))];
   const [userRows, runRows, retryRows] = ids.length
@@ -102,11 +97,11 @@ async function views(db: Tx, appId: number, rows: JobRow[], locale: Locale) {
       id: j.id,
       kind: j.kind,
       kindLabel: kindLabel(j.kind, locale),
-      status: j.status,
+      status: j.status as JobStatus,
       progress: j.progress,
       attempts: j.attempts,
       createdBy: userRows.find((u) => u.id === j.createdBy)?.name ?? null,
-      schedule: run ? { id: run.id, name: run.name, trigger: run.trigger } : null,
+      schedule: run ? { id: run.id, name: run.name, trigger: run.trigger as 'schedule' | 'manual' } : null,
       createdAt: j.createdAt.toISOString(),
       startedAt: iso(j.startedAt),
       finishedAt: iso(j.finishedAt),
@@ -119,7 +114,12 @@ async function views(db: Tx, appId: number, rows: JobRow[], locale: Locale) {
   });
 }
 
-export async function listJobs(db: Db, appId: number, q: z.infer<typeof jobListQuery>, locale: Locale) {
+export async function listJobs(
+  db: Db,
+  appId: number,
+  q: z.infer<typeof jobListQuery>,
+  locale: Locale,
+): Promise<JobList> {
   const conds: SQL[] = [eq(jobs.appId, appId)];
   if (q.kind) conds.push(eq(jobs.kind, q.kind));
   if (q.status) conds.push(eq(jobs.status, q.status));
@@ -138,7 +138,7 @@ export async function listJobs(db: Db, appId: number, q: z.infer<typeof jobListQ
 }
 
 /** The kinds of job this app has, with their words, for the list's filter. */
-export async function jobKinds(db: Db, appId: number, locale: Locale) {
+export async function jobKinds(db: Db, appId: number, locale: Locale): Promise<JobKindOption[]> {
   const rows = await db.selectDistinct({ kind: jobs.kind }).from(jobs).where(eq(jobs.appId, appId));
   const kinds = new Set([...Object.keys(JOB_KIND_LABELS), ...rows.map((r) => r.kind)]);
   return [...kinds].sort().map((kind) => ({ kind, label: kindLabel(kind, locale) }));
@@ -151,10 +151,15 @@ async function jobOf(db: Tx, appId: number, id: number) {
 }
 
 /** One job with its params, result and the process that ran it. */
-export async function jobDetail(db: Db, appId: number, id: number, locale: Locale) {
+export async function jobDetail(db: Db, appId: number, id: number, locale: Locale): Promise<JobDetail> {
   const j = await jobOf(db, appId, id);
   const [view] = await views(db, appId, [j], locale);
-  return { ...view!, params: j.params, result: j.result ?? null, workerId: j.workerId };
+  return {
+    ...view!,
+    params: j.params as Record<string, unknown>,
+    result: j.result ?? null,
+    workerId: j.workerId,
+  };
 }
 
 export async function ownedJobIds(db: Db, appId: number) {
@@ -166,7 +171,7 @@ export async function ownedJobIds(db: Db, appId: number) {
  * Queues a failed or cancelled job again: a new job of the same kind and params, started by the
  * caller, linked to the old one; audited.
  */
-export async function retryJob(db: Db, req: FastifyRequest, id: number) {
+export async function retryJob(db: Db, req: FastifyRequest, id: number): Promise<JobRetried> {
   const appId = req.auth!.appId;
   return db.transaction(async (tx) => {
     const old = await jobOf(tx, appId, id);
@@ -195,7 +200,7 @@ export async function retryJob(db: Db, req: FastifyRequest, id: number) {
 }
 
 /** Cancels a job still queued (no process has taken it); a running job cannot be stopped. */
-export async function cancelJob(db: Db, req: FastifyRequest, id: number) {
+export async function cancelJob(db: Db, req: FastifyRequest, id: number): Promise<JobCancelled> {
   const appId = req.auth!.appId;
   return db.transaction(async (tx) => {
     const [done] = await tx

@@ -1,4 +1,26 @@
-import type { Locale } from '@crdp/core';
+import {
+  cronNextQuery,
+  cronPreview,
+  jobCancelled,
+  jobDetail as jobDetailSchema,
+  jobKindOption,
+  jobList,
+  jobListQuery,
+  jobParams,
+  jobQueued,
+  jobRetried,
+  type Locale,
+  restOk,
+  schedulableKinds,
+  scheduleDetail as scheduleDetailSchema,
+  scheduleInput,
+  scheduleList,
+  scheduleListQuery,
+  scheduleParams,
+  schedulePatch,
+  scheduleSaved,
+  scheduleSwitched,
+} from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -6,16 +28,7 @@ import { z } from 'zod';
 import { notFound } from '../http/errors.js';
 import { findJob } from '../jobs/runner.js';
 import { scheduleTimezone } from './cron.js';
-import {
-  cancelJob,
-  jobDetail,
-  jobKinds,
-  jobListQuery,
-  jobParams,
-  listJobs,
-  ownedJobIds,
-  retryJob,
-} from './jobs.js';
+import { cancelJob, jobDetail, jobKinds, listJobs, ownedJobIds, retryJob } from './jobs.js';
 import { registerBuiltInKinds } from './kinds.js';
 import { SchedulableRegistry } from './registry.js';
 import { Scheduler } from './scheduler.js';
@@ -28,11 +41,7 @@ import {
   previewCron,
   runNow,
   scheduleDetail,
-  scheduleInput,
-  scheduleListQuery,
   scheduleOf,
-  scheduleParams,
-  schedulePatch,
   setEnabled,
   updateSchedule,
 } from './schedules.js';
@@ -46,7 +55,7 @@ declare module 'fastify' {
   }
 }
 
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const P = '/api/v0.1/task-scheduling';
 const locale = (req: FastifyRequest) => req.locale as Locale;
 
@@ -94,7 +103,12 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     `${P}/jobs`,
     {
       config: { access: jobsFn('query') },
-      schema: { tags, summary: 'Background jobs of the app, newest first', querystring: jobListQuery },
+      schema: {
+        tags,
+        summary: 'Background jobs of the app, newest first',
+        querystring: jobListQuery,
+        response: { 200: restOk(jobList) },
+      },
     },
     async (req) => ok(await listJobs(app.db, req.auth!.appId, req.query, locale(req))),
   );
@@ -102,7 +116,11 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     `${P}/job-kinds`,
     {
       config: { access: jobsFn('query') },
-      schema: { tags, summary: 'Job kinds with their names (list filter)' },
+      schema: {
+        tags,
+        summary: 'Job kinds with their names (list filter)',
+        response: { 200: restOk(z.array(jobKindOption)) },
+      },
     },
     async (req) => ok(await jobKinds(app.db, req.auth!.appId, locale(req))),
   );
@@ -110,7 +128,12 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     `${P}/jobs/:id`,
     {
       config: { access: jobsFn('get'), ownedIds: ownedJobIds },
-      schema: { tags, summary: 'A job with its params and result', params: jobParams },
+      schema: {
+        tags,
+        summary: 'A job with its params and result',
+        params: jobParams,
+        response: { 200: restOk(jobDetailSchema) },
+      },
     },
     async (req) => ok(await jobDetail(app.db, req.auth!.appId, req.params.id, locale(req))),
   );
@@ -123,6 +146,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
         tags,
         summary: 'Queue a failed or cancelled job again (same kind and params)',
         params: jobParams,
+        response: { 200: restOk(jobRetried) },
       },
     },
     async (req) => {
@@ -136,7 +160,12 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     {
       config: { access: jobsFn('edit'), ownedIds: ownedJobIds },
       preValidation: ownJob,
-      schema: { tags, summary: 'Cancel a queued job (a running job cannot be cancelled)', params: jobParams },
+      schema: {
+        tags,
+        summary: 'Cancel a queued job (a running job cannot be cancelled)',
+        params: jobParams,
+        response: { 200: restOk(jobCancelled) },
+      },
     },
     async (req) => ok(await cancelJob(app.db, req, req.params.id)),
   );
@@ -146,7 +175,11 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     `${P}/schedulable-kinds`,
     {
       config: { access: schedFn('query') },
-      schema: { tags, summary: 'Job kinds a schedule may run, with their names' },
+      schema: {
+        tags,
+        summary: 'Job kinds a schedule may run, with their names',
+        response: { 200: restOk(schedulableKinds) },
+      },
     },
     async (req) =>
       ok({
@@ -165,10 +198,8 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
       schema: {
         tags,
         summary: 'Check a cron expression and give its next run times (server time zone)',
-        querystring: z.object({
-          cron: z.string().max(200),
-          count: z.coerce.number().int().min(1).max(20).default(5),
-        }),
+        querystring: cronNextQuery,
+        response: { 200: restOk(cronPreview) },
       },
     },
     async (req) => ok(previewCron(ctx(), req.query.cron, req.query.count)),
@@ -177,7 +208,12 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     `${P}/schedules`,
     {
       config: { access: schedFn('query') },
-      schema: { tags, summary: 'Schedules of the app', querystring: scheduleListQuery },
+      schema: {
+        tags,
+        summary: 'Schedules of the app',
+        querystring: scheduleListQuery,
+        response: { 200: restOk(scheduleList) },
+      },
     },
     async (req) => ok(await listSchedules(ctx(), req.auth!.appId, req.query, locale(req))),
   );
@@ -185,7 +221,12 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     `${P}/schedules`,
     {
       config: { access: schedFn('add') },
-      schema: { tags, summary: 'Create a schedule (kind, params, cron)', body: scheduleInput },
+      schema: {
+        tags,
+        summary: 'Create a schedule (kind, params, cron)',
+        body: scheduleInput,
+        response: { 200: restOk(scheduleSaved) },
+      },
     },
     async (req) => ok(await createSchedule(ctx(), req, req.body)),
   );
@@ -193,7 +234,12 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     `${P}/schedules/:id`,
     {
       config: { access: schedFn('get'), ownedIds: ownedScheduleIds },
-      schema: { tags, summary: 'A schedule with its recent runs', params: scheduleParams },
+      schema: {
+        tags,
+        summary: 'A schedule with its recent runs',
+        params: scheduleParams,
+        response: { 200: restOk(scheduleDetailSchema) },
+      },
     },
     async (req) => ok(await scheduleDetail(ctx(), req.auth!.appId, req.params.id, locale(req))),
   );
@@ -202,7 +248,13 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     {
       config: { access: schedFn('edit'), ownedIds: ownedScheduleIds },
       preValidation: ownSchedule,
-      schema: { tags, summary: 'Change a schedule', params: scheduleParams, body: schedulePatch },
+      schema: {
+        tags,
+        summary: 'Change a schedule',
+        params: scheduleParams,
+        body: schedulePatch,
+        response: { 200: restOk(scheduleSaved) },
+      },
     },
     async (req) => ok(await updateSchedule(ctx(), req, req.params.id, req.body)),
   );
@@ -210,7 +262,12 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     `${P}/schedules/:id`,
     {
       config: { access: schedFn('delete'), ownedIds: ownedScheduleIds },
-      schema: { tags, summary: 'Delete a schedule (its jobs stay)', params: scheduleParams },
+      schema: {
+        tags,
+        summary: 'Delete a schedule (its jobs stay)',
+        params: scheduleParams,
+        response: { 200: restOk(z.null()) },
+      },
     },
     async (req) => {
       await deleteSchedule(ctx(), req, req.params.id);
@@ -222,7 +279,12 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     {
       config: { access: schedFn('enable'), ownedIds: ownedScheduleIds },
       preValidation: ownSchedule,
-      schema: { tags, summary: 'Enable a schedule (next run counted from now)', params: scheduleParams },
+      schema: {
+        tags,
+        summary: 'Enable a schedule (next run counted from now)',
+        params: scheduleParams,
+        response: { 200: restOk(scheduleSwitched) },
+      },
     },
     async (req) => ok(await setEnabled(ctx(), req, req.params.id, true)),
   );
@@ -231,7 +293,12 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     {
       config: { access: schedFn('disable'), ownedIds: ownedScheduleIds },
       preValidation: ownSchedule,
-      schema: { tags, summary: 'Disable a schedule', params: scheduleParams },
+      schema: {
+        tags,
+        summary: 'Disable a schedule',
+        params: scheduleParams,
+        response: { 200: restOk(scheduleSwitched) },
+      },
     },
     async (req) => ok(await setEnabled(ctx(), req, req.params.id, false)),
   );
@@ -240,7 +307,12 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     {
       config: { access: schedFn('edit'), ownedIds: ownedScheduleIds },
       preValidation: ownSchedule,
-      schema: { tags, summary: 'Queue one run of the schedule now', params: scheduleParams },
+      schema: {
+        tags,
+        summary: 'Queue one run of the schedule now',
+        params: scheduleParams,
+        response: { 200: restOk(jobQueued) },
+      },
     },
     async (req) => {
       const out = await runNow(ctx(), req, req.params.id);

@@ -1,7 +1,21 @@
-import type { Locale } from '@crdp/core';
+import type {
+  CronPreview,
+  JobQueued,
+  JobStatus,
+  Locale,
+  ScheduleDetail,
+  ScheduleInput,
+  ScheduleList,
+  SchedulePatch,
+  ScheduleSaved,
+  ScheduleSwitched,
+  ScheduleTrigger,
+  ScheduleView,
+  scheduleListQuery,
+} from '@crdp/core';
 import { and, count, desc, eq, ilike, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
@@ -9,34 +23,6 @@ import { type Bilingual, invalidField, notFound } from '../http/errors.js';
 import { nextRun, nextRuns, normalizeCron } from './cron.js';
 import type { SchedulableRegistry } from './registry.js';
 import { type Clock, queueRun, type ScheduleRow } from './scheduler.js';
-
-const serialId = z.coerce.number().int().positive().max(2_147_483_647);
-export const scheduleParams = z.object({ id: serialId });
-
-const name = z.string().trim().min(1).max(100);
-const cron = z.string().trim().min(1).max(200);
-const kind = z.string().trim().min(1).max(100);
-const params = z.record(z.string().max(100), z.unknown());
-
-export const scheduleInput = z.object({
-  name,
-  kind,
-  params: params.default({}),
-  cron,
-  enabled: z.boolean().default(true),
-});
-export type ScheduleInput = z.infer<typeof scheduleInput>;
-
-export const schedulePatch = z.object({ name, kind, params, cron }).partial();
-export type SchedulePatch = z.infer<typeof schedulePatch>;
-
-export const scheduleListQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(20),
-  name: z.string().trim().max(100).optional(),
-  kind: z.string().trim().max(100).optional(),
-  enabled: z.enum(['true', 'false']).optional(),
-});
 
 export interface Ctx {
   db: Db;
@@ -107,7 +93,12 @@ async function nameTaken(db: Tx, appId: number, n: string, except?: number) {
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** Schedules as the API shows them, with their kind in words, target, last job and creator. */
-async function views(db: Tx, registry: SchedulableRegistry, rows: ScheduleRow[], locale: Locale) {
+async function views(
+  db: Tx,
+  registry: SchedulableRegistry,
+  rows: ScheduleRow[],
+  locale: Locale,
+): Promise<ScheduleView[]> {
   const jobIds = rows.map((r) => r.lastJobId).filter((x): x is number => x !== null);
   const jobRows = jobIds.length
     ? await db.select({ id: jobs.id, status: jobs.status }).from(jobs).where(inArray(jobs.id, jobIds))
@@ -119,7 +110,7 @@ async function views(db: Tx, registry: SchedulableRegistry, rows: ScheduleRow[],
         .from(users)
         .where(inArray(users.userId, userIds))
     : [];
-  const out = [];
+  const out: ScheduleView[] = [];
   for (const s of rows) {
     const kindDef = registry.get(s.kind);
     const p = s.params as Record<string, unknown>;
@@ -136,7 +127,7 @@ async function views(db: Tx, registry: SchedulableRegistry, rows: ScheduleRow[],
       enabled: s.enabled,
       nextRunAt: iso(s.nextRunAt),
       lastRunAt: iso(s.lastRunAt),
-      lastJob: job ? { id: job.id, status: job.status } : null,
+      lastJob: job ? { id: job.id, status: job.status as JobStatus } : null,
       lastError: s.lastError ? ((s.lastError as Bilingual)[locale] ?? null) : null,
       createdBy: userRows.find((u) => u.id === s.createdBy)?.name ?? null,
       createdAt: s.createdAt.toISOString(),
@@ -151,7 +142,7 @@ export async function listSchedules(
   appId: number,
   q: z.infer<typeof scheduleListQuery>,
   locale: Locale,
-) {
+): Promise<ScheduleList> {
   const cond = and(
     eq(schedules.appId, appId),
     q.name ? ilike(schedules.name, `%${q.name.replace(/[%_\\]/g, '\\$&')}%`) : undefined,
@@ -170,7 +161,12 @@ export async function listSchedules(
 }
 
 /** One schedule with its last 20 runs (the job each queued and how it went). */
-export async function scheduleDetail(ctx: Ctx, appId: number, id: number, locale: Locale) {
+export async function scheduleDetail(
+  ctx: Ctx,
+  appId: number,
+  id: number,
+  locale: Locale,
+): Promise<ScheduleDetail> {
   const s = await scheduleOf(ctx.db, appId, id);
   const [view] = await views(ctx.db, ctx.registry, [s], locale);
   const runs = await ctx.db
@@ -192,15 +188,19 @@ export async function scheduleDetail(ctx: Ctx, appId: number, id: number, locale
     runs: runs.map((r) => ({
       id: r.id,
       jobId: r.jobId,
-      trigger: r.trigger,
+      trigger: r.trigger as ScheduleTrigger,
       dueAt: iso(r.dueAt),
       createdAt: r.createdAt.toISOString(),
-      status: r.status ?? null,
+      status: (r.status as JobStatus | null) ?? null,
     })),
   };
 }
 
-export async function createSchedule(ctx: Ctx, req: FastifyRequest, input: ScheduleInput) {
+export async function createSchedule(
+  ctx: Ctx,
+  req: FastifyRequest,
+  input: ScheduleInput,
+): Promise<ScheduleSaved> {
   const appId = req.auth!.appId;
   const c = normalizeCron(input.cron, ctx.timezone);
   return ctx.db.transaction(async (tx) => {
@@ -225,7 +225,12 @@ export async function createSchedule(ctx: Ctx, req: FastifyRequest, input: Sched
   });
 }
 
-export async function updateSchedule(ctx: Ctx, req: FastifyRequest, id: number, patch: SchedulePatch) {
+export async function updateSchedule(
+  ctx: Ctx,
+  req: FastifyRequest,
+  id: number,
+  patch: SchedulePatch,
+): Promise<ScheduleSaved> {
   const appId = req.auth!.appId;
   return ctx.db.transaction(async (tx) => {
     const before = await scheduleOf(tx, appId, id);
@@ -265,7 +270,12 @@ export async function deleteSchedule(ctx: Ctx, req: FastifyRequest, id: number) 
 }
 
 /** Enables (next run counted from now) or disables (no next run) a schedule. */
-export async function setEnabled(ctx: Ctx, req: FastifyRequest, id: number, enabled: boolean) {
+export async function setEnabled(
+  ctx: Ctx,
+  req: FastifyRequest,
+  id: number,
+  enabled: boolean,
+): Promise<ScheduleSwitched> {
   const appId = req.auth!.appId;
   return ctx.db.transaction(async (tx) => {
     const before = await scheduleOf(tx, appId, id);
@@ -297,7 +307,7 @@ export async function setEnabled(ctx: Ctx, req: FastifyRequest, id: number, enab
 }
 
 /** Queues one run now, whatever the next due time (which does not move); audited. */
-export async function runNow(ctx: Ctx, req: FastifyRequest, id: number) {
+export async function runNow(ctx: Ctx, req: FastifyRequest, id: number): Promise<JobQueued> {
   const appId = req.auth!.appId;
   return ctx.db.transaction(async (tx) => {
     const [s] = await tx
@@ -326,8 +336,12 @@ export async function runNow(ctx: Ctx, req: FastifyRequest, id: number) {
 }
 
 /** The next `count` run times of an expression in the server's time zone (the form's preview). */
-export function previewCron(ctx: Ctx, expr: string, n: number) {
+export function previewCron(ctx: Ctx, expr: string, n: number): CronPreview {
   const c = normalizeCron(expr, ctx.timezone, 'query.cron');
   const from = ctx.clock();
-  return { cron: c, timezone: ctx.timezone, next: nextRuns(c, ctx.timezone, n, from, 'query.cron').map(iso) };
+  return {
+    cron: c,
+    timezone: ctx.timezone,
+    next: nextRuns(c, ctx.timezone, n, from, 'query.cron').map((d) => d.toISOString()),
+  };
 }

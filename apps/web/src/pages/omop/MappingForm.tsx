@@ -5,6 +5,7 @@ import {
   ProFormText,
   ProFormTextArea,
 } from '@ant-design/pro-components';
+import { OMOP_CONCEPT_ID_MAX, OMOP_CONCEPT_NAME_MAX, OMOP_NOTE_MAX, OMOP_SOURCE_CODE_MAX } from '@crdp/core';
 import { App, Form } from 'antd';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -86,26 +87,26 @@ export function MappingForm({
         name="sourceCode"
         label={t('mappings.sourceCode')}
         extra={kind ? t(`kindHints.${kind}`) : undefined}
-        rules={[{ required: true, whitespace: true, max: 50 }, textRule(currentLocale())]}
+        rules={[{ required: true, whitespace: true, max: OMOP_SOURCE_CODE_MAX }, textRule(currentLocale())]}
       />
       <ProFormDigit
         name="conceptId"
         label={t('mappings.conceptId')}
         extra={t('mappings.conceptIdHint')}
         min={1}
-        max={2_147_483_647}
+        max={OMOP_CONCEPT_ID_MAX}
         fieldProps={{ precision: 0, style: { width: '100%' } }}
         rules={[{ required: true }]}
       />
       <ProFormText
         name="conceptName"
         label={t('mappings.conceptName')}
-        rules={[{ required: true, whitespace: true, max: 255 }, textRule(currentLocale())]}
+        rules={[{ required: true, whitespace: true, max: OMOP_CONCEPT_NAME_MAX }, textRule(currentLocale())]}
       />
       <ProFormTextArea
         name="note"
         label={t('mappings.note')}
-        fieldProps={{ rows: 2, maxLength: 500 }}
+        fieldProps={{ rows: 2, maxLength: OMOP_NOTE_MAX }}
         rules={[textRule(currentLocale())]}
       />
     </ModalForm>

@@ -5,7 +5,14 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { downloadWithSession } from '../crf/download';
-import { type BuiltinMapping, type ImportReport, MAPPING_KINDS, type Mapping, omopApi } from './api';
+import {
+  type BuiltinMapping,
+  type ImportReport,
+  MAPPING_KINDS,
+  type Mapping,
+  type MappingKind,
+  omopApi,
+} from './api';
 import { OMOP_NS } from './i18n';
 import { MappingForm } from './MappingForm';
 
@@ -78,7 +85,7 @@ export default function Mappings() {
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <ProTable<Mapping, { kind?: string; keyword?: string }>
+      <ProTable<Mapping, { kind?: MappingKind; keyword?: string }>
         rowKey="id"
         actionRef={table}
         headerTitle={t('mappings.title')}

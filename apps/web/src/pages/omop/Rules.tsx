@@ -1,5 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { ModalForm, ProFormSelect, ProFormText, ProFormTextArea, ProTable } from '@ant-design/pro-components';
+import { type CdmTable, OMOP_NAME_MAX, OMOP_NOTE_MAX, type OmopSourceTable } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Badge, Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import type { ReactElement } from 'react';
@@ -45,9 +46,13 @@ function RuleEdit({ rule, trigger, onDone }: { rule: Rule; trigger: ReactElement
       <ProFormText
         name="name"
         label={t('rules.name')}
-        rules={[{ required: true, whitespace: true, max: 100 }]}
+        rules={[{ required: true, whitespace: true, max: OMOP_NAME_MAX }]}
       />
-      <ProFormTextArea name="note" label={t('rules.note')} fieldProps={{ rows: 2, maxLength: 500 }} />
+      <ProFormTextArea
+        name="note"
+        label={t('rules.note')}
+        fieldProps={{ rows: 2, maxLength: OMOP_NOTE_MAX }}
+      />
     </ModalForm>
   );
 }
@@ -99,7 +104,7 @@ export default function Rules() {
                 </Button>
               }
               onFinish={async (v) => {
-                const [sourceTable, targetTable] = v.pair.split('|') as [string, string];
+                const [sourceTable, targetTable] = v.pair.split('|') as [OmopSourceTable, CdmTable];
                 try {
                   await omopApi.createRule({ sourceTable, targetTable, name: v.name, note: v.note });
                   message.success(t('rules.saved'));
@@ -122,8 +127,12 @@ export default function Rules() {
                   label: `${t(`tables.${p.sourceTable}`)} → ${t(`tables.${p.targetTable}`)}`,
                 }))}
               />
-              <ProFormText name="name" label={t('rules.name')} rules={[{ max: 100 }]} />
-              <ProFormTextArea name="note" label={t('rules.note')} fieldProps={{ rows: 2, maxLength: 500 }} />
+              <ProFormText name="name" label={t('rules.name')} rules={[{ max: OMOP_NAME_MAX }]} />
+              <ProFormTextArea
+                name="note"
+                label={t('rules.note')}
+                fieldProps={{ rows: 2, maxLength: OMOP_NOTE_MAX }}
+              />
             </ModalForm>
           </Authorized>,
         ]}

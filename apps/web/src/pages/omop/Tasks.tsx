@@ -1,5 +1,6 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { ModalForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
+import { type JobStatus, OMOP_NAME_MAX, OMOP_NOTE_MAX } from '@crdp/core';
 import {
   Alert,
   App,
@@ -28,11 +29,12 @@ import { OMOP_NS } from './i18n';
 import { MappingForm } from './MappingForm';
 
 const PERM = 'OmopActiveMappingTask';
-const STATUS_COLOR: Record<string, string> = {
+const STATUS_COLOR: Record<JobStatus, string> = {
   queued: 'default',
   running: 'processing',
   succeeded: 'success',
   failed: 'error',
+  cancelled: 'warning',
 };
 const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
 const size = (b: number) =>
@@ -49,6 +51,9 @@ function TaskDetail({ task, onMap }: { task: Task; onMap: (prefill: Partial<Mapp
   const r = task.result;
   if (task.status === 'failed')
     return <Alert type="error" showIcon message={t('tasks.failed', { error: task.error ?? '' })} />;
+  // A task cancelled on the job screen before it ran has nothing to show.
+  if (task.status === 'cancelled')
+    return <Alert type="warning" showIcon message={t('tasks.statuses.cancelled')} />;
   if (!r) return <Progress percent={task.progress} size="small" status="active" />;
   const kinds = MAPPING_KINDS.filter((k) => r.unmapped[k]);
   const canMap = can('OmopMappingManage', 'add');
@@ -193,9 +198,13 @@ export default function Tasks() {
               name="name"
               label={t('tasks.name')}
               placeholder={t('tasks.namePlaceholder')}
-              rules={[{ max: 100 }]}
+              rules={[{ max: OMOP_NAME_MAX }]}
             />
-            <ProFormTextArea name="note" label={t('tasks.note')} fieldProps={{ rows: 2, maxLength: 500 }} />
+            <ProFormTextArea
+              name="note"
+              label={t('tasks.note')}
+              fieldProps={{ rows: 2, maxLength: OMOP_NOTE_MAX }}
+            />
           </ModalForm>
         </Authorized>
       }
@@ -290,12 +299,12 @@ export default function Tasks() {
                     <ProFormText
                       name="name"
                       label={t('tasks.name')}
-                      rules={[{ required: true, whitespace: true, max: 100 }]}
+                      rules={[{ required: true, whitespace: true, max: OMOP_NAME_MAX }]}
                     />
                     <ProFormTextArea
                       name="note"
                       label={t('tasks.note')}
-                      fieldProps={{ rows: 2, maxLength: 500 }}
+                      fieldProps={{ rows: 2, maxLength: OMOP_NOTE_MAX }}
                     />
                   </ModalForm>
                 )}

@@ -6,6 +6,14 @@ import {
   ProFormTextArea,
   StepsForm,
 } from '@ant-design/pro-components';
+import {
+  type CohortCondition,
+  type CohortCriteria,
+  RESEARCH_DESCRIPTION_MAX,
+  RESEARCH_SUBJECT_NAME_MAX,
+  RESEARCH_TARGET_SIZE_MAX,
+  type ResearchVariableBody,
+} from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { App, Card, Checkbox, Typography } from 'antd';
 import { useState } from 'react';
@@ -17,8 +25,11 @@ import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
 import { MembersEditor, type TeamRow, useAppUsers, userLabel } from './Team';
 
+/** A variable without its label (the label is added in the creator's language). */
+type Preset = ResearchVariableBody extends infer V ? (V extends unknown ? Omit<V, 'label'> : never) : never;
+
 /** Preset variables a subject can take; the server reads each from the CDR. Labels are stored in the creator's language. */
-const PRESETS = [
+const PRESETS: Preset[] = [
   { key: 'age', source: 'age' },
   { key: 'sex', source: 'gender' },
   { key: 'glu', source: 'lab', itemCode: 'GLU', aggregate: 'last' },
@@ -42,13 +53,15 @@ interface Values {
   crfFormId?: number;
 }
 
-function criteriaOf(v: Partial<Values>) {
-  const inclusion: unknown[] = [];
+function criteriaOf(v: Partial<Values>): CohortCriteria {
+  const inclusion: CohortCondition[] = [];
   if (v.glucoseMin !== undefined && v.glucoseMin !== null)
     inclusion.push({ kind: 'lab', itemCode: 'GLU', min: v.glucoseMin });
   const codes = (v.diagnosis ?? '').split(/[,，\s]+/).filter(Boolean);
   if (codes.length) inclusion.push({ kind: 'diagnosis', codes });
-  const exclusion = v.excludeGender?.length ? [{ kind: 'gender', codes: v.excludeGender }] : [];
+  const exclusion: CohortCondition[] = v.excludeGender?.length
+    ? [{ kind: 'gender', codes: v.excludeGender }]
+    : [];
   return { match: 'all', inclusion, exclusion };
 }
 
@@ -102,7 +115,12 @@ export default function CreateSubject() {
             return true;
           }}
         >
-          <ProFormText name="name" label={t('create.name')} rules={[{ required: true }]} width="lg" />
+          <ProFormText
+            name="name"
+            label={t('create.name')}
+            rules={[{ required: true, whitespace: true, max: RESEARCH_SUBJECT_NAME_MAX }]}
+            width="lg"
+          />
           <ProFormSelect
             name="typeCode"
             label={t('create.type')}
@@ -111,14 +129,19 @@ export default function CreateSubject() {
             rules={[{ required: true }]}
             width="md"
           />
-          <ProFormTextArea name="description" label={t('create.description')} width="lg" />
+          <ProFormTextArea
+            name="description"
+            label={t('create.description')}
+            rules={[{ max: RESEARCH_DESCRIPTION_MAX }]}
+            width="lg"
+          />
           <ProFormDatePicker
             name="startDate"
             label={t('create.start')}
             fieldProps={{ format: 'YYYY-MM-DD' }}
           />
           <ProFormDatePicker name="endDate" label={t('create.end')} fieldProps={{ format: 'YYYY-MM-DD' }} />
-          <ProFormDigit name="targetSize" label={t('create.target')} min={0} />
+          <ProFormDigit name="targetSize" label={t('create.target')} min={0} max={RESEARCH_TARGET_SIZE_MAX} />
         </StepsForm.StepForm>
         <StepsForm.StepForm
           name="team"

@@ -1,3 +1,4 @@
+import type { TaskStatus } from '@crdp/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Progress, Space, Table, Timeline, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -104,7 +105,7 @@ export default function ProjectData() {
   const crfName = forms.data?.find((f) => f.id === subject.data?.crfFormId)?.name;
   const refresh = () => qc.invalidateQueries({ queryKey: ['research'] });
   const move = useMutation({
-    mutationFn: (to: string) => researchApi.move(id!, to),
+    mutationFn: (to: TaskStatus) => researchApi.move(id!, to),
     onSuccess: refresh,
     onError: (e: Error) => message.error(e.message),
   });

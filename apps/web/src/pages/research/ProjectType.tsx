@@ -1,4 +1,5 @@
 import { type ActionType, ModalForm, ProFormText, ProTable } from '@ant-design/pro-components';
+import { RESEARCH_TYPE_CODE_PATTERN, RESEARCH_TYPE_NAME_MAX } from '@crdp/core';
 import { App, Button, Popconfirm, Tag } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -37,9 +38,13 @@ export default function ProjectType() {
             name="code"
             label={t('types.code')}
             tooltip={t('types.codeRule')}
-            rules={[{ required: true, pattern: /^[a-z][a-zA-Z0-9-]{0,39}$/, message: t('types.codeRule') }]}
+            rules={[{ required: true, pattern: RESEARCH_TYPE_CODE_PATTERN, message: t('types.codeRule') }]}
           />
-          <ProFormText name="name" label={t('list.name')} rules={[{ required: true }]} />
+          <ProFormText
+            name="name"
+            label={t('list.name')}
+            rules={[{ required: true, whitespace: true, max: RESEARCH_TYPE_NAME_MAX }]}
+          />
         </ModalForm>,
       ]}
       columns={[

@@ -19,7 +19,8 @@ export default function Report() {
   if (id === null) return <SubjectList target="subject-list/report" />;
   const d = r.data;
   if (!d) return <Card loading />;
-  const age = d.keyStatistics.age;
+  const age = d.keyStatistics.age.kind === 'numeric' ? d.keyStatistics.age : null;
+  const genders = d.keyStatistics.gender.kind === 'categorical' ? d.keyStatistics.gender.levels : [];
   const genderText = (v: string) =>
     v === '1' ? t('create.genderMale') : v === '2' ? t('create.genderFemale') : t('create.genderUnknown');
   return (
@@ -63,14 +64,12 @@ export default function Report() {
         />
         <Descriptions title={t('report.stats')} column={3} size="small">
           <Descriptions.Item label={t('report.ageMean')}>
-            {age.mean === null || age.mean === undefined
+            {age?.mean === null || age?.mean === undefined
               ? '-'
               : `${age.mean.toFixed(1)} ± ${(age.sd ?? 0).toFixed(1)}`}
           </Descriptions.Item>
           <Descriptions.Item label={t('report.gender')}>
-            {(d.keyStatistics.gender.levels ?? [])
-              .map((l: { value: string; count: number }) => `${genderText(l.value)}: ${l.count}`)
-              .join(' · ')}
+            {genders.map((l) => `${genderText(l.value)}: ${l.count}`).join(' · ')}
           </Descriptions.Item>
           <Descriptions.Item label={t('report.generated')}>
             {String(d.generatedAt).slice(0, 19).replace('T', ' ')}

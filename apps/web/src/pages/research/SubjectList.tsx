@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { researchApi, type Subject } from './api';
+import { researchApi, type SubjectListItem } from './api';
 import { RESEARCH_NS } from './i18n';
 import { StatusTag } from './StatusTag';
 import { PersonName, useAppUsers, userLabel } from './Team';
@@ -20,7 +20,7 @@ export default function SubjectList({ target = 'subject-list/project-data' }: { 
   const users = useAppUsers();
   const locale = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
   return (
-    <ProTable<Subject>
+    <ProTable<SubjectListItem>
       rowKey="id"
       headerTitle={t('list.title')}
       search={{ labelWidth: 'auto', defaultCollapsed: false }}

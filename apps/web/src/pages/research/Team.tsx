@@ -1,4 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import type { ResearchProjectRole } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
@@ -8,7 +9,7 @@ import { RESEARCH_NS } from './i18n';
 
 export interface TeamRow {
   userId: number;
-  role: string;
+  role: ResearchProjectRole;
 }
 
 /** The app's users, for the PI and member pickers and the member filter. */
@@ -56,7 +57,7 @@ export function MembersEditor({
   const { t } = useTranslation(RESEARCH_NS);
   const users = useAppUsers();
   const [adding, setAdding] = useState<number | undefined>();
-  const [role, setRole] = useState('investigator');
+  const [role, setRole] = useState<ResearchProjectRole>('investigator');
   const byId = new Map((users.data ?? []).map((u) => [u.userId, u]));
   const roleOptions = PROJECT_ROLES.filter((r) => withPi || r !== 'pi').map((r) => ({
     value: r,
@@ -84,11 +85,11 @@ export function MembersEditor({
             title: t('team.role'),
             dataIndex: 'role',
             width: 240,
-            render: (r: string, row) =>
+            render: (r: ResearchProjectRole, row) =>
               r === 'pi' || disabled ? (
                 t(`roles.${r}`)
               ) : (
-                <Select
+                <Select<ResearchProjectRole>
                   size="small"
                   style={{ width: 200 }}
                   value={r}

@@ -6,6 +6,7 @@ import {
   ProFormText,
   ProFormTextArea,
 } from '@ant-design/pro-components';
+import { SCHEDULE_CRON_MAX, SCHEDULE_NAME_MAX } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, type FormInstance, List, Space, Typography } from 'antd';
 import { type ReactElement, useEffect, useState } from 'react';
@@ -164,7 +165,7 @@ export function ScheduleForm({
         name="name"
         label={t('schedules.name')}
         placeholder={t('schedules.namePlaceholder')}
-        rules={[{ required: true, max: 100 }]}
+        rules={[{ required: true, max: SCHEDULE_NAME_MAX }]}
       />
       <ProFormSelect
         name="kind"
@@ -209,7 +210,7 @@ export function ScheduleForm({
           </Space>
         }
         fieldProps={{ style: { fontFamily: 'monospace' }, autoComplete: 'off' }}
-        rules={[{ required: true, max: 200 }]}
+        rules={[{ required: true, max: SCHEDULE_CRON_MAX }]}
       />
       <div style={{ marginBottom: 16 }}>
         <CronPreview form={form} />

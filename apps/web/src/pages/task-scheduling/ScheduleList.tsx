@@ -108,7 +108,7 @@ export default function ScheduleList() {
 
   return (
     <>
-      <ProTable<Schedule, { name?: string; kind?: string; enabled?: string }>
+      <ProTable<Schedule, { name?: string; kind?: string; enabled?: 'true' | 'false' }>
         rowKey="id"
         actionRef={table}
         headerTitle={

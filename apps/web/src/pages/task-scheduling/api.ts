@@ -1,113 +1,63 @@
+import type {
+  CronPreview,
+  JobCancelled,
+  JobDetail,
+  JobKindOption,
+  JobList,
+  JobListQuery,
+  JobQueued,
+  JobRetried,
+  SchedulableKinds,
+  ScheduleDetail,
+  ScheduleInputBody,
+  ScheduleList,
+  ScheduleListQuery,
+  SchedulePatch,
+  ScheduleSaved,
+  ScheduleSwitched,
+} from '@crdp/core';
 import { RequestError, rest } from '../../api/client';
 import { hasApiId } from '../../app/access';
 import { useSession } from '../../app/session';
 
-/** Calls of the task-scheduling pages (apps/server/src/scheduling/routes.ts). */
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-export const JOB_STATUSES: JobStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
-
-export interface Job {
-  id: number;
-  kind: string;
-  kindLabel: string;
-  status: JobStatus;
-  progress: number;
-  attempts: number;
-  createdBy: string | null;
-  schedule: { id: number; name: string; trigger: 'schedule' | 'manual' } | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  durationMs: number | null;
-  error: string | null;
-  summary: string | null;
-  retryOf: number | null;
-  retriedAs: number[];
-}
-export interface JobDetail extends Job {
-  params: Record<string, unknown>;
-  result: unknown;
-  workerId: string | null;
-}
-export interface JobQuery {
-  page: number;
-  size: number;
-  kind?: string;
-  status?: JobStatus;
-  from?: string;
-  to?: string;
-}
-
-export interface Schedule {
-  id: number;
-  name: string;
-  kind: string;
-  kindLabel: string;
-  params: Record<string, unknown>;
-  target: string | null;
-  cron: string;
-  timezone: string;
-  enabled: boolean;
-  nextRunAt: string | null;
-  lastRunAt: string | null;
-  lastJob: { id: number; status: JobStatus } | null;
-  lastError: string | null;
-  createdBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface ScheduleDetail extends Schedule {
-  runs: Array<{
-    id: number;
-    jobId: number | null;
-    trigger: 'schedule' | 'manual';
-    dueAt: string | null;
-    createdAt: string;
-    status: JobStatus | null;
-  }>;
-}
-export interface ScheduleInput {
-  name: string;
-  kind: string;
-  params: Record<string, unknown>;
-  cron: string;
-  enabled?: boolean;
-}
-export interface SchedulableKind {
-  kind: string;
-  label: string;
-  params: { properties?: Record<string, unknown> };
-}
+/** Calls of the task-scheduling pages (apps/server/src/scheduling/routes.ts); shapes from @crdp/core. */
+export type {
+  JobDetail,
+  JobListItem as Job,
+  JobStatus,
+  SchedulableKindInfo as SchedulableKind,
+  ScheduleDetail,
+  ScheduleView as Schedule,
+} from '@crdp/core';
+export { JOB_STATUSES } from '@crdp/core';
 
 const P = 'task-scheduling';
 export const schedulingApi = {
-  jobs: (q: JobQuery) => rest<{ list: Job[]; total: number }>({ url: `${P}/jobs`, params: q }),
-  jobKinds: () => rest<Array<{ kind: string; label: string }>>({ url: `${P}/job-kinds` }),
+  jobs: (q: JobListQuery) => rest<JobList>({ url: `${P}/jobs`, params: q }),
+  jobKinds: () => rest<JobKindOption[]>({ url: `${P}/job-kinds` }),
   job: (id: number) => rest<JobDetail>({ url: `${P}/jobs/${id}` }),
-  retry: (id: number) =>
-    rest<{ jobId: number; retryOf: number }>({ url: `${P}/jobs/${id}/retry`, method: 'POST' }),
-  cancel: (id: number) => rest<{ id: number }>({ url: `${P}/jobs/${id}/cancel`, method: 'POST' }),
+  retry: (id: number) => rest<JobRetried>({ url: `${P}/jobs/${id}/retry`, method: 'POST' }),
+  cancel: (id: number) => rest<JobCancelled>({ url: `${P}/jobs/${id}/cancel`, method: 'POST' }),
 
-  kinds: () => rest<{ timezone: string; kinds: SchedulableKind[] }>({ url: `${P}/schedulable-kinds` }),
+  kinds: () => rest<SchedulableKinds>({ url: `${P}/schedulable-kinds` }),
   cronNext: (cron: string, signal?: AbortSignal) =>
-    rest<{ cron: string; timezone: string; next: string[] }>({
+    rest<CronPreview>({
       url: `${P}/cron/next`,
       params: { cron, count: 5 },
       signal,
       // The form shows the reason under the field; no toast while someone is typing.
       silent: true,
     }),
-  schedules: (q: { page: number; size: number; name?: string; kind?: string; enabled?: string }) =>
-    rest<{ list: Schedule[]; total: number }>({ url: `${P}/schedules`, params: q }),
+  schedules: (q: ScheduleListQuery) => rest<ScheduleList>({ url: `${P}/schedules`, params: q }),
   schedule: (id: number) => rest<ScheduleDetail>({ url: `${P}/schedules/${id}` }),
-  create: (body: ScheduleInput) =>
-    rest<{ id: number; nextRunAt: string | null }>({ url: `${P}/schedules`, method: 'POST', data: body }),
-  update: (id: number, body: Partial<ScheduleInput>) =>
-    rest<{ id: number }>({ url: `${P}/schedules/${id}`, method: 'PUT', data: body }),
+  create: (body: ScheduleInputBody) =>
+    rest<ScheduleSaved>({ url: `${P}/schedules`, method: 'POST', data: body }),
+  update: (id: number, body: SchedulePatch) =>
+    rest<ScheduleSaved>({ url: `${P}/schedules/${id}`, method: 'PUT', data: body }),
   remove: (id: number) => rest<null>({ url: `${P}/schedules/${id}`, method: 'DELETE' }),
-  enable: (id: number) => rest<unknown>({ url: `${P}/schedules/${id}/enable`, method: 'POST' }),
-  disable: (id: number) => rest<unknown>({ url: `${P}/schedules/${id}/disable`, method: 'POST' }),
-  runNow: (id: number) => rest<{ jobId: number }>({ url: `${P}/schedules/${id}/run`, method: 'POST' }),
+  enable: (id: number) => rest<ScheduleSwitched>({ url: `${P}/schedules/${id}/enable`, method: 'POST' }),
+  disable: (id: number) => rest<ScheduleSwitched>({ url: `${P}/schedules/${id}/disable`, method: 'POST' }),
+  runNow: (id: number) => rest<JobQueued>({ url: `${P}/schedules/${id}/run`, method: 'POST' }),
 
   /** The app's disease libraries, for the params of the library kinds. */
   libraries: () =>
