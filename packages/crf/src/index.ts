@@ -10,6 +10,7 @@ export {
   runCondition,
   type ValueKind,
 } from './conditions.js';
+export * from './contracts.js';
 export { answersInForm } from './embedded.js';
 export {
   createFormEngine,

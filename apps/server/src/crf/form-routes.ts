@@ -1,13 +1,29 @@
-import { analyzeForm } from '@crdp/crf';
+import { restOk } from '@crdp/core';
+import {
+  analyzeForm,
+  crfAnalyzeBody,
+  crfArchiveBody,
+  crfCopyBody,
+  crfDraftBody,
+  crfForm,
+  crfFormCreateBody,
+  crfFormDetail,
+  crfFormListQuery,
+  crfFormPage,
+  crfFormPatchBody,
+  crfProblems,
+  crfPublishBody,
+  crfVersion,
+} from '@crdp/crf';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { crfActor } from './actor.js';
 import {
   checkDefinition,
   copyForm,
   createForm,
   formVersions,
+  formView,
   listForms,
   loadForm,
   loadVersion,
@@ -16,11 +32,7 @@ import {
   saveDraft,
   updateForm,
 } from './forms.js';
-import { formParams, paging, trimmed, versionParams } from './schemas.js';
-
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
-const name = trimmed(200, 1);
-const category = trimmed(100);
+import { formParams, ok, versionParams } from './schemas.js';
 
 /** Forms, drafts and versions: `/api/v0.1/crf/forms...`. */
 export async function crfFormRoutes(app: FastifyInstance) {
@@ -34,11 +46,8 @@ export async function crfFormRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Forms of the current app',
-        querystring: z.object({
-          ...paging,
-          keyword: trimmed(100).optional(),
-          status: z.enum(['active', 'archived']).optional(),
-        }),
+        querystring: crfFormListQuery,
+        response: { 200: restOk(crfFormPage) },
       },
     },
     async (req) => ok(await listForms(app.db, crfActor(req), req.query)),
@@ -51,7 +60,8 @@ export async function crfFormRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Create a form (empty, or from form JSON)',
-        body: z.object({ name, category: category.default(''), definition: z.unknown().optional() }),
+        body: crfFormCreateBody,
+        response: { 200: restOk(crfForm) },
       },
     },
     async (req) => ok(await createForm(app.db, req, crfActor(req), req.body)),
@@ -65,21 +75,26 @@ export async function crfFormRoutes(app: FastifyInstance) {
         freeScope: 'crf',
         ownedIds: ownedFormIds,
       },
-      schema: { tags, summary: 'A form with its draft, versions and draft problems', params: formParams },
+      schema: {
+        tags,
+        summary: 'A form with its draft, versions and draft problems',
+        params: formParams,
+        response: { 200: restOk(crfFormDetail) },
+      },
     },
     async (req) => {
       const actor = crfActor(req);
       const form = await loadForm(app.db, actor, req.params.formId);
       const versions = await formVersions(app.db, form.id);
       // A free link fills the published form; it does not see the draft being designed.
-      if (actor.free) return ok({ ...form, draft: null, problems: [], versions });
+      if (actor.free) return ok({ ...formView(form), draft: null, problems: [], versions });
       let problems: ReturnType<typeof analyzeForm> = [];
       try {
         problems = analyzeForm(checkDefinition(form.draft, 'draft'));
       } catch {
         /* a stored draft always parsed when it was saved */
       }
-      return ok({ ...form, versions, problems });
+      return ok({ ...formView(form), versions, problems });
     },
   );
 
@@ -91,7 +106,8 @@ export async function crfFormRoutes(app: FastifyInstance) {
         tags,
         summary: 'Rename or re-categorise a form',
         params: formParams,
-        body: z.object({ name: name.optional(), category: category.optional() }),
+        body: crfFormPatchBody,
+        response: { 200: restOk(crfForm) },
       },
     },
     async (req) => ok(await updateForm(app.db, req, crfActor(req), req.params.formId, req.body)),
@@ -105,7 +121,8 @@ export async function crfFormRoutes(app: FastifyInstance) {
         tags,
         summary: 'Archive a form (or bring it back); records and versions are kept',
         params: formParams,
-        body: z.object({ archived: z.boolean() }),
+        body: crfArchiveBody,
+        response: { 200: restOk(crfForm) },
       },
     },
     async (req) =>
@@ -125,7 +142,8 @@ export async function crfFormRoutes(app: FastifyInstance) {
         tags,
         summary: 'Save the draft; answers the problems analyzeForm finds in it',
         params: formParams,
-        body: z.object({ definition: z.looseObject({ pages: z.array(z.unknown()) }) }),
+        body: crfDraftBody,
+        response: { 200: restOk(crfProblems) },
       },
     },
     async (req) => ok(await saveDraft(app.db, req, crfActor(req), req.params.formId, req.body.definition)),
@@ -140,7 +158,8 @@ export async function crfFormRoutes(app: FastifyInstance) {
         tags,
         summary: 'Check form JSON without saving it: schema faults and analyzeForm problems',
         params: formParams,
-        body: z.object({ definition: z.looseObject({ pages: z.array(z.unknown()) }) }),
+        body: crfAnalyzeBody,
+        response: { 200: restOk(crfProblems) },
       },
     },
     async (req) => {
@@ -157,7 +176,8 @@ export async function crfFormRoutes(app: FastifyInstance) {
         tags,
         summary: 'Publish the draft as the next immutable version',
         params: formParams,
-        body: z.object({ note: trimmed(500) }),
+        body: crfPublishBody,
+        response: { 200: restOk(crfVersion) },
       },
     },
     async (req) => ok(await publishForm(app.db, req, crfActor(req), req.params.formId, req.body.note)),
@@ -171,7 +191,8 @@ export async function crfFormRoutes(app: FastifyInstance) {
         tags,
         summary: 'Copy a form (its draft) under a new name',
         params: formParams,
-        body: z.object({ name }),
+        body: crfCopyBody,
+        response: { 200: restOk(crfForm) },
       },
     },
     async (req) => ok(await copyForm(app.db, req, crfActor(req), req.params.formId, req.body.name)),
@@ -185,7 +206,12 @@ export async function crfFormRoutes(app: FastifyInstance) {
         freeScope: 'crf',
         ownedIds: async (db, appId) => (await ownedFormIds(db, appId)).map((f) => ({ ...f, version: 1 })),
       },
-      schema: { tags, summary: 'One published version of a form', params: versionParams },
+      schema: {
+        tags,
+        summary: 'One published version of a form',
+        params: versionParams,
+        response: { 200: restOk(crfVersion) },
+      },
     },
     async (req) => {
       const { version } = await loadVersion(app.db, crfActor(req), req.params.formId, req.params.version);

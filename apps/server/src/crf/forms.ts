@@ -1,12 +1,32 @@
-import { analyzeForm, type Form, FormParseError, formSchema, parseForm } from '@crdp/crf';
+import {
+  analyzeForm,
+  type CrfFormStatus,
+  type crfForm,
+  type crfFormPage,
+  type crfVersion,
+  type crfVersionSummary,
+  type Form,
+  FormParseError,
+  formSchema,
+  parseForm,
+} from '@crdp/crf';
 import { and, desc, eq, ilike, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { crfForms, crfFormVersions, crfRecords } from '../db/schema/index.js';
 import { AppError, notFound } from '../http/errors.js';
 import { issueText } from '../http/validation-messages.js';
 import { assertFormInScope, type CrfActor, invalid } from './actor.js';
+
+type FormRow = typeof crfForms.$inferSelect;
+/** A form as the API answers it (the `crfForm` contract of @crdp/crf). */
+export type FormView = z.input<typeof crfForm>;
+export type VersionView = z.input<typeof crfVersion>;
+
+/** A form row as the contract names it (the status column holds one of the form statuses). */
+export const formView = (row: FormRow): FormView => ({ ...row, status: row.status as CrfFormStatus });
 
 /** A new form starts with one page holding one text question, so it can be previewed at once. */
 export const EMPTY_FORM: Form = {
@@ -38,7 +58,7 @@ export async function listForms(
   db: Db,
   actor: CrfActor,
   q: { page: number; size: number; keyword?: string | undefined; status?: string | undefined },
-) {
+): Promise<z.input<typeof crfFormPage>> {
   const where: SQL[] = [eq(crfForms.appId, actor.appId)];
   if (q.keyword) where.push(ilike(crfForms.name, `%${q.keyword.replace(/[\\%_]/g, '\\$&')}%`));
   if (q.status) where.push(eq(crfForms.status, q.status));
@@ -63,7 +83,7 @@ export async function listForms(
       .offset((q.page - 1) * q.size),
     db.select({ n: sql<number>`count(*)::int` }).from(crfForms).where(cond),
   ]);
-  return { items: rows, total: count?.n ?? 0 };
+  return { items: rows.map((r) => ({ ...r, status: r.status as CrfFormStatus })), total: count?.n ?? 0 };
 }
 
 export async function loadForm(db: Tx, actor: CrfActor, formId: number) {
@@ -76,7 +96,7 @@ export async function loadForm(db: Tx, actor: CrfActor, formId: number) {
   return form;
 }
 
-export async function formVersions(db: Tx, formId: number) {
+export async function formVersions(db: Tx, formId: number): Promise<z.input<typeof crfVersionSummary>[]> {
   return db
     .select({
       id: crfFormVersions.id,
@@ -129,7 +149,7 @@ export async function createForm(
   req: FastifyRequest,
   actor: CrfActor,
   input: { name: string; category: string; definition?: unknown },
-) {
+): Promise<FormView> {
   const definition = input.definition === undefined ? EMPTY_FORM : checkDefinition(input.definition);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -148,7 +168,7 @@ export async function createForm(
       entityId: row!.id,
       after: { name: input.name, category: input.category },
     });
-    return row!;
+    return formView(row!);
   });
 }
 
@@ -160,9 +180,9 @@ export async function updateForm(
   patch: {
     name?: string | undefined;
     category?: string | undefined;
-    status?: 'active' | 'archived' | undefined;
+    status?: CrfFormStatus | undefined;
   },
-) {
+): Promise<FormView> {
   return db.transaction(async (tx) => {
     const before = await loadForm(tx, actor, formId);
     const set = {
@@ -179,7 +199,7 @@ export async function updateForm(
       before: { name: before.name, category: before.category, status: before.status },
       after: patch,
     });
-    return row!;
+    return formView(row!);
   });
 }
 
@@ -209,7 +229,7 @@ export async function publishForm(
   actor: CrfActor,
   formId: number,
   note: string,
-) {
+): Promise<VersionView> {
   return db.transaction(async (tx) => {
     // Lock the form row so two publishes cannot take the same number.
     await tx.execute(
@@ -246,7 +266,13 @@ export async function publishForm(
   });
 }
 
-export async function copyForm(db: Db, req: FastifyRequest, actor: CrfActor, formId: number, name: string) {
+export async function copyForm(
+  db: Db,
+  req: FastifyRequest,
+  actor: CrfActor,
+  formId: number,
+  name: string,
+): Promise<FormView> {
   const source = await loadForm(db, actor, formId);
   return createForm(db, req, actor, { name, category: source.category, definition: source.draft });
 }

@@ -1,17 +1,17 @@
 import { Readable } from 'node:stream';
+import { fileDownload, restOk } from '@crdp/core';
+import { crfExportQuery, crfImportBody, crfImported, crfUploadBody, crfUploaded } from '@crdp/crf';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { audit, auditRead } from '../audit/audit.js';
 import { schemaMessage } from '../http/validation-messages.js';
 import { crfActor } from './actor.js';
 import { exportCsv, exportOdm, exportXlsx } from './export.js';
 import { createForm, loadVersion, ownedFormIds } from './forms.js';
 import { MAX_ODM_CHARS } from './import.js';
-import { formParams, trimmed, uploadParams } from './schemas.js';
+import { formParams, ok, uploadParams } from './schemas.js';
 import { MAX_UPLOAD_BYTES, openUpload, ownedUploadIds, storeUpload } from './uploads.js';
 
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
 const CONTENT_TYPES = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -32,23 +32,14 @@ export async function crfIoRoutes(app: FastifyInstance) {
         tags,
         summary:
           'Create a form from CRDP JSON, a REDCap data dictionary or CDISC ODM 1.3.2 metadata (one FormDef: `formOid`, default the first); reports what it could not translate',
-        body: z
-          .object({
-            format: z.enum(['json', 'redcap', 'odm']),
-            name: trimmed(200, 1),
-            content: z
-              .string()
-              .min(1)
-              .max(6 * 1024 * 1024),
-            formOid: z.string().trim().min(1).max(200).optional(),
-          })
-          .refine((b) => b.format !== 'odm' || b.content.length <= MAX_ODM_CHARS, {
-            path: ['content'],
-            message: schemaMessage(
-              `ODM 文件不能超过 ${MAX_ODM_CHARS / 1024 / 1024} MB`,
-              `an ODM file may be at most ${MAX_ODM_CHARS / 1024 / 1024} MB`,
-            ),
-          }),
+        body: crfImportBody.refine((b) => b.format !== 'odm' || b.content.length <= MAX_ODM_CHARS, {
+          path: ['content'],
+          message: schemaMessage(
+            `ODM 文件不能超过 ${MAX_ODM_CHARS / 1024 / 1024} MB`,
+            `an ODM file may be at most ${MAX_ODM_CHARS / 1024 / 1024} MB`,
+          ),
+        }),
+        response: { 200: restOk(crfImported) },
       },
     },
     async (req) => {
@@ -83,10 +74,8 @@ export async function crfIoRoutes(app: FastifyInstance) {
         tags,
         summary: 'Stream the records of a form as CSV, XLSX or CDISC ODM 1.3.2 XML (latest version metadata)',
         params: formParams,
-        querystring: z.object({
-          format: z.enum(['csv', 'xlsx', 'odm']).default('csv'),
-          labels: z.enum(['codes', 'names']).default('codes'),
-        }),
+        querystring: crfExportQuery,
+        response: { 200: fileDownload },
       },
     },
     async (req, reply) => {
@@ -123,14 +112,8 @@ export async function crfIoRoutes(app: FastifyInstance) {
         tags,
         summary: 'Store a file of an upload item (PNG, JPEG, PDF, text, CSV; at most 10 MB; content checked)',
         params: formParams,
-        body: z.object({
-          fileName: trimmed(255, 1),
-          contentType: z.string().min(1).max(100),
-          dataBase64: z
-            .string()
-            .min(1)
-            .max(Math.ceil(MAX_UPLOAD_BYTES * 1.4)),
-        }),
+        body: crfUploadBody,
+        response: { 200: restOk(crfUploaded) },
       },
     },
     async (req) =>
@@ -145,6 +128,7 @@ export async function crfIoRoutes(app: FastifyInstance) {
         tags,
         summary: 'A stored file, to sessions that may read the records of its form',
         params: uploadParams,
+        response: { 200: fileDownload },
       },
     },
     async (req, reply) => {

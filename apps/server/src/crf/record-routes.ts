@@ -1,3 +1,21 @@
+import { restOk } from '@crdp/core';
+import {
+  crfAssignBody,
+  crfChange,
+  crfDeleteBody,
+  crfHistoryQuery,
+  crfRecord,
+  crfRecordAssigned,
+  crfRecordCreateBody,
+  crfRecordDeleted,
+  crfRecordDetail,
+  crfRecordListQuery,
+  crfRecordPage,
+  crfRecordSaveBody,
+  crfRecordSaved,
+  crfTransitionBody,
+  crfUnlockBody,
+} from '@crdp/crf';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,18 +35,7 @@ import {
   saveRecord,
   transitionRecord,
 } from './records.js';
-import {
-  answersSchema,
-  formParams,
-  methodsSchema,
-  paging,
-  reasonSchema,
-  recordParams,
-  subjectSchema,
-  trimmed,
-} from './schemas.js';
-
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+import { formParams, ok, recordParams } from './schemas.js';
 
 /** Runs a save; an engine refusal answers 400 with its issues instead of an error message alone. */
 async function saving<T>(req: FastifyRequest, reply: FastifyReply, run: () => Promise<T>) {
@@ -58,11 +65,8 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         tags,
         summary: 'Records of a form (a free link sees only the records made through it)',
         params: formParams,
-        querystring: z.object({
-          ...paging,
-          status: z.enum(['draft', 'submitted', 'verified', 'locked']).optional(),
-          subject: trimmed(100).optional(),
-        }),
+        querystring: crfRecordListQuery,
+        response: { 200: restOk(crfRecordPage) },
       },
     },
     async (req) => {
@@ -92,14 +96,8 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         summary:
           'Start a record for a subject against the latest (or a given) version; submit at once or keep a draft',
         params: formParams,
-        body: z.object({
-          version: z.number().int().positive().max(2_147_483_647).optional(),
-          ...subjectSchema,
-          answers: answersSchema,
-          methods: methodsSchema.default({}),
-          submit: z.boolean().default(false),
-          assignedTo: z.number().int().positive().max(2_147_483_647).optional(),
-        }),
+        body: crfRecordCreateBody,
+        response: { 200: restOk(crfRecord) },
       },
     },
     async (req, reply) =>
@@ -114,6 +112,7 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         tags,
         summary: 'A record with the exact form version it was filled against',
         params: recordParams,
+        response: { 200: restOk(crfRecordDetail) },
       },
     },
     async (req) => {
@@ -136,15 +135,8 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         tags,
         summary: 'Save a record; a change of a submitted record needs a reason per changed item',
         params: recordParams,
-        body: z.object({
-          answers: answersSchema,
-          methods: methodsSchema.default({}),
-          submit: z.boolean().default(false),
-          revision: z.number().int().positive().max(2_147_483_647),
-          reasons: z.record(z.string().min(1).max(200), reasonSchema).default({}),
-          reason: reasonSchema.optional(),
-          ...subjectSchema,
-        }),
+        body: crfRecordSaveBody,
+        response: { 200: restOk(crfRecordSaved) },
       },
     },
     async (req, reply) =>
@@ -159,7 +151,8 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         tags,
         summary: 'Every change of a record (item, old, new, reason, who, when), newest first',
         params: recordParams,
-        querystring: z.object({ item: z.string().min(1).max(200).optional() }),
+        querystring: crfHistoryQuery,
+        response: { 200: restOk(z.array(crfChange)) },
       },
     },
     async (req) => {
@@ -184,9 +177,8 @@ export async function crfRecordRoutes(app: FastifyInstance) {
           tags,
           summary,
           params: recordParams,
-          body: z.object({
-            reason: what === 'unlock' ? reasonSchema.pipe(z.string().min(1)) : reasonSchema.default(''),
-          }),
+          body: what === 'unlock' ? crfUnlockBody : crfTransitionBody,
+          response: { 200: restOk(crfRecord) },
         },
       },
       async (req) =>
@@ -215,12 +207,13 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         summary:
           'Delete a record with a reason: it leaves lists and exports, its row and history stay; locked records are refused',
         params: recordParams,
-        body: z.object({ reason: reasonSchema.pipe(z.string().min(1, 'a reason is required')) }),
+        body: crfDeleteBody,
+        response: { 200: restOk(crfRecordDeleted) },
       },
     },
     async (req) => {
       const row = await deleteRecord(app.db, req, crfActor(req), req.params.recordId, req.body.reason);
-      return ok({ id: row.id, deletedAt: row.deletedAt, deleteReason: row.deleteReason });
+      return ok({ id: row.id, deletedAt: row.deletedAt!, deleteReason: row.deleteReason });
     },
   );
 
@@ -232,7 +225,8 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         tags,
         summary: 'Assign a record to a member of the app, who gets a notice',
         params: recordParams,
-        body: z.object({ userId: z.number().int().positive().max(2_147_483_647) }),
+        body: crfAssignBody,
+        response: { 200: restOk(crfRecordAssigned) },
       },
     },
     async (req) => {

@@ -1,6 +1,15 @@
-import type { Issue } from '@crdp/crf';
+import type {
+  CrfRecordStatus,
+  crfChange,
+  crfRecord,
+  crfRecordDetail,
+  crfRecordPage,
+  crfRecordSaved,
+  Issue,
+} from '@crdp/crf';
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { appMembers, crfFormVersions, crfRecordChanges, crfRecords, patients } from '../db/schema/index.js';
@@ -10,7 +19,20 @@ import { assertRecordInScope, type CrfActor, invalid } from './actor.js';
 import { evaluateAnswers, sameJson } from './evaluate.js';
 import { loadForm, loadVersion, versionForm } from './forms.js';
 
-export type RecordStatus = 'draft' | 'submitted' | 'verified' | 'locked';
+export type RecordStatus = CrfRecordStatus;
+
+type RecordRow = typeof crfRecords.$inferSelect;
+/** A record as the API answers it (the `crfRecord` contract of @crdp/crf). */
+export type RecordView = z.input<typeof crfRecord>;
+
+/** A record row as the contract names it: its status columns hold record statuses, its answers JSON objects. */
+export const recordView = (row: RecordRow): RecordView => ({
+  ...row,
+  answers: row.answers as Record<string, unknown>,
+  methods: row.methods as Record<string, string>,
+  status: row.status as RecordStatus,
+  statusBeforeLock: row.statusBeforeLock as RecordStatus | null,
+});
 
 /** Thrown when the engine refuses a save; the route answers 400 with the issues. */
 export class SubmissionInvalid extends Error {
@@ -75,7 +97,7 @@ export async function createRecord(
   actor: CrfActor,
   formId: number,
   input: NewRecord,
-) {
+): Promise<RecordView> {
   return db.transaction(async (tx) => {
     const { form, version } = await loadVersion(tx, actor, formId, input.version);
     if (form.status === 'archived') throw new AppError(409, 'crf.archived');
@@ -116,7 +138,7 @@ export async function createRecord(
       entityId: row!.id,
       after: { formId, version: version.version, subjectCode: input.subjectCode, patientId: input.patientId },
     });
-    return row!;
+    return recordView(row!);
   });
 }
 
@@ -153,12 +175,16 @@ async function loadForChange(tx: Tx, actor: CrfActor, recordId: number) {
   return rec;
 }
 
-export async function recordWithDefinition(db: Db, actor: CrfActor, recordId: number) {
+export async function recordWithDefinition(
+  db: Db,
+  actor: CrfActor,
+  recordId: number,
+): Promise<z.input<typeof crfRecordDetail>> {
   const rec = await loadRecord(db, actor, recordId);
   const [v] = await db.select().from(crfFormVersions).where(eq(crfFormVersions.id, rec.versionId));
   const form = await loadForm(db, actor, rec.formId);
   return {
-    record: rec,
+    record: recordView(rec),
     form: { id: form.id, name: form.name, category: form.category, latestVersion: form.latestVersion },
     version: { id: v!.id, version: v!.version, definition: v!.definition },
   };
@@ -188,7 +214,7 @@ export async function saveRecord(
   actor: CrfActor,
   recordId: number,
   input: RecordSave,
-) {
+): Promise<z.input<typeof crfRecordSaved>> {
   return db.transaction(async (tx) => {
     const rec = await loadForChange(tx, actor, recordId);
     if (rec.status === 'locked') throw new AppError(409, 'crf.locked');
@@ -217,7 +243,7 @@ export async function saveRecord(
       (k) => !sameJson(old[k], ev.answers[k]),
     );
     if (!wasDraft) {
-      if (!changed.length) return { record: rec, changed: [] as string[] };
+      if (!changed.length) return { record: recordView(rec), changed: [] as string[] };
       // Computed items follow their sources: they take the reason of the change that moved them.
       const general = input.reason?.trim() ?? '';
       const firstGiven = changed.map((k) => input.reasons[k]?.trim()).find(Boolean) ?? general;
@@ -278,7 +304,7 @@ export async function saveRecord(
         : Object.fromEntries(changed.map((k) => [k, ev.answers[k] ?? null])),
       reason: input.reason ?? null,
     });
-    return { record: row!, changed };
+    return { record: recordView(row!), changed };
   });
 }
 
@@ -297,7 +323,7 @@ export async function transitionRecord(
   recordId: number,
   what: Transition,
   reason: string,
-) {
+): Promise<RecordView> {
   return db.transaction(async (tx) => {
     const rec = await loadForChange(tx, actor, recordId);
     if (!FROM[what].includes(rec.status as RecordStatus))
@@ -330,7 +356,7 @@ export async function transitionRecord(
       after: { status: next },
       reason: reason || null,
     });
-    return row!;
+    return recordView(row!);
   });
 }
 
@@ -405,7 +431,12 @@ export async function assignRecord(
   });
 }
 
-export async function recordHistory(db: Db, actor: CrfActor, recordId: number, item?: string) {
+export async function recordHistory(
+  db: Db,
+  actor: CrfActor,
+  recordId: number,
+  item?: string,
+): Promise<z.input<typeof crfChange>[]> {
   await loadRecord(db, actor, recordId);
   const where: SQL[] = [eq(crfRecordChanges.recordId, recordId), eq(crfRecordChanges.appId, actor.appId)];
   if (item) where.push(eq(crfRecordChanges.itemKey, item));
@@ -430,7 +461,7 @@ export async function listRecords(
   actor: CrfActor,
   formId: number,
   q: { page: number; size: number; status?: string | undefined; subject?: string | undefined },
-) {
+): Promise<z.input<typeof crfRecordPage>> {
   await loadForm(db, actor, formId);
   const where: SQL[] = [
     eq(crfRecords.appId, actor.appId),
@@ -466,7 +497,7 @@ export async function listRecords(
       .offset((q.page - 1) * q.size),
     db.select({ n: sql<number>`count(*)::int` }).from(crfRecords).where(cond),
   ]);
-  return { items, total: count?.n ?? 0 };
+  return { items: items.map((r) => ({ ...r, status: r.status as RecordStatus })), total: count?.n ?? 0 };
 }
 
 export async function ownedRecordIds(db: Db, appId: number) {

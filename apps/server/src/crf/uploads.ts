@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CRF_UPLOAD_MAX_BYTES, type CrfUploaded } from '@crdp/crf';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
@@ -11,7 +12,7 @@ import { notFound } from '../http/errors.js';
 import { assertFormInScope, type CrfActor, invalid } from './actor.js';
 import { loadForm } from './forms.js';
 
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = CRF_UPLOAD_MAX_BYTES;
 
 /** What an upload item accepts, each with how to recognise its content (never the name alone). */
 const TYPES: Record<string, (b: Buffer) => boolean> = {
@@ -41,7 +42,7 @@ export async function storeUpload(
   dataDir: string,
   formId: number,
   input: { fileName: string; contentType: string; dataBase64: string },
-) {
+): Promise<CrfUploaded> {
   await loadForm(db, actor, formId);
   const check = TYPES[input.contentType];
   if (!check)

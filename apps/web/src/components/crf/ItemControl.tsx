@@ -1,4 +1,4 @@
-import type { FormItem } from '@crdp/crf';
+import type { CrfUploaded, FormItem } from '@crdp/crf';
 import { Checkbox, DatePicker, Input, InputNumber, Radio, Select, Space, Table, Upload } from 'antd';
 import dayjs from 'dayjs';
 import { memo } from 'react';
@@ -6,12 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { CRF_NS } from './i18n';
 import { LinkButton } from './LinkButton';
 
-export interface UploadedFile {
-  uploadId: number;
-  name: string;
-  size: number;
-  type: string;
-}
+/** A stored file of an upload item, as the server answers the upload (the CRF contract). */
+export type UploadedFile = CrfUploaded;
 
 export interface ItemControlProps {
   item: FormItem;

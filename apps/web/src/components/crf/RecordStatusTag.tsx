@@ -1,6 +1,6 @@
+import type { CrfRecordStatus as RecordStatus } from '@crdp/crf';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { RecordStatus } from '../../pages/crf/api';
 import { CRF_NS } from './i18n';
 
 const STATUS_COLOR: Record<RecordStatus, string> = {

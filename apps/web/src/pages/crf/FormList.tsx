@@ -7,10 +7,13 @@ import {
   ProFormText,
   ProTable,
 } from '@ant-design/pro-components';
+import { CRF_CATEGORY_MAX, CRF_FORM_NAME_MAX, type CrfFormStatus } from '@crdp/crf';
 import { App, Button, Drawer, Popconfirm, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { currentLocale } from '../../app/i18n';
+import { textRule } from '../../app/text-rule';
 import { Authorized } from '../../components/Authorized';
 import { CRF_NS } from '../../components/crf/i18n';
 import { LinkButton } from '../../components/crf/LinkButton';
@@ -45,7 +48,7 @@ export default function FormList() {
             page: p.current ?? 1,
             size: p.pageSize ?? 10,
             keyword: (p.name as string | undefined) || undefined,
-            status: (p.status as string | undefined) || undefined,
+            status: (p.status as CrfFormStatus | undefined) || undefined,
           });
           return { data: r.items, total: r.total, success: true };
         }}
@@ -168,8 +171,16 @@ export default function FormList() {
           return true;
         }}
       >
-        <ProFormText name="name" label={t('list.name')} rules={[{ required: true, max: 200 }]} />
-        <ProFormText name="category" label={t('list.category')} rules={[{ max: 100 }]} />
+        <ProFormText
+          name="name"
+          label={t('list.name')}
+          rules={[{ required: true, whitespace: true, max: CRF_FORM_NAME_MAX }, textRule(currentLocale())]}
+        />
+        <ProFormText
+          name="category"
+          label={t('list.category')}
+          rules={[{ max: CRF_CATEGORY_MAX }, textRule(currentLocale())]}
+        />
       </ModalForm>
       <ModalForm<{ name: string; format: 'json' | 'redcap' | 'odm'; formOid?: string }>
         title={t('list.importTitle')}
@@ -217,7 +228,11 @@ export default function FormList() {
           }
         }}
       >
-        <ProFormText name="name" label={t('list.name')} rules={[{ required: true, max: 200 }]} />
+        <ProFormText
+          name="name"
+          label={t('list.name')}
+          rules={[{ required: true, whitespace: true, max: CRF_FORM_NAME_MAX }, textRule(currentLocale())]}
+        />
         <ProFormRadio.Group
           name="format"
           label={t('list.importFormat')}

@@ -1,4 +1,4 @@
-import type { Form } from '@crdp/crf';
+import { CRF_REASON_MAX, type Form } from '@crdp/crf';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -320,7 +320,7 @@ export function RecordEditor(props: RecordEditorProps) {
               label={t('records.reasonFor', { item: r.title })}
               rules={[{ required: true, whitespace: true, message: t('records.reasonRequired') }]}
             >
-              <Input.TextArea id={`crf-reason-${r.key}`} autoSize />
+              <Input.TextArea id={`crf-reason-${r.key}`} autoSize maxLength={CRF_REASON_MAX} />
             </AntForm.Item>
           ))}
         </AntForm>

@@ -1,4 +1,5 @@
 import { type ActionType, ProTable } from '@ant-design/pro-components';
+import { CRF_REASON_MAX } from '@crdp/crf';
 import { useQuery } from '@tanstack/react-query';
 import { Form as AntForm, App, Button, Card, Input, Modal, Select, Space, Tooltip } from 'antd';
 import { useRef, useState } from 'react';
@@ -101,7 +102,7 @@ export default function Records() {
           label={t('records.deleteReason')}
           rules={[{ required: true, whitespace: true, message: t('records.deleteReasonRequired') }]}
         >
-          <Input.TextArea autoSize={{ minRows: 2 }} maxLength={1000} />
+          <Input.TextArea autoSize={{ minRows: 2 }} maxLength={CRF_REASON_MAX} />
         </AntForm.Item>
       </AntForm>
     </Modal>
