@@ -1,4 +1,29 @@
 import { createReadStream } from 'node:fs';
+import {
+  fileDownload,
+  libraryDashboardData,
+  libraryExportDownloadQuery,
+  libraryExportInput,
+  libraryExportParams,
+  libraryJob,
+  libraryJobQueued,
+  libraryMissingOverview,
+  libraryMissingQuery,
+  libraryParams,
+  libraryRdrStatistics,
+  librarySearchInput,
+  librarySearchResult,
+  libraryStatisticsInput,
+  libraryStatisticsResult,
+  libraryStorageRow,
+  libraryTemplate,
+  libraryTemplateInput,
+  libraryTemplateParams,
+  libraryTemplatePatch,
+  libraryTemplateRow,
+  libraryWorkbenchStatistics,
+  restOk,
+} from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,16 +38,6 @@ import {
   storageSizes,
 } from './analysis.js';
 import { EXPORT_KIND, exportFile, exportJob, ownedExportIds, requestExport } from './export.js';
-import {
-  exportInput,
-  exportParams,
-  libraryParams,
-  searchInput,
-  statisticsInput,
-  templateInput,
-  templateParams,
-  templatePatch,
-} from './inputs.js';
 import { actorOf, libraryOf, ownedLibraryIds } from './libraries.js';
 import { libraryJobs } from './push.js';
 import {
@@ -33,7 +48,8 @@ import {
   updateTemplate,
 } from './templates.js';
 
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
+const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
 
 /** One read row per page of library patients: the items the conditions name, never their values. */
 const auditLibraryPage = (
@@ -69,7 +85,11 @@ export async function analysisRoutes(app: FastifyInstance) {
     `${P}/disease_library_statistics`,
     {
       config: { access: { apiId: 'ZhuanbingLibraryList.query' } },
-      schema: { tags, summary: 'Workbench: libraries and their patients' },
+      schema: {
+        tags,
+        summary: 'Workbench: libraries and their patients',
+        response: answer(libraryWorkbenchStatistics),
+      },
     },
     async (req) => ok(await diseaseLibraryStatistics(app.db, req.auth!.appId)),
   );
@@ -77,7 +97,11 @@ export async function analysisRoutes(app: FastifyInstance) {
     `${P}/rdr_statistics`,
     {
       config: { access: { apiId: 'ZhuanbingDashboard.query' } },
-      schema: { tags, summary: 'Workbench: the research data repository' },
+      schema: {
+        tags,
+        summary: 'Workbench: the research data repository',
+        response: answer(libraryRdrStatistics),
+      },
     },
     async (req) => ok(await rdrStatistics(app.db, req.auth!.appId)),
   );
@@ -85,7 +109,7 @@ export async function analysisRoutes(app: FastifyInstance) {
     `${P}/storage`,
     {
       config: { access: { apiId: 'ZhuanbingDataStorage.query' } },
-      schema: { tags, summary: 'Sizes per library' },
+      schema: { tags, summary: 'Sizes per library', response: answer(z.array(libraryStorageRow)) },
     },
     async (req) => ok(await storageSizes(app.db, req.auth!.appId)),
   );
@@ -97,7 +121,8 @@ export async function analysisRoutes(app: FastifyInstance) {
         tags,
         summary: 'Missing rate per item; with itemKey, the patients missing it',
         params: libraryParams,
-        querystring: z.object({ itemKey: z.string().max(80).optional() }),
+        querystring: libraryMissingQuery,
+        response: answer(libraryMissingOverview),
       },
     },
     async (req) => {
@@ -120,7 +145,8 @@ export async function analysisRoutes(app: FastifyInstance) {
         tags,
         summary: 'Patients by conditions on indicator values',
         params: libraryParams,
-        body: searchInput,
+        body: librarySearchInput,
+        response: answer(librarySearchResult),
       },
     },
     async (req) => {
@@ -137,7 +163,8 @@ export async function analysisRoutes(app: FastifyInstance) {
         tags,
         summary: 'The library as a grid of patients by indicators',
         params: libraryParams,
-        body: searchInput,
+        body: librarySearchInput,
+        response: answer(librarySearchResult),
       },
     },
     async (req) => {
@@ -157,7 +184,8 @@ export async function analysisRoutes(app: FastifyInstance) {
         tags,
         summary: 'Describe indicators; compare two groups',
         params: libraryParams,
-        body: statisticsInput,
+        body: libraryStatisticsInput,
+        response: answer(libraryStatisticsResult),
       },
     },
     async (req) => ok(await libraryStatistics(app.db, req.auth!.appId, req.params.id, req.body)),
@@ -166,7 +194,12 @@ export async function analysisRoutes(app: FastifyInstance) {
     `${P}/libraries/:id/dashboard`,
     {
       config: { access: { apiId: 'ZhuanbingDashboard.query' }, ...owned },
-      schema: { tags, summary: 'Enrolment, age, gender and completeness', params: libraryParams },
+      schema: {
+        tags,
+        summary: 'Enrolment, age, gender and completeness',
+        params: libraryParams,
+        response: answer(libraryDashboardData),
+      },
     },
     async (req) => ok(await libraryDashboard(app.db, req.auth!.appId, req.params.id)),
   );
@@ -179,7 +212,8 @@ export async function analysisRoutes(app: FastifyInstance) {
         tags,
         summary: 'Export chosen indicators as CSV or XLSX (a job)',
         params: libraryParams,
-        body: exportInput,
+        body: libraryExportInput,
+        response: answer(libraryJobQueued),
       },
     },
     async (req) => {
@@ -192,7 +226,12 @@ export async function analysisRoutes(app: FastifyInstance) {
     `${P}/libraries/:id/exports`,
     {
       config: { access: { apiId: 'ZhuanbingExport.query' }, ...owned },
-      schema: { tags, summary: 'Export jobs of the library', params: libraryParams },
+      schema: {
+        tags,
+        summary: 'Export jobs of the library',
+        params: libraryParams,
+        response: answer(z.array(libraryJob)),
+      },
     },
     async (req) => {
       await libraryOf(app.db, req.auth!.appId, req.params.id);
@@ -206,8 +245,9 @@ export async function analysisRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Download a finished export (dictionary=1: the CSV data dictionary)',
-        params: exportParams,
-        querystring: z.object({ dictionary: z.enum(['0', '1']).optional() }),
+        params: libraryExportParams,
+        querystring: libraryExportDownloadQuery,
+        response: { 200: fileDownload },
       },
     },
     async (req, reply) => {
@@ -239,7 +279,7 @@ export async function analysisRoutes(app: FastifyInstance) {
     `${P}/templates`,
     {
       config: { access: { apiId: 'ZhuanbingCommonlyTemplate.query' } },
-      schema: { tags, summary: 'Common templates' },
+      schema: { tags, summary: 'Common templates', response: answer(z.array(libraryTemplate)) },
     },
     async (req) => ok(await listTemplates(app.db, req.auth!.appId)),
   );
@@ -247,7 +287,12 @@ export async function analysisRoutes(app: FastifyInstance) {
     `${P}/templates`,
     {
       config: { access: { apiId: 'ZhuanbingCommonlyTemplate.add' } },
-      schema: { tags, summary: 'Save a CRF with its source rules as a common template', body: templateInput },
+      schema: {
+        tags,
+        summary: 'Save a CRF with its source rules as a common template',
+        body: libraryTemplateInput,
+        response: answer(libraryTemplateRow),
+      },
     },
     async (req) => ok(await createTemplate(app.db, req, actorOf(req), req.body)),
   );
@@ -255,7 +300,13 @@ export async function analysisRoutes(app: FastifyInstance) {
     `${P}/templates/:templateId`,
     {
       config: { access: { apiId: 'ZhuanbingCommonlyTemplate.edit' }, ownedIds: ownedTemplateIds },
-      schema: { tags, summary: 'Change a common template', params: templateParams, body: templatePatch },
+      schema: {
+        tags,
+        summary: 'Change a common template',
+        params: libraryTemplateParams,
+        body: libraryTemplatePatch,
+        response: answer(libraryTemplateRow),
+      },
     },
     async (req) => ok(await updateTemplate(app.db, req, actorOf(req), req.params.templateId, req.body)),
   );
@@ -263,7 +314,12 @@ export async function analysisRoutes(app: FastifyInstance) {
     `${P}/templates/:templateId`,
     {
       config: { access: { apiId: 'ZhuanbingCommonlyTemplate.delete' }, ownedIds: ownedTemplateIds },
-      schema: { tags, summary: 'Delete a common template', params: templateParams },
+      schema: {
+        tags,
+        summary: 'Delete a common template',
+        params: libraryTemplateParams,
+        response: answer(z.null()),
+      },
     },
     async (req) => {
       await deleteTemplate(app.db, req, actorOf(req), req.params.templateId);

@@ -1,7 +1,18 @@
+import type {
+  LibraryComparison,
+  LibraryMissingOverview,
+  LibraryRdrStatistics,
+  LibrarySearchResult,
+  LibraryStorageRow,
+  LibraryWorkbenchStatistics,
+  libraryDashboardData,
+  libraryStatisticsResult,
+  LibrarySearchInput as SearchInput,
+} from '@crdp/core';
 import { chiSquareTest, describe, mannWhitney, welchTTest } from '@crdp/stats';
 import { type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Tx } from '../db/client.js';
-import type { SearchInput } from './inputs.js';
 import { invalid, libraryDetail, libraryOf } from './libraries.js';
 
 /**
@@ -40,7 +51,12 @@ async function libraryValues(db: Tx, libraryId: number) {
 }
 
 /** Per item: how many patients lack it, how many of those are marked not obtainable. */
-export async function missingOverview(db: Tx, appId: number, libraryId: number, itemKey?: string) {
+export async function missingOverview(
+  db: Tx,
+  appId: number,
+  libraryId: number,
+  itemKey?: string,
+): Promise<LibraryMissingOverview> {
   const { detail, keys } = await itemKeysOf(db, appId, libraryId);
   if (itemKey) checkKeys(keys, [itemKey], 'query.itemKey');
   const rows = await libraryValues(db, libraryId);
@@ -98,7 +114,12 @@ function conditionSql(c: SearchInput['conditions'][number], i: number): SQL {
 }
 
 /** Patients whose indicator values meet the conditions, with the values of the library's items. */
-export async function searchLibrary(db: Tx, appId: number, libraryId: number, input: SearchInput) {
+export async function searchLibrary(
+  db: Tx,
+  appId: number,
+  libraryId: number,
+  input: SearchInput,
+): Promise<LibrarySearchResult> {
   const { detail, keys } = await itemKeysOf(db, appId, libraryId);
   checkKeys(
     keys,
@@ -153,7 +174,7 @@ export async function libraryStatistics(
     itemKeys: string[];
     compare?: { itemKey: string; a: string | number; b: string | number } | undefined;
   },
-) {
+): Promise<z.input<typeof libraryStatisticsResult>> {
   const { keys } = await itemKeysOf(db, appId, libraryId);
   checkKeys(keys, input.itemKeys, 'body.itemKeys');
   if (input.compare) checkKeys(keys, [input.compare.itemKey], 'body.compare.itemKey');
@@ -174,7 +195,7 @@ export async function libraryStatistics(
     const xa = col(key, ga).filter(present);
     const xb = col(key, gb).filter(present);
     const numeric = [...xa, ...xb].every((v) => typeof v === 'number');
-    const out: Record<string, unknown> = {
+    const out: LibraryComparison = {
       key,
       groupA: describe(col(key, ga)),
       groupB: describe(col(key, gb)),
@@ -197,7 +218,11 @@ export async function libraryStatistics(
 }
 
 /** Enrolment over time, age and gender, completeness per item (zhuanbing-dashboard). */
-export async function libraryDashboard(db: Tx, appId: number, libraryId: number) {
+export async function libraryDashboard(
+  db: Tx,
+  appId: number,
+  libraryId: number,
+): Promise<z.input<typeof libraryDashboardData>> {
   const { detail } = await itemKeysOf(db, appId, libraryId);
   const byMonth = rowsOf<{ month: string; n: number }>(
     await db.execute(sql`select to_char(filing_date, 'YYYY-MM') as month, count(*)::int as n from disease_library_patients
@@ -236,7 +261,7 @@ export async function libraryDashboard(db: Tx, appId: number, libraryId: number)
 }
 
 /** Sizes per library (data-storage): patients, filled values, log rows. */
-export async function storageSizes(db: Tx, appId: number) {
+export async function storageSizes(db: Tx, appId: number): Promise<LibraryStorageRow[]> {
   const rows = rowsOf<{ id: number; name: string; patients: number; values: number; logs: number }>(
     await db.execute(sql`select l.id, l.name,
         (select count(*)::int from disease_library_patients lp where lp.library_id = l.id) as patients,
@@ -258,7 +283,7 @@ export async function storageSizes(db: Tx, appId: number) {
 const live = sql`exists (select 1 from disease_libraries dl where dl.id = lp.library_id and dl.deleted_at is null)`;
 
 /** The workbench call `diseaselibrary/disease_library_statistics`. */
-export async function diseaseLibraryStatistics(db: Tx, appId: number) {
+export async function diseaseLibraryStatistics(db: Tx, appId: number): Promise<LibraryWorkbenchStatistics> {
   const [t] = rowsOf<{
     libraries: number;
     enabled: number;
@@ -288,7 +313,7 @@ export async function diseaseLibraryStatistics(db: Tx, appId: number) {
 }
 
 /** The workbench call `diseaselibrary/rdr_statistics`: the research data repository behind the libraries. */
-export async function rdrStatistics(db: Tx, appId: number) {
+export async function rdrStatistics(db: Tx, appId: number): Promise<LibraryRdrStatistics> {
   const [t] = rowsOf<Record<string, number>>(
     await db.execute(sql`select
         (select count(*)::int from patients where app_id = ${appId}) as patients,

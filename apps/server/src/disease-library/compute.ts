@@ -1,3 +1,4 @@
+import type { LibraryComputed } from '@crdp/core';
 import type { Tx } from '../db/client.js';
 import { invalid, libraryOf } from './libraries.js';
 import { parseTemplate, resultKind, ruleText, TemplateError } from './template.js';
@@ -18,7 +19,7 @@ export async function computeIndicator(
     library_id?: number | undefined;
     patient_ids?: number[] | undefined;
   },
-) {
+): Promise<LibraryComputed> {
   let rule: ReturnType<typeof parseTemplate>;
   try {
     rule = parseTemplate(input.template_str, input.template_params);

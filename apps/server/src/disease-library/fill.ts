@@ -1,6 +1,8 @@
+import type { LibraryFillOutcome, libraryFillLogPage } from '@crdp/core';
 import { createFormEngine, type Form } from '@crdp/crf';
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { sameJson } from '../crf/evaluate.js';
 import type { Db } from '../db/client.js';
@@ -28,7 +30,7 @@ import { type ComputedValue, computeRule, libraryBase } from './template-sql.js'
 export const FILL_KIND = 'diseaseLibrary.fill';
 const CHUNK = 500;
 
-export type FillOutcome = 'filled' | 'unchanged' | 'keptManual' | 'noData' | 'unobtainable' | 'invalid';
+export type FillOutcome = LibraryFillOutcome;
 const empty = (v: unknown) =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
@@ -242,7 +244,7 @@ export async function fillLog(
     itemKey?: string | undefined;
     outcome?: string | undefined;
   },
-) {
+): Promise<z.input<typeof libraryFillLogPage>> {
   await libraryOf(db, appId, libraryId);
   const where = and(
     eq(diseaseLibraryFillLog.libraryId, libraryId),
@@ -270,5 +272,12 @@ export async function fillLog(
     .orderBy(desc(diseaseLibraryFillLog.id))
     .limit(q.size)
     .offset((q.page - 1) * q.size);
-  return { total, items };
+  return {
+    total,
+    items: items.map((r) => ({
+      ...r,
+      outcome: r.outcome as FillOutcome,
+      source: r.source as Record<string, unknown>,
+    })),
+  };
 }

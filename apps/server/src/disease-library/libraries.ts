@@ -1,7 +1,16 @@
-import type { CohortCondition } from '@crdp/core';
+import type {
+  CohortCondition,
+  CohortCriteria,
+  LibraryInput,
+  LibraryPatch,
+  libraryDetailView,
+  libraryPage,
+  librarySaved,
+} from '@crdp/core';
 import { answerItems, type Form } from '@crdp/crf';
 import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import {
@@ -13,7 +22,6 @@ import {
   diseases,
 } from '../db/schema/index.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
-import type { LibraryInput, LibraryPatch } from './inputs.js';
 import { parseTemplate, TemplateError } from './template.js';
 
 /** Who acts on disease libraries: the session's user in the session's app. */
@@ -32,6 +40,19 @@ export function actorOf(req: FastifyRequest): Actor {
 export const invalid = invalidField;
 
 export type LibraryRow = typeof diseaseLibraries.$inferSelect;
+/** A library as answered (dates still `Date`s: the contract writes them out). */
+export type LibraryView = z.input<typeof librarySaved>;
+type Enums = Pick<LibraryView, 'filingRule' | 'status'>;
+
+/** The stored row as the contract reads it: its JSON columns were checked before they were written. */
+export const libraryView = (row: LibraryRow): LibraryView => ({
+  ...row,
+  criteria: row.criteria as CohortCriteria,
+  sourceRules: row.sourceRules as Record<string, string>,
+  searchFields: row.searchFields as string[],
+  filingRule: row.filingRule as Enums['filingRule'],
+  status: row.status as Enums['status'],
+});
 
 /**
  * A library of the app, or 404: another app's ids and deleted libraries answer exactly like
@@ -117,7 +138,12 @@ async function checkName(db: Tx, appId: number, name: string, exceptId?: number)
 
 const nextPush = (hours: number) => (hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null);
 
-export async function createLibrary(db: Db, req: FastifyRequest, actor: Actor, input: LibraryInput) {
+export async function createLibrary(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  input: LibraryInput,
+): Promise<LibraryView> {
   let formId = input.crfFormId;
   let rules = input.sourceRules;
   if (input.templateId) {
@@ -161,7 +187,7 @@ export async function createLibrary(db: Db, req: FastifyRequest, actor: Actor, i
       })
       .returning();
     await audit(tx, req, { action: 'create', entity: 'disease_library', entityId: row!.id, after: row });
-    return row!;
+    return libraryView(row!);
   });
 }
 
@@ -171,7 +197,7 @@ export async function updateLibrary(
   actor: Actor,
   id: number,
   patch: LibraryPatch,
-) {
+): Promise<LibraryView> {
   const before = await libraryOf(db, actor.appId, id);
   if (patch.sourceRules || patch.searchFields) {
     const { definition } = await publishedForm(db, actor.appId, before.crfFormId, 'body.sourceRules');
@@ -194,7 +220,7 @@ export async function updateLibrary(
       .where(eq(diseaseLibraries.id, id))
       .returning();
     await audit(tx, req, { action: 'update', entity: 'disease_library', entityId: id, before, after });
-    return after!;
+    return libraryView(after!);
   });
 }
 
@@ -219,7 +245,7 @@ export async function listLibraries(
   db: Tx,
   appId: number,
   q: { page: number; size: number; keyword?: string | undefined },
-) {
+): Promise<z.input<typeof libraryPage>> {
   const where = and(
     eq(diseaseLibraries.appId, appId),
     isNull(diseaseLibraries.deletedAt),
@@ -250,11 +276,23 @@ export async function listLibraries(
     .orderBy(desc(diseaseLibraries.id))
     .limit(q.size)
     .offset((q.page - 1) * q.size);
-  return { total: total?.n ?? 0, items: rows.map((r) => ({ ...r, patients: Number(r.patients) })) };
+  return {
+    total: total?.n ?? 0,
+    items: rows.map((r) => ({
+      ...r,
+      filingRule: r.filingRule as Enums['filingRule'],
+      status: r.status as Enums['status'],
+      patients: Number(r.patients),
+    })),
+  };
 }
 
 /** A library with its form definition (the latest published version) and patient count. */
-export async function libraryDetail(db: Tx, appId: number, id: number) {
+export async function libraryDetail(
+  db: Tx,
+  appId: number,
+  id: number,
+): Promise<z.input<typeof libraryDetailView>> {
   const lib = await libraryOf(db, appId, id);
   const { form, definition } = await publishedForm(db, appId, lib.crfFormId);
   const [n] = await db
@@ -266,7 +304,7 @@ export async function libraryDetail(db: Tx, appId: number, id: number) {
     title: item.title ?? item.key,
     type: item.type,
   }));
-  return { ...lib, crfFormName: form.name, definition, items, patients: n?.n ?? 0 };
+  return { ...libraryView(lib), crfFormName: form.name, definition, items, patients: n?.n ?? 0 };
 }
 
 export async function ownedLibraryIds(db: Db, appId: number) {

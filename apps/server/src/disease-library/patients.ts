@@ -1,13 +1,20 @@
+import type {
+  LibraryPatientEntry,
+  LibraryRecordSaved,
+  libraryPatientPage,
+  libraryPatientView,
+  LibraryPatientListInput as PatientListInput,
+} from '@crdp/core';
 import { answerItems, type Form } from '@crdp/crf';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { sameJson } from '../crf/evaluate.js';
 import { saveRecord } from '../crf/records.js';
 import type { Db, Tx } from '../db/client.js';
 import { crfFormVersions, crfRecords, diseaseLibraryPatients, patients } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
-import type { PatientListInput } from './inputs.js';
 import { type Actor, invalid, libraryOf, publishedForm } from './libraries.js';
 
 /**
@@ -18,7 +25,11 @@ import { type Actor, invalid, libraryOf, publishedForm } from './libraries.js';
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 const esc = (s: string) => s.replace(/[%_\\]/g, '\\$&');
 
-export async function patientList(db: Tx, appId: number, input: PatientListInput) {
+export async function patientList(
+  db: Tx,
+  appId: number,
+  input: PatientListInput,
+): Promise<z.input<typeof libraryPatientPage>> {
   const lib = await libraryOf(db, appId, input.library_id);
   const f = input.filters;
   const parts: SQL[] = [sql`lp.library_id = ${lib.id}`, sql`p.app_id = ${appId}`];
@@ -58,7 +69,7 @@ export async function patientList(db: Tx, appId: number, input: PatientListInput
     total: Number(total?.n ?? 0),
     page: input.page,
     size: input.size,
-    items: rows.map((r) => {
+    items: rows.map((r): LibraryPatientEntry => {
       const answers = r.answers ?? {};
       const filled = ruleKeys.filter(
         (k) => answers[k] !== undefined && answers[k] !== null && answers[k] !== '',
@@ -92,7 +103,12 @@ async function memberOf(db: Tx, libraryId: number, patientId: number) {
 }
 
 /** One patient of a library with its record and the form to show it in. */
-export async function libraryPatient(db: Tx, appId: number, libraryId: number, patientId: number) {
+export async function libraryPatient(
+  db: Tx,
+  appId: number,
+  libraryId: number,
+  patientId: number,
+): Promise<z.input<typeof libraryPatientView>> {
   const lib = await libraryOf(db, appId, libraryId);
   const m = await memberOf(db, lib.id, patientId);
   const [p] = await db
@@ -119,17 +135,17 @@ export async function libraryPatient(db: Tx, appId: number, libraryId: number, p
     patient: p,
     firstVisit: fv?.d ?? null,
     filingDate: m.filingDate,
-    reason: m.reason,
-    itemMethods: m.itemMethods,
-    unobtainable: m.unobtainable,
-    sourceRules: lib.sourceRules,
+    reason: m.reason as string[],
+    itemMethods: m.itemMethods as Record<string, string>,
+    unobtainable: m.unobtainable as Record<string, string>,
+    sourceRules: lib.sourceRules as Record<string, string>,
     record: rec
       ? {
           id: rec.id,
           status: rec.status,
           revision: rec.revision,
-          answers: rec.answers,
-          methods: rec.methods,
+          answers: rec.answers as Record<string, unknown>,
+          methods: rec.methods as Record<string, string>,
           updatedAt: rec.updatedAt,
         }
       : null,
@@ -148,7 +164,7 @@ export async function saveLibraryRecord(
   libraryId: number,
   patientId: number,
   input: { answers: Record<string, unknown>; revision: number; submit: boolean; reason?: string | undefined },
-) {
+): Promise<LibraryRecordSaved> {
   const lib = await libraryOf(db, actor.appId, libraryId);
   const m = await memberOf(db, lib.id, patientId);
   if (!m.recordId)
@@ -207,7 +223,7 @@ export async function markUnobtainable(
   libraryId: number,
   patientId: number,
   input: { itemKey: string; unobtainable: boolean; reason: string },
-) {
+): Promise<{ unobtainable: Record<string, string> }> {
   const lib = await libraryOf(db, actor.appId, libraryId);
   const m = await memberOf(db, lib.id, patientId);
   if (!(input.itemKey in (lib.sourceRules as Record<string, string>))) {

@@ -1,6 +1,7 @@
-import { type CohortCriteria, cohortCriteriaSchema } from '@crdp/core';
+import { type CohortCriteria, cohortCriteriaSchema, type libraryJob } from '@crdp/core';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { conditionSql, criteriaSql } from '../cohort/compile.js';
 import type { Db, Tx } from '../db/client.js';
@@ -204,7 +205,12 @@ export async function enqueueDuePushes(db: Db) {
 }
 
 /** Jobs of one kind for one library, newest first. */
-export async function libraryJobs(db: Tx, appId: number, libraryId: number, kind: string) {
+export async function libraryJobs(
+  db: Tx,
+  appId: number,
+  libraryId: number,
+  kind: string,
+): Promise<Array<z.input<typeof libraryJob>>> {
   const rows = await db
     .select()
     .from(jobs)
@@ -219,7 +225,7 @@ export async function libraryJobs(db: Tx, appId: number, libraryId: number, kind
     .limit(50);
   return rows.map((j) => ({
     id: j.id,
-    status: j.status,
+    status: j.status as z.input<typeof libraryJob>['status'],
     progress: j.progress,
     result: j.result,
     error: j.error,

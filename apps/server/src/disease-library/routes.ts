@@ -1,6 +1,32 @@
-import { cohortCriteriaSchema } from '@crdp/core';
+import {
+  cohortCriteriaSchema,
+  libraryComputed,
+  libraryComputeInput,
+  libraryCount,
+  libraryDetailView,
+  libraryFillLogPage,
+  libraryFillLogQuery,
+  libraryInput,
+  libraryJob,
+  libraryJobQueued,
+  libraryListQuery,
+  libraryPage,
+  libraryParams,
+  libraryPatch,
+  libraryPatientListInput,
+  libraryPatientPage,
+  libraryPatientParams,
+  libraryPatientView,
+  libraryRecordSaved,
+  libraryRecordSaveInput,
+  librarySaved,
+  libraryUnobtainableInput,
+  libraryUnobtainableMarks,
+  restOk,
+} from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { auditRead, filterNames } from '../audit/audit.js';
 import { countPatients } from '../cohort/compile.js';
 import { sendIssues } from '../crf/evaluate.js';
@@ -8,18 +34,6 @@ import { SubmissionInvalid } from '../crf/records.js';
 import { analysisRoutes } from './analysis-routes.js';
 import { computeIndicator } from './compute.js';
 import { FILL_KIND, fillJob, fillLog, requestFill } from './fill.js';
-import {
-  computeInput,
-  fillLogQuery,
-  libraryInput,
-  libraryParams,
-  libraryPatch,
-  libraryPatientParams,
-  listQuery,
-  patientListInput,
-  recordSaveInput,
-  unobtainableInput,
-} from './inputs.js';
 import {
   actorOf,
   createLibrary,
@@ -39,7 +53,8 @@ import {
 } from './patients.js';
 import { enqueueDuePushes, libraryJobs, PUSH_KIND, pushJob, requestPush } from './push.js';
 
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
+const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
 const P = '/api/v0.1/diseaselibrary';
 
 /** Disease libraries (专病库): `/api/v0.1/diseaselibrary/...`. */
@@ -74,7 +89,12 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     `${P}/libraries`,
     {
       config: { access: { apiId: 'ZhuanbingLibraryList.query' } },
-      schema: { tags, summary: 'Disease libraries of the app', querystring: listQuery },
+      schema: {
+        tags,
+        summary: 'Disease libraries of the app',
+        querystring: libraryListQuery,
+        response: answer(libraryPage),
+      },
     },
     async (req) => ok(await listLibraries(app.db, req.auth!.appId, req.query)),
   );
@@ -86,6 +106,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         tags,
         summary: 'Create a library (CRF, criteria, source rules, filing rule)',
         body: libraryInput,
+        response: answer(librarySaved),
       },
     },
     async (req) => ok(await createLibrary(app.db, req, actorOf(req), req.body)),
@@ -98,6 +119,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         tags,
         summary: 'How many patients of the app the criteria match',
         body: cohortCriteriaSchema,
+        response: answer(libraryCount),
       },
     },
     async (req) => ok({ count: await countPatients(app.db, req.auth!.appId, req.body) }),
@@ -106,7 +128,12 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     `${P}/libraries/:id`,
     {
       config: { access: { apiId: 'ZhuanbingLibraryList.get' }, ...owned },
-      schema: { tags, summary: 'A library with its form and items', params: libraryParams },
+      schema: {
+        tags,
+        summary: 'A library with its form and items',
+        params: libraryParams,
+        response: answer(libraryDetailView),
+      },
     },
     async (req) => ok(await libraryDetail(app.db, req.auth!.appId, req.params.id)),
   );
@@ -114,7 +141,13 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     `${P}/libraries/:id`,
     {
       config: { access: { apiId: 'ZhuanbingLibraryList.edit' }, ...owned },
-      schema: { tags, summary: 'Change a library', params: libraryParams, body: libraryPatch },
+      schema: {
+        tags,
+        summary: 'Change a library',
+        params: libraryParams,
+        body: libraryPatch,
+        response: answer(librarySaved),
+      },
     },
     async (req) => ok(await updateLibrary(app.db, req, actorOf(req), req.params.id, req.body)),
   );
@@ -126,6 +159,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         tags,
         summary: 'Delete a library and its patients (not their clinical data)',
         params: libraryParams,
+        response: answer(z.null()),
       },
     },
     async (req) => {
@@ -138,7 +172,12 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     `${P}/libraries/:id/push`,
     {
       config: { access: { apiId: 'ZhuanbingPatientsPush.add' }, ...owned },
-      schema: { tags, summary: 'Push matching patients into the library (a job)', params: libraryParams },
+      schema: {
+        tags,
+        summary: 'Push matching patients into the library (a job)',
+        params: libraryParams,
+        response: answer(libraryJobQueued),
+      },
     },
     async (req) => {
       const job = await requestPush(app.db, req, actorOf(req), req.params.id);
@@ -150,7 +189,12 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     `${P}/libraries/:id/pushes`,
     {
       config: { access: { apiId: 'ZhuanbingPatientsPush.query' }, ...owned },
-      schema: { tags, summary: 'Push jobs of the library', params: libraryParams },
+      schema: {
+        tags,
+        summary: 'Push jobs of the library',
+        params: libraryParams,
+        response: answer(z.array(libraryJob)),
+      },
     },
     async (req) => {
       await libraryOf(app.db, req.auth!.appId, req.params.id);
@@ -161,7 +205,12 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     `${P}/libraries/:id/fill`,
     {
       config: { access: { apiId: 'ZhuanbingFillData.add' }, ...owned },
-      schema: { tags, summary: 'Fill machine values from the clinical data (a job)', params: libraryParams },
+      schema: {
+        tags,
+        summary: 'Fill machine values from the clinical data (a job)',
+        params: libraryParams,
+        response: answer(libraryJobQueued),
+      },
     },
     async (req) => {
       const job = await requestFill(app.db, req, actorOf(req), req.params.id);
@@ -173,7 +222,12 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     `${P}/libraries/:id/fills`,
     {
       config: { access: { apiId: 'ZhuanbingFillData.query' }, ...owned },
-      schema: { tags, summary: 'Fill jobs of the library', params: libraryParams },
+      schema: {
+        tags,
+        summary: 'Fill jobs of the library',
+        params: libraryParams,
+        response: answer(z.array(libraryJob)),
+      },
     },
     async (req) => {
       await libraryOf(app.db, req.auth!.appId, req.params.id);
@@ -188,7 +242,8 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         tags,
         summary: 'Where each value came from, per patient and item',
         params: libraryParams,
-        querystring: fillLogQuery,
+        querystring: libraryFillLogQuery,
+        response: answer(libraryFillLogPage),
       },
     },
     async (req) => {
@@ -216,7 +271,8 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         tags,
         summary:
           'Computed-indicator template call: template_str and template_params, optionally computed for patients',
-        body: computeInput,
+        body: libraryComputeInput,
+        response: answer(libraryComputed),
       },
     },
     async (req) => ok(await computeIndicator(app.db, req.auth!.appId, req.body)),
@@ -229,7 +285,8 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Patients of a library, a page at a time (Patient_name, Filing_date)',
-        body: patientListInput,
+        body: libraryPatientListInput,
+        response: answer(libraryPatientPage),
       },
     },
     async (req) => {
@@ -252,7 +309,12 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     `${P}/libraries/:id/patients/:patientId`,
     {
       config: { access: { apiId: 'ZhuanbingPatientsList.get' }, ...ownedPatient },
-      schema: { tags, summary: 'A library patient with the record form', params: libraryPatientParams },
+      schema: {
+        tags,
+        summary: 'A library patient with the record form',
+        params: libraryPatientParams,
+        response: answer(libraryPatientView),
+      },
     },
     async (req) => {
       const data = await libraryPatient(app.db, req.auth!.appId, req.params.id, req.params.patientId);
@@ -272,7 +334,8 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         tags,
         summary: 'Save the record; changed items become manual',
         params: libraryPatientParams,
-        body: recordSaveInput,
+        body: libraryRecordSaveInput,
+        response: answer(libraryRecordSaved),
       },
     },
     async (req, reply) => {
@@ -294,7 +357,8 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         tags,
         summary: 'Mark an item as not obtainable (or clear the mark)',
         params: libraryPatientParams,
-        body: unobtainableInput,
+        body: libraryUnobtainableInput,
+        response: answer(libraryUnobtainableMarks),
       },
     },
     async (req) =>

@@ -1,5 +1,7 @@
+import type { libraryTemplate, libraryTemplateRow } from '@crdp/core';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { crfForms, diseaseLibraryTemplates } from '../db/schema/index.js';
@@ -8,6 +10,11 @@ import { type Actor, checkRules, invalid, publishedForm } from './libraries.js';
 
 /** Common templates (commonly-template): a published CRF with its source rules, reused by new libraries. */
 type Input = { name: string; description: string; crfFormId: number; sourceRules: Record<string, string> };
+type TemplateRow = z.input<typeof libraryTemplateRow>;
+const templateRow = (t: typeof diseaseLibraryTemplates.$inferSelect): TemplateRow => ({
+  ...t,
+  sourceRules: t.sourceRules as Record<string, string>,
+});
 
 async function templateOf(db: Tx, appId: number, id: number) {
   const [t] = await db
@@ -29,8 +36,8 @@ async function checkTemplate(db: Tx, appId: number, input: Input, exceptId?: num
     throw invalid('body.name', '已有同名的模板', 'a template of this name exists');
 }
 
-export async function listTemplates(db: Tx, appId: number) {
-  return db
+export async function listTemplates(db: Tx, appId: number): Promise<Array<z.input<typeof libraryTemplate>>> {
+  const rows = await db
     .select({
       id: diseaseLibraryTemplates.id,
       name: diseaseLibraryTemplates.name,
@@ -44,9 +51,15 @@ export async function listTemplates(db: Tx, appId: number) {
     .leftJoin(crfForms, eq(crfForms.id, diseaseLibraryTemplates.crfFormId))
     .where(eq(diseaseLibraryTemplates.appId, appId))
     .orderBy(desc(diseaseLibraryTemplates.id));
+  return rows.map((r) => ({ ...r, sourceRules: r.sourceRules as Record<string, string> }));
 }
 
-export async function createTemplate(db: Db, req: FastifyRequest, actor: Actor, input: Input) {
+export async function createTemplate(
+  db: Db,
+  req: FastifyRequest,
+  actor: Actor,
+  input: Input,
+): Promise<TemplateRow> {
   await checkTemplate(db, actor.appId, input);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -59,7 +72,7 @@ export async function createTemplate(db: Db, req: FastifyRequest, actor: Actor, 
       entityId: row!.id,
       after: row,
     });
-    return row!;
+    return templateRow(row!);
   });
 }
 
@@ -69,7 +82,7 @@ export async function updateTemplate(
   actor: Actor,
   id: number,
   patch: Partial<Input>,
-) {
+): Promise<TemplateRow> {
   const before = await templateOf(db, actor.appId, id);
   const merged = {
     ...before,
@@ -95,7 +108,7 @@ export async function updateTemplate(
       before,
       after,
     });
-    return after!;
+    return templateRow(after!);
   });
 }
 

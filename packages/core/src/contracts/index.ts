@@ -2,6 +2,7 @@ export * from './admin.js';
 export * from './audit.js';
 export * from './auth.js';
 export * from './common.js';
+export * from './disease-library.js';
 export * from './jobs.js';
 export * from './multicenter.js';
 export * from './omop.js';

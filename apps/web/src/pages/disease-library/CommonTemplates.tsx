@@ -6,6 +6,7 @@ import {
   ProFormTextArea,
   ProTable,
 } from '@ant-design/pro-components';
+import { LIBRARY_DESCRIPTION_MAX, LIBRARY_NAME_MAX } from '@crdp/core';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { type ReactElement, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -64,7 +65,11 @@ function TemplateForm({
         }
       }}
     >
-      <ProFormText name="name" label={t('templates.name')} rules={[{ required: true, max: 100 }]} />
+      <ProFormText
+        name="name"
+        label={t('templates.name')}
+        rules={[{ required: true, max: LIBRARY_NAME_MAX }]}
+      />
       <ProFormSelect
         name="crfFormId"
         label={t('create.form')}
@@ -81,7 +86,11 @@ function TemplateForm({
         fieldProps={{ rows: 6, style: { fontFamily: 'monospace' } }}
         placeholder={'alt = latest lab.value where code = "ALT" before first_visit'}
       />
-      <ProFormTextArea name="description" label={t('create.description')} />
+      <ProFormTextArea
+        name="description"
+        label={t('create.description')}
+        rules={[{ max: LIBRARY_DESCRIPTION_MAX }]}
+      />
     </ModalForm>
   );
 }

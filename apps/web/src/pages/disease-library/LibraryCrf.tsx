@@ -25,11 +25,7 @@ function RuleEditor({ lib }: { lib: LibraryDetail }) {
     const rule = rules[key]?.trim();
     if (!rule) return;
     try {
-      const r = (await libraryApi.compute({ template_str: rule, library_id: lib.id })) as {
-        text: string;
-        kind: string;
-        values: Array<{ value: unknown }>;
-      };
+      const r = await libraryApi.compute({ template_str: rule, library_id: lib.id });
       const sample = r.values
         .slice(0, 3)
         .map((v) => String(v.value))

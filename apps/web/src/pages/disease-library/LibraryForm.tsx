@@ -7,6 +7,13 @@ import {
   ProFormText,
   ProFormTextArea,
 } from '@ant-design/pro-components';
+import {
+  LIBRARY_DESCRIPTION_MAX,
+  LIBRARY_NAME_MAX,
+  LIBRARY_PUSH_EVERY_HOURS_MAX,
+  type LibraryCreateBody,
+  type LibraryFilingRule,
+} from '@crdp/core';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
 import {
@@ -28,7 +35,7 @@ export interface LibraryFormValues {
   crfFormId?: number;
   templateId?: number;
   criteria: DraftCriteria;
-  filingRule: string;
+  filingRule: LibraryFilingRule;
   rules?: string;
   pushEveryHours?: number;
 }
@@ -41,7 +48,7 @@ export const libraryFormDefaults = (): Partial<LibraryFormValues> => ({
 });
 
 /** The create-library call from the form: complete conditions only, rules from their text. */
-export function toLibraryInput(v: LibraryFormValues) {
+export function toLibraryInput(v: LibraryFormValues): LibraryCreateBody {
   return {
     name: v.name,
     description: v.description ?? '',
@@ -62,7 +69,12 @@ export function LibraryFormFields() {
   return (
     <>
       <ProForm.Group>
-        <ProFormText name="name" label={t('create.name')} width="md" rules={[{ required: true, max: 100 }]} />
+        <ProFormText
+          name="name"
+          label={t('create.name')}
+          width="md"
+          rules={[{ required: true, max: LIBRARY_NAME_MAX }]}
+        />
         <ProForm.Item name="diseaseId" label={t('create.disease')}>
           <RemoteSelect
             style={{ width: 328 }}
@@ -136,7 +148,13 @@ export function LibraryFormFields() {
             { value: 'firstDiagnosis', label: t('create.filingFirstDiagnosis') },
           ]}
         />
-        <ProFormDigit name="pushEveryHours" label={t('create.every')} width="sm" min={0} max={2160} />
+        <ProFormDigit
+          name="pushEveryHours"
+          label={t('create.every')}
+          width="sm"
+          min={0}
+          max={LIBRARY_PUSH_EVERY_HOURS_MAX}
+        />
       </ProForm.Group>
       <ProFormTextArea
         name="rules"
@@ -146,7 +164,12 @@ export function LibraryFormFields() {
           'alt = latest lab.value where code = "ALT" before first_visit\nadmissions = count visit where kind = "inpatient"'
         }
       />
-      <ProFormTextArea name="description" label={t('create.description')} fieldProps={{ rows: 2 }} />
+      <ProFormTextArea
+        name="description"
+        label={t('create.description')}
+        fieldProps={{ rows: 2 }}
+        rules={[{ max: LIBRARY_DESCRIPTION_MAX }]}
+      />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { ModalForm, ProFormTextArea } from '@ant-design/pro-components';
+import { LIBRARY_UNOBTAINABLE_REASON_MAX } from '@crdp/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Col, Progress, Row, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -59,7 +60,11 @@ function MissingPatients({ lib, item }: { lib: LibraryDetail; item: MissingItem 
                   return true;
                 }}
               >
-                <ProFormTextArea name="reason" label={t('missing.reason')} rules={[{ required: true }]} />
+                <ProFormTextArea
+                  name="reason"
+                  label={t('missing.reason')}
+                  rules={[{ required: true }, { max: LIBRARY_UNOBTAINABLE_REASON_MAX }]}
+                />
               </ModalForm>
             ) : (
               <Button size="small" type="link" onClick={() => mark(r.patientId, false)}>

@@ -5,10 +5,12 @@ import { nextPatient } from './nextPatient';
 const entry = (id: number): PatientEntry => ({
   id,
   patient_id: 100 + id,
+  record_id: 200 + id,
   Patient_name: `患者${id}`,
   Filing_date: '2024-01-05T00:00:00Z',
   mrn: `M${id}`,
   gender: 1,
+  birth_date: null,
   first_visit: '2024-01-05',
   reason: [],
   completeness: null,
