@@ -1,9 +1,9 @@
 import type { AdminDisease, AdminDiseasePage } from '@crdp/core';
 import { and, asc, count, eq, ilike, ne, or, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Tx } from '../db/client.js';
 import { diseases } from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
 import { AppError, notFound } from '../http/errors.js';
 
 export interface DiseaseInput {
@@ -78,19 +78,15 @@ async function diseaseOfApp(db: Tx, appId: number, id: number) {
   return row;
 }
 
-export async function addDisease(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  input: DiseaseInput,
-): Promise<AdminDisease> {
-  return db.transaction(async (tx) => {
+export async function addDisease(ctx: SignedIn, input: DiseaseInput): Promise<AdminDisease> {
+  const { appId } = ctx;
+  return ctx.db.transaction(async (tx) => {
     await nameFree(tx, appId, input.name);
     const [row] = await tx
       .insert(diseases)
       .values({ appId, ...input })
       .returning();
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: 'disease.add',
       entity: 'disease',
       entityId: row!.diseaseId,
@@ -101,13 +97,12 @@ export async function addDisease(
 }
 
 export async function editDisease(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
+  ctx: SignedIn,
   id: number,
   input: Partial<DiseaseInput>,
 ): Promise<AdminDisease> {
-  return db.transaction(async (tx) => {
+  const { appId } = ctx;
+  return ctx.db.transaction(async (tx) => {
     const before = await diseaseOfApp(tx, appId, id);
     if (input.name !== undefined) await nameFree(tx, appId, input.name, id);
     const [after] = await tx
@@ -115,7 +110,7 @@ export async function editDisease(
       .set({ ...input, updatedAt: new Date() })
       .where(eq(diseases.diseaseId, id))
       .returning();
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: 'disease.edit',
       entity: 'disease',
       entityId: id,
@@ -126,11 +121,12 @@ export async function editDisease(
   });
 }
 
-export async function deleteDisease(db: Db, req: FastifyRequest, appId: number, id: number): Promise<true> {
-  return db.transaction(async (tx) => {
+export async function deleteDisease(ctx: SignedIn, id: number): Promise<true> {
+  const { appId } = ctx;
+  return ctx.db.transaction(async (tx) => {
     const before = await diseaseOfApp(tx, appId, id);
     await tx.delete(diseases).where(eq(diseases.diseaseId, id));
-    await audit(tx, req, { action: 'disease.delete', entity: 'disease', entityId: id, before: view(before) });
+    await audit(tx, ctx, { action: 'disease.delete', entity: 'disease', entityId: id, before: view(before) });
     return true as const;
   });
 }

@@ -29,13 +29,12 @@ import {
 } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { loginSession } from '../auth/routes.js';
 import { defineMethod, registerEnvelope } from '../envelope/envelope.js';
+import { signedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { assertAccess } from '../http/security.js';
 import { APP_TYPES, appMembersList, appDetails as readAppDetails, relatedApps } from './apps.js';
 import {
-  type Actor,
   addRoleApps,
   addRoleUsers,
   deleteRole,
@@ -53,10 +52,8 @@ import {
 } from './roles.js';
 import { listUsers, saveUser } from './users.js';
 
-const actorOf = (req: FastifyRequest): Actor => {
-  const s = loginSession(req);
-  return { userId: s.userId, appId: s.appId };
-};
+/** The signed-in person of the call (every method here needs one). */
+const actorOf = (req: FastifyRequest) => signedIn(req.ctx);
 const need = (req: FastifyRequest, apiId: string) => assertAccess(req, { apiId });
 const done = z.literal(true);
 const ids = z.array(z.number().int());
@@ -85,7 +82,7 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
       result: adminUserAccount,
       handler: async (req, [input]) => {
         need(req, input.UserId === undefined ? 'UserManage.add' : 'UserManage.edit');
-        return saveUser(db, req, actorOf(req), input);
+        return saveUser(actorOf(req), input);
       },
     }),
   });
@@ -150,7 +147,7 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
       summary: 'Remove a user from a role (never the last enabled administrator)',
       params: z.tuple([roleUserInput]),
       result: done,
-      handler: async (req, [p]) => deleteRoleUser(db, req, actorOf(req), p.RoleId, p.UserId),
+      handler: async (req, [p]) => deleteRoleUser(actorOf(req), p.RoleId, p.UserId),
     }),
     GetRoleApps: defineMethod({
       access: { apiId: 'RoleManage.query' },
@@ -164,7 +161,7 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
       summary: 'Stop sharing a role with an app',
       params: z.tuple([roleAppInput]),
       result: done,
-      handler: async (req, [p]) => deleteRoleApp(db, req, actorOf(req), p.RoleId, p.AppId),
+      handler: async (req, [p]) => deleteRoleApp(actorOf(req), p.RoleId, p.AppId),
     }),
     GetRoleList: defineMethod({
       access: { apiId: 'RoleManage.query' },
@@ -183,7 +180,7 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
       summary: 'Delete a role with its memberships and grants',
       params: z.tuple([looseId]),
       result: done,
-      handler: async (req, [roleId]) => deleteRole(db, req, actorOf(req), roleId),
+      handler: async (req, [roleId]) => deleteRole(actorOf(req), roleId),
     }),
     AddRole: defineMethod({
       access: 'session',
@@ -192,7 +189,7 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
       result: roleSaved,
       handler: async (req, [input]) => {
         need(req, input.RoleId === undefined ? 'RoleManage.add' : 'RoleManage.edit');
-        return saveRole(db, req, actorOf(req), input);
+        return saveRole(actorOf(req), input);
       },
     }),
     AddRoleApp: defineMethod({
@@ -200,14 +197,14 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
       summary: 'Share a role with apps the caller also belongs to',
       params: z.tuple([roleAppsAddInput]),
       result: ids,
-      handler: async (req, [p]) => addRoleApps(db, req, actorOf(req), p.RoleId, p.AppIds),
+      handler: async (req, [p]) => addRoleApps(actorOf(req), p.RoleId, p.AppIds),
     }),
     AddRoleUser: defineMethod({
       access: { apiId: 'RoleManage.edit' },
       summary: 'Add members of the current app to a role',
       params: z.tuple([roleUsersAddInput]),
       result: ids,
-      handler: async (req, [p]) => addRoleUsers(db, req, actorOf(req), p.RoleId, p.UserIds),
+      handler: async (req, [p]) => addRoleUsers(actorOf(req), p.RoleId, p.UserIds),
     }),
     GetPermissionMenus: defineMethod({
       access: { apiId: 'RoleManage.query' },
@@ -228,7 +225,7 @@ export async function adminEnvelopeRoutes(app: FastifyInstance) {
       summary: 'Replace the menus and functions of a role together',
       params: z.tuple([rolePermissionsInput]),
       result: rolePermissions,
-      handler: async (req, [p]) => saveRolePermissions(db, req, actorOf(req), p),
+      handler: async (req, [p]) => saveRolePermissions(actorOf(req), p),
     }),
     GetPermissionFuncs: defineMethod({
       access: { apiId: 'RoleManage.query' },

@@ -10,10 +10,9 @@ import type {
   RoleSaved,
 } from '@crdp/core';
 import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Tx } from '../db/client.js';
 import {
   appMembers,
   apps,
@@ -26,14 +25,9 @@ import {
   roleUsers,
   users,
 } from '../db/schema/index.js';
+import type { RequestContext, SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { keepingAnAdministrator, membersOfApp, roleOfApp } from './scope.js';
-
-/** Who is asking: the signed-in user and the app the session is in. */
-export interface Actor {
-  userId: number;
-  appId: number;
-}
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -69,42 +63,40 @@ async function roleNameFree(db: Tx, appId: number, name: string, exceptRoleId?: 
 
 /** Adds a role to the actor's app, or renames one of its roles when `RoleId` is given. */
 export async function saveRole(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
+  ctx: SignedIn,
   input: { RoleId?: number | undefined; RoleName: string; Description?: string | undefined },
 ): Promise<RoleSaved> {
-  return db.transaction(async (tx) => {
-    await roleNameFree(tx, actor.appId, input.RoleName, input.RoleId);
+  return ctx.db.transaction(async (tx) => {
+    await roleNameFree(tx, ctx.appId, input.RoleName, input.RoleId);
     if (input.RoleId === undefined) {
       const [role] = await tx
         .insert(roles)
-        .values({ appId: actor.appId, roleName: input.RoleName, description: input.Description ?? '' })
+        .values({ appId: ctx.appId, roleName: input.RoleName, description: input.Description ?? '' })
         .returning();
-      await audit(tx, req, { action: 'role.add', entity: 'role', entityId: role!.roleId, after: role });
+      await audit(tx, ctx, { action: 'role.add', entity: 'role', entityId: role!.roleId, after: role });
       return { RoleId: role!.roleId, RoleName: role!.roleName, Description: role!.description };
     }
-    const before = await roleOfApp(tx, actor.appId, input.RoleId, 'params.0.RoleId');
+    const before = await roleOfApp(tx, ctx.appId, input.RoleId, 'params.0.RoleId');
     const [after] = await tx
       .update(roles)
       .set({ roleName: input.RoleName, description: input.Description ?? before.description })
       .where(eq(roles.roleId, before.roleId))
       .returning();
-    await audit(tx, req, { action: 'role.edit', entity: 'role', entityId: before.roleId, before, after });
+    await audit(tx, ctx, { action: 'role.edit', entity: 'role', entityId: before.roleId, before, after });
     return { RoleId: after!.roleId, RoleName: after!.roleName, Description: after!.description };
   });
 }
 
 /** Deletes a role with its memberships and grants, in one transaction. */
-export async function deleteRole(db: Db, req: FastifyRequest, actor: Actor, roleId: number): Promise<true> {
-  await db.transaction(async (tx) => {
-    const role = await roleOfApp(tx, actor.appId, roleId, 'params.0');
+export async function deleteRole(ctx: SignedIn, roleId: number): Promise<true> {
+  await ctx.db.transaction(async (tx) => {
+    const role = await roleOfApp(tx, ctx.appId, roleId, 'params.0');
     const [members, grants] = await Promise.all([roleUserIds(tx, roleId), rolePermissions(tx, roleId)]);
-    await keepingAnAdministrator(tx, [actor.appId], async () => {
+    await keepingAnAdministrator(tx, [ctx.appId], async () => {
       // Memberships, shares and grants go by the foreign keys' cascade, in this same statement.
       await tx.delete(roles).where(eq(roles.roleId, roleId));
     });
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: 'role.delete',
       entity: 'role',
       entityId: roleId,
@@ -166,7 +158,7 @@ export async function listUserRoles(
  */
 async function changeRoleLinks(
   tx: Tx,
-  req: FastifyRequest,
+  ctx: RequestContext,
   roleId: number,
   links: {
     action: AuditAction;
@@ -178,7 +170,7 @@ async function changeRoleLinks(
   const before = await links.read(tx, roleId);
   await change(before);
   const after = await links.read(tx, roleId);
-  await audit(tx, req, {
+  await audit(tx, ctx, {
     action: links.action,
     entity: 'role',
     entityId: roleId,
@@ -191,17 +183,11 @@ async function changeRoleLinks(
 const USERS = { field: 'UserIds', read: roleUserIds } as const;
 const APPS = { field: 'AppIds', read: (tx: Tx, roleId: number) => roleAppIds(tx, roleId) } as const;
 
-export async function addRoleUsers(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  roleId: number,
-  userIds: number[],
-): Promise<number[]> {
-  return db.transaction(async (tx) => {
-    await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
-    await membersOfApp(tx, actor.appId, userIds, 'params.0.UserIds');
-    return changeRoleLinks(tx, req, roleId, { ...USERS, action: 'role.users.add' }, () =>
+export async function addRoleUsers(ctx: SignedIn, roleId: number, userIds: number[]): Promise<number[]> {
+  return ctx.db.transaction(async (tx) => {
+    await roleOfApp(tx, ctx.appId, roleId, 'params.0.RoleId');
+    await membersOfApp(tx, ctx.appId, userIds, 'params.0.UserIds');
+    return changeRoleLinks(tx, ctx, roleId, { ...USERS, action: 'role.users.add' }, () =>
       tx
         .insert(roleUsers)
         .values([...new Set(userIds)].map((userId) => ({ roleId, userId })))
@@ -210,19 +196,13 @@ export async function addRoleUsers(
   });
 }
 
-export async function deleteRoleUser(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  roleId: number,
-  userId: number,
-): Promise<true> {
-  return db.transaction(async (tx) => {
-    await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
-    await changeRoleLinks(tx, req, roleId, { ...USERS, action: 'role.users.delete' }, async (before) => {
+export async function deleteRoleUser(ctx: SignedIn, roleId: number, userId: number): Promise<true> {
+  return ctx.db.transaction(async (tx) => {
+    await roleOfApp(tx, ctx.appId, roleId, 'params.0.RoleId');
+    await changeRoleLinks(tx, ctx, roleId, { ...USERS, action: 'role.users.delete' }, async (before) => {
       if (!before.includes(userId))
         throw new AppError(400, 'admin.unknownUser', { id: userId }, 'params.0.UserId');
-      await keepingAnAdministrator(tx, [actor.appId], () =>
+      await keepingAnAdministrator(tx, [ctx.appId], () =>
         tx.delete(roleUsers).where(and(eq(roleUsers.roleId, roleId), eq(roleUsers.userId, userId))),
       );
     });
@@ -247,23 +227,17 @@ async function roleAppIds(db: Tx, roleId: number) {
 }
 
 /** Shares a role with apps the actor also belongs to (never an app they have no standing in). */
-export async function addRoleApps(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  roleId: number,
-  appIds: number[],
-): Promise<number[]> {
-  return db.transaction(async (tx) => {
-    await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
+export async function addRoleApps(ctx: SignedIn, roleId: number, appIds: number[]): Promise<number[]> {
+  return ctx.db.transaction(async (tx) => {
+    await roleOfApp(tx, ctx.appId, roleId, 'params.0.RoleId');
     const mine = await tx
       .select({ appId: appMembers.appId })
       .from(appMembers)
-      .where(eq(appMembers.userId, actor.userId));
+      .where(eq(appMembers.userId, ctx.userId));
     const missing = appIds.find((id) => !mine.some((m) => m.appId === id));
     if (missing !== undefined)
       throw new AppError(400, 'admin.unknownApp', { id: missing }, 'params.0.AppIds');
-    return changeRoleLinks(tx, req, roleId, { ...APPS, action: 'role.apps.add' }, () =>
+    return changeRoleLinks(tx, ctx, roleId, { ...APPS, action: 'role.apps.add' }, () =>
       tx
         .insert(roleApps)
         .values([...new Set(appIds)].map((appId) => ({ roleId, appId })))
@@ -272,16 +246,10 @@ export async function addRoleApps(
   });
 }
 
-export async function deleteRoleApp(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  roleId: number,
-  appId: number,
-): Promise<true> {
-  return db.transaction(async (tx) => {
-    await roleOfApp(tx, actor.appId, roleId, 'params.0.RoleId');
-    await changeRoleLinks(tx, req, roleId, { ...APPS, action: 'role.apps.delete' }, async (before) => {
+export async function deleteRoleApp(ctx: SignedIn, roleId: number, appId: number): Promise<true> {
+  return ctx.db.transaction(async (tx) => {
+    await roleOfApp(tx, ctx.appId, roleId, 'params.0.RoleId');
+    await changeRoleLinks(tx, ctx, roleId, { ...APPS, action: 'role.apps.delete' }, async (before) => {
       if (!before.includes(appId))
         throw new AppError(400, 'admin.unknownApp', { id: appId }, 'params.0.AppId');
       await tx.delete(roleApps).where(and(eq(roleApps.roleId, roleId), eq(roleApps.appId, appId)));
@@ -352,13 +320,11 @@ export async function getRolePermissions(
  * brings its ancestors, so a granted button is always reachable. Unknown ids are refused.
  */
 export async function saveRolePermissions(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
+  ctx: SignedIn,
   input: { RoleId: number; MenuIds: number[]; FuncIds: number[] },
 ): Promise<RolePermissions> {
-  return db.transaction(async (tx) => {
-    await roleOfApp(tx, actor.appId, input.RoleId, 'params.0.RoleId');
+  return ctx.db.transaction(async (tx) => {
+    await roleOfApp(tx, ctx.appId, input.RoleId, 'params.0.RoleId');
     const allMenus = await tx.select({ id: menus.menuId, parentId: menus.parentId }).from(menus);
     const parentOf = new Map(allMenus.map((m) => [m.id, m.parentId]));
     const badMenu = input.MenuIds.find((id) => !parentOf.has(id));
@@ -383,7 +349,7 @@ export async function saveRolePermissions(
       }
     }
     const before = await rolePermissions(tx, input.RoleId);
-    await keepingAnAdministrator(tx, [actor.appId], async () => {
+    await keepingAnAdministrator(tx, [ctx.appId], async () => {
       await tx.delete(roleMenus).where(eq(roleMenus.roleId, input.RoleId));
       await tx.delete(roleFunctions).where(eq(roleFunctions.roleId, input.RoleId));
       if (menuIds.size)
@@ -392,7 +358,7 @@ export async function saveRolePermissions(
         await tx.insert(roleFunctions).values(funcIds.map((funcId) => ({ roleId: input.RoleId, funcId })));
     });
     const after = await rolePermissions(tx, input.RoleId);
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: 'role.permissions',
       entity: 'role',
       entityId: input.RoleId,

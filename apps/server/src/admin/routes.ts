@@ -27,9 +27,9 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loginSession } from '../auth/routes.js';
 import type { Db } from '../db/client.js';
 import { appMembers, auditLog, diseases } from '../db/schema/index.js';
+import { signedIn } from '../http/context.js';
 import { auditEntry, auditScope, listAudit } from './audit-log.js';
 import { addDisease, deleteDisease, editDisease, listDiseases } from './diseases.js';
 import { generatePasswordLike } from './password-gen.js';
@@ -38,10 +38,8 @@ import { readModuleSettings, saveModuleSettings } from './settings.js';
 import { listUsers, resetPassword, setUserEnabled } from './users.js';
 
 const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
-const actorOf = (req: FastifyRequest) => {
-  const s = loginSession(req);
-  return { userId: s.userId, appId: s.appId };
-};
+/** The signed-in administrator of the request (the route's access already required one). */
+const actorOf = (req: FastifyRequest) => signedIn(req.ctx);
 const idParams = z.object({ id: looseId });
 
 /** Real ids of one app's objects, for the authorization matrix's cross-app check. */
@@ -162,7 +160,7 @@ export async function adminRoutes(app: FastifyInstance) {
           response: { 200: restOk(adminUserAccount) },
         },
       },
-      async (req) => ok(await setUserEnabled(db, req, actorOf(req), req.params.id, enabled)),
+      async (req) => ok(await setUserEnabled(actorOf(req), req.params.id, enabled)),
     );
   }
   r.post(
@@ -180,8 +178,6 @@ export async function adminRoutes(app: FastifyInstance) {
     async (req) =>
       ok(
         await resetPassword(
-          db,
-          req,
           actorOf(req),
           req.params.id,
           req.body?.Password,
@@ -214,7 +210,7 @@ export async function adminRoutes(app: FastifyInstance) {
         response: { 200: restOk(moduleSettings) },
       },
     },
-    async (req) => ok(await saveModuleSettings(db, req, actorOf(req).appId, req.body)),
+    async (req) => ok(await saveModuleSettings(actorOf(req), req.body)),
   );
 
   r.get(
@@ -252,7 +248,7 @@ export async function adminRoutes(app: FastifyInstance) {
         response: { 200: restOk(adminDisease) },
       },
     },
-    async (req) => ok(await addDisease(db, req, actorOf(req).appId, req.body)),
+    async (req) => ok(await addDisease(actorOf(req), req.body)),
   );
   r.patch(
     '/api/v0.1/disease/:id',
@@ -266,7 +262,7 @@ export async function adminRoutes(app: FastifyInstance) {
         response: { 200: restOk(adminDisease) },
       },
     },
-    async (req) => ok(await editDisease(db, req, actorOf(req).appId, req.params.id, req.body)),
+    async (req) => ok(await editDisease(actorOf(req), req.params.id, req.body)),
   );
   r.delete(
     '/api/v0.1/disease/:id',
@@ -279,7 +275,7 @@ export async function adminRoutes(app: FastifyInstance) {
         response: { 200: restOk(z.literal(true)) },
       },
     },
-    async (req) => ok(await deleteDisease(db, req, actorOf(req).appId, req.params.id)),
+    async (req) => ok(await deleteDisease(actorOf(req), req.params.id)),
   );
 
   r.get(

@@ -1,9 +1,9 @@
 import type { ModuleSettings } from '@crdp/core';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Tx } from '../db/client.js';
 import { moduleConfig } from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
 import { siteSettings } from '../site/service.js';
 
 /** Where each setting of the system-set screen lives in module_config (group `site`). */
@@ -34,13 +34,9 @@ export async function readModuleSettings(db: Tx, appId: number): Promise<ModuleS
  * Writes the app's own values (rows with its app id override the site defaults), so one
  * app's administrator never changes what another app sees.
  */
-export async function saveModuleSettings(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  input: ModuleSettings,
-): Promise<ModuleSettings> {
-  return db.transaction(async (tx) => {
+export async function saveModuleSettings(ctx: SignedIn, input: ModuleSettings): Promise<ModuleSettings> {
+  const { appId } = ctx;
+  return ctx.db.transaction(async (tx) => {
     const before = await readModuleSettings(tx, appId);
     for (const [field, [module, name]] of Object.entries(KEYS) as Array<
       [keyof ModuleSettings, readonly [string, string]]
@@ -69,7 +65,7 @@ export async function saveModuleSettings(
       loginLogo:
         s.loginLogo.length > 200 ? `${s.loginLogo.slice(0, 60)}…(${s.loginLogo.length})` : s.loginLogo,
     });
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: 'config.edit',
       entity: 'module_config',
       entityId: appId,

@@ -5,14 +5,13 @@ import {
   checkPasswordPolicy,
 } from '@crdp/core';
 import { and, asc, count, desc, eq, exists, gt, ilike, inArray, or, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import { hashPassword } from '../auth/passwords.js';
 import { checkOwnPassword } from '../auth/service.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Tx } from '../db/client.js';
 import { appMembers, auditLog, roles, roleUsers, sessions, users } from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import type { Actor } from './roles.js';
 import { assertAccountInReach, keepingAnAdministrator, membersOfApp } from './scope.js';
 
 export interface UserQuery {
@@ -134,17 +133,12 @@ function assertPassword(password: string, field: string) {
  * changing it would: a session left open on a ward computer must not be enough to take the
  * account over. The guesses are throttled like sign-in.
  */
-async function assertOwnPassword(
-  db: Db,
-  req: FastifyRequest,
-  userId: number,
-  old: string | undefined,
-  field: string,
-) {
+async function assertOwnPassword(ctx: SignedIn, old: string | undefined, field: string) {
+  const { db, userId } = ctx;
   if (!old) throw new AppError(400, 'password.oldRequired', {}, field);
   const [me] = await db.select().from(users).where(eq(users.userId, userId));
   if (!me) throw new AppError(401, 'auth.required');
-  await checkOwnPassword(db, req, me, old, field);
+  await checkOwnPassword(ctx, me, old, field);
 }
 
 const snapshot = (u: typeof users.$inferSelect, roleIds: number[]) => ({
@@ -166,7 +160,8 @@ export const NAME_PROBES_PER_HOUR = 20;
  * trail, and past NAME_PROBES_PER_HOUR refusals in an hour the administrator waits (429), so
  * names cannot be listed by trying.
  */
-async function refuseTakenName(db: Db, req: FastifyRequest, actor: Actor, input: UserInput) {
+async function refuseTakenName(ctx: SignedIn, input: UserInput) {
+  const { db } = ctx;
   const [sameName] = await db
     .select({ userId: users.userId })
     .from(users)
@@ -177,7 +172,7 @@ async function refuseTakenName(db: Db, req: FastifyRequest, actor: Actor, input:
     .select({ at: auditLog.at })
     .from(auditLog)
     .where(
-      and(eq(auditLog.userId, actor.userId), eq(auditLog.action, 'user.nameTaken'), gt(auditLog.at, since)),
+      and(eq(auditLog.userId, ctx.userId), eq(auditLog.action, 'user.nameTaken'), gt(auditLog.at, since)),
     )
     .orderBy(desc(auditLog.at))
     .limit(NAME_PROBES_PER_HOUR);
@@ -186,7 +181,7 @@ async function refuseTakenName(db: Db, req: FastifyRequest, actor: Actor, input:
     const seconds = Math.max(1, Math.ceil((oldest + 3_600_000 - Date.now()) / 1000));
     throw new AppError(429, 'request.rateLimited', { seconds }, 'params.0.UserName');
   }
-  await audit(db, req, {
+  await audit(db, ctx, {
     action: 'user.nameTaken',
     entity: 'user',
     entityId: input.UserId ?? '',
@@ -200,18 +195,14 @@ async function refuseTakenName(db: Db, req: FastifyRequest, actor: Actor, input:
  * Creates a member of the actor's app (with an initial password that passes the policy) or
  * updates one. A disabled user's sessions end in the same transaction.
  */
-export async function saveUser(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  input: UserInput,
-): Promise<AdminUserAccount> {
+export async function saveUser(ctx: SignedIn, input: UserInput): Promise<AdminUserAccount> {
+  const { db } = ctx;
   if (input.Password !== undefined) assertPassword(input.Password, 'params.0.Password');
   if (input.UserId === undefined && input.Password === undefined)
     throw new AppError(400, 'admin.passwordRequired', {}, 'params.0.Password');
-  if (input.UserId === actor.userId && input.Password !== undefined)
-    await assertOwnPassword(db, req, actor.userId, input.OldPassword, 'params.0.OldPassword');
-  await refuseTakenName(db, req, actor, input);
+  if (input.UserId === ctx.userId && input.Password !== undefined)
+    await assertOwnPassword(ctx, input.OldPassword, 'params.0.OldPassword');
+  await refuseTakenName(ctx, input);
   const passwordHash = input.Password !== undefined ? await hashPassword(input.Password) : undefined;
   return db.transaction(async (tx) => {
     const [sameName] = await tx
@@ -220,7 +211,7 @@ export async function saveUser(
       .where(sql`lower(${users.userName}) = lower(${input.UserName})`);
     if (sameName && sameName.userId !== input.UserId)
       throw new AppError(400, 'admin.userNameTaken', { name: input.UserName }, 'params.0.UserName');
-    if (input.RoleIds) await assertRolesOfApp(tx, actor.appId, input.RoleIds);
+    if (input.RoleIds) await assertRolesOfApp(tx, ctx.appId, input.RoleIds);
 
     if (input.UserId === undefined) {
       const [created] = await tx
@@ -233,10 +224,10 @@ export async function saveUser(
         })
         .returning();
       const userId = created!.userId;
-      await tx.insert(appMembers).values({ appId: actor.appId, userId });
+      await tx.insert(appMembers).values({ appId: ctx.appId, userId });
       const roleIds = [...new Set(input.RoleIds ?? [])].sort((a, b) => a - b);
       if (roleIds.length) await tx.insert(roleUsers).values(roleIds.map((roleId) => ({ roleId, userId })));
-      await audit(tx, req, {
+      await audit(tx, ctx, {
         action: 'user.add',
         entity: 'user',
         entityId: userId,
@@ -246,16 +237,16 @@ export async function saveUser(
     }
 
     const userId = input.UserId;
-    const [member] = await membersOfApp(tx, actor.appId, [userId], 'params.0.UserId');
+    const [member] = await membersOfApp(tx, ctx.appId, [userId], 'params.0.UserId');
     const [before] = await tx.select().from(users).where(eq(users.userId, userId));
     const accountChanges =
       before!.userName !== input.UserName ||
       (input.NickName !== undefined && input.NickName !== before!.nickname) ||
       (input.Enabled !== undefined && input.Enabled !== before!.enabled) ||
       passwordHash !== undefined;
-    const appIds = accountChanges ? await assertAccountInReach(tx, actor.userId, member!) : [actor.appId];
-    const rolesBefore = await roleIdsInApp(tx, actor.appId, userId);
-    const after = await keepingAnAdministrator(tx, [...new Set([actor.appId, ...appIds])], async () => {
+    const appIds = accountChanges ? await assertAccountInReach(tx, ctx.userId, member!) : [ctx.appId];
+    const rolesBefore = await roleIdsInApp(tx, ctx.appId, userId);
+    const after = await keepingAnAdministrator(tx, [...new Set([ctx.appId, ...appIds])], async () => {
       const [updated] = await tx
         .update(users)
         .set({
@@ -267,7 +258,7 @@ export async function saveUser(
         .where(eq(users.userId, userId))
         .returning();
       if (input.RoleIds) {
-        const appRoles = tx.select({ id: roles.roleId }).from(roles).where(eq(roles.appId, actor.appId));
+        const appRoles = tx.select({ id: roles.roleId }).from(roles).where(eq(roles.appId, ctx.appId));
         await tx
           .delete(roleUsers)
           .where(and(eq(roleUsers.userId, userId), inArray(roleUsers.roleId, appRoles)));
@@ -278,8 +269,8 @@ export async function saveUser(
     });
     if (!after.enabled || passwordHash !== undefined)
       await tx.delete(sessions).where(eq(sessions.userId, userId));
-    const rolesAfter = await roleIdsInApp(tx, actor.appId, userId);
-    await audit(tx, req, {
+    const rolesAfter = await roleIdsInApp(tx, ctx.appId, userId);
+    await audit(tx, ctx, {
       action: 'user.edit',
       entity: 'user',
       entityId: userId,
@@ -292,27 +283,26 @@ export async function saveUser(
 
 /** Enables or disables a member; disabling ends every session of the user at once. */
 export async function setUserEnabled(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
+  ctx: SignedIn,
   userId: number,
   enabled: boolean,
 ): Promise<AdminUserAccount> {
+  const { db } = ctx;
   return db.transaction(async (tx) => {
     const [member] = await tx
       .select()
       .from(users)
-      .innerJoin(appMembers, and(eq(appMembers.userId, users.userId), eq(appMembers.appId, actor.appId)))
+      .innerJoin(appMembers, and(eq(appMembers.userId, users.userId), eq(appMembers.appId, ctx.appId)))
       .where(eq(users.userId, userId));
     if (!member) throw new AppError(404, 'admin.unknownUser', { id: userId }, 'id');
     const before = member.users;
-    const appIds = await assertAccountInReach(tx, actor.userId, before);
+    const appIds = await assertAccountInReach(tx, ctx.userId, before);
     const after = await keepingAnAdministrator(tx, appIds, async () => {
       const [u] = await tx.update(users).set({ enabled }).where(eq(users.userId, userId)).returning();
       return u!;
     });
     const ended = enabled ? [] : await tx.delete(sessions).where(eq(sessions.userId, userId)).returning();
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: enabled ? 'user.enable' : 'user.disable',
       entity: 'user',
       entityId: userId,
@@ -328,32 +318,31 @@ export async function setUserEnabled(
  * is made and returned once, for the administrator to hand over. Sessions of the user end.
  */
 export async function resetPassword(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
+  ctx: SignedIn,
   userId: number,
   password: string | undefined,
   generate: () => string,
   oldPassword?: string,
 ): Promise<AdminPasswordReset> {
+  const { db } = ctx;
   const chosen = password ?? generate();
   assertPassword(chosen, 'Password');
-  if (userId === actor.userId) await assertOwnPassword(db, req, actor.userId, oldPassword, 'OldPassword');
+  if (userId === ctx.userId) await assertOwnPassword(ctx, oldPassword, 'OldPassword');
   const passwordHash = await hashPassword(chosen);
   return db.transaction(async (tx) => {
     const [member] = await tx
       .select()
       .from(users)
-      .innerJoin(appMembers, and(eq(appMembers.userId, users.userId), eq(appMembers.appId, actor.appId)))
+      .innerJoin(appMembers, and(eq(appMembers.userId, users.userId), eq(appMembers.appId, ctx.appId)))
       .where(eq(users.userId, userId));
     if (!member) throw new AppError(404, 'admin.unknownUser', { id: userId }, 'id');
-    await assertAccountInReach(tx, actor.userId, member.users);
+    await assertAccountInReach(tx, ctx.userId, member.users);
     await tx
       .update(users)
       .set({ passwordHash, passwordChangedAt: new Date() })
       .where(eq(users.userId, userId));
     const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning();
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: 'user.resetPassword',
       entity: 'user',
       entityId: userId,

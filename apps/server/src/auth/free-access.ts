@@ -16,8 +16,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { freeAccessKeys, sessions } from '../db/schema/index.js';
+import { signedIn } from '../http/context.js';
 import { AppError, bilingual, notFound } from '../http/errors.js';
-import { loginSession } from './routes.js';
 import { createSession } from './sessions.js';
 import { hashKey } from './tokens.js';
 
@@ -45,7 +45,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const s = loginSession(req);
+      const s = signedIn(req.ctx);
       const b = req.body;
       if (b.scopeKind === 'crf' && !b.objectId)
         throw new AppError(
@@ -71,7 +71,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
             expiresAt,
           })
           .returning({ id: freeAccessKeys.id });
-        await audit(tx, req, {
+        await audit(tx, req.ctx, {
           action: 'freeAccess.create',
           entity: 'free_access_key',
           entityId: rows[0]!.id,
@@ -95,7 +95,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const s = loginSession(req);
+      const s = signedIn(req.ctx);
       const rows = await app.db
         .select({
           id: freeAccessKeys.id,
@@ -134,7 +134,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const s = loginSession(req);
+      const s = signedIn(req.ctx);
       const rows = await app.db.transaction(async (tx) => {
         const updated = await tx
           .update(freeAccessKeys)
@@ -154,7 +154,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
             .where(
               and(eq(sessions.kind, 'free'), sql`(${sessions.scope}->>'keyId')::int = ${req.params.id}`),
             );
-          await audit(tx, req, {
+          await audit(tx, req.ctx, {
             action: 'freeAccess.revoke',
             entity: 'free_access_key',
             entityId: req.params.id,
@@ -202,10 +202,10 @@ export async function freeAccessRoutes(app: FastifyInstance) {
         kind: 'free',
         scope,
         ttlMs: ttl,
-        ip: req.ip,
+        ip: req.ctx.ip,
         userAgent: String(req.headers['user-agent'] ?? ''),
       });
-      await audit(app.db, req, {
+      await audit(app.db, req.ctx, {
         action: 'freeAccess.use',
         entity: 'free_access_key',
         entityId: k.id,

@@ -17,8 +17,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { audit } from '../audit/audit.js';
 import type { Tx } from '../db/client.js';
 import { sessionHandoffs, users } from '../db/schema/index.js';
+import { signedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
-import { loginSession } from './routes.js';
 import { appsOfUser } from './service.js';
 import { createSession } from './sessions.js';
 import { hashKey, newSessionKey } from './tokens.js';
@@ -89,7 +89,7 @@ export async function handoffRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const s = loginSession(req);
+      const s = signedIn(req.ctx);
       const code = newSessionKey();
       const expiresAt = new Date(Date.now() + HANDOFF_TTL_MS);
       await app.db.transaction(async (tx) => {
@@ -97,7 +97,7 @@ export async function handoffRoutes(app: FastifyInstance) {
           .insert(sessionHandoffs)
           .values({ codeHash: hashKey(code), userId: s.userId, appId: s.appId, expiresAt })
           .returning({ id: sessionHandoffs.id });
-        await audit(tx, req, {
+        await audit(tx, req.ctx, {
           action: 'session.handoff.create',
           entity: 'session_handoff',
           entityId: row!.id,
@@ -171,10 +171,10 @@ export async function handoffRoutes(app: FastifyInstance) {
           appId: who.AppId,
           kind: 'login',
           ttlMs: app.config.sessionTtlMs,
-          ip: req.ip,
+          ip: req.ctx.ip,
           userAgent: String(req.headers['user-agent'] ?? ''),
         });
-        await audit(tx, req, {
+        await audit(tx, req.ctx, {
           action: 'session.handoff.use',
           entity: 'session_handoff',
           entityId: row.id,
@@ -186,7 +186,7 @@ export async function handoffRoutes(app: FastifyInstance) {
         return { id: row.id, who, key: s.key };
       });
       if (!outcome.who || !outcome.key) {
-        await audit(app.db, req, {
+        await audit(app.db, req.ctx, {
           action: 'session.handoff.use',
           entity: 'session_handoff',
           entityId: outcome.id ?? '',

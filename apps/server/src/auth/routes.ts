@@ -23,22 +23,31 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { defineMethod, registerEnvelope } from '../envelope/envelope.js';
+import { signedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { handoffInvalid, handoffRateLimit, peekHandoff } from './handoff.js';
 import { dummyHash } from './passwords.js';
 import { loadPasswordKey, type PasswordKey } from './rsa.js';
-import { appsOfUser, changePassword, currentUser, login, productMenusAndPermissions } from './service.js';
-import { endSession, switchSessionApp } from './sessions.js';
+import {
+  changePassword,
+  currentUser,
+  login,
+  logout,
+  productMenusAndPermissions,
+  setCurrentApp,
+} from './service.js';
 
 /** An id in JSON: a positive integer, or its decimal string (older clients send both). Never true, [] or 1.5. */
 export const idValue = looseId;
 const loginParams = z.tuple([loginInput]);
 
-/** The signed-in session of a request; routes declared `session` only run with one. */
+/**
+ * The signed-in session of a request; routes declared `session` only run with one. Prefer
+ * `signedIn(req.ctx)` (http/context.ts), which services take.
+ */
 export function loginSession(req: FastifyRequest) {
-  const a = req.auth;
-  if (a?.kind !== 'login' || a.userId === null) throw new AppError(401, 'auth.required');
-  return { ...a, userId: a.userId };
+  const s = signedIn(req.ctx);
+  return { ...s.auth, userId: s.userId };
 }
 
 export async function authRoutes(app: FastifyInstance) {
@@ -48,7 +57,12 @@ export async function authRoutes(app: FastifyInstance) {
   // slower than a real one.
   await dummyHash();
   const passwordKey = async () => key;
-  const ttl = () => app.config.sessionTtlMs;
+  /** How a sign-in from this request goes: session lifetime, address limit, the browser. */
+  const loginOptions = (req: FastifyRequest) => ({
+    ttlMs: app.config.sessionTtlMs,
+    perMinuteFromAddress: app.config.loginRateLimit,
+    userAgent: String(req.headers['user-agent'] ?? ''),
+  });
 
   const merchantsLogin = {
     Login: defineMethod({
@@ -56,8 +70,7 @@ export async function authRoutes(app: FastifyInstance) {
       summary: 'Sign in with user name and password',
       params: loginParams,
       result: loginResult,
-      handler: (req, [input]: z.infer<typeof loginParams>) =>
-        login(app.db, req, input, ttl(), app.config.loginRateLimit),
+      handler: (req, [input]: z.infer<typeof loginParams>) => login(req.ctx, input, loginOptions(req)),
     }),
     GetCurrentUser: defineMethod({
       access: 'session',
@@ -65,7 +78,7 @@ export async function authRoutes(app: FastifyInstance) {
       params: noParams,
       result: currentUserContract,
       handler: async (req) => {
-        const s = loginSession(req);
+        const s = signedIn(req.ctx);
         return currentUser(app.db, s.userId, s.appId);
       },
     }),
@@ -75,7 +88,7 @@ export async function authRoutes(app: FastifyInstance) {
       params: z.tuple([changePasswordInput]),
       result: z.literal(true),
       handler: async (req, [body]) => {
-        const s = loginSession(req);
+        const s = signedIn(req.ctx);
         if (!body.oldPwd) throw new AppError(400, 'password.oldRequired', {}, 'oldPwd');
         if (!body.newPwd) throw new AppError(400, 'password.newRequired', {}, 'newPwd');
         const k = await passwordKey();
@@ -83,7 +96,7 @@ export async function authRoutes(app: FastifyInstance) {
         const newPwd = k.decrypt(body.newPwd);
         if (oldPwd === null || newPwd === null)
           throw new AppError(400, 'password.decrypt', {}, oldPwd === null ? 'oldPwd' : 'newPwd');
-        await changePassword(app.db, req, s.userId, s.sessionId, oldPwd, newPwd);
+        await changePassword(s, oldPwd, newPwd);
         return true as const;
       },
     }),
@@ -93,9 +106,7 @@ export async function authRoutes(app: FastifyInstance) {
       params: noParams,
       result: z.literal(true),
       handler: async (req) => {
-        const s = loginSession(req);
-        await endSession(app.db, s.sessionId);
-        await audit(app.db, req, { action: 'logout', entity: 'user', entityId: s.userId });
+        await logout(signedIn(req.ctx));
         return true as const;
       },
     }),
@@ -104,23 +115,7 @@ export async function authRoutes(app: FastifyInstance) {
       summary: 'Switch the session to another app of the user',
       params: setCurrentAppParams,
       result: currentAppSwitched,
-      handler: async (req, [appId]) => {
-        const s = loginSession(req);
-        const target = (await appsOfUser(app.db, s.userId)).find((a) => a.AppId === appId);
-        if (!target) throw new AppError(403, 'auth.noApp', {}, 'params.0');
-        if (!target.AppProducts.some((p) => p.ProductId === PRODUCT_ID))
-          throw new AppError(403, 'auth.noProduct');
-        await switchSessionApp(app.db, s.sessionId, appId);
-        await audit(app.db, req, {
-          action: 'app.switch',
-          entity: 'session',
-          entityId: s.sessionId,
-          before: { AppId: s.appId },
-          after: { AppId: appId },
-          appId,
-        });
-        return { AppId: target.AppId, AppShortName: target.AppShortName, AppName: target.AppName };
-      },
+      handler: async (req, [appId]) => setCurrentApp(signedIn(req.ctx), appId),
     }),
     GetProductMenusAndPermissions: defineMethod({
       access: 'session',
@@ -128,7 +123,7 @@ export async function authRoutes(app: FastifyInstance) {
       params: productMenusParams,
       result: productMenusResult,
       handler: async (req, params) => {
-        const s = loginSession(req);
+        const s = signedIn(req.ctx);
         return productMenusAndPermissions(app.db, s.userId, s.appId, params[0] ?? PRODUCT_ID);
       },
     }),
@@ -150,7 +145,7 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: restOkZero(loginResult) },
       },
     },
-    async (req) => ok0(await login(app.db, req, req.body, ttl(), app.config.loginRateLimit)),
+    async (req) => ok0(await login(req.ctx, req.body, loginOptions(req))),
   );
   r.get(
     '/api/v0.1/auth/public_key',
@@ -178,7 +173,7 @@ export async function authRoutes(app: FastifyInstance) {
       schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: restOkZero(userInfo) } },
     },
     async (req) => {
-      const s = loginSession(req);
+      const s = signedIn(req.ctx);
       const u = await currentUser(app.db, s.userId, s.appId);
       return ok0({ UserId: u.UserId, UserName: u.UserName, NickName: u.NickName, HeadImage: u.HeadImage });
     },
@@ -194,7 +189,7 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const s = loginSession(req);
+      const s = signedIn(req.ctx);
       return ok0(await currentUser(app.db, s.userId, s.appId));
     },
   );
@@ -209,8 +204,12 @@ export async function authRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const s = loginSession(req);
-      return ok0({ RouterNames: [...s.routerNames].sort(), ApiIds: [...s.apiIds].sort(), AppId: s.appId });
+      const s = signedIn(req.ctx);
+      return ok0({
+        RouterNames: [...s.auth.routerNames].sort(),
+        ApiIds: [...s.apiIds].sort(),
+        AppId: s.appId,
+      });
     },
   );
   r.get(

@@ -1,6 +1,7 @@
 import {
   ALWAYS_ALLOWED_ROUTES,
   type AppSummary,
+  type CurrentAppSwitched,
   type CurrentUser,
   checkPasswordPolicy,
   type LoginResult,
@@ -8,13 +9,19 @@ import {
   type ProductMenusResult,
 } from '@crdp/core';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { type AuditEntry, audit } from '../audit/audit.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Tx } from '../db/client.js';
 import { appMembers, appProducts, apps, functions, loginAttempts, menus, users } from '../db/schema/index.js';
+import type { RequestContext, SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.js';
-import { createSession, endOtherSessions, loadPermissions } from './sessions.js';
+import {
+  createSession,
+  endOtherSessions,
+  endSession,
+  loadPermissions,
+  switchSessionApp,
+} from './sessions.js';
 import { clearGuesses, pruneGuesses, reserveGuess } from './throttle.js';
 
 /** The apps a user belongs to, with their products. */
@@ -53,6 +60,15 @@ export interface LoginInput {
   AppId?: number | undefined;
 }
 
+export interface LoginOptions {
+  /** Lifetime of the new session. */
+  ttlMs: number;
+  /** Sign-in attempts per client address per minute. */
+  perMinuteFromAddress?: number;
+  /** The browser, kept with the session (at most 300 characters). */
+  userAgent: string;
+}
+
 /**
  * Signs a user in: limits attempts per client address, counts the guess for (user name,
  * address) before checking the password (argon2id), requires an app holding product 22, creates
@@ -62,18 +78,18 @@ export interface LoginInput {
  * wrong field).
  */
 export async function login(
-  db: Db,
-  req: FastifyRequest,
+  ctx: RequestContext,
   input: LoginInput,
-  ttlMs: number,
-  perMinuteFromAddress = 30,
+  opts: LoginOptions,
 ): Promise<LoginResult> {
+  const { db, ip } = ctx;
+  const perMinuteFromAddress = opts.perMinuteFromAddress ?? 30;
   const userName = input.UserName.trim();
   // Attempts per client address, counted in the database so every server process sees them.
   const [fromAddress] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(loginAttempts)
-    .where(and(eq(loginAttempts.ip, req.ip), gt(loginAttempts.at, new Date(Date.now() - 60_000))));
+    .where(and(eq(loginAttempts.ip, ip), gt(loginAttempts.at, new Date(Date.now() - 60_000))));
   if ((fromAddress?.n ?? 0) >= perMinuteFromAddress)
     throw new AppError(429, 'request.rateLimited', { seconds: 60 });
   const [user] = await db
@@ -83,7 +99,7 @@ export async function login(
     .limit(1);
   const who = { userName: user?.userName ?? '', userId: user?.userId ?? null, appId: null };
   // Unknown names cost the same time as known ones, so timing does not reveal which exist.
-  const ok = await throttledPasswordCheck(db, req, {
+  const ok = await throttledPasswordCheck(ctx, {
     kind: 'login',
     userName,
     hash: user?.passwordHash ?? (await dummyHash()),
@@ -92,12 +108,12 @@ export async function login(
     failure: { action: 'login.failed' },
   });
   if (!user || !ok) {
-    await db.insert(loginAttempts).values({ userName: who.userName, success: false, ip: req.ip });
+    await db.insert(loginAttempts).values({ userName: who.userName, success: false, ip });
     if (Math.random() < 0.01) await pruneGuesses(db);
     throw new AppError(401, 'auth.badCredentials');
   }
   if (!user.enabled) {
-    await audit(db, req, {
+    await audit(db, ctx, {
       action: 'login.disabled',
       entity: 'user',
       entityId: user.userId,
@@ -111,8 +127,8 @@ export async function login(
   const appList = await appsOfUser(db, user.userId);
   const eligible = appList.filter(holdsProduct);
   if (eligible.length === 0) {
-    await db.insert(loginAttempts).values({ userName: user.userName, success: true, ip: req.ip });
-    await audit(db, req, {
+    await db.insert(loginAttempts).values({ userName: user.userName, success: true, ip });
+    await audit(db, ctx, {
       action: 'login.noProduct',
       entity: 'user',
       entityId: user.userId,
@@ -131,13 +147,13 @@ export async function login(
       userId: user.userId,
       appId: chosen.AppId,
       kind: 'login',
-      ttlMs,
-      ip: req.ip,
-      userAgent: String(req.headers['user-agent'] ?? ''),
+      ttlMs: opts.ttlMs,
+      ip,
+      userAgent: opts.userAgent,
     });
     await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.userId, user.userId));
-    await tx.insert(loginAttempts).values({ userName: user.userName, success: true, ip: req.ip });
-    await audit(tx, req, {
+    await tx.insert(loginAttempts).values({ userName: user.userName, success: true, ip });
+    await audit(tx, ctx, {
       action: 'login',
       entity: 'user',
       entityId: user.userId,
@@ -159,6 +175,29 @@ export async function login(
     AppList: appList,
     LoginAppId: chosen.AppId,
   };
+}
+
+/** Ends the session of the request (Logout); its key answers 401 from now on. */
+export async function logout(ctx: SignedIn) {
+  await endSession(ctx.db, ctx.auth.sessionId);
+  await audit(ctx.db, ctx, { action: 'logout', entity: 'user', entityId: ctx.userId });
+}
+
+/** Moves the session to another app of the user that holds the product (SetCurrentApp). */
+export async function setCurrentApp(ctx: SignedIn, appId: number): Promise<CurrentAppSwitched> {
+  const target = (await appsOfUser(ctx.db, ctx.userId)).find((a) => a.AppId === appId);
+  if (!target) throw new AppError(403, 'auth.noApp', {}, 'params.0');
+  if (!holdsProduct(target)) throw new AppError(403, 'auth.noProduct');
+  await switchSessionApp(ctx.db, ctx.auth.sessionId, appId);
+  await audit(ctx.db, ctx, {
+    action: 'app.switch',
+    entity: 'session',
+    entityId: ctx.auth.sessionId,
+    before: { AppId: ctx.appId },
+    after: { AppId: appId },
+    appId,
+  });
+  return { AppId: target.AppId, AppShortName: target.AppShortName, AppName: target.AppName };
 }
 
 /** The signed-in user and their current app (GetCurrentUser, GET current_user). */
@@ -216,8 +255,7 @@ export async function productMenusAndPermissions(
  * `.lockout` when this wrong guess starts a wait. Returns whether the password was right.
  */
 async function throttledPasswordCheck(
-  db: Db,
-  req: FastifyRequest,
+  ctx: RequestContext,
   o: {
     kind: 'login' | 'password';
     userName: string;
@@ -230,10 +268,11 @@ async function throttledPasswordCheck(
     field?: string;
   },
 ): Promise<boolean> {
+  const { db, ip } = ctx;
   const about = { entity: 'user', ...o.audit };
-  const guess = await reserveGuess(db, o.userName, req.ip);
+  const guess = await reserveGuess(db, o.userName, ip);
   if (!guess.allowed) {
-    await audit(db, req, {
+    await audit(db, ctx, {
       ...about,
       action: `${o.kind}.locked`,
       outcome: 'denied',
@@ -242,12 +281,12 @@ async function throttledPasswordCheck(
     throw new AppError(429, 'auth.tooManyGuesses', { seconds: guess.seconds }, o.field);
   }
   if (await verifyPassword(o.hash, o.password)) {
-    await clearGuesses(db, o.userName, req.ip);
+    await clearGuesses(db, o.userName, ip);
     return true;
   }
-  await audit(db, req, { ...about, ...o.failure, outcome: 'failure' });
+  await audit(db, ctx, { ...about, ...o.failure, outcome: 'failure' });
   if (guess.startsWait)
-    await audit(db, req, {
+    await audit(db, ctx, {
       ...about,
       action: `${o.kind}.lockout`,
       outcome: 'denied',
@@ -262,13 +301,12 @@ async function throttledPasswordCheck(
  * it is checked, and past the threshold the address waits. A wrong one is a 400 naming `field`.
  */
 export async function checkOwnPassword(
-  db: Db,
-  req: FastifyRequest,
+  ctx: RequestContext,
   user: { userId: number; userName: string; passwordHash: string },
   password: string,
   field: string,
 ) {
-  const ok = await throttledPasswordCheck(db, req, {
+  const ok = await throttledPasswordCheck(ctx, {
     kind: 'password',
     userName: user.userName,
     hash: user.passwordHash,
@@ -286,17 +324,11 @@ export async function checkOwnPassword(
  * per address), the new one must pass the policy of spec 000 section 5. Every other session of
  * the user ends.
  */
-export async function changePassword(
-  db: Db,
-  req: FastifyRequest,
-  userId: number,
-  sessionId: number,
-  oldPwd: string,
-  newPwd: string,
-) {
+export async function changePassword(ctx: SignedIn, oldPwd: string, newPwd: string) {
+  const { db, userId } = ctx;
   const [user] = await db.select().from(users).where(eq(users.userId, userId));
   if (!user) throw new AppError(401, 'auth.required');
-  await checkOwnPassword(db, req, user, oldPwd, 'oldPwd');
+  await checkOwnPassword(ctx, user, oldPwd, 'oldPwd');
   const policy = checkPasswordPolicy(newPwd);
   if (!policy.ok) throw new AppError(400, policy.problem!, {}, 'newPwd');
   if (oldPwd === newPwd) throw new AppError(400, 'password.same', {}, 'newPwd');
@@ -306,7 +338,7 @@ export async function changePassword(
       .update(users)
       .set({ passwordHash, passwordChangedAt: new Date() })
       .where(eq(users.userId, userId));
-    await endOtherSessions(tx, userId, sessionId);
-    await audit(tx, req, { action: 'password.change', entity: 'user', entityId: userId });
+    await endOtherSessions(tx, userId, ctx.auth.sessionId);
+    await audit(tx, ctx, { action: 'password.change', entity: 'user', entityId: userId });
   });
 }

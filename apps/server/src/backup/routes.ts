@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit/audit.js';
 import { apps } from '../db/schema/index.js';
+import { signedIn } from '../http/context.js';
 import { AppError, bilingual } from '../http/errors.js';
 import { appExport, leftOutTables, tableCounts } from './app-export.js';
 import { backupStream, writeBackup } from './backup.js';
@@ -37,13 +38,14 @@ export async function backupRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const tables = await tableCounts(app.db, req.auth!.appId);
+      const { appId } = signedIn(req.ctx);
+      const tables = await tableCounts(app.db, appId);
       return {
         code: 200 as const,
         message: 'ok',
         data: {
           engine: app.database.kind === 'pglite' ? ('embedded' as const) : ('postgresql' as const),
-          app: await appOf(req.auth!.appId),
+          app: await appOf(appId),
           tables,
           totalRows: tables.reduce((n, t) => n + t.rows, 0),
           leftOut: leftOutTables(),
@@ -63,12 +65,13 @@ export async function backupRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      const target = await appOf(req.auth!.appId);
-      await audit(app.db, req, { action: 'export', entity: 'app_database', entityId: target.id });
+      const s = signedIn(req.ctx);
+      const target = await appOf(s.appId);
+      await audit(app.db, s, { action: 'export', entity: 'app_database', entityId: target.id });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       reply.header('content-type', 'application/zip');
       reply.header('content-disposition', `attachment; filename="crdp-app-${target.id}-${stamp}.zip"`);
-      return reply.send(Readable.from(appExport(app.db, target, req.auth!.userName)));
+      return reply.send(Readable.from(appExport(app.db, target, s.userName)));
     },
   );
 
@@ -85,7 +88,7 @@ export async function backupRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       // Every app's data is in it: a session (an app's administrator) never gets it.
-      if (req.auth) throw new AppError(403, 'backup.operatorOnly');
+      if (req.ctx.auth) throw new AppError(403, 'backup.operatorOnly');
       if (!app.database.dumpDataDir) {
         throw new AppError(400, 'request.invalid', {
           detail: bilingual(
@@ -97,7 +100,7 @@ export async function backupRoutes(app: FastifyInstance) {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'crdp-dl-'));
       const file = path.join(dir, 'backup.tar');
       await writeBackup(app.database, app.config.dataDir, file);
-      await audit(app.db, req, {
+      await audit(app.db, req.ctx, {
         action: 'backup',
         entity: 'site',
         entityId: 'embedded',

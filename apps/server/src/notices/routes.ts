@@ -2,10 +2,10 @@ import { type NoticeKind, noticeList, noticesQuery, noticesRead, noticesReadBody
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { loginSession } from '../auth/routes.js';
 import type { Tx } from '../db/client.js';
 import { notices } from '../db/schema/index.js';
 import { withAppScope } from '../db/scoped.js';
+import { signedIn } from '../http/context.js';
 
 export interface NewNotice {
   appId: number;
@@ -35,7 +35,7 @@ export async function noticeRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const s = loginSession(req);
+      const s = signedIn(req.ctx);
       const mine = and(eq(notices.userId, s.userId), eq(notices.appId, s.appId));
       // Read in the app's scope (db/scoped.ts): row-level security backs the app filter above.
       const [items, [count]] = await withAppScope(
@@ -70,7 +70,7 @@ export async function noticeRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const s = loginSession(req);
+      const s = signedIn(req.ctx);
       const ids = req.body.ids;
       const where = and(
         eq(notices.userId, s.userId),

@@ -22,7 +22,7 @@ export async function siteRoutes(app: FastifyInstance) {
     },
     async (req) => ({
       code: 200 as const,
-      data: await siteSettings(app.db, req.auth?.appId ?? null),
+      data: await siteSettings(app.db, req.ctx.auth?.appId ?? null),
       message: 'ok',
     }),
   );
@@ -42,7 +42,7 @@ export async function siteRoutes(app: FastifyInstance) {
       const { config_group, module_name, config_name } = req.query;
       const value = await readConfigValue(
         app.db,
-        req.auth?.appId ?? null,
+        req.ctx.auth?.appId ?? null,
         config_group,
         module_name,
         config_name,
