@@ -7,10 +7,10 @@ import type {
   TaskStatus,
 } from '@crdp/core';
 import { and, eq, ilike, or, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Tx } from '../db/client.js';
 import { mcTopicCases, patients } from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
 import { AppError, invalidField } from '../http/errors.js';
 import { statusLabel } from '../research/status.js';
 import { assertMultiCenter, topicFor } from './access.js';
@@ -24,21 +24,15 @@ type TopicVariable = McTopicVariable;
 const invalid = invalidField;
 
 /** A center enters a case for one of its own patients. */
-export async function enterCase(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  userId: number,
-  id: number,
-  input: McCaseInput,
-): Promise<CreatedId> {
+export async function enterCase(ctx: SignedIn, id: number, input: McCaseInput): Promise<CreatedId> {
+  const { db, appId, userId } = ctx;
   await assertMultiCenter(db, appId);
   const { topic } = await topicFor(db, appId, id);
   if (!ENTRY_STATUSES.includes(topic.status as TaskStatus))
     throw new AppError(409, 'multiCenter.frozen', {
-      status: statusLabel(topic.status, req.locale),
-      allowed: ENTRY_STATUSES.map((c) => statusLabel(c, req.locale)).join(
-        req.locale === 'zh-CN' ? '、' : ', ',
+      status: statusLabel(topic.status, ctx.locale),
+      allowed: ENTRY_STATUSES.map((c) => statusLabel(c, ctx.locale)).join(
+        ctx.locale === 'zh-CN' ? '、' : ', ',
       ),
     });
   const [p] = await db
@@ -64,7 +58,7 @@ export async function enterCase(
         set: { values: input.values, enteredAt: new Date() },
       })
       .returning();
-    await audit(tx, req, { action: 'upsert', entity: 'mc_topic_case', entityId: row!.id, after: row });
+    await audit(tx, ctx, { action: 'upsert', entity: 'mc_topic_case', entityId: row!.id, after: row });
     return { id: row!.id };
   });
 }

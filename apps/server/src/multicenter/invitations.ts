@@ -9,10 +9,10 @@ import {
   PRODUCT_ID,
 } from '@crdp/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Tx } from '../db/client.js';
 import { appProducts, apps, mcTopicCenters, mcTopics } from '../db/schema/index.js';
+import type { RequestContext, SignedIn } from '../http/context.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
 import { readConfigValue } from '../site/service.js';
 import { assertMultiCenter, topicFor } from './access.js';
@@ -56,7 +56,7 @@ type Side = { appId: number; name: string };
  */
 export async function auditBothSides(
   tx: Tx,
-  req: FastifyRequest,
+  ctx: RequestContext,
   action: 'invite' | 'withdraw' | 'accept' | 'decline' | 'leave',
   topic: { id: number; name: string },
   lead: string,
@@ -64,11 +64,11 @@ export async function auditBothSides(
 ) {
   const actingIsLead = action === 'invite' || action === 'withdraw';
   const after = { topicId: topic.id, topic: topic.name, leadCenter: lead, center: member.name };
-  await audit(tx, req, { action, entity: 'mc_topic_center', entityId: `${topic.id}:${member.appId}`, after });
+  await audit(tx, ctx, { action, entity: 'mc_topic_center', entityId: `${topic.id}:${member.appId}`, after });
   const [leadApp] = actingIsLead
     ? [null]
     : await tx.select({ appId: mcTopics.appId }).from(mcTopics).where(eq(mcTopics.id, topic.id));
-  await audit(tx, req, {
+  await audit(tx, ctx, {
     action,
     entity: 'mc_topic_center',
     entityId: `${topic.id}:${member.appId}`,
@@ -86,13 +86,8 @@ const appName = async (db: Tx, appId: number) =>
  * The leading center invites an app in multi-center mode (by id from the list, or by its code).
  * A declined, withdrawn or left center may be invited again.
  */
-export async function inviteCenter(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  id: number,
-  input: McInviteInput,
-): Promise<McInvited> {
+export async function inviteCenter(ctx: SignedIn, id: number, input: McInviteInput): Promise<McInvited> {
+  const { db, appId } = ctx;
   await assertMultiCenter(db, appId);
   const { topic, role } = await topicFor(db, appId, id);
   if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
@@ -114,7 +109,7 @@ export async function inviteCenter(
       })
       .returning();
     if (!row) throw new AppError(409, 'multiCenter.alreadyCenter');
-    await auditBothSides(tx, req, 'invite', topic, lead, found);
+    await auditBothSides(tx, ctx, 'invite', topic, lead, found);
     return {
       appId: found.appId,
       name: found.name,
@@ -126,12 +121,11 @@ export async function inviteCenter(
 
 /** The leading center takes back an invitation not yet answered. */
 export async function withdrawInvitation(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
+  ctx: SignedIn,
   id: number,
   centerAppId: number,
 ): Promise<McWithdrawn> {
+  const { db, appId } = ctx;
   const { topic, role } = await topicFor(db, appId, id);
   if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
   const lead = await appName(db, appId);
@@ -149,7 +143,7 @@ export async function withdrawInvitation(
       .returning();
     if (!row) throw new AppError(404, 'multiCenter.noInvitation');
     const name = await appName(tx, centerAppId);
-    await auditBothSides(tx, req, 'withdraw', topic, lead, { appId: centerAppId, name });
+    await auditBothSides(tx, ctx, 'withdraw', topic, lead, { appId: centerAppId, name });
     return { appId: centerAppId, status: row.status as McCenterStatus };
   });
 }
@@ -181,12 +175,11 @@ export async function listInvitations(db: Tx, appId: number): Promise<McInvitati
 
 /** The invited center's administrator accepts or declines; only a pending invitation can be answered. */
 export async function answerInvitation(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
+  ctx: SignedIn,
   id: number,
   answer: 'accept' | 'decline',
 ): Promise<McCenterAnswer> {
+  const { db, appId } = ctx;
   if (answer === 'accept') await assertMultiCenter(db, appId);
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -205,7 +198,7 @@ export async function answerInvitation(
       .select({ id: mcTopics.id, name: mcTopics.name, leadApp: mcTopics.appId })
       .from(mcTopics)
       .where(eq(mcTopics.id, id));
-    await auditBothSides(tx, req, answer, topic!, await appName(tx, topic!.leadApp), {
+    await auditBothSides(tx, ctx, answer, topic!, await appName(tx, topic!.leadApp), {
       appId,
       name: await appName(tx, appId),
     });
@@ -214,12 +207,8 @@ export async function answerInvitation(
 }
 
 /** An accepted member stops taking part; its cases stay its own and leave the pooled results. */
-export async function leaveTopic(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  id: number,
-): Promise<McCenterAnswer> {
+export async function leaveTopic(ctx: SignedIn, id: number): Promise<McCenterAnswer> {
+  const { db, appId } = ctx;
   const { topic, role } = await topicFor(db, appId, id);
   if (role === 'lead') throw new AppError(409, 'multiCenter.leadStays');
   return db.transaction(async (tx) => {
@@ -235,7 +224,7 @@ export async function leaveTopic(
       )
       .returning();
     if (!row) throw notFound('topic');
-    await auditBothSides(tx, req, 'leave', topic, await appName(tx, topic.appId), {
+    await auditBothSides(tx, ctx, 'leave', topic, await appName(tx, topic.appId), {
       appId,
       name: await appName(tx, appId),
     });

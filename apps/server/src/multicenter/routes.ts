@@ -29,6 +29,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { signedIn } from '../http/context.js';
 import { topicFor } from './access.js';
 import { enterCase, ownCases, ownPatients } from './cases.js';
 import {
@@ -65,7 +66,6 @@ export async function multiCenterRoutes(app: FastifyInstance) {
       await topicFor(app.db, req.auth.appId, id);
   };
   const owned = { ownedIds: ownedTopicIds };
-  const uid = (req: { auth: { userId: number | null } | null }) => req.auth!.userId ?? 0;
 
   r.get(
     '/api/v0.1/mc/topics',
@@ -90,7 +90,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         response: answer(mcTopicRow),
       },
     },
-    async (req) => ok(await createTopic(app.db, req, req.auth!.appId, uid(req), req.body)),
+    async (req) => ok(await createTopic(signedIn(req.ctx), req.body)),
   );
   r.get(
     '/api/v0.1/mc/topics/:id',
@@ -114,7 +114,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         response: answer(mcTopicRow),
       },
     },
-    async (req) => ok(await updateProtocol(app.db, req, req.auth!.appId, req.params.id, req.body)),
+    async (req) => ok(await updateProtocol(signedIn(req.ctx), req.params.id, req.body)),
   );
   r.get(
     '/api/v0.1/mc/topics/:id/cases',
@@ -138,7 +138,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         response: answer(mcCaseSaved),
       },
     },
-    async (req) => ok(await enterCase(app.db, req, req.auth!.appId, uid(req), req.params.id, req.body)),
+    async (req) => ok(await enterCase(signedIn(req.ctx), req.params.id, req.body)),
   );
   r.get(
     '/api/v0.1/mc/centers',
@@ -165,8 +165,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         response: answer(mcMoved),
       },
     },
-    async (req) =>
-      ok(await moveTopic(app.db, req, req.auth!.appId, req.params.id, req.body.to as TaskStatus)),
+    async (req) => ok(await moveTopic(signedIn(req.ctx), req.params.id, req.body.to as TaskStatus)),
   );
   r.get(
     '/api/v0.1/mc/topics/:id/patients',
@@ -199,7 +198,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         response: answer(mcInvited),
       },
     },
-    async (req) => ok(await inviteCenter(app.db, req, req.auth!.appId, req.params.id, req.body)),
+    async (req) => ok(await inviteCenter(signedIn(req.ctx), req.params.id, req.body)),
   );
   r.post(
     '/api/v0.1/mc/topics/:id/withdraw',
@@ -214,7 +213,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         response: answer(mcWithdrawn),
       },
     },
-    async (req) => ok(await withdrawInvitation(app.db, req, req.auth!.appId, req.params.id, req.body.appId)),
+    async (req) => ok(await withdrawInvitation(signedIn(req.ctx), req.params.id, req.body.appId)),
   );
   r.post(
     '/api/v0.1/mc/topics/:id/leave',
@@ -228,7 +227,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         response: answer(mcCenterAnswer),
       },
     },
-    async (req) => ok(await leaveTopic(app.db, req, req.auth!.appId, req.params.id)),
+    async (req) => ok(await leaveTopic(signedIn(req.ctx), req.params.id)),
   );
   r.put(
     '/api/v0.1/mc/topics/:id/settings',
@@ -243,7 +242,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
         response: answer(mcSettings),
       },
     },
-    async (req) => ok(await updateSettings(app.db, req, req.auth!.appId, req.params.id, req.body)),
+    async (req) => ok(await updateSettings(signedIn(req.ctx), req.params.id, req.body)),
   );
   r.get(
     '/api/v0.1/mc/invitations',
@@ -269,7 +268,7 @@ export async function multiCenterRoutes(app: FastifyInstance) {
           response: answer(mcCenterAnswer),
         },
       },
-      async (req) => ok(await answerInvitation(app.db, req, req.auth!.appId, req.params.id, reply)),
+      async (req) => ok(await answerInvitation(signedIn(req.ctx), req.params.id, reply)),
     );
   r.get(
     '/api/v0.1/mc/topics/:id/pooled',
@@ -287,6 +286,6 @@ export async function multiCenterRoutes(app: FastifyInstance) {
       preValidation: ownTopic,
       schema: { tags, summary: 'Data checks per center', params, response: answer(z.array(mcCenterCheck)) },
     },
-    async (req) => ok(await detection(app.db, req.auth!.appId, req.params.id, req.locale)),
+    async (req) => ok(await detection(app.db, req.auth!.appId, req.params.id, req.ctx.locale)),
   );
 }

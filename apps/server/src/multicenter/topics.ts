@@ -14,11 +14,11 @@ import {
   type TaskStatus,
 } from '@crdp/core';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { apps, mcTopicCenters, mcTopicStatusLog, mcTopics } from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { statusLabel, TRANSITIONS } from '../research/status.js';
 import { assertMultiCenter, topicFor } from './access.js';
@@ -65,13 +65,8 @@ export const ENTRY_STATUSES: readonly TaskStatus[] = [
   'dataPreparing',
 ];
 
-export async function createTopic(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  userId: number,
-  input: McTopicInput,
-): Promise<TopicRow> {
+export async function createTopic(ctx: SignedIn, input: McTopicInput): Promise<TopicRow> {
+  const { db, appId, userId } = ctx;
   await assertMultiCenter(db, appId);
   const others = [...new Set(input.centerAppIds.filter((a) => a !== appId))];
   const invited: Array<{ appId: number; name: string }> = [];
@@ -99,14 +94,14 @@ export async function createTopic(
         { topicId: t!.id, appId, role: 'lead', status: 'accepted' },
         ...others.map((a) => ({ topicId: t!.id, appId: a, role: 'member', status: 'pending' })),
       ]);
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: 'create',
       entity: 'mc_topic',
       entityId: t!.id,
       after: { ...t, centers: [appId], invited: others },
     });
     for (const c of invited)
-      await auditBothSides(tx, req, 'invite', { id: t!.id, name: t!.name }, lead?.name ?? '', c);
+      await auditBothSides(tx, ctx, 'invite', { id: t!.id, name: t!.name }, lead?.name ?? '', c);
     return topicRow(t!);
   });
 }
@@ -183,13 +178,8 @@ export async function topicDescription(db: Tx, appId: number, id: number): Promi
   };
 }
 
-export async function updateProtocol(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  id: number,
-  protocol: McProtocol,
-): Promise<TopicRow> {
+export async function updateProtocol(ctx: SignedIn, id: number, protocol: McProtocol): Promise<TopicRow> {
+  const { db, appId } = ctx;
   const { topic, role } = await topicFor(db, appId, id);
   if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
   return db.transaction(async (tx) => {
@@ -198,7 +188,7 @@ export async function updateProtocol(
       .set({ protocol, updatedAt: new Date() })
       .where(eq(mcTopics.id, id))
       .returning();
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: 'update',
       entity: 'mc_topic',
       entityId: id,
@@ -210,28 +200,22 @@ export async function updateProtocol(
 }
 
 /** The leading center moves the topic; an illegal move is refused with the moves allowed now. */
-export async function moveTopic(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  id: number,
-  to: TaskStatus,
-): Promise<McMoved> {
+export async function moveTopic(ctx: SignedIn, id: number, to: TaskStatus): Promise<McMoved> {
+  const { db, appId } = ctx;
   const { topic, role } = await topicFor(db, appId, id);
   if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
   const from = topic.status;
   const allowed = topicMoves(from);
   if (!allowed.includes(to))
     throw new AppError(409, 'multiCenter.illegalMove', {
-      from: statusLabel(from, req.locale),
-      to: statusLabel(to, req.locale),
+      from: statusLabel(from, ctx.locale),
+      to: statusLabel(to, ctx.locale),
       allowed: allowed.length
-        ? allowed.map((c) => `${statusLabel(c, req.locale)} (${c})`).join(', ')
-        : req.locale === 'zh-CN'
+        ? allowed.map((c) => `${statusLabel(c, ctx.locale)} (${c})`).join(', ')
+        : ctx.locale === 'zh-CN'
           ? '无（终态）'
           : 'none (final)',
     });
-  const auth = req.auth!;
   return db.transaction(async (tx) => {
     // Compare-and-set: two people moving at once cannot both win from the same status.
     const [after] = await tx
@@ -241,8 +225,8 @@ export async function moveTopic(
       .returning();
     if (!after)
       throw new AppError(409, 'multiCenter.illegalMove', {
-        from: statusLabel(from, req.locale),
-        to: statusLabel(to, req.locale),
+        from: statusLabel(from, ctx.locale),
+        to: statusLabel(to, ctx.locale),
         allowed: '-',
       });
     await tx.insert(mcTopicStatusLog).values({
@@ -250,10 +234,10 @@ export async function moveTopic(
       topicId: id,
       fromStatus: from,
       toStatus: to,
-      userId: auth.userId,
-      userName: auth.userName,
+      userId: ctx.userId,
+      userName: ctx.userName,
     });
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: 'status',
       entity: 'mc_topic',
       entityId: id,
@@ -265,13 +249,8 @@ export async function moveTopic(
 }
 
 /** The leading center sets the minimum count of a pooled cell (audited with before and after). */
-export async function updateSettings(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  id: number,
-  input: McSettingsInput,
-): Promise<McSettings> {
+export async function updateSettings(ctx: SignedIn, id: number, input: McSettingsInput): Promise<McSettings> {
+  const { db, appId } = ctx;
   const { topic, role } = await topicFor(db, appId, id);
   if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
   return db.transaction(async (tx) => {
@@ -280,7 +259,7 @@ export async function updateSettings(
       .set({ minCellCount: input.minCellCount, updatedAt: new Date() })
       .where(eq(mcTopics.id, id))
       .returning();
-    await audit(tx, req, {
+    await audit(tx, ctx, {
       action: 'settings',
       entity: 'mc_topic',
       entityId: id,

@@ -14,15 +14,15 @@ import {
   visDataset,
   visDeleted,
 } from '@crdp/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DISEASE_LIBRARY_DATASETS } from '../disease-library/datasets.js';
+import { appActor } from '../http/context.js';
 import { DatasetCatalogue } from './catalogue.js';
 import { CLINICAL_DATASETS } from './clinical-datasets.js';
 import { monthBar } from './month-bar.js';
 import {
-  actorOf,
   createChart,
   createDashboard,
   deleteChart,
@@ -40,6 +40,8 @@ import {
 const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
 const chartParams = visChartParams;
+/** Whoever acts in the app: a signed-in person or a free-access link. */
+const actorOf = (req: FastifyRequest) => appActor(req.ctx);
 const dashboardParams = visDashboardParams;
 
 /** The catalogue the builder draws from; disease-library and project datasets are added here. */
@@ -98,7 +100,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
         response: answer(z.array(visDataset)),
       },
     },
-    async (req) => ok(catalogue.describe(req.locale)),
+    async (req) => ok(catalogue.describe(req.ctx.locale)),
   );
 
   r.post(
@@ -112,7 +114,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
         response: answer(visAggregateResult),
       },
     },
-    async (req) => ok(await catalogue.aggregate(app.db, actorOf(req).appId, req.body, req.locale)),
+    async (req) => ok(await catalogue.aggregate(app.db, actorOf(req).appId, req.body, req.ctx.locale)),
   );
 
   r.get(
@@ -130,7 +132,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
       config: { access: id('add') },
       schema: { tags, summary: 'Save a chart', body: visChartBody, response: answer(visChart) },
     },
-    async (req) => ok(await createChart(app.db, req, actorOf(req), catalogue, req.body)),
+    async (req) => ok(await createChart(actorOf(req), catalogue, req.body)),
   );
 
   r.get(
@@ -159,7 +161,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
         if (p.success) await loadChart(app.db, actorOf(req), p.data.chartId);
       },
     },
-    async (req) => ok(await updateChart(app.db, req, actorOf(req), catalogue, req.params.chartId, req.body)),
+    async (req) => ok(await updateChart(actorOf(req), catalogue, req.params.chartId, req.body)),
   );
 
   r.delete(
@@ -168,7 +170,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
       config: { access: id('delete'), ownedIds: ownedChartIds },
       schema: { tags, summary: 'Delete a saved chart', params: chartParams, response: answer(visDeleted) },
     },
-    async (req) => ok(await deleteChart(app.db, req, actorOf(req), req.params.chartId)),
+    async (req) => ok(await deleteChart(actorOf(req), req.params.chartId)),
   );
 
   r.get(
@@ -186,7 +188,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
       config: { access: id('add') },
       schema: { tags, summary: 'Create a dashboard', body: visDashboardBody, response: answer(visDashboard) },
     },
-    async (req) => ok(await createDashboard(app.db, req, actorOf(req), req.body)),
+    async (req) => ok(await createDashboard(actorOf(req), req.body)),
   );
 
   r.get(
@@ -219,7 +221,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
         if (p.success) await loadDashboard(app.db, actorOf(req), p.data.dashboardId);
       },
     },
-    async (req) => ok(await updateDashboard(app.db, req, actorOf(req), req.params.dashboardId, req.body)),
+    async (req) => ok(await updateDashboard(actorOf(req), req.params.dashboardId, req.body)),
   );
 
   r.delete(
@@ -228,6 +230,6 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
       config: { access: id('delete'), ownedIds: ownedDashboardIds },
       schema: { tags, summary: 'Delete a dashboard', params: dashboardParams, response: answer(visDeleted) },
     },
-    async (req) => ok(await deleteDashboard(app.db, req, actorOf(req), req.params.dashboardId)),
+    async (req) => ok(await deleteDashboard(actorOf(req), req.params.dashboardId)),
   );
 }

@@ -9,12 +9,12 @@ import {
   type visDashboardWithCharts,
 } from '@crdp/core';
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { visCharts, visDashboards } from '../db/schema/index.js';
-import { AppError, badRequest, bilingual, notFound } from '../http/errors.js';
+import type { AppActor } from '../http/context.js';
+import { badRequest, bilingual, notFound } from '../http/errors.js';
 import { issueText } from '../http/validation-messages.js';
 import type { AggregateQuery, DatasetCatalogue } from './catalogue.js';
 
@@ -23,15 +23,8 @@ import type { AggregateQuery, DatasetCatalogue } from './catalogue.js';
  * both are checked before they are stored: the query against the catalogue, the spec with
  * validateChart, and every field the spec names must be a column the query answers.
  */
-export interface Actor {
-  appId: number;
-  userId: number | null;
-}
-
-export function actorOf(req: FastifyRequest): Actor {
-  if (!req.auth) throw new AppError(401, 'auth.required');
-  return { appId: req.auth.appId, userId: req.auth.userId };
-}
+/** Who acts: a signed-in person or a free-access link of the app (http/context.ts). */
+export type Actor = AppActor;
 
 /** The bodies are the contracts of @crdp/core (contracts/visualization.ts). */
 export const chartBodySchema = visChartBody;
@@ -106,14 +99,12 @@ export async function loadChart(db: Tx, actor: Actor, id: number): Promise<Chart
 }
 
 export async function createChart(
-  db: Db,
-  req: FastifyRequest,
   actor: Actor,
   catalogue: DatasetCatalogue,
   body: ChartBody,
 ): Promise<ChartView> {
   const spec = checkChart(catalogue, body.query, body.spec);
-  return db.transaction(async (tx) => {
+  return actor.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(visCharts)
       .values({
@@ -125,42 +116,35 @@ export async function createChart(
         createdBy: actor.userId,
       })
       .returning(chartColumns);
-    await audit(tx, req, { action: 'create', entity: 'vis_chart', entityId: row!.id, after: row });
+    await audit(tx, actor, { action: 'create', entity: 'vis_chart', entityId: row!.id, after: row });
     return asChart(row!);
   });
 }
 
 export async function updateChart(
-  db: Db,
-  req: FastifyRequest,
   actor: Actor,
   catalogue: DatasetCatalogue,
   id: number,
   body: ChartBody,
 ): Promise<ChartView> {
   const spec = checkChart(catalogue, body.query, body.spec);
-  return db.transaction(async (tx) => {
+  return actor.db.transaction(async (tx) => {
     const before = await loadChart(tx, actor, id);
     const [row] = await tx
       .update(visCharts)
       .set({ name: body.name, description: body.description, query: body.query, spec, updatedAt: new Date() })
       .where(and(eq(visCharts.id, id), eq(visCharts.appId, actor.appId)))
       .returning(chartColumns);
-    await audit(tx, req, { action: 'update', entity: 'vis_chart', entityId: id, before, after: row });
+    await audit(tx, actor, { action: 'update', entity: 'vis_chart', entityId: id, before, after: row });
     return asChart(row!);
   });
 }
 
-export async function deleteChart(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  id: number,
-): Promise<{ id: number }> {
-  return db.transaction(async (tx) => {
+export async function deleteChart(actor: Actor, id: number): Promise<{ id: number }> {
+  return actor.db.transaction(async (tx) => {
     const before = await loadChart(tx, actor, id);
     await tx.delete(visCharts).where(and(eq(visCharts.id, id), eq(visCharts.appId, actor.appId)));
-    await audit(tx, req, { action: 'delete', entity: 'vis_chart', entityId: id, before });
+    await audit(tx, actor, { action: 'delete', entity: 'vis_chart', entityId: id, before });
     return { id };
   });
 }
@@ -238,14 +222,9 @@ async function checkTiles(db: Db, actor: Actor, tiles: DashboardBody['tiles']) {
   });
 }
 
-export async function createDashboard(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  body: DashboardBody,
-): Promise<DashboardView> {
-  await checkTiles(db, actor, body.tiles);
-  return db.transaction(async (tx) => {
+export async function createDashboard(actor: Actor, body: DashboardBody): Promise<DashboardView> {
+  await checkTiles(actor.db, actor, body.tiles);
+  return actor.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(visDashboards)
       .values({
@@ -256,41 +235,30 @@ export async function createDashboard(
         createdBy: actor.userId,
       })
       .returning(dashboardColumns);
-    await audit(tx, req, { action: 'create', entity: 'vis_dashboard', entityId: row!.id, after: row });
+    await audit(tx, actor, { action: 'create', entity: 'vis_dashboard', entityId: row!.id, after: row });
     return asDashboard(row!);
   });
 }
 
-export async function updateDashboard(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  id: number,
-  body: DashboardBody,
-): Promise<DashboardView> {
-  await checkTiles(db, actor, body.tiles);
-  return db.transaction(async (tx) => {
+export async function updateDashboard(actor: Actor, id: number, body: DashboardBody): Promise<DashboardView> {
+  await checkTiles(actor.db, actor, body.tiles);
+  return actor.db.transaction(async (tx) => {
     const before = await dashboardRow(tx, actor, id);
     const [row] = await tx
       .update(visDashboards)
       .set({ name: body.name, description: body.description, tiles: body.tiles, updatedAt: new Date() })
       .where(and(eq(visDashboards.id, id), eq(visDashboards.appId, actor.appId)))
       .returning(dashboardColumns);
-    await audit(tx, req, { action: 'update', entity: 'vis_dashboard', entityId: id, before, after: row });
+    await audit(tx, actor, { action: 'update', entity: 'vis_dashboard', entityId: id, before, after: row });
     return asDashboard(row!);
   });
 }
 
-export async function deleteDashboard(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  id: number,
-): Promise<{ id: number }> {
-  return db.transaction(async (tx) => {
+export async function deleteDashboard(actor: Actor, id: number): Promise<{ id: number }> {
+  return actor.db.transaction(async (tx) => {
     const before = await dashboardRow(tx, actor, id);
     await tx.delete(visDashboards).where(and(eq(visDashboards.id, id), eq(visDashboards.appId, actor.appId)));
-    await audit(tx, req, { action: 'delete', entity: 'vis_dashboard', entityId: id, before });
+    await audit(tx, actor, { action: 'delete', entity: 'vis_dashboard', entityId: id, before });
     return { id };
   });
 }
