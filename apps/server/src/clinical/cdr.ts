@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { cdrBrowserPage, cdrOverview, cdrTableInfo } from '@crdp/core';
 import { and, desc, eq, getTableColumns, gte, ilike, lt, lte, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { patients, visits } from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
 import { badRequest, bilingual } from '../http/errors.js';
 import { patientOf, patientView } from './patient360.js';
 import {
@@ -42,14 +44,15 @@ async function assertMrnFree(db: Tx, appId: number, mrn: string, except?: number
 }
 
 /** Registers a patient by hand (source manual), audited in the same transaction. */
-export async function createPatient(db: Db, req: FastifyRequest, appId: number, input: PatientInput) {
+export async function createPatient(db: Db, actor: SignedIn, input: PatientInput) {
+  const { appId } = actor;
   return db.transaction(async (tx) => {
     await assertMrnFree(tx, appId, input.mrn);
     const [row] = await tx
       .insert(patients)
       .values({ ...patientRow(appId, input), source: 'manual', sourceId: `manual-${randomUUID()}` })
       .returning();
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'create',
       entity: 'patient',
       entityId: row!.id,
@@ -59,13 +62,8 @@ export async function createPatient(db: Db, req: FastifyRequest, appId: number, 
   });
 }
 
-export async function updatePatient(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  id: number,
-  input: PatientInput,
-) {
+export async function updatePatient(db: Db, actor: SignedIn, id: number, input: PatientInput) {
+  const { appId } = actor;
   return db.transaction(async (tx) => {
     const before = await patientOf(tx, appId, id);
     await assertMrnFree(tx, appId, input.mrn, id);
@@ -74,7 +72,7 @@ export async function updatePatient(
       .set({ ...patientRow(appId, input), updatedAt: new Date() })
       .where(and(eq(patients.id, id), eq(patients.appId, appId)))
       .returning();
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'update',
       entity: 'patient',
       entityId: id,
@@ -88,12 +86,12 @@ export async function updatePatient(
 /** Adds one row of any kind to a patient by hand; a visit named must be the same patient's. */
 export async function addRecord<T extends RecordTable>(
   db: Db,
-  req: FastifyRequest,
-  appId: number,
+  actor: SignedIn,
   patientId: number,
   table: T,
   input: RecordInput<T>,
-) {
+): Promise<{ id: number }> {
+  const { appId } = actor;
   return db.transaction(async (tx) => {
     await patientOf(tx, appId, patientId);
     const visitId = (input as { visitId?: number }).visitId;
@@ -116,7 +114,7 @@ export async function addRecord<T extends RecordTable>(
     const ids = await upsertRows(tx, table, [row]);
     const id = ids.get(sourceId)!;
     const { searchText: _s, ...shown } = row as Record<string, unknown>;
-    await audit(tx, req, { action: 'create', entity: table, entityId: id, after: shown });
+    await audit(tx, actor, { action: 'create', entity: table, entityId: id, after: shown });
     return { id };
   });
 }
@@ -150,7 +148,12 @@ export interface BrowseQuery {
 type AnyTable = PgTable & Record<string, PgColumn>;
 
 /** Rows of one CDR table of the app, newest id first, keyset paged; identity masked unless `full`. */
-export async function browseRows(db: Tx, appId: number, q: BrowseQuery, full: boolean) {
+export async function browseRows(
+  db: Tx,
+  appId: number,
+  q: BrowseQuery,
+  full: boolean,
+): Promise<z.input<typeof cdrBrowserPage>> {
   const def = CDR_TABLES[q.table];
   const t = def.table as unknown as AnyTable;
   const kwCol = KEYWORD_COLUMN[q.table];
@@ -182,7 +185,7 @@ export async function browseRows(db: Tx, appId: number, q: BrowseQuery, full: bo
 }
 
 /** The columns of each table, for the CDR browser's header. */
-export function tableCatalogue() {
+export function tableCatalogue(): z.input<typeof cdrTableInfo>[] {
   return (Object.keys(CDR_TABLES) as CdrTable[]).map((key) => {
     const cols = Object.keys(getTableColumns(CDR_TABLES[key].table));
     return {
@@ -194,9 +197,9 @@ export function tableCatalogue() {
 }
 
 /** Row counts by table and source, and by table and month (last 24 months), for the overview. */
-export async function overview(db: Tx, appId: number) {
-  const bySource: Array<{ table: string; source: string; n: number }> = [];
-  const byMonth: Array<{ table: string; month: string; n: number }> = [];
+export async function overview(db: Tx, appId: number): Promise<z.input<typeof cdrOverview>> {
+  const bySource: z.input<typeof cdrOverview>['bySource'] = [];
+  const byMonth: z.input<typeof cdrOverview>['byMonth'] = [];
   for (const key of Object.keys(CDR_TABLES) as CdrTable[]) {
     const { table, time } = CDR_TABLES[key];
     const t = table as unknown as AnyTable;

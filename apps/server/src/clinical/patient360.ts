@@ -1,5 +1,17 @@
+import type {
+  CdrChildKind,
+  CdrChildPage,
+  cdrChildRows,
+  cdrCounts,
+  cdrExamReport,
+  cdrLabItem,
+  cdrPatient,
+  cdrPerson,
+  cdrVitals,
+} from '@crdp/core';
 import { and, asc, count, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
 import type { Tx } from '../db/client.js';
 import {
   allergies,
@@ -18,11 +30,15 @@ import { notFound } from '../http/errors.js';
 import { maskNationalId, maskPhone } from './privacy.js';
 
 export type PatientRow = typeof patients.$inferSelect;
+/** A patient as the API answers it (the `cdrPatient` contract). */
+export type PatientView = z.input<typeof cdrPatient>;
+/** A row of one kind as the API answers it (the contract of that kind). */
+export type ChildRow<K extends CdrChildKind> = z.input<(typeof cdrChildRows)[K]>;
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** A patient as lists and the person view show it; identity masked unless `full`. */
-export function patientView(p: PatientRow, full: boolean) {
+export function patientView(p: PatientRow, full: boolean): PatientView {
   return {
     id: p.id,
     mrn: p.mrn,
@@ -33,7 +49,7 @@ export function patientView(p: PatientRow, full: boolean) {
     phone: full ? p.phone : maskPhone(p.phone),
     address: p.address,
     contacts: full
-      ? p.contacts
+      ? (p.contacts as PatientView['contacts'])
       : ((p.contacts as Array<{ phone?: string }>) ?? []).map((c) => ({
           ...c,
           phone: maskPhone(c.phone ?? ''),
@@ -105,12 +121,12 @@ const CHILDREN = {
   physicalExams: { table: physicalExams, time: physicalExams.recordedAt },
   vitalSigns: { table: vitalSigns, time: vitalSigns.recordDt },
   documents: { table: documents, time: documents.writtenAt },
-} as const;
-export type ChildKind = keyof typeof CHILDREN;
+} as const satisfies Record<CdrChildKind, unknown>;
+export type ChildKind = CdrChildKind;
 
 /** Columns never sent to the browser. */
-function clean<T extends Record<string, unknown>>(row: T) {
-  const { appId: _a, searchText: _s, ...rest } = row as Record<string, unknown>;
+function clean<T extends object>(row: T): Omit<T, 'appId' | 'searchText'> {
+  const { appId: _a, searchText: _s, ...rest } = row as T & { appId?: unknown; searchText?: unknown };
   return rest;
 }
 
@@ -123,7 +139,13 @@ export interface ChildPage {
 }
 
 /** One page of a patient's rows of one kind, newest first, with the total. */
-export async function listChildren(db: Tx, appId: number, patientId: number, kind: ChildKind, p: ChildPage) {
+export async function listChildren<K extends ChildKind>(
+  db: Tx,
+  appId: number,
+  patientId: number,
+  kind: K,
+  p: ChildPage,
+): Promise<CdrChildPage<ChildRow<K>>> {
   const { table, time } = CHILDREN[kind];
   const t = table as unknown as ChildTable;
   const where = and(eq(t.appId, appId), eq(t.patientId, patientId), p.where);
@@ -138,7 +160,8 @@ export async function listChildren(db: Tx, appId: number, patientId: number, kin
     db.select({ n: count() }).from(t).where(where),
   ]);
   return {
-    items: (rows as Array<Record<string, unknown>>).map(clean),
+    // The table's own columns less app and search text: the row contract of the kind.
+    items: (rows as object[]).map(clean) as ChildRow<K>[],
     total: Number(total?.n ?? 0),
     page: p.page,
     size: p.size,
@@ -146,7 +169,11 @@ export async function listChildren(db: Tx, appId: number, patientId: number, kin
 }
 
 /** How many rows of each kind the patient has (the person view's tab badges). */
-export async function childCounts(db: Tx, appId: number, patientId: number) {
+export async function childCounts(
+  db: Tx,
+  appId: number,
+  patientId: number,
+): Promise<z.input<typeof cdrCounts>> {
   const kinds = Object.keys(CHILDREN) as ChildKind[];
   const parts = kinds.map((k) => {
     const t = CHILDREN[k].table as unknown as ChildTable;
@@ -158,7 +185,12 @@ export async function childCounts(db: Tx, appId: number, patientId: number) {
 }
 
 /** The person view: the patient, recent visits, diagnoses and allergies, and counts per kind. */
-export async function personView(db: Tx, appId: number, id: number, full: boolean) {
+export async function personView(
+  db: Tx,
+  appId: number,
+  id: number,
+  full: boolean,
+): Promise<z.input<typeof cdrPerson>> {
   const p = await patientOf(db, appId, id);
   const [visitPage, diagnosisPage, allergyPage, counts] = await Promise.all([
     listChildren(db, appId, id, 'visits', { page: 1, size: 50 }),
@@ -176,18 +208,27 @@ export async function personView(db: Tx, appId: number, id: number, full: boolea
 }
 
 /** Lab items the patient has, with how many results and the latest value: the trend picker. */
-export async function labItems(db: Tx, appId: number, patientId: number) {
+export async function labItems(
+  db: Tx,
+  appId: number,
+  patientId: number,
+): Promise<z.input<typeof cdrLabItem>[]> {
   const res = await db.execute(sql`
     select item_code as "itemCode", max(item_name) as "itemName", max(unit) as unit, count(*)::int as n,
       count(*) filter (where abnormal_flag in ('H','L','A'))::int as abnormal,
       min(ref_low) as "refLow", max(ref_high) as "refHigh"
     from lab_results where app_id = ${appId} and patient_id = ${patientId}
     group by item_code order by max(item_name)`);
-  return (res as unknown as { rows: unknown[] }).rows;
+  return (res as unknown as { rows: z.input<typeof cdrLabItem>[] }).rows;
 }
 
 /** The vital signs of one visit (the inpatient visit asked for, else the latest), oldest first. */
-export async function vitalSignsOf(db: Tx, appId: number, patientId: number, visitId?: number) {
+export async function vitalSignsOf(
+  db: Tx,
+  appId: number,
+  patientId: number,
+  visitId?: number,
+): Promise<z.input<typeof cdrVitals>> {
   let visit: typeof visits.$inferSelect | undefined;
   if (visitId) {
     [visit] = await db
@@ -234,7 +275,11 @@ export async function vitalSignsOf(db: Tx, appId: number, patientId: number, vis
 }
 
 /** One exam report of the app, or 404. */
-export async function examReportOf(db: Tx, appId: number, id: number) {
+export async function examReportOf(
+  db: Tx,
+  appId: number,
+  id: number,
+): Promise<z.input<typeof cdrExamReport>> {
   const [r] = await db
     .select()
     .from(examReports)

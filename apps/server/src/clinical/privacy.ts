@@ -1,12 +1,12 @@
-import type { FastifyRequest } from 'fastify';
-
 /**
  * Who sees national ID numbers and phone numbers in full: holders of the patient-details
  * function. Everyone else sees them masked, in lists and in the person view alike.
  */
 export const SEE_IDENTITY_API_ID = 'DataLakePatientDetails.get';
 
-export const canSeeIdentity = (req: FastifyRequest) => req.auth?.apiIds.has(SEE_IDENTITY_API_ID) ?? false;
+/** Whether the reader may see identity: a request context (or, for older callers, a request). */
+export const canSeeIdentity = (reader: { auth?: { apiIds: ReadonlySet<string> } | null }) =>
+  reader.auth?.apiIds.has(SEE_IDENTITY_API_ID) ?? false;
 
 /** 110101199003071234 -> 110101********1234; short values keep only their last character. */
 export function maskNationalId(id: string) {

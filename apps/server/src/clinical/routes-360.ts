@@ -1,10 +1,23 @@
+import {
+  type CdrChildKind,
+  cdrChildPage,
+  cdrChildRows,
+  cdrCounts,
+  cdrExamReport,
+  cdrLabPage,
+  cdrPatientSearch,
+  cdrPerson,
+  cdrVitals,
+  restOk,
+} from '@crdp/core';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRead, filterNames } from '../audit/audit.js';
 import type { Db } from '../db/client.js';
 import { examReports, labResults, orders, patients } from '../db/schema/index.js';
+import { appActor, type RequestContext } from '../http/context.js';
 import {
   childCounts,
   examReportOf,
@@ -33,7 +46,7 @@ export const ownedPatients = async (db: Db, appId: number) =>
     }),
   );
 
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 
 /** Minutes during which a tab of a patient already read by this user writes no further read row. */
 export const PATIENT_READ_WINDOW_MINUTES = 30;
@@ -43,8 +56,8 @@ export const PATIENT_READ_WINDOW_MINUTES = 30;
  * and the tabs it opens make one row, and a tab read on its own (without the person call) still
  * leaves one.
  */
-const auditTab = (req: FastifyRequest, patientId: number, tab: string) =>
-  auditRead(req, {
+const auditTab = (ctx: RequestContext, patientId: number, tab: string) =>
+  auditRead(ctx, {
     entity: 'patient',
     entityId: patientId,
     detail: { tab },
@@ -73,13 +86,14 @@ export async function patient360Routes(app: FastifyInstance) {
           cursor: dbId().optional(),
           size: pageQuery.size,
         }),
+        response: { 200: restOk(cdrPatientSearch) },
       },
     },
     async (req) => {
-      const res = await searchPatients(app.db, req.auth!.appId, req.query);
-      const full = canSeeIdentity(req);
+      const res = await searchPatients(app.db, appActor(req.ctx).appId, req.query);
+      const full = canSeeIdentity(req.ctx);
       // One row per page: which filters were used (never their values: a keyword may be a name) and how many came back.
-      await auditRead(req, {
+      await auditRead(req.ctx, {
         entity: 'patient_list',
         detail: {
           filters: filterNames(req.query, ['keyword', 'gender']),
@@ -100,28 +114,35 @@ export async function patient360Routes(app: FastifyInstance) {
         tags: tag,
         summary: 'Person view: patient, visits, diagnoses, allergies, counts',
         params: idParams,
+        response: { 200: restOk(cdrPerson) },
       },
     },
     async (req) => {
-      const data = await personView(app.db, req.auth!.appId, req.params.id, canSeeIdentity(req));
+      const data = await personView(app.db, appActor(req.ctx).appId, req.params.id, canSeeIdentity(req.ctx));
       // Opening a person's record is itself worth a trace (who looked at whom): always one row.
-      await auditRead(req, { entity: 'patient', entityId: req.params.id, detail: { tab: 'person' } });
+      await auditRead(req.ctx, { entity: 'patient', entityId: req.params.id, detail: { tab: 'person' } });
       return ok(data);
     },
   );
 
-  const childList = (url: string, apiId: string, kind: Parameters<typeof listChildren>[3], summary: string) =>
+  const childList = <K extends CdrChildKind>(url: string, apiId: string, kind: K, summary: string) =>
     r.get(
       url,
       {
         config: { access: { apiId }, ownedIds: ownedPatients },
-        schema: { tags: tag, summary, params: idParams, querystring: z.object(pageQuery) },
+        schema: {
+          tags: tag,
+          summary,
+          params: idParams,
+          querystring: z.object(pageQuery),
+          response: { 200: restOk(cdrChildPage(cdrChildRows[kind])) },
+        },
       },
       async (req) => {
-        const appId = req.auth!.appId;
+        const appId = appActor(req.ctx).appId;
         await patientOf(app.db, appId, req.params.id);
         const list = await listChildren(app.db, appId, req.params.id, kind, req.query);
-        await auditTab(req, req.params.id, kind);
+        await auditTab(req.ctx, req.params.id, kind);
         return ok(list);
       },
     );
@@ -162,10 +183,11 @@ export async function patient360Routes(app: FastifyInstance) {
           itemCode: z.string().max(40).trim().min(1).optional(),
           abnormalOnly: z.enum(['true', 'false']).optional(),
         }),
+        response: { 200: restOk(cdrLabPage) },
       },
     },
     async (req) => {
-      const appId = req.auth!.appId;
+      const appId = appActor(req.ctx).appId;
       const q = req.query;
       await patientOf(app.db, appId, req.params.id);
       const list = await listChildren(app.db, appId, req.params.id, 'labResults', {
@@ -178,7 +200,7 @@ export async function patient360Routes(app: FastifyInstance) {
         ),
       });
       const items = await labItems(app.db, appId, req.params.id);
-      await auditTab(req, req.params.id, 'labResults');
+      await auditTab(req.ctx, req.params.id, 'labResults');
       return ok({ ...list, labItems: items });
     },
   );
@@ -197,11 +219,16 @@ export async function patient360Routes(app: FastifyInstance) {
               .limit(2)
           ).map((x) => ({ id: x.id })),
       },
-      schema: { tags: tag, summary: 'One exam report', params: idParams },
+      schema: {
+        tags: tag,
+        summary: 'One exam report',
+        params: idParams,
+        response: { 200: restOk(cdrExamReport) },
+      },
     },
     async (req) => {
-      const report = await examReportOf(app.db, req.auth!.appId, req.params.id);
-      await auditTab(req, Number(report.patientId), 'examReport');
+      const report = await examReportOf(app.db, appActor(req.ctx).appId, req.params.id);
+      await auditTab(req.ctx, Number(report.patientId), 'examReport');
       return ok(report);
     },
   );
@@ -219,10 +246,11 @@ export async function patient360Routes(app: FastifyInstance) {
           category: z.enum(['drug', 'other']).optional(),
           visitId: dbId().optional(),
         }),
+        response: { 200: restOk(cdrChildPage(cdrChildRows.orders)) },
       },
     },
     async (req) => {
-      const appId = req.auth!.appId;
+      const appId = appActor(req.ctx).appId;
       const q = req.query;
       await patientOf(app.db, appId, q.patientId);
       const list = await listChildren(app.db, appId, q.patientId, 'orders', {
@@ -233,7 +261,7 @@ export async function patient360Routes(app: FastifyInstance) {
           q.visitId ? eq(orders.visitId, q.visitId) : undefined,
         ),
       });
-      await auditTab(req, q.patientId, 'orders');
+      await auditTab(req.ctx, q.patientId, 'orders');
       return ok(list);
     },
   );
@@ -247,13 +275,14 @@ export async function patient360Routes(app: FastifyInstance) {
         summary: 'Vital-sign chart points of one inpatient visit (the latest when none is named)',
         params: idParams,
         querystring: z.object({ visitId: dbId().optional() }),
+        response: { 200: restOk(cdrVitals) },
       },
     },
     async (req) => {
-      const appId = req.auth!.appId;
+      const appId = appActor(req.ctx).appId;
       await patientOf(app.db, appId, req.params.id);
       const points = await vitalSignsOf(app.db, appId, req.params.id, req.query.visitId);
-      await auditTab(req, req.params.id, 'vitalSigns');
+      await auditTab(req.ctx, req.params.id, 'vitalSigns');
       return ok(points);
     },
   );
@@ -262,13 +291,18 @@ export async function patient360Routes(app: FastifyInstance) {
     '/api/v0.1/360/counts/:id',
     {
       config: { access: { apiId: 'PersonalInHospitalView.get' }, ownedIds: ownedPatients },
-      schema: { tags: tag, summary: 'How many rows of each kind a patient has', params: idParams },
+      schema: {
+        tags: tag,
+        summary: 'How many rows of each kind a patient has',
+        params: idParams,
+        response: { 200: restOk(cdrCounts) },
+      },
     },
     async (req) => {
-      const appId = req.auth!.appId;
+      const appId = appActor(req.ctx).appId;
       await patientOf(app.db, appId, req.params.id);
       const counts = await childCounts(app.db, appId, req.params.id);
-      await auditTab(req, req.params.id, 'counts');
+      await auditTab(req.ctx, req.params.id, 'counts');
       return ok(counts);
     },
   );

@@ -1,7 +1,9 @@
+import { cdrBrowserPage, cdrOverview, cdrPatient, cdrRecordCreated, cdrTableInfo, restOk } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRead, filterNames } from '../audit/audit.js';
+import { appActor, signedIn } from '../http/context.js';
 import { addRecord, browseRows, createPatient, overview, tableCatalogue, updatePatient } from './cdr.js';
 import { patientOf, patientView } from './patient360.js';
 import { canSeeIdentity } from './privacy.js';
@@ -12,7 +14,7 @@ import { ownedPatients } from './routes-360.js';
 export const CDR_WRITE_API_ID = 'DataLakeDataResourceMaintenance.import';
 
 const dbId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 
 const recordBody = z.discriminatedUnion(
   'table',
@@ -36,11 +38,16 @@ export async function cdrRoutes(app: FastifyInstance) {
     '/api/v0.1/cdr/patients',
     {
       config: { access: { apiId: CDR_WRITE_API_ID } },
-      schema: { tags, summary: 'Register a patient by hand', body: patientInput },
+      schema: {
+        tags,
+        summary: 'Register a patient by hand',
+        body: patientInput,
+        response: { 200: restOk(cdrPatient) },
+      },
     },
     async (req) => {
-      const row = await createPatient(app.db, req, req.auth!.appId, req.body);
-      return ok(patientView(row, canSeeIdentity(req)));
+      const row = await createPatient(app.db, signedIn(req.ctx), req.body);
+      return ok(patientView(row, canSeeIdentity(req.ctx)));
     },
   );
 
@@ -54,11 +61,12 @@ export async function cdrRoutes(app: FastifyInstance) {
         summary: 'Correct a patient’s registration (audited with before and after)',
         params: z.object({ id: dbId() }),
         body: patientInput,
+        response: { 200: restOk(cdrPatient) },
       },
     },
     async (req) => {
-      const row = await updatePatient(app.db, req, req.auth!.appId, req.params.id, req.body);
-      return ok(patientView(row, canSeeIdentity(req)));
+      const row = await updatePatient(app.db, signedIn(req.ctx), req.params.id, req.body);
+      return ok(patientView(row, canSeeIdentity(req.ctx)));
     },
   );
 
@@ -73,11 +81,12 @@ export async function cdrRoutes(app: FastifyInstance) {
           'Add a visit, diagnosis, allergy, order, lab result, exam, operation, examination, vital sign or document',
         params: z.object({ id: dbId() }),
         body: recordBody,
+        response: { 200: restOk(cdrRecordCreated) },
       },
     },
     async (req) => {
       const b = req.body as { table: (typeof RECORD_TABLES)[number]; row: never };
-      return ok(await addRecord(app.db, req, req.auth!.appId, req.params.id, b.table, b.row));
+      return ok(await addRecord(app.db, signedIn(req.ctx), req.params.id, b.table, b.row));
     },
   );
 
@@ -85,7 +94,11 @@ export async function cdrRoutes(app: FastifyInstance) {
     '/api/v0.1/cdr/tables',
     {
       config: { access: { apiId: 'DataLakeCdrBrowser.query' } },
-      schema: { tags, summary: 'The repository’s tables and their columns' },
+      schema: {
+        tags,
+        summary: 'The repository’s tables and their columns',
+        response: { 200: restOk(z.array(cdrTableInfo)) },
+      },
     },
     async () => ok(tableCatalogue()),
   );
@@ -107,12 +120,13 @@ export async function cdrRoutes(app: FastifyInstance) {
           cursor: dbId().optional(),
           size: z.coerce.number().int().min(1).max(200).default(20),
         }),
+        response: { 200: restOk(cdrBrowserPage) },
       },
     },
     async (req) => {
-      const page = await browseRows(app.db, req.auth!.appId, req.query, canSeeIdentity(req));
+      const page = await browseRows(app.db, appActor(req.ctx).appId, req.query, canSeeIdentity(req.ctx));
       // One read row per page: the table, the filters' names (a keyword may be a name), the count.
-      await auditRead(req, {
+      await auditRead(req.ctx, {
         entity: 'cdr_rows',
         entityId: req.query.patientId ?? '',
         detail: {
@@ -130,8 +144,12 @@ export async function cdrRoutes(app: FastifyInstance) {
     '/api/v0.1/cdr/overview',
     {
       config: { access: { apiId: 'DataLakeOverviews.query' } },
-      schema: { tags, summary: 'Row counts by table and source, and by month' },
+      schema: {
+        tags,
+        summary: 'Row counts by table and source, and by month',
+        response: { 200: restOk(cdrOverview) },
+      },
     },
-    async (req) => ok(await overview(app.db, req.auth!.appId)),
+    async (req) => ok(await overview(app.db, appActor(req.ctx).appId)),
   );
 }

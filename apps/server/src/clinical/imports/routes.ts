@@ -1,9 +1,10 @@
+import { cdrCsvFields, cdrImport, cdrImportDetail, cdrImportPage, restOk } from '@crdp/core';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loginSession } from '../../auth/routes.js';
 import { importRecords } from '../../db/schema/index.js';
+import { appActor, signedIn } from '../../http/context.js';
 import { str } from '../records.js';
 import { CDR_WRITE_API_ID } from '../routes-cdr.js';
 import { CSV_TARGETS, csvFields, csvImportInput } from './csv.js';
@@ -18,7 +19,7 @@ import {
 } from './service.js';
 
 const dbId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const BIG_BODY = 20 * 1024 * 1024;
 
 const fhirBody = z.object({
@@ -60,11 +61,11 @@ export async function importRoutes(app: FastifyInstance) {
         tags,
         summary: 'Import a FHIR R4 Bundle (runs as a job; poll the import record)',
         body: fhirBody,
+        response: { 200: restOk(cdrImport) },
       },
     },
     async (req) => {
-      const s = loginSession(req);
-      const rec = await queueImport(app.db, req, s, 'fhir', req.body.fileName, req.body.bundle);
+      const rec = await queueImport(app.db, signedIn(req.ctx), 'fhir', req.body.fileName, req.body.bundle);
       app.jobs.nudge();
       return ok(importView(rec));
     },
@@ -79,11 +80,11 @@ export async function importRoutes(app: FastifyInstance) {
         tags,
         summary: 'Import a CSV file with a column mapping (runs as a job)',
         body: csvImportInput,
+        response: { 200: restOk(cdrImport) },
       },
     },
     async (req) => {
-      const s = loginSession(req);
-      const rec = await queueImport(app.db, req, s, 'csv', req.body.fileName, req.body);
+      const rec = await queueImport(app.db, signedIn(req.ctx), 'csv', req.body.fileName, req.body);
       app.jobs.nudge();
       return ok(importView(rec));
     },
@@ -93,7 +94,11 @@ export async function importRoutes(app: FastifyInstance) {
     '/api/v0.1/imports/csv-fields',
     {
       config: { access: { apiId: 'DataLakeDataResourceMaintenance.query' } },
-      schema: { tags, summary: 'The fields a CSV column may be mapped to, per target table' },
+      schema: {
+        tags,
+        summary: 'The fields a CSV column may be mapped to, per target table',
+        response: { 200: restOk(cdrCsvFields) },
+      },
     },
     async () => ok(Object.fromEntries(CSV_TARGETS.map((t) => [t, csvFields(t)]))),
   );
@@ -109,9 +114,10 @@ export async function importRoutes(app: FastifyInstance) {
           page: z.coerce.number().int().min(1).max(10_000).default(1),
           size: z.coerce.number().int().min(1).max(100).default(10),
         }),
+        response: { 200: restOk(cdrImportPage) },
       },
     },
-    async (req) => ok(await listImports(app.db, req.auth!.appId, req.query.page, req.query.size)),
+    async (req) => ok(await listImports(app.db, appActor(req.ctx).appId, req.query.page, req.query.size)),
   );
 
   r.get(
@@ -122,9 +128,10 @@ export async function importRoutes(app: FastifyInstance) {
         tags,
         summary: 'One import: status, progress, counts and refused rows',
         params: z.object({ id: dbId() }),
+        response: { 200: restOk(cdrImportDetail) },
       },
     },
-    async (req) => ok(await importDetail(app.db, req.auth!.appId, req.params.id, req.locale)),
+    async (req) => ok(await importDetail(app.db, appActor(req.ctx).appId, req.params.id, req.locale)),
   );
 
   r.post(
@@ -135,10 +142,11 @@ export async function importRoutes(app: FastifyInstance) {
         tags,
         summary: 'Run an import again (no duplicates: rows keep their source ids)',
         params: z.object({ id: dbId() }),
+        response: { 200: restOk(cdrImport) },
       },
     },
     async (req) => {
-      const rec = await rerunImport(app.db, req, loginSession(req), req.params.id);
+      const rec = await rerunImport(app.db, signedIn(req.ctx), req.params.id);
       app.jobs.nudge();
       return ok(importView(rec));
     },

@@ -1,9 +1,10 @@
-import type { Locale } from '@crdp/core';
+import type { CdrImportStatus, cdrImport, cdrImportDetail, cdrImportPage, Locale } from '@crdp/core';
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../../audit/audit.js';
 import type { Db } from '../../db/client.js';
 import { importRecords, jobs } from '../../db/schema/index.js';
+import type { SignedIn } from '../../http/context.js';
 import { notFound } from '../../http/errors.js';
 import { jobFailureText } from '../../jobs/failure.js';
 import { enqueueJob, type JobContext } from '../../jobs/runner.js';
@@ -17,16 +18,21 @@ const MAX_ERRORS = 1000;
 
 type ImportRow = typeof importRecords.$inferSelect;
 
-export const importView = (r: ImportRow, withErrors = false, locale: Locale = 'zh-CN') => ({
+/** An import as the API answers it (the `cdrImport` contract). */
+export const importView = (
+  r: ImportRow,
+  withErrors = false,
+  locale: Locale = 'zh-CN',
+): z.input<typeof cdrImport> => ({
   id: r.id,
   jobId: r.jobId,
-  format: r.format,
+  format: r.format as 'fhir' | 'csv',
   fileName: r.fileName,
-  status: r.status,
+  status: r.status as CdrImportStatus,
   total: r.total,
   succeeded: r.succeeded,
   failed: r.failed,
-  counts: r.counts,
+  counts: r.counts as Record<string, number>,
   ...(withErrors
     ? { errors: (r.errors as RowError[]).map((e) => rowErrorIn(e, locale)) }
     : { errorCount: (r.errors as unknown[]).length }),
@@ -37,8 +43,7 @@ export const importView = (r: ImportRow, withErrors = false, locale: Locale = 'z
 /** Records the import and queues its job, both with the audit row in one transaction. */
 export async function queueImport(
   db: Db,
-  req: FastifyRequest,
-  s: { appId: number; userId: number },
+  s: SignedIn,
   format: 'fhir' | 'csv',
   fileName: string,
   payload: unknown,
@@ -59,7 +64,7 @@ export async function queueImport(
       .set({ jobId: job.id })
       .where(eq(importRecords.id, rec!.id))
       .returning();
-    await audit(tx, req, {
+    await audit(tx, s, {
       action: 'import.queue',
       entity: 'import_record',
       entityId: rec!.id,
@@ -70,12 +75,7 @@ export async function queueImport(
 }
 
 /** Queues an import again (same file): rows are upserted by source id, so nothing doubles. */
-export async function rerunImport(
-  db: Db,
-  req: FastifyRequest,
-  s: { appId: number; userId: number },
-  id: number,
-) {
+export async function rerunImport(db: Db, s: SignedIn, id: number) {
   return db.transaction(async (tx) => {
     const [rec] = await tx
       .select()
@@ -93,12 +93,17 @@ export async function rerunImport(
       .set({ jobId: job.id, status: 'queued', finishedAt: null })
       .where(eq(importRecords.id, id))
       .returning();
-    await audit(tx, req, { action: 'import.rerun', entity: 'import_record', entityId: id });
+    await audit(tx, s, { action: 'import.rerun', entity: 'import_record', entityId: id });
     return row!;
   });
 }
 
-export async function listImports(db: Db, appId: number, page: number, size: number) {
+export async function listImports(
+  db: Db,
+  appId: number,
+  page: number,
+  size: number,
+): Promise<z.input<typeof cdrImportPage>> {
   const where = eq(importRecords.appId, appId);
   const [rows, [total]] = await Promise.all([
     db
@@ -113,7 +118,12 @@ export async function listImports(db: Db, appId: number, page: number, size: num
   return { items: rows.map((r) => importView(r)), total: Number(total?.n ?? 0), page, size };
 }
 
-export async function importDetail(db: Db, appId: number, id: number, locale: Locale = 'zh-CN') {
+export async function importDetail(
+  db: Db,
+  appId: number,
+  id: number,
+  locale: Locale = 'zh-CN',
+): Promise<z.input<typeof cdrImportDetail>> {
   const [rec] = await db
     .select()
     .from(importRecords)

@@ -1,6 +1,8 @@
+import { cdrSearchResult, fileDownload, restOk } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { audit, auditRead, filterNames } from '../../audit/audit.js';
+import { appActor } from '../../http/context.js';
 import { canSeeIdentity } from '../privacy.js';
 import { exportSearch, searchInput, searchPatientsByConditions } from './search.js';
 
@@ -18,16 +20,22 @@ export async function searchRoutes(app: FastifyInstance) {
         summary:
           'Patients meeting every condition (diagnosis, lab ranges, dates, gender, age, document text)',
         body: searchInput,
+        response: { 200: restOk(cdrSearchResult) },
       },
     },
     async (req) => {
-      const data = await searchPatientsByConditions(app.db, req.auth!.appId, req.body, canSeeIdentity(req));
+      const data = await searchPatientsByConditions(
+        app.db,
+        appActor(req.ctx).appId,
+        req.body,
+        canSeeIdentity(req.ctx),
+      );
       // One read row per result page: the conditions' names (a text term may be a name) and the count.
-      await auditRead(req, {
+      await auditRead(req.ctx, {
         entity: 'patient_search',
         detail: { filters: filterNames(req.body, SEARCH_FILTERS), count: data.items.length },
       });
-      return { code: 200, data, message: 'ok' };
+      return { code: 200 as const, data, message: 'ok' };
     },
   );
   r.post(
@@ -38,13 +46,19 @@ export async function searchRoutes(app: FastifyInstance) {
         tags: ['search'],
         summary: 'The search result as CSV (at most 10,000 patients)',
         body: searchInput,
+        response: { 200: fileDownload },
       },
     },
     async (req, reply) => {
-      const { csv, rows } = await exportSearch(app.db, req.auth!.appId, req.body, canSeeIdentity(req));
+      const { csv, rows } = await exportSearch(
+        app.db,
+        appActor(req.ctx).appId,
+        req.body,
+        canSeeIdentity(req.ctx),
+      );
       // Exports take identifiable data out of the system: keep a trace of who took what (the
       // conditions' names, not their values: a document term may be a patient's name).
-      await audit(app.db, req, {
+      await audit(app.db, req.ctx, {
         action: 'export',
         entity: 'patient_search',
         after: { filters: filterNames(req.body, SEARCH_FILTERS), rows },

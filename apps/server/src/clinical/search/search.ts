@@ -1,41 +1,27 @@
+import { cdrSearchConditions, type cdrSearchHit, cdrSearchLab, type cdrSearchResult } from '@crdp/core';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../../db/client.js';
 import { csvText } from '../../files/csv.js';
 import { schemaMessage } from '../../http/validation-messages.js';
-import { highlight, type Segment, termsOf, tsqueryOf } from '../bigrams.js';
+import { highlight, termsOf, tsqueryOf } from '../bigrams.js';
 import { type PatientRow, patientView } from '../patient360.js';
-import { str } from '../records.js';
 
-/** The conditions of the multi-condition search (`/data-lake/full-text-retrieval`); all must hold. */
-export const searchInput = z
-  .object({
-    /** ICD-10 code prefix (K74) or words of the diagnosis name (肝硬化). */
-    diagnosis: str(60, 1).optional(),
+/**
+ * The conditions of the multi-condition search (`/data-lake/full-text-retrieval`); all must hold.
+ * The fields are the contract's (@crdp/core); the checks across fields are the server's.
+ */
+export const searchInput = cdrSearchConditions
+  .extend({
     labs: z
       .array(
-        z
-          .object({
-            itemCode: str(40, 1),
-            min: z.number().finite().optional(),
-            max: z.number().finite().optional(),
-          })
-          .refine((l) => l.min === undefined || l.max === undefined || l.min <= l.max, {
-            message: schemaMessage('min 不能大于 max', 'min must not exceed max'),
-            path: ['min'],
-          }),
+        cdrSearchLab.refine((l) => l.min === undefined || l.max === undefined || l.min <= l.max, {
+          message: schemaMessage('min 不能大于 max', 'min must not exceed max'),
+          path: ['min'],
+        }),
       )
       .max(5)
       .optional(),
-    dateFrom: z.iso.date().optional(),
-    dateTo: z.iso.date().optional(),
-    gender: z.number().int().min(0).max(3).optional(),
-    ageMin: z.number().int().min(0).max(150).optional(),
-    ageMax: z.number().int().min(0).max(150).optional(),
-    /** Free text over clinical documents: every term (split by blanks) must occur. */
-    text: str(200).optional(),
-    cursor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-    size: z.number().int().min(1).max(100).default(20),
   })
   .refine((q) => q.ageMin === undefined || q.ageMax === undefined || q.ageMin <= q.ageMax, {
     message: schemaMessage('ageMin 不能大于 ageMax', 'ageMin must not exceed ageMax'),
@@ -116,19 +102,8 @@ export function searchWhere(appId: number, q: SearchInput): SQL {
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
-interface Hit {
-  documentId: number;
-  kind: string;
-  title: string;
-  writtenAt: string;
-  snippet: Segment[];
-}
-
-type Found = ReturnType<typeof patientView> & {
-  documents: Hit[];
-  diagnoses: string[];
-  labs: Array<{ itemCode: string; itemName: string; valueNum: number; unit: string; collectedAt: string }>;
-};
+/** A patient meeting every condition, as the API answers it (the `cdrSearchHit` contract). */
+type Found = z.input<typeof cdrSearchHit>;
 
 const patientFromSql = (r: Record<string, unknown>): PatientRow => ({
   id: Number(r.id),
@@ -157,7 +132,12 @@ export async function matchingPatients(db: Tx, appId: number, q: SearchInput, li
 }
 
 /** One page of patients meeting every condition, newest first, with what matched in each. */
-export async function searchPatientsByConditions(db: Tx, appId: number, q: SearchInput, full: boolean) {
+export async function searchPatientsByConditions(
+  db: Tx,
+  appId: number,
+  q: SearchInput,
+  full: boolean,
+): Promise<z.input<typeof cdrSearchResult> & { items: Found[] }> {
   const [rows, counted] = await Promise.all([
     matchingPatients(db, appId, q, q.size + 1),
     // The first page says how many patients match in all; later pages keep that number.

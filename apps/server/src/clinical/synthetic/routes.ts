@@ -1,8 +1,9 @@
+import { jobView as jobViewSchema, restOk } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../../audit/audit.js';
-import { loginSession } from '../../auth/routes.js';
+import { signedIn } from '../../http/context.js';
 import { jobView } from '../../jobs/routes.js';
 import { enqueueJob } from '../../jobs/runner.js';
 import { CDR_WRITE_API_ID } from '../routes-cdr.js';
@@ -33,10 +34,11 @@ export async function syntheticRoutes(app: FastifyInstance) {
           patients: z.number().int().min(1).max(5000),
           seed: z.number().int().min(0).max(2_147_483_647),
         }),
+        response: { 200: restOk(jobViewSchema) },
       },
     },
     async (req) => {
-      const s = loginSession(req);
+      const s = signedIn(req.ctx);
       const job = await app.db.transaction(async (tx) => {
         const j = await enqueueJob(tx, {
           appId: s.appId,
@@ -44,11 +46,11 @@ export async function syntheticRoutes(app: FastifyInstance) {
           params: req.body,
           createdBy: s.userId,
         });
-        await audit(tx, req, { action: 'synthetic.queue', entity: 'job', entityId: j.id, after: req.body });
+        await audit(tx, s, { action: 'synthetic.queue', entity: 'job', entityId: j.id, after: req.body });
         return j;
       });
       app.jobs.nudge();
-      return { code: 200, data: jobView(job, req.locale), message: 'ok' };
+      return { code: 200 as const, data: jobView(job, req.locale), message: 'ok' };
     },
   );
 }

@@ -2,7 +2,7 @@ import { formatDate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
-import type { Paged, Row } from './api';
+import type { Paged } from './api';
 
 export const dt = (v: unknown) => formatDate(v as string, 'YYYY-MM-DD HH:mm');
 export const day = (v: unknown) => formatDate(v as string, 'YYYY-MM-DD');
@@ -14,7 +14,7 @@ export function FlagTag({ flag, label }: { flag: string; label: string }) {
 }
 
 /** A server-paged list of one patient's rows (page and size go to the server). */
-export function PagedTable({
+export function PagedTable<Row extends { id: number }>({
   queryKey,
   fetch,
   columns,
@@ -22,7 +22,7 @@ export function PagedTable({
   onRow,
 }: {
   queryKey: unknown[];
-  fetch: (page: number, size: number) => Promise<Paged>;
+  fetch: (page: number, size: number) => Promise<Paged<Row>>;
   columns: TableColumnsType<Row>;
   testId?: string;
   onRow?: (r: Row) => void;

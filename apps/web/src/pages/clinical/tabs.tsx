@@ -21,8 +21,8 @@ import { useMemo, useState } from 'react';
 import type { useTranslation } from 'react-i18next';
 import { StatusTag } from '../../components/crf/RecordStatusTag';
 import { VitalSignChart } from '../../components/vital-signs/VitalSignChart';
-import { crfApi, type RecordStatus } from '../crf/api';
-import { type LabItem, type Person, patient360, type Row, type Visit } from './api';
+import { type CrfRecordRow, crfApi, type RecordStatus } from '../crf/api';
+import { type LabItem, type Person, patient360, type Visit } from './api';
 import { day, dt, FlagTag, PagedTable } from './shared';
 
 type T = ReturnType<typeof useTranslation>['t'];
@@ -412,10 +412,10 @@ export function PatientFormsTab({ mrn, t }: { mrn: string; t: T }) {
         />
         <Typography.Text type="secondary">{t('crf.hint')}</Typography.Text>
       </Space>
-      <Table
+      <Table<CrfRecordRow>
         rowKey="id"
         size="small"
-        dataSource={(records.data?.items ?? []) as unknown as Row[]}
+        dataSource={records.data?.items ?? []}
         columns={[
           { title: t('crf.subject'), dataIndex: 'subjectCode' },
           {

@@ -1,9 +1,10 @@
+import type { CdrBrowserRow } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Form, Input, InputNumber, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
-import { cdr, type Row } from '../clinical/api';
+import { cdr } from '../clinical/api';
 import { CLINICAL_NS } from '../clinical/i18n';
 
 const show = (v: unknown) =>
@@ -68,7 +69,7 @@ export default function CdrBrowser() {
           {t('common.search')}
         </Button>
       </Form>
-      <Table<Row>
+      <Table<CdrBrowserRow>
         rowKey="id"
         size="small"
         scroll={{ x: 'max-content' }}
