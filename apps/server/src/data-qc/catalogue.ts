@@ -1,10 +1,17 @@
-import type { Locale } from '@crdp/core';
+import {
+  type Locale,
+  QC_RULE_KINDS,
+  QC_SEVERITIES,
+  type QcCatalogue,
+  type QcColumnType,
+  type QcRuleKind,
+} from '@crdp/core';
 
 /**
  * The clinical tables and columns a QC rule may name. The SQL names below are the only ones a
  * rule's query is ever built from: the client sends keys of this whitelist, never SQL.
  */
-export type ColumnType = 'text' | 'number' | 'date' | 'datetime';
+export type ColumnType = QcColumnType;
 
 export interface QcColumn {
   key: string;
@@ -177,9 +184,10 @@ export const QC_TABLES: QcTable[] = [
   },
 ];
 
-export const QC_KINDS = ['required', 'range', 'pattern', 'allowed', 'date_order', 'future_date'] as const;
-export type QcKind = (typeof QC_KINDS)[number];
-export const QC_SEVERITIES = ['error', 'warning'] as const;
+/** The kinds and severities are the contract's (@crdp/core), which the web reads too. */
+export const QC_KINDS = QC_RULE_KINDS;
+export type QcKind = QcRuleKind;
+export { QC_SEVERITIES };
 
 /** The column types each kind of rule can check. */
 export const KIND_TYPES: Record<QcKind, ColumnType[]> = {
@@ -206,7 +214,7 @@ export const tableOf = (key: string) => byKey.get(key);
 export const columnOf = (table: QcTable, key: string) => table.columns.find((col) => col.key === key);
 
 /** The whitelist as the rule drawer shows it, in the request's language. */
-export function describeCatalogue(locale: Locale) {
+export function describeCatalogue(locale: Locale): QcCatalogue {
   return {
     kinds: QC_KINDS.map((k) => ({ key: k, label: KIND_LABELS[k][locale], types: KIND_TYPES[k] })),
     tables: QC_TABLES.map((t) => ({

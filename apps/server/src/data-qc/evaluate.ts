@@ -1,3 +1,4 @@
+import type { QcSeverity } from '@crdp/core';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { columnOf, type QcColumn, type QcKind, tableOf } from './catalogue.js';
@@ -11,7 +12,7 @@ export interface RunRule {
   kind: QcKind;
   columnKey: string;
   params: RuleParams;
-  severity: string;
+  severity: QcSeverity;
 }
 
 /** At most this many faulty rows are kept per rule of a task; the true count is kept too. */

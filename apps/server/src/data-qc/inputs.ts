@@ -1,92 +1,51 @@
+import {
+  type QcFaultQuery,
+  type QcListQuery,
+  type QcPlanInput,
+  type QcRuleInput,
+  qcExportQuery,
+  qcFaultQuery,
+  qcListQuery,
+  qcPageQuery,
+  qcPlanInput,
+  qcRuleInput,
+  qcTaskInput,
+} from '@crdp/core';
 import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
 import type { qcPlans, qcRules } from '../db/schema/index.js';
-import { AppError } from '../http/errors.js';
-import { QC_KINDS, QC_SEVERITIES } from './catalogue.js';
+import { type RequestContext, type SignedIn, signedIn } from '../http/context.js';
 
-/** Who is asking: the session's app and user. Every query of the area is scoped to `appId`. */
-export interface Actor {
-  appId: number;
-  userId: number | null;
-  userName: string;
-}
+/**
+ * Who is asking: the signed-in person of the request context, in one app. Every query of the
+ * area is scoped to its `appId`; audit rows take it as their context.
+ */
+export type Actor = SignedIn;
+export const actorOf = (ctx: RequestContext): Actor => signedIn(ctx);
 
-export function actorOf(req: FastifyRequest): Actor {
-  if (!req.auth) throw new AppError(401, 'auth.required');
-  return { appId: req.auth.appId, userId: req.auth.userId, userName: req.auth.userName };
-}
+/** The request shapes are the contract of @crdp/core (the web sends the same). */
+export const ruleInput = qcRuleInput;
+export type RuleInput = QcRuleInput;
+export const planInput = qcPlanInput;
+export type PlanInput = QcPlanInput;
+export const taskInput = qcTaskInput;
+export const listQuery = qcListQuery;
+export type ListQuery = QcListQuery;
+export const pageQuery = qcPageQuery;
+export const faultQuery = qcFaultQuery;
+export type FaultQuery = QcFaultQuery;
+export const exportQuery = qcExportQuery;
 
-// zod counts code points; the limit is also held in UTF-16 units, as the OpenAPI maxLength says.
-const bounded = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((s) => s.length <= max, `at most ${max} characters`)
-    .transform((s) => s.trim());
-const name = bounded(100).pipe(z.string().min(1));
-const key = z.string().max(40);
 const serialId = z.coerce.number().int().positive().max(2_147_483_647);
-const finite = z.number().min(-1e15).max(1e15);
-
-export const ruleInput = z.object({
-  name,
-  description: bounded(500).default(''),
-  table: key,
-  kind: z.enum(QC_KINDS),
-  column: key,
-  severity: z.enum(QC_SEVERITIES).default('error'),
-  enabled: z.boolean().default(true),
-  /** range: bounds, inclusive; at least one. */
-  min: finite.nullish(),
-  max: finite.nullish(),
-  /** pattern: a regular expression the whole value must match (anchor it yourself). */
-  pattern: z.string().max(200).nullish(),
-  /** allowed: the values accepted. */
-  values: z.array(z.string().max(100)).max(200).nullish(),
-  /** date_order: the column that must not be earlier than `column`. */
-  otherColumn: key.nullish(),
-  /** Any kind: check only rows whose `filterColumn` equals `filterValue` (e.g. item code ALT). */
-  filterColumn: key.nullish(),
-  filterValue: z.string().max(100).nullish(),
-});
-export type RuleInput = z.infer<typeof ruleInput>;
-
-export const planInput = z.object({
-  name,
-  description: bounded(500).default(''),
-  enabled: z.boolean().default(true),
-  ruleIds: z.array(serialId).min(1).max(100),
-});
-export type PlanInput = z.infer<typeof planInput>;
-
-export const taskInput = z.object({ planId: serialId });
-
-const page = z.coerce.number().int().min(1).max(100_000).default(1);
-const size = z.coerce.number().int().min(1).max(200).default(20);
-export const listQuery = z.object({
-  page,
-  size,
-  keyword: z.string().max(100).optional(),
-  enabled: z.enum(['true', 'false']).optional(),
-});
-export type ListQuery = z.infer<typeof listQuery>;
-export const pageQuery = z.object({ page, size });
-export const faultQuery = z.object({
-  page,
-  size,
-  taskRuleId: serialId.optional(),
-  keyword: z.string().max(100).optional(),
-});
-export type FaultQuery = z.infer<typeof faultQuery>;
-export const exportQuery = z.object({ format: z.enum(['csv', 'xlsx']).default('csv') });
-
 export const ruleParams = z.object({ ruleId: serialId });
 export const planParams = z.object({ planId: serialId });
 export const taskParams = z.object({ taskId: serialId });
 
-export const ok = <T>(data: T) => ({ code: 200, data, message: 'ok' });
+/** One page of a data-QC list as the server builds it. */
+export type QcPageOf<T> = { items: T[]; total: number; page: number; size: number };
+
+export const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 export const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 /** LIKE pattern of a keyword with its wildcards taken literally. */
 export const likeOf = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;

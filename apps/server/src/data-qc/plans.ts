@@ -1,10 +1,11 @@
+import type { QcRuleKind, QcSeverity, qcPlan } from '@crdp/core';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { qcPlanRules, qcPlans, qcRules } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
-import { type Actor, type ListQuery, namedPage, type PlanInput } from './inputs.js';
+import { type Actor, type ListQuery, namedPage, type PlanInput, type QcPageOf } from './inputs.js';
 
 /**
  * QC plans (DataQcPlan): a named, ordered set of the app's own rules. A plan is saved only with
@@ -32,13 +33,22 @@ async function planRules(db: Tx, planIds: number[]) {
     .orderBy(asc(qcPlanRules.planId), asc(qcPlanRules.position));
 }
 
-async function withRules(db: Tx, rows: PlanRow[]) {
+/** A plan as the API answers it (the `qcPlan` contract). */
+export type PlanView = z.input<typeof qcPlan>;
+
+async function withRules(db: Tx, rows: PlanRow[]): Promise<PlanView[]> {
   const rules = await planRules(
     db,
     rows.map((r) => r.id),
   );
   return rows.map((p) => {
-    const mine = rules.filter((r) => r.planId === p.id).map(({ planId: _p, ...r }) => r);
+    const mine = rules
+      .filter((r) => r.planId === p.id)
+      .map(({ planId: _p, ...r }) => ({
+        ...r,
+        kind: r.kind as QcRuleKind,
+        severity: r.severity as QcSeverity,
+      }));
     return {
       id: p.id,
       name: p.name,
@@ -51,7 +61,6 @@ async function withRules(db: Tx, rows: PlanRow[]) {
     };
   });
 }
-export type PlanView = Awaited<ReturnType<typeof withRules>>[number];
 
 export async function planRow(db: Tx, appId: number, id: number): Promise<PlanRow> {
   const [row] = await db
@@ -66,7 +75,7 @@ export async function planOf(db: Tx, appId: number, id: number): Promise<PlanVie
   return (await withRules(db, [await planRow(db, appId, id)]))[0]!;
 }
 
-export async function listPlans(db: Db, appId: number, q: ListQuery) {
+export async function listPlans(db: Db, appId: number, q: ListQuery): Promise<QcPageOf<PlanView>> {
   const { total, rows } = await namedPage(db, qcPlans, appId, q);
   return { total, page: q.page, size: q.size, items: await withRules(db, rows) };
 }
@@ -108,7 +117,7 @@ async function writeRules(tx: Tx, planId: number, ids: number[]) {
   await tx.insert(qcPlanRules).values(ids.map((ruleId, position) => ({ planId, ruleId, position })));
 }
 
-export async function createPlan(db: Db, req: FastifyRequest, actor: Actor, input: PlanInput) {
+export async function createPlan(db: Db, actor: Actor, input: PlanInput) {
   return db.transaction(async (tx) => {
     await checkRuleIds(tx, actor.appId, input.ruleIds);
     const [row] = await tx
@@ -123,12 +132,12 @@ export async function createPlan(db: Db, req: FastifyRequest, actor: Actor, inpu
       .returning();
     await writeRules(tx, row!.id, input.ruleIds);
     const view = await planOf(tx, actor.appId, row!.id);
-    await audit(tx, req, { action: 'create', entity: 'qc_plan', entityId: row!.id, after: view });
+    await audit(tx, actor, { action: 'create', entity: 'qc_plan', entityId: row!.id, after: view });
     return view;
   });
 }
 
-export async function updatePlan(db: Db, req: FastifyRequest, actor: Actor, id: number, input: PlanInput) {
+export async function updatePlan(db: Db, actor: Actor, id: number, input: PlanInput) {
   return db.transaction(async (tx) => {
     const before = await planOf(tx, actor.appId, id);
     await checkRuleIds(tx, actor.appId, input.ruleIds);
@@ -143,35 +152,29 @@ export async function updatePlan(db: Db, req: FastifyRequest, actor: Actor, id: 
       .where(and(eq(qcPlans.id, id), eq(qcPlans.appId, actor.appId)));
     await writeRules(tx, id, input.ruleIds);
     const after = await planOf(tx, actor.appId, id);
-    await audit(tx, req, { action: 'update', entity: 'qc_plan', entityId: id, before, after });
+    await audit(tx, actor, { action: 'update', entity: 'qc_plan', entityId: id, before, after });
     return after;
   });
 }
 
 /** Deletes a plan; its past tasks and reports stay (they keep the plan's name). */
-export async function deletePlan(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+export async function deletePlan(db: Db, actor: Actor, id: number) {
   return db.transaction(async (tx) => {
     const before = await planOf(tx, actor.appId, id);
     await tx.delete(qcPlans).where(and(eq(qcPlans.id, id), eq(qcPlans.appId, actor.appId)));
-    await audit(tx, req, { action: 'delete', entity: 'qc_plan', entityId: id, before });
+    await audit(tx, actor, { action: 'delete', entity: 'qc_plan', entityId: id, before });
     return { id };
   });
 }
 
-export async function setPlanEnabled(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  id: number,
-  enabled: boolean,
-) {
+export async function setPlanEnabled(db: Db, actor: Actor, id: number, enabled: boolean) {
   return db.transaction(async (tx) => {
     const before = await planRow(tx, actor.appId, id);
     await tx
       .update(qcPlans)
       .set({ enabled, updatedAt: new Date() })
       .where(and(eq(qcPlans.id, id), eq(qcPlans.appId, actor.appId)));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: enabled ? 'enable' : 'disable',
       entity: 'qc_plan',
       entityId: id,

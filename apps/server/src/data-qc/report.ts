@@ -1,5 +1,6 @@
-import type { Locale } from '@crdp/core';
+import type { Locale, qcFault, qcReport } from '@crdp/core';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import { maskNationalId, maskPhone } from '../clinical/privacy.js';
 import type { Db, Tx } from '../db/client.js';
 import { qcTaskRules } from '../db/schema/index.js';
@@ -8,7 +9,7 @@ import { type Cell, xlsxBuffer } from '../files/xlsx.js';
 import { invalidField } from '../http/errors.js';
 import { columnOf, KIND_LABELS, type QcKind, tableOf } from './catalogue.js';
 import type { RunRule } from './evaluate.js';
-import { type FaultQuery, likeOf, rowsOf } from './inputs.js';
+import { type FaultQuery, likeOf, type QcPageOf, rowsOf } from './inputs.js';
 import { taskOf } from './tasks.js';
 
 /**
@@ -119,7 +120,12 @@ async function taskRulesOf(db: Tx, appId: number, taskId: number) {
     .orderBy(asc(qcTaskRules.position));
 }
 
-export async function reportOf(db: Db, appId: number, taskId: number, locale: Locale) {
+export async function reportOf(
+  db: Db,
+  appId: number,
+  taskId: number,
+  locale: Locale,
+): Promise<z.input<typeof qcReport>> {
   const task = await taskOf(db, appId, taskId);
   const rules = (await taskRulesOf(db, appId, taskId)).map((r) => {
     const rule = r.rule as RunRule;
@@ -164,21 +170,8 @@ export async function reportOf(db: Db, appId: number, taskId: number, locale: Lo
   };
 }
 
-export interface FaultView {
-  id: number;
-  taskRuleId: number;
-  ruleName: string;
-  severity: string;
-  table: string;
-  tableLabel: string;
-  rowId: number;
-  patientId: number;
-  patientName: string | null;
-  patientMrn: string | null;
-  value: string | null;
-  otherValue: string | null;
-  message: string;
-}
+/** A fault as the API answers it (the `qcFault` contract). */
+export type FaultView = z.input<typeof qcFault>;
 
 async function faultRows(
   db: Tx,
@@ -240,7 +233,7 @@ export async function listFaults(
   q: FaultQuery,
   locale: Locale,
   full: boolean,
-) {
+): Promise<QcPageOf<FaultView>> {
   await taskOf(db, appId, taskId);
   const trs = await taskRulesOf(db, appId, taskId);
   if (q.taskRuleId && !trs.some((r) => r.id === q.taskRuleId))

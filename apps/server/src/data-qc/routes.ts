@@ -1,3 +1,15 @@
+import {
+  fileDownload,
+  qcCatalogue,
+  qcDeleted,
+  qcFault,
+  qcPage,
+  qcPlan,
+  qcReport,
+  qcRule,
+  qcTask,
+  restOk,
+} from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { audit, auditRead, filterNames } from '../audit/audit.js';
@@ -64,7 +76,11 @@ export async function dataQcRoutes(app: FastifyInstance) {
     `${P}/catalogue`,
     {
       config: id('DataQcRule.query'),
-      schema: { tags, summary: 'Tables, columns and rule kinds a QC rule may use' },
+      schema: {
+        tags,
+        summary: 'Tables, columns and rule kinds a QC rule may use',
+        response: { 200: restOk(qcCatalogue) },
+      },
     },
     async (req) => ok(describeCatalogue(req.locale)),
   );
@@ -74,38 +90,57 @@ export async function dataQcRoutes(app: FastifyInstance) {
     `${P}/rules`,
     {
       config: id('DataQcRule.query'),
-      schema: { tags, summary: 'QC rules of the app', querystring: listQuery },
+      schema: {
+        tags,
+        summary: 'QC rules of the app',
+        querystring: listQuery,
+        response: { 200: restOk(qcPage(qcRule)) },
+      },
     },
-    async (req) => ok(await listRules(app.db, req.auth!.appId, req.query)),
+    async (req) => ok(await listRules(app.db, actorOf(req.ctx).appId, req.query)),
   );
   r.post(
     `${P}/rules`,
-    { config: id('DataQcRule.add'), schema: { tags, summary: 'Create a QC rule', body: ruleInput } },
-    async (req) => ok(await createRule(app.db, req, actorOf(req), req.body)),
+    {
+      config: id('DataQcRule.add'),
+      schema: { tags, summary: 'Create a QC rule', body: ruleInput, response: { 200: restOk(qcRule) } },
+    },
+    async (req) => ok(await createRule(app.db, actorOf(req.ctx), req.body)),
   );
   r.get(
     `${P}/rules/:ruleId`,
     {
       config: { ...id('DataQcRule.get'), ownedIds: ownedRuleIds },
-      schema: { tags, summary: 'A QC rule', params: ruleParams },
+      schema: { tags, summary: 'A QC rule', params: ruleParams, response: { 200: restOk(qcRule) } },
     },
-    async (req) => ok(ruleView(await ruleOf(app.db, req.auth!.appId, req.params.ruleId))),
+    async (req) => ok(ruleView(await ruleOf(app.db, actorOf(req.ctx).appId, req.params.ruleId))),
   );
   r.put(
     `${P}/rules/:ruleId`,
     {
       config: { ...id('DataQcRule.edit'), ownedIds: ownedRuleIds },
-      schema: { tags, summary: 'Change a QC rule', params: ruleParams, body: ruleInput },
+      schema: {
+        tags,
+        summary: 'Change a QC rule',
+        params: ruleParams,
+        body: ruleInput,
+        response: { 200: restOk(qcRule) },
+      },
     },
-    async (req) => ok(await updateRule(app.db, req, actorOf(req), req.params.ruleId, req.body)),
+    async (req) => ok(await updateRule(app.db, actorOf(req.ctx), req.params.ruleId, req.body)),
   );
   r.delete(
     `${P}/rules/:ruleId`,
     {
       config: { ...id('DataQcRule.delete'), ownedIds: ownedRuleIds },
-      schema: { tags, summary: 'Delete a QC rule (plans lose it; past reports keep it)', params: ruleParams },
+      schema: {
+        tags,
+        summary: 'Delete a QC rule (plans lose it; past reports keep it)',
+        params: ruleParams,
+        response: { 200: restOk(qcDeleted) },
+      },
     },
-    async (req) => ok(await deleteRule(app.db, req, actorOf(req), req.params.ruleId)),
+    async (req) => ok(await deleteRule(app.db, actorOf(req.ctx), req.params.ruleId)),
   );
   for (const action of ['enable', 'disable'] as const) {
     r.post(
@@ -116,10 +151,11 @@ export async function dataQcRoutes(app: FastifyInstance) {
           tags,
           summary: `${action === 'enable' ? 'Enable' : 'Disable'} a QC rule`,
           params: ruleParams,
+          response: { 200: restOk(qcRule) },
         },
       },
       async (req) =>
-        ok(await setRuleEnabled(app.db, req, actorOf(req), req.params.ruleId, action === 'enable')),
+        ok(await setRuleEnabled(app.db, actorOf(req.ctx), req.params.ruleId, action === 'enable')),
     );
   }
 
@@ -128,41 +164,67 @@ export async function dataQcRoutes(app: FastifyInstance) {
     `${P}/plans`,
     {
       config: id('DataQcPlan.query'),
-      schema: { tags, summary: 'QC plans of the app', querystring: listQuery },
+      schema: {
+        tags,
+        summary: 'QC plans of the app',
+        querystring: listQuery,
+        response: { 200: restOk(qcPage(qcPlan)) },
+      },
     },
-    async (req) => ok(await listPlans(app.db, req.auth!.appId, req.query)),
+    async (req) => ok(await listPlans(app.db, actorOf(req.ctx).appId, req.query)),
   );
   r.post(
     `${P}/plans`,
     {
       config: id('DataQcPlan.add'),
-      schema: { tags, summary: 'Create a QC plan of enabled rules', body: planInput },
+      schema: {
+        tags,
+        summary: 'Create a QC plan of enabled rules',
+        body: planInput,
+        response: { 200: restOk(qcPlan) },
+      },
     },
-    async (req) => ok(await createPlan(app.db, req, actorOf(req), req.body)),
+    async (req) => ok(await createPlan(app.db, actorOf(req.ctx), req.body)),
   );
   r.get(
     `${P}/plans/:planId`,
     {
       config: { ...id('DataQcPlan.get'), ownedIds: ownedPlanIds },
-      schema: { tags, summary: 'A QC plan with its rules', params: planParams },
+      schema: {
+        tags,
+        summary: 'A QC plan with its rules',
+        params: planParams,
+        response: { 200: restOk(qcPlan) },
+      },
     },
-    async (req) => ok(await planOf(app.db, req.auth!.appId, req.params.planId)),
+    async (req) => ok(await planOf(app.db, actorOf(req.ctx).appId, req.params.planId)),
   );
   r.put(
     `${P}/plans/:planId`,
     {
       config: { ...id('DataQcPlan.edit'), ownedIds: ownedPlanIds },
-      schema: { tags, summary: 'Change a QC plan', params: planParams, body: planInput },
+      schema: {
+        tags,
+        summary: 'Change a QC plan',
+        params: planParams,
+        body: planInput,
+        response: { 200: restOk(qcPlan) },
+      },
     },
-    async (req) => ok(await updatePlan(app.db, req, actorOf(req), req.params.planId, req.body)),
+    async (req) => ok(await updatePlan(app.db, actorOf(req.ctx), req.params.planId, req.body)),
   );
   r.delete(
     `${P}/plans/:planId`,
     {
       config: { ...id('DataQcPlan.delete'), ownedIds: ownedPlanIds },
-      schema: { tags, summary: 'Delete a QC plan (its tasks and reports stay)', params: planParams },
+      schema: {
+        tags,
+        summary: 'Delete a QC plan (its tasks and reports stay)',
+        params: planParams,
+        response: { 200: restOk(qcDeleted) },
+      },
     },
-    async (req) => ok(await deletePlan(app.db, req, actorOf(req), req.params.planId)),
+    async (req) => ok(await deletePlan(app.db, actorOf(req.ctx), req.params.planId)),
   );
   for (const action of ['enable', 'disable'] as const) {
     r.post(
@@ -173,10 +235,11 @@ export async function dataQcRoutes(app: FastifyInstance) {
           tags,
           summary: `${action === 'enable' ? 'Enable' : 'Disable'} a QC plan`,
           params: planParams,
+          response: { 200: restOk(qcPlan) },
         },
       },
       async (req) =>
-        ok(await setPlanEnabled(app.db, req, actorOf(req), req.params.planId, action === 'enable')),
+        ok(await setPlanEnabled(app.db, actorOf(req.ctx), req.params.planId, action === 'enable')),
     );
   }
 
@@ -185,18 +248,28 @@ export async function dataQcRoutes(app: FastifyInstance) {
     `${P}/tasks`,
     {
       config: id('DataQcTask.query'),
-      schema: { tags, summary: 'QC tasks of the app with their status', querystring: pageQuery },
+      schema: {
+        tags,
+        summary: 'QC tasks of the app with their status',
+        querystring: pageQuery,
+        response: { 200: restOk(qcPage(qcTask)) },
+      },
     },
-    async (req) => ok(await listTasks(app.db, req.auth!.appId, req.query, false, req.locale)),
+    async (req) => ok(await listTasks(app.db, actorOf(req.ctx).appId, req.query, false, req.locale)),
   );
   r.post(
     `${P}/tasks`,
     {
       config: id('DataQcTask.add'),
-      schema: { tags, summary: 'Run a QC plan (a background job)', body: taskInput },
+      schema: {
+        tags,
+        summary: 'Run a QC plan (a background job)',
+        body: taskInput,
+        response: { 200: restOk(qcTask) },
+      },
     },
     async (req) => {
-      const task = await requestTask(app.db, req, actorOf(req), req.body.planId);
+      const task = await requestTask(app.db, actorOf(req.ctx), req.body.planId);
       app.jobs.nudge();
       return ok(task);
     },
@@ -205,17 +278,27 @@ export async function dataQcRoutes(app: FastifyInstance) {
     `${P}/tasks/:taskId`,
     {
       config: { ...id('DataQcTask.get'), ownedIds: ownedTaskIds },
-      schema: { tags, summary: 'A QC task with its status and totals', params: taskParams },
+      schema: {
+        tags,
+        summary: 'A QC task with its status and totals',
+        params: taskParams,
+        response: { 200: restOk(qcTask) },
+      },
     },
-    async (req) => ok(await taskOf(app.db, req.auth!.appId, req.params.taskId, req.locale)),
+    async (req) => ok(await taskOf(app.db, actorOf(req.ctx).appId, req.params.taskId, req.locale)),
   );
   r.delete(
     `${P}/tasks/:taskId`,
     {
       config: { ...id('DataQcTask.delete'), ownedIds: ownedTaskIds },
-      schema: { tags, summary: 'Delete a finished QC task and its findings', params: taskParams },
+      schema: {
+        tags,
+        summary: 'Delete a finished QC task and its findings',
+        params: taskParams,
+        response: { 200: restOk(qcDeleted) },
+      },
     },
-    async (req) => ok(await deleteTask(app.db, req, actorOf(req), req.params.taskId)),
+    async (req) => ok(await deleteTask(app.db, actorOf(req.ctx), req.params.taskId)),
   );
 
   // Reports
@@ -223,17 +306,27 @@ export async function dataQcRoutes(app: FastifyInstance) {
     `${P}/reports`,
     {
       config: id('DataQcReport.query'),
-      schema: { tags, summary: 'Finished QC tasks, whose reports can be read', querystring: pageQuery },
+      schema: {
+        tags,
+        summary: 'Finished QC tasks, whose reports can be read',
+        querystring: pageQuery,
+        response: { 200: restOk(qcPage(qcTask)) },
+      },
     },
-    async (req) => ok(await listTasks(app.db, req.auth!.appId, req.query, true, req.locale)),
+    async (req) => ok(await listTasks(app.db, actorOf(req.ctx).appId, req.query, true, req.locale)),
   );
   r.get(
     `${P}/reports/:taskId`,
     {
       config: { ...id('DataQcReport.get'), ownedIds: ownedTaskIds },
-      schema: { tags, summary: 'Pass rate per rule and overall of a QC task', params: taskParams },
+      schema: {
+        tags,
+        summary: 'Pass rate per rule and overall of a QC task',
+        params: taskParams,
+        response: { 200: restOk(qcReport) },
+      },
     },
-    async (req) => ok(await reportOf(app.db, req.auth!.appId, req.params.taskId, req.locale)),
+    async (req) => ok(await reportOf(app.db, actorOf(req.ctx).appId, req.params.taskId, req.locale)),
   );
   r.get(
     `${P}/reports/:taskId/faults`,
@@ -244,19 +337,20 @@ export async function dataQcRoutes(app: FastifyInstance) {
         summary: 'Rows at fault of a QC task, with their patient, paged',
         params: taskParams,
         querystring: faultQuery,
+        response: { 200: restOk(qcPage(qcFault)) },
       },
     },
     async (req) => {
       const page = await listFaults(
         app.db,
-        req.auth!.appId,
+        actorOf(req.ctx).appId,
         req.params.taskId,
         req.query,
         req.locale,
-        canSeeIdentity(req),
+        canSeeIdentity(req.ctx),
       );
       // The faults name their patients: one read row per page (filter names, not the keyword).
-      await auditRead(req, {
+      await auditRead(req.ctx, {
         entity: 'data_qc_faults',
         entityId: req.params.taskId,
         detail: {
@@ -279,19 +373,20 @@ export async function dataQcRoutes(app: FastifyInstance) {
         summary: 'The faults of a QC task as CSV or XLSX',
         params: taskParams,
         querystring: exportQuery,
+        response: { 200: fileDownload },
       },
     },
     async (req, reply) => {
       const f = await exportFile(
         app.db,
-        req.auth!.appId,
+        actorOf(req.ctx).appId,
         req.params.taskId,
         req.query.format,
         req.locale,
-        canSeeIdentity(req),
+        canSeeIdentity(req.ctx),
       );
       // Exports take patient data out of the system: keep a trace of who took what.
-      await audit(app.db, req, {
+      await audit(app.db, req.ctx, {
         action: 'export',
         entity: 'qc_report',
         entityId: req.params.taskId,

@@ -1,10 +1,11 @@
+import type { QcRuleKind, QcSeverity, qcRule } from '@crdp/core';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { qcRules } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
-import type { Actor, ListQuery, RuleInput } from './inputs.js';
+import type { Actor, ListQuery, QcPageOf, RuleInput } from './inputs.js';
 import { namedPage } from './inputs.js';
 import { checkPatternInDatabase, checkRule, type RuleParams } from './rule-check.js';
 
@@ -14,16 +15,19 @@ import { checkPatternInDatabase, checkRule, type RuleParams } from './rule-check
  */
 type RuleRow = typeof qcRules.$inferSelect;
 
-export function ruleView(r: RuleRow) {
+/** A rule as the API answers it (the `qcRule` contract). */
+export type RuleView = z.input<typeof qcRule>;
+
+export function ruleView(r: RuleRow): RuleView {
   const p = r.params as RuleParams;
   return {
     id: r.id,
     name: r.name,
     description: r.description,
     table: r.tableKey,
-    kind: r.kind,
+    kind: r.kind as QcRuleKind,
     column: r.columnKey,
-    severity: r.severity,
+    severity: r.severity as QcSeverity,
     enabled: r.enabled,
     min: p.min ?? null,
     max: p.max ?? null,
@@ -36,7 +40,6 @@ export function ruleView(r: RuleRow) {
     updatedAt: r.updatedAt,
   };
 }
-export type RuleView = ReturnType<typeof ruleView>;
 
 export async function ruleOf(db: Tx, appId: number, id: number): Promise<RuleRow> {
   const [row] = await db
@@ -47,12 +50,12 @@ export async function ruleOf(db: Tx, appId: number, id: number): Promise<RuleRow
   return row;
 }
 
-export async function listRules(db: Db, appId: number, q: ListQuery) {
+export async function listRules(db: Db, appId: number, q: ListQuery): Promise<QcPageOf<RuleView>> {
   const { total, rows } = await namedPage(db, qcRules, appId, q);
   return { total, page: q.page, size: q.size, items: rows.map(ruleView) };
 }
 
-export async function createRule(db: Db, req: FastifyRequest, actor: Actor, input: RuleInput) {
+export async function createRule(db: Db, actor: Actor, input: RuleInput) {
   const checked = checkRule(input);
   await checkPatternInDatabase(db, checked.params.pattern);
   return db.transaction(async (tx) => {
@@ -69,12 +72,12 @@ export async function createRule(db: Db, req: FastifyRequest, actor: Actor, inpu
       })
       .returning();
     const view = ruleView(row!);
-    await audit(tx, req, { action: 'create', entity: 'qc_rule', entityId: row!.id, after: view });
+    await audit(tx, actor, { action: 'create', entity: 'qc_rule', entityId: row!.id, after: view });
     return view;
   });
 }
 
-export async function updateRule(db: Db, req: FastifyRequest, actor: Actor, id: number, input: RuleInput) {
+export async function updateRule(db: Db, actor: Actor, id: number, input: RuleInput) {
   await ruleOf(db, actor.appId, id);
   const checked = checkRule(input);
   await checkPatternInDatabase(db, checked.params.pattern);
@@ -93,28 +96,22 @@ export async function updateRule(db: Db, req: FastifyRequest, actor: Actor, id: 
       .where(and(eq(qcRules.id, id), eq(qcRules.appId, actor.appId)))
       .returning();
     const after = ruleView(row!);
-    await audit(tx, req, { action: 'update', entity: 'qc_rule', entityId: id, before, after });
+    await audit(tx, actor, { action: 'update', entity: 'qc_rule', entityId: id, before, after });
     return after;
   });
 }
 
 /** Deletes a rule; plans lose it, past tasks keep their copy of it. */
-export async function deleteRule(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+export async function deleteRule(db: Db, actor: Actor, id: number) {
   return db.transaction(async (tx) => {
     const before = ruleView(await ruleOf(tx, actor.appId, id));
     await tx.delete(qcRules).where(and(eq(qcRules.id, id), eq(qcRules.appId, actor.appId)));
-    await audit(tx, req, { action: 'delete', entity: 'qc_rule', entityId: id, before });
+    await audit(tx, actor, { action: 'delete', entity: 'qc_rule', entityId: id, before });
     return { id };
   });
 }
 
-export async function setRuleEnabled(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  id: number,
-  enabled: boolean,
-) {
+export async function setRuleEnabled(db: Db, actor: Actor, id: number, enabled: boolean) {
   return db.transaction(async (tx) => {
     const before = ruleView(await ruleOf(tx, actor.appId, id));
     const [row] = await tx
@@ -123,7 +120,7 @@ export async function setRuleEnabled(
       .where(and(eq(qcRules.id, id), eq(qcRules.appId, actor.appId)))
       .returning();
     const after = ruleView(row!);
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: enabled ? 'enable' : 'disable',
       entity: 'qc_rule',
       entityId: id,

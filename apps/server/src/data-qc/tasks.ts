@@ -1,6 +1,6 @@
-import type { Locale } from '@crdp/core';
+import type { Locale, QcSeverity, QcTaskStatus, qcTask } from '@crdp/core';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs, qcRules, qcTaskRules, qcTasks } from '../db/schema/index.js';
@@ -9,7 +9,7 @@ import { jobFailureText } from '../jobs/failure.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
 import type { QcKind } from './catalogue.js';
 import { evaluateRule, FAULT_CAP, type RunRule } from './evaluate.js';
-import { type Actor, rowsOf } from './inputs.js';
+import { type Actor, type QcPageOf, rowsOf } from './inputs.js';
 import { planOf } from './plans.js';
 import type { RuleParams } from './rule-check.js';
 
@@ -20,23 +20,8 @@ import type { RuleParams } from './rule-check.js';
  */
 export const QC_TASK_KIND = 'dataQc.run';
 
-export interface TaskView {
-  id: number;
-  planId: number | null;
-  planName: string;
-  jobId: number | null;
-  status: string;
-  progress: number;
-  error: string | null;
-  createdByName: string;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  rules: number;
-  skipped: number;
-  checked: number;
-  faults: number;
-}
+/** A task as the API answers it (the `qcTask` contract). */
+export type TaskView = z.input<typeof qcTask>;
 
 const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 
@@ -75,7 +60,7 @@ export async function taskRows(
     planId: r.plan_id === null ? null : Number(r.plan_id),
     planName: String(r.plan_name),
     jobId: r.job_id === null ? null : Number(r.job_id),
-    status: String(r.status),
+    status: String(r.status) as QcTaskStatus,
     progress: Number(r.progress),
     // A failure that kept its message key reads in the reader's language.
     error:
@@ -107,7 +92,7 @@ export async function listTasks(
   q: { page: number; size: number },
   finished = false,
   locale: Locale = 'zh-CN',
-) {
+): Promise<QcPageOf<TaskView>> {
   const r = await taskRows(db, appId, { ...q, finished, locale });
   return { ...r, page: q.page, size: q.size };
 }
@@ -117,7 +102,7 @@ export async function listTasks(
  * rule; its rules (ids, in order) are fixed now, so a plan edited while the task waits does not
  * change what the task checks.
  */
-export async function requestTask(db: Db, req: FastifyRequest, actor: Actor, planId: number) {
+export async function requestTask(db: Db, actor: Actor, planId: number) {
   return db.transaction(async (tx) => {
     const plan = await planOf(tx, actor.appId, planId).catch(() => {
       throw invalidField(
@@ -155,7 +140,7 @@ export async function requestTask(db: Db, req: FastifyRequest, actor: Actor, pla
       createdBy: actor.userId,
     });
     await tx.update(qcTasks).set({ jobId: job.id }).where(eq(qcTasks.id, task!.id));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'create',
       entity: 'qc_task',
       entityId: task!.id,
@@ -205,7 +190,7 @@ export async function runTask(
       kind: r.kind as QcKind,
       columnKey: r.columnKey,
       params: r.params as RuleParams,
-      severity: r.severity,
+      severity: r.severity as QcSeverity,
     };
     await db.transaction(async (tx) => {
       const [tr] = await tx
@@ -258,7 +243,7 @@ export async function taskJob({ db, job, progress }: JobContext) {
 }
 
 /** Deletes a finished task with its findings; a queued or running task cannot be deleted. */
-export async function deleteTask(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+export async function deleteTask(db: Db, actor: Actor, id: number) {
   return db.transaction(async (tx) => {
     const before = await taskOf(tx, actor.appId, id);
     if (before.status === 'queued' || before.status === 'running')
@@ -268,7 +253,7 @@ export async function deleteTask(db: Db, req: FastifyRequest, actor: Actor, id: 
         'the task has not finished and cannot be deleted',
       );
     await tx.delete(qcTasks).where(and(eq(qcTasks.id, id), eq(qcTasks.appId, actor.appId)));
-    await audit(tx, req, { action: 'delete', entity: 'qc_task', entityId: id, before });
+    await audit(tx, actor, { action: 'delete', entity: 'qc_task', entityId: id, before });
     return { id };
   });
 }

@@ -7,12 +7,15 @@ import {
   ProFormTextArea,
   ProTable,
 } from '@ant-design/pro-components';
+import { QC_DESCRIPTION_MAX, QC_NAME_MAX } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Space, Tag, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { type ReactElement, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { currentLocale } from '../../app/i18n';
+import { textRule } from '../../app/text-rule';
 import { fieldError, type Plan, type PlanInput, qcApi, useCan } from './api';
 import { QC_NS } from './i18n';
 import { ToggleDeleteActions } from './RowActions';
@@ -55,7 +58,11 @@ function PlanDrawer({ plan, trigger, onSaved }: { plan?: Plan; trigger: ReactEle
       <ProFormText
         name="name"
         label={t('common.name')}
-        rules={[{ required: true, message: t('rules.required') }]}
+        fieldProps={{ maxLength: QC_NAME_MAX }}
+        rules={[
+          { required: true, whitespace: true, message: t('rules.required') },
+          textRule(currentLocale()),
+        ]}
       />
       <ProFormSelect
         name="ruleIds"
@@ -77,7 +84,8 @@ function PlanDrawer({ plan, trigger, onSaved }: { plan?: Plan; trigger: ReactEle
       <ProFormTextArea
         name="description"
         label={t('common.description')}
-        fieldProps={{ rows: 2, maxLength: 500 }}
+        fieldProps={{ rows: 2, maxLength: QC_DESCRIPTION_MAX }}
+        rules={[textRule(currentLocale(), { multiline: true })]}
       />
     </DrawerForm>
   );

@@ -8,9 +8,12 @@ import {
   ProFormText,
   ProFormTextArea,
 } from '@ant-design/pro-components';
+import { QC_DESCRIPTION_MAX, QC_NAME_MAX, QC_PATTERN_MAX } from '@crdp/core';
 import { App, Form, Space } from 'antd';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { currentLocale } from '../../app/i18n';
+import { textRule } from '../../app/text-rule';
 import { type Catalogue, fieldError, qcApi, type Rule, type RuleInput } from './api';
 import { QC_NS } from './i18n';
 
@@ -96,7 +99,11 @@ export function RuleDrawer({
       <ProFormText
         name="name"
         label={t('common.name')}
-        rules={[{ required: true, message: t('rules.required') }]}
+        fieldProps={{ maxLength: QC_NAME_MAX }}
+        rules={[
+          { required: true, whitespace: true, message: t('rules.required') },
+          textRule(currentLocale()),
+        ]}
       />
       <ProFormSelect
         name="table"
@@ -145,7 +152,7 @@ export function RuleDrawer({
                   name="pattern"
                   label={t('rules.pattern')}
                   extra={t('rules.patternHint')}
-                  fieldProps={{ maxLength: 200, style: { fontFamily: 'monospace' } }}
+                  fieldProps={{ maxLength: QC_PATTERN_MAX, style: { fontFamily: 'monospace' } }}
                   rules={[{ required: true, message: t('rules.required') }]}
                 />
               )}
@@ -211,7 +218,8 @@ export function RuleDrawer({
       <ProFormTextArea
         name="description"
         label={t('common.description')}
-        fieldProps={{ rows: 2, maxLength: 500 }}
+        fieldProps={{ rows: 2, maxLength: QC_DESCRIPTION_MAX }}
+        rules={[textRule(currentLocale(), { multiline: true })]}
       />
     </DrawerForm>
   );

@@ -1,4 +1,5 @@
 import { ModalForm, ProFormSelect, ProTable } from '@ant-design/pro-components';
+import type { QcTaskStatus } from '@crdp/core';
 import { App, Badge, Button, Popconfirm, Progress, Space, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -8,12 +9,18 @@ import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { qcApi, type Task, useCan } from './api';
 import { QC_NS } from './i18n';
 
-const BADGE = { queued: 'default', running: 'processing', succeeded: 'success', failed: 'error' } as const;
+const BADGE: Record<QcTaskStatus, 'default' | 'processing' | 'success' | 'error' | 'warning'> = {
+  queued: 'default',
+  running: 'processing',
+  succeeded: 'success',
+  failed: 'error',
+  cancelled: 'warning',
+};
 const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
 
 export function TaskStatus({ task }: { task: Task }) {
   const { t } = useTranslation(QC_NS);
-  const badge = <Badge status={BADGE[task.status] ?? 'default'} text={t(`tasks.statuses.${task.status}`)} />;
+  const badge = <Badge status={BADGE[task.status]} text={t(`tasks.statuses.${task.status}`)} />;
   if (task.status === 'running')
     return (
       <Space>
@@ -137,7 +144,7 @@ export default function TaskList() {
                   {t('tasks.report')}
                 </Button>
               )}
-              {can('DataQcTask.delete') && (x.status === 'succeeded' || x.status === 'failed') && (
+              {can('DataQcTask.delete') && x.status !== 'queued' && x.status !== 'running' && (
                 <Popconfirm
                   title={t('tasks.deleteConfirm', { id: x.id })}
                   onConfirm={async () => {
