@@ -24,10 +24,11 @@ import {
   libraryWorkbenchStatistics,
   restOk,
 } from '@crdp/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRead } from '../audit/audit.js';
+import type { RequestContext } from '../http/context.js';
 import {
   diseaseLibraryStatistics,
   libraryDashboard,
@@ -53,13 +54,13 @@ const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
 
 /** One read row per page of library patients: the items the conditions name, never their values. */
 const auditLibraryPage = (
-  req: FastifyRequest,
+  ctx: RequestContext,
   libraryId: number,
   view: 'search' | 'data',
   q: { conditions: Array<{ itemKey: string; op: string }>; match: string; page: number; size: number },
   page: { total: number; items: unknown[] },
 ) =>
-  auditRead(req, {
+  auditRead(ctx, {
     entity: 'disease_library_patient_list',
     entityId: libraryId,
     detail: {
@@ -151,7 +152,7 @@ export async function analysisRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const page = await searchLibrary(app.db, req.auth!.appId, req.params.id, req.body);
-      await auditLibraryPage(req, req.params.id, 'search', req.body, page);
+      await auditLibraryPage(req.ctx, req.params.id, 'search', req.body, page);
       return ok(page);
     },
   );
@@ -172,7 +173,7 @@ export async function analysisRoutes(app: FastifyInstance) {
         ...req.body,
         conditions: [],
       });
-      await auditLibraryPage(req, req.params.id, 'data', { ...req.body, conditions: [] }, page);
+      await auditLibraryPage(req.ctx, req.params.id, 'data', { ...req.body, conditions: [] }, page);
       return ok(page);
     },
   );
@@ -217,7 +218,7 @@ export async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const job = await requestExport(app.db, req, actorOf(req), req.params.id, req.body);
+      const job = await requestExport(actorOf(req.ctx), req.params.id, req.body);
       app.jobs.nudge();
       return ok({ jobId: job.id });
     },
@@ -294,7 +295,7 @@ export async function analysisRoutes(app: FastifyInstance) {
         response: answer(libraryTemplateRow),
       },
     },
-    async (req) => ok(await createTemplate(app.db, req, actorOf(req), req.body)),
+    async (req) => ok(await createTemplate(actorOf(req.ctx), req.body)),
   );
   r.put(
     `${P}/templates/:templateId`,
@@ -308,7 +309,7 @@ export async function analysisRoutes(app: FastifyInstance) {
         response: answer(libraryTemplateRow),
       },
     },
-    async (req) => ok(await updateTemplate(app.db, req, actorOf(req), req.params.templateId, req.body)),
+    async (req) => ok(await updateTemplate(actorOf(req.ctx), req.params.templateId, req.body)),
   );
   r.delete(
     `${P}/templates/:templateId`,
@@ -322,7 +323,7 @@ export async function analysisRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      await deleteTemplate(app.db, req, actorOf(req), req.params.templateId);
+      await deleteTemplate(actorOf(req.ctx), req.params.templateId);
       return ok(null);
     },
   );

@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { csvText } from '../files/csv.js';
@@ -22,12 +21,11 @@ export const exportPath = (dataDir: string, appId: number, jobId: number, format
   path.join(dataDir, 'exports', `app-${appId}`, `disease-library-${jobId}.${format}`);
 
 export async function requestExport(
-  db: Db,
-  req: FastifyRequest,
   actor: Actor,
   libraryId: number,
   input: { itemKeys: string[]; format: 'csv' | 'xlsx' },
 ) {
+  const { db } = actor;
   const detail = await libraryDetail(db, actor.appId, libraryId);
   const keys = new Set(detail.items.map((i) => i.key));
   const bad = input.itemKeys.findIndex((k) => !keys.has(k));
@@ -44,7 +42,7 @@ export async function requestExport(
       params: { libraryId, itemKeys: input.itemKeys, format: input.format },
       createdBy: actor.userId,
     });
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'disease_library.export',
       entity: 'disease_library',
       entityId: libraryId,

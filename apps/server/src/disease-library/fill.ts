@@ -1,7 +1,6 @@
 import type { LibraryFillOutcome, libraryFillLogPage } from '@crdp/core';
 import { createFormEngine, type Form } from '@crdp/crf';
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { sameJson } from '../crf/evaluate.js';
@@ -213,7 +212,8 @@ export async function fillJob({ db, job, progress }: JobContext) {
   return fillLibrary(db, job.appId, libraryId, { userId: job.createdBy, userName, jobId: job.id }, progress);
 }
 
-export async function requestFill(db: Db, req: FastifyRequest, actor: Actor, libraryId: number) {
+export async function requestFill(actor: Actor, libraryId: number) {
+  const { db } = actor;
   await libraryOf(db, actor.appId, libraryId);
   return db.transaction(async (tx) => {
     const job = await enqueueJob(tx, {
@@ -222,7 +222,7 @@ export async function requestFill(db: Db, req: FastifyRequest, actor: Actor, lib
       params: { libraryId },
       createdBy: actor.userId,
     });
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'disease_library.fill.request',
       entity: 'disease_library',
       entityId: libraryId,

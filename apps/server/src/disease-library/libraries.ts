@@ -9,7 +9,6 @@ import type {
 } from '@crdp/core';
 import { answerItems, type Form } from '@crdp/crf';
 import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
@@ -21,19 +20,16 @@ import {
   diseaseLibraryTemplates,
   diseases,
 } from '../db/schema/index.js';
+import { type RequestContext, type SignedIn, signedIn } from '../http/context.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
 import { parseTemplate, TemplateError } from './template.js';
 
-/** Who acts on disease libraries: the session's user in the session's app. */
-export interface Actor {
-  appId: number;
-  userId: number;
-  userName: string;
-}
-export function actorOf(req: FastifyRequest): Actor {
-  const a = req.auth!;
-  if (a.userId === null) throw new AppError(403, 'auth.scope');
-  return { appId: a.appId, userId: a.userId, userName: a.userName };
+/** Who acts on disease libraries: the session's user in the session's app (http/context.ts). */
+export type Actor = SignedIn;
+/** The signed-in person of the request; a free-access link (no user) may not act on libraries (403). */
+export function actorOf(ctx: RequestContext): Actor {
+  if (ctx.auth && ctx.auth.userId === null) throw new AppError(403, 'auth.scope');
+  return signedIn(ctx);
 }
 
 /** Bad input: 400 naming the field, worded in Chinese and English; nothing changed. */
@@ -138,12 +134,8 @@ async function checkName(db: Tx, appId: number, name: string, exceptId?: number)
 
 const nextPush = (hours: number) => (hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null);
 
-export async function createLibrary(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  input: LibraryInput,
-): Promise<LibraryView> {
+export async function createLibrary(actor: Actor, input: LibraryInput): Promise<LibraryView> {
+  const { db } = actor;
   let formId = input.crfFormId;
   let rules = input.sourceRules;
   if (input.templateId) {
@@ -186,18 +178,13 @@ export async function createLibrary(
         createdBy: actor.userId,
       })
       .returning();
-    await audit(tx, req, { action: 'create', entity: 'disease_library', entityId: row!.id, after: row });
+    await audit(tx, actor, { action: 'create', entity: 'disease_library', entityId: row!.id, after: row });
     return libraryView(row!);
   });
 }
 
-export async function updateLibrary(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  id: number,
-  patch: LibraryPatch,
-): Promise<LibraryView> {
+export async function updateLibrary(actor: Actor, id: number, patch: LibraryPatch): Promise<LibraryView> {
+  const { db } = actor;
   const before = await libraryOf(db, actor.appId, id);
   if (patch.sourceRules || patch.searchFields) {
     const { definition } = await publishedForm(db, actor.appId, before.crfFormId, 'body.sourceRules');
@@ -219,7 +206,7 @@ export async function updateLibrary(
       })
       .where(eq(diseaseLibraries.id, id))
       .returning();
-    await audit(tx, req, { action: 'update', entity: 'disease_library', entityId: id, before, after });
+    await audit(tx, actor, { action: 'update', entity: 'disease_library', entityId: id, before, after });
     return libraryView(after!);
   });
 }
@@ -228,7 +215,8 @@ export async function updateLibrary(
  * Soft delete, like CRF records: the library leaves lists and answers 404 from now on (no
  * scheduled push either), while its filings, CRF records and fill log stay in the database.
  */
-export async function deleteLibrary(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+export async function deleteLibrary(actor: Actor, id: number) {
+  const { db } = actor;
   const before = await libraryOf(db, actor.appId, id);
   await db.transaction(async (tx) => {
     const [after] = await tx
@@ -237,7 +225,7 @@ export async function deleteLibrary(db: Db, req: FastifyRequest, actor: Actor, i
       .where(and(eq(diseaseLibraries.id, id), isNull(diseaseLibraries.deletedAt)))
       .returning();
     if (!after) throw notFound('disease_library');
-    await audit(tx, req, { action: 'delete', entity: 'disease_library', entityId: id, before, after });
+    await audit(tx, actor, { action: 'delete', entity: 'disease_library', entityId: id, before, after });
   });
 }
 

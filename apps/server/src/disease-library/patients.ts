@@ -156,15 +156,17 @@ export async function libraryPatient(
 /**
  * Saves a library patient's record through the CRF service (engine validation, field-level
  * history, reasons once submitted); every item whose value changed becomes manual.
+ * `crfRequest` is handed to the CRF service's saveRecord, which still takes the Fastify request
+ * for its audit row; it goes once saveRecord takes the request context.
  */
 export async function saveLibraryRecord(
-  db: Db,
-  req: FastifyRequest,
   actor: Actor,
+  crfRequest: FastifyRequest,
   libraryId: number,
   patientId: number,
   input: { answers: Record<string, unknown>; revision: number; submit: boolean; reason?: string | undefined },
 ): Promise<LibraryRecordSaved> {
+  const { db } = actor;
   const lib = await libraryOf(db, actor.appId, libraryId);
   const m = await memberOf(db, lib.id, patientId);
   if (!m.recordId)
@@ -177,7 +179,7 @@ export async function saveLibraryRecord(
   const old = (rec?.answers ?? {}) as Record<string, unknown>;
   const saved = await saveRecord(
     db,
-    req,
+    crfRequest,
     { appId: actor.appId, userId: actor.userId, userName: actor.userName, free: null },
     m.recordId,
     {
@@ -200,7 +202,7 @@ export async function saveLibraryRecord(
         .update(diseaseLibraryPatients)
         .set({ itemMethods: methods })
         .where(eq(diseaseLibraryPatients.id, m.id));
-      await audit(tx, req, {
+      await audit(tx, actor, {
         action: 'disease_library.manual',
         entity: 'disease_library_patient',
         entityId: m.id,
@@ -217,13 +219,12 @@ export async function saveLibraryRecord(
 
 /** Marks an item of a patient as not obtainable (with a reason), or clears the mark. */
 export async function markUnobtainable(
-  db: Db,
-  req: FastifyRequest,
   actor: Actor,
   libraryId: number,
   patientId: number,
   input: { itemKey: string; unobtainable: boolean; reason: string },
 ): Promise<{ unobtainable: Record<string, string> }> {
+  const { db } = actor;
   const lib = await libraryOf(db, actor.appId, libraryId);
   const m = await memberOf(db, lib.id, patientId);
   if (!(input.itemKey in (lib.sourceRules as Record<string, string>))) {
@@ -243,7 +244,7 @@ export async function markUnobtainable(
       .update(diseaseLibraryPatients)
       .set({ unobtainable: after })
       .where(eq(diseaseLibraryPatients.id, m.id));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: input.unobtainable ? 'disease_library.unobtainable' : 'disease_library.obtainable',
       entity: 'disease_library_patient',
       entityId: m.id,

@@ -1,6 +1,5 @@
 import { type CohortCriteria, cohortCriteriaSchema, type libraryJob } from '@crdp/core';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { conditionSql, criteriaSql } from '../cohort/compile.js';
@@ -151,7 +150,8 @@ export async function pushJob({ db, job, progress }: JobContext) {
 }
 
 /** Queues a push of the library; the caller nudges the runner. */
-export async function requestPush(db: Db, req: FastifyRequest, actor: Actor, libraryId: number) {
+export async function requestPush(actor: Actor, libraryId: number) {
+  const { db } = actor;
   const lib = await libraryOf(db, actor.appId, libraryId);
   if (lib.status !== 'enabled')
     throw invalid('params.id', '该专病库已停用，请先启用', 'the library is disabled; enable it first');
@@ -162,7 +162,7 @@ export async function requestPush(db: Db, req: FastifyRequest, actor: Actor, lib
       params: { libraryId },
       createdBy: actor.userId,
     });
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'disease_library.push.request',
       entity: 'disease_library',
       entityId: libraryId,

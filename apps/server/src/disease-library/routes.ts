@@ -109,7 +109,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         response: answer(librarySaved),
       },
     },
-    async (req) => ok(await createLibrary(app.db, req, actorOf(req), req.body)),
+    async (req) => ok(await createLibrary(actorOf(req.ctx), req.body)),
   );
   r.post(
     `${P}/criteria/count`,
@@ -149,7 +149,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         response: answer(librarySaved),
       },
     },
-    async (req) => ok(await updateLibrary(app.db, req, actorOf(req), req.params.id, req.body)),
+    async (req) => ok(await updateLibrary(actorOf(req.ctx), req.params.id, req.body)),
   );
   r.delete(
     `${P}/libraries/:id`,
@@ -163,7 +163,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      await deleteLibrary(app.db, req, actorOf(req), req.params.id);
+      await deleteLibrary(actorOf(req.ctx), req.params.id);
       return ok(null);
     },
   );
@@ -180,7 +180,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const job = await requestPush(app.db, req, actorOf(req), req.params.id);
+      const job = await requestPush(actorOf(req.ctx), req.params.id);
       app.jobs.nudge();
       return ok({ jobId: job.id });
     },
@@ -213,7 +213,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const job = await requestFill(app.db, req, actorOf(req), req.params.id);
+      const job = await requestFill(actorOf(req.ctx), req.params.id);
       app.jobs.nudge();
       return ok({ jobId: job.id });
     },
@@ -341,7 +341,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     async (req, reply) => {
       try {
         return ok(
-          await saveLibraryRecord(app.db, req, actorOf(req), req.params.id, req.params.patientId, req.body),
+          await saveLibraryRecord(actorOf(req.ctx), req, req.params.id, req.params.patientId, req.body),
         );
       } catch (e) {
         if (e instanceof SubmissionInvalid) return sendIssues(req, reply, e.issues);
@@ -362,7 +362,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
       },
     },
     async (req) =>
-      ok(await markUnobtainable(app.db, req, actorOf(req), req.params.id, req.params.patientId, req.body)),
+      ok(await markUnobtainable(actorOf(req.ctx), req.params.id, req.params.patientId, req.body)),
   );
 
   await analysisRoutes(app);

@@ -1,6 +1,5 @@
 import type { libraryTemplate, libraryTemplateRow } from '@crdp/core';
 import { and, desc, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
@@ -54,19 +53,15 @@ export async function listTemplates(db: Tx, appId: number): Promise<Array<z.inpu
   return rows.map((r) => ({ ...r, sourceRules: r.sourceRules as Record<string, string> }));
 }
 
-export async function createTemplate(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  input: Input,
-): Promise<TemplateRow> {
+export async function createTemplate(actor: Actor, input: Input): Promise<TemplateRow> {
+  const { db } = actor;
   await checkTemplate(db, actor.appId, input);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(diseaseLibraryTemplates)
       .values({ appId: actor.appId, ...input, createdBy: actor.userId })
       .returning();
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'create',
       entity: 'disease_library_template',
       entityId: row!.id,
@@ -76,13 +71,8 @@ export async function createTemplate(
   });
 }
 
-export async function updateTemplate(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  id: number,
-  patch: Partial<Input>,
-): Promise<TemplateRow> {
+export async function updateTemplate(actor: Actor, id: number, patch: Partial<Input>): Promise<TemplateRow> {
+  const { db } = actor;
   const before = await templateOf(db, actor.appId, id);
   const merged = {
     ...before,
@@ -101,7 +91,7 @@ export async function updateTemplate(
       })
       .where(eq(diseaseLibraryTemplates.id, id))
       .returning();
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'update',
       entity: 'disease_library_template',
       entityId: id,
@@ -112,11 +102,12 @@ export async function updateTemplate(
   });
 }
 
-export async function deleteTemplate(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+export async function deleteTemplate(actor: Actor, id: number) {
+  const { db } = actor;
   const before = await templateOf(db, actor.appId, id);
   await db.transaction(async (tx) => {
     await tx.delete(diseaseLibraryTemplates).where(eq(diseaseLibraryTemplates.id, id));
-    await audit(tx, req, { action: 'delete', entity: 'disease_library_template', entityId: id, before });
+    await audit(tx, actor, { action: 'delete', entity: 'disease_library_template', entityId: id, before });
   });
 }
 
