@@ -1,4 +1,4 @@
-import { createPublicKey, publicEncrypt, constants as rsa } from 'node:crypto';
+import { createPublicKey, publicEncrypt, randomInt, constants as rsa } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,11 @@ export interface Account {
 
 const screensDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '.screens');
 
+/**
+ * A demo account (DATA_DIR/demo-accounts.json). Stories run in parallel and share these: use one
+ * only to read or to make things of the story's own, never to change the account itself (its
+ * password, sessions, roles, notices); a story that does makes its own user with `ownAccount`.
+ */
 export function account(role: Role): Account {
   const users = JSON.parse(process.env.E2E_ACCOUNTS ?? '[]') as Account[];
   const found = users.find((u) => u.role === role);
@@ -20,11 +25,156 @@ export function account(role: Role): Account {
   return found;
 }
 
-export const test = base.extend({
+/**
+ * The client address of this worker's requests. Each worker is one client computer to the
+ * server (which trusts X-Forwarded-For in the E2E run): the per-address limits on sign-ins and
+ * sign-in links then count one worker's stories, as they did when the suite ran in one worker.
+ */
+export function clientAddress(slot = Number(process.env.TEST_PARALLEL_INDEX ?? 0)) {
+  return `192.0.2.${(slot % 250) + 1}`;
+}
+const clientHeaders = () => ({ 'x-forwarded-for': clientAddress() });
+
+const runs = new Map<string, string>();
+
+/**
+ * The id of this test attempt for the names of what it makes (forms, libraries, users, codes):
+ * worker slot, repeat and retry, then five random digits, always 8 digits, so no run id is the
+ * prefix of another. Every call in one attempt returns the same id; in a hook or outside a test
+ * each call makes a new one (keep it in a variable for the tests of a serial block).
+ */
+export function runId(): string {
+  let info: ReturnType<typeof base.info> | undefined;
+  try {
+    info = base.info();
+  } catch {
+    info = undefined;
+  }
+  const key = info?.testId ? `${info.testId}:${info.retry}` : '';
+  const known = key ? runs.get(key) : undefined;
+  if (known) return known;
+  const slot = info?.parallelIndex ?? Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+  const id = `${slot % 10}${(info?.repeatEachIndex ?? 0) % 10}${(info?.retry ?? 0) % 10}${String(randomInt(100_000)).padStart(5, '0')}`;
+  if (key) runs.set(key, id);
+  return id;
+}
+
+export type OwnRole = 'admin' | 'researcher' | 'no-role';
+export interface OwnAccount {
+  username: string;
+  password: string;
+  role: OwnRole;
+  nickName: string;
+}
+
+const USERS = 'api/merchants/merchantsuser';
+const NICK_NAMES: Record<OwnRole, string> = {
+  admin: '系统管理员',
+  researcher: '科研人员',
+  'no-role': '无角色成员',
+};
+
+/** The demo administrator's session in this worker, for making the stories' own users. */
+let adminKey: Promise<string> | undefined;
+const demoRoles = new Map<OwnRole, Promise<number[]>>();
+
+async function asDemoAdmin<T>(call: (key: string) => Promise<{ status: number; body: T }>) {
+  const login = () => {
+    const key = apiLogin(account('admin'));
+    key.catch(() => {
+      if (adminKey === key) adminKey = undefined;
+    });
+    adminKey = key;
+    return key;
+  };
+  const first = await call(await (adminKey ?? login()));
+  return first.status === 401 ? call(await login()) : first;
+}
+
+/** The roles the demo account of this role holds (read once per worker). */
+function rolesOf(role: OwnRole): Promise<number[]> {
+  if (role === 'no-role') return Promise.resolve([]);
+  let known = demoRoles.get(role);
+  if (!known) {
+    known = (async () => {
+      const demo = account(role).username;
+      const r = await asDemoAdmin((key) =>
+        envelope<{ List: Array<{ UserName: string; Roles: Array<{ RoleId: number }> }> }>(
+          'GetList',
+          [{ PageIndex: 1, PageSize: 100, Keyword: demo }],
+          key,
+          USERS,
+        ),
+      );
+      const user = r.body.result?.List.find((u) => u.UserName === demo);
+      if (r.status !== 200 || !user?.Roles.length)
+        throw new Error(`The roles of ${demo} could not be read: ${r.status} ${JSON.stringify(r.body)}`);
+      return user.Roles.map((x) => x.RoleId);
+    })();
+    known.catch(() => demoRoles.delete(role));
+    demoRoles.set(role, known);
+  }
+  return known;
+}
+
+/**
+ * A user of the story's own in the demo hospital, made through the user-management call the admin
+ * screen uses (merchantsuser Save) by the demo administrator: named `e2e-<label>-<runId>`, with a
+ * password of its own, holding the roles of the demo account of that role (`no-role`: none), and
+ * the demo account's display name (系统管理员 / 科研人员), so greetings read the same. A story that
+ * changes a user (password, sessions, lockout, roles, per-user notices) changes its own user.
+ * The label must not hold a demo account's name: pickers and filters match names by their text.
+ */
+export async function ownAccount(role: OwnRole, label: string, nickName = NICK_NAMES[role]) {
+  const username = `e2e-${label}-${runId()}`;
+  if (/admin|researcher/i.test(label)) throw new Error(`The label ${label} holds a demo account's name`);
+  const password = `E2e#${String(randomInt(100_000_000)).padStart(8, '0')}x`;
+  const RoleIds = await rolesOf(role);
+  const saved = await asDemoAdmin((key) =>
+    envelope<{ UserId: number }>(
+      'Save',
+      [{ UserName: username, NickName: nickName, Password: password, Enabled: true, RoleIds }],
+      key,
+      USERS,
+    ),
+  );
+  if (saved.status !== 200 || saved.body.code !== 0)
+    throw new Error(`The user ${username} could not be made: ${saved.status} ${JSON.stringify(saved.body)}`);
+  return { username, password, role, nickName } satisfies OwnAccount;
+}
+
+/** The two centers of the multi-center story that this worker slot alone uses (global-setup makes them). */
+export interface Center {
+  username: string;
+  password: string;
+  app: string;
+  appName: string;
+}
+export function ownCenters(): { lead: Center; member: Center } | null {
+  const all = JSON.parse(process.env.E2E_CENTERS ?? '[]') as Array<{ lead: Center; member: Center }>;
+  if (!all.length) return null;
+  return all[base.info().parallelIndex % all.length]!;
+}
+
+export const test = base.extend<{ ownAdmin: OwnAccount; ownResearcher: OwnAccount }>({
   // The server's port is chosen by the global setup, after this config was read.
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixture's dependencies from this pattern
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
+  },
+  // The browser's requests come from this worker's client address too.
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
+    await use({ ...extraHTTPHeaders, 'x-forwarded-for': clientAddress(testInfo.parallelIndex) });
+  },
+  /** An administrator of the test's own (see `ownAccount`), made when a test asks for it. */
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixture's dependencies from this pattern
+  ownAdmin: async ({}, use) => {
+    await use(await ownAccount('admin', 'adm'));
+  },
+  /** A researcher of the test's own (see `ownAccount`). */
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixture's dependencies from this pattern
+  ownResearcher: async ({}, use) => {
+    await use(await ownAccount('researcher', 'res'));
   },
 });
 
@@ -37,18 +187,26 @@ export async function screenshot(page: Page, name: string) {
 }
 
 /** Signs in through the login page. */
-export async function signIn(page: Page, who: Account, password = who.password) {
+export async function signIn(
+  page: Page,
+  who: Pick<Account, 'username' | 'password'>,
+  password = who.password,
+) {
   await page.goto('/user/login');
   await page.getByPlaceholder('用户名').fill(who.username);
   await page.getByPlaceholder('密码').fill(password);
   await page.getByRole('button', { name: /登\s*录/ }).click();
 }
 
-/** Signs in and waits for the workbench greeting. */
-export async function signInToWorkbench(page: Page, who: Account) {
+/**
+ * Signs in and waits for the workbench greeting. The workbench is the first page after sign-in and
+ * loads the most code (the app shell, then the chart library): on a loaded machine its first paint
+ * takes a while, so this one wait is longer than the others.
+ */
+export async function signInToWorkbench(page: Page, who: Pick<Account, 'username' | 'password'>) {
   await signIn(page, who);
-  await expect(page).toHaveURL(/\/dashboard\/workplace/);
-  await expect(page.getByTestId('greeting')).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard\/workplace/, { timeout: 60_000 });
+  await expect(page.getByTestId('greeting')).toBeVisible({ timeout: 60_000 });
 }
 
 interface Envelope<T> {
@@ -68,6 +226,7 @@ export async function envelope<T>(
     method: 'POST',
     headers: {
       'content-type': 'application/json',
+      ...clientHeaders(),
       ...(sessionKey ? { WeAppAuthorization: sessionKey } : {}),
     },
     body: JSON.stringify({ method, params }),
@@ -75,7 +234,10 @@ export async function envelope<T>(
   return { status: res.status, body: (await res.json()) as Envelope<T> };
 }
 
-export async function apiLogin(who: Account, password = who.password): Promise<string> {
+export async function apiLogin(
+  who: Pick<Account, 'username' | 'password'>,
+  password = who.password,
+): Promise<string> {
   const { status, body } = await envelope<{ User: { SessionKey: string } }>('Login', [
     { UserName: who.username, Password: password },
   ]);
@@ -85,7 +247,9 @@ export async function apiLogin(who: Account, password = who.password): Promise<s
 
 /** Changes a password through the API, encrypting like the browser does (RSA-OAEP, SHA-256). */
 export async function apiChangePassword(sessionKey: string, oldPwd: string, newPwd: string) {
-  const res = await fetch(`${process.env.E2E_BASE_URL}/api/v0.1/auth/public_key`);
+  const res = await fetch(`${process.env.E2E_BASE_URL}/api/v0.1/auth/public_key`, {
+    headers: clientHeaders(),
+  });
   const { data } = (await res.json()) as { data: { jwk: { kty: string; n: string; e: string } } };
   const key = createPublicKey({ key: { kty: data.jwk.kty, n: data.jwk.n, e: data.jwk.e }, format: 'jwk' });
   const enc = (s: string) =>
@@ -99,6 +263,7 @@ export async function restCall<T>(method: string, url: string, sessionKey?: stri
   const res = await fetch(`${process.env.E2E_BASE_URL}/api/v0.1/${url}`, {
     method,
     headers: {
+      ...clientHeaders(),
       ...(body ? { 'content-type': 'application/json' } : {}),
       ...(sessionKey ? { WeAppAuthorization: sessionKey } : {}),
     },

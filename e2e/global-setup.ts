@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FullConfig } from '@playwright/test';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEMO_PASSWORD = 'E2e#Demo2024';
@@ -43,7 +44,7 @@ function readAccounts(dataDir: string) {
 }
 
 /** Builds if needed, starts the real server, and hands its address and accounts to the tests. */
-export default async function globalSetup() {
+export default async function globalSetup(config: FullConfig) {
   // Reuse a server that is already running (while developing tests): E2E_SERVER_URL + E2E_DATA_DIR.
   if (process.env.E2E_SERVER_URL && process.env.E2E_DATA_DIR) {
     process.env.E2E_BASE_URL = process.env.E2E_SERVER_URL;
@@ -61,27 +62,39 @@ export default async function globalSetup() {
   // The server serves a private copy of the web build: a rebuild during the run cannot pull it away.
   const webDist = path.join(dataDir, 'web');
   cpSync(path.join(root, 'apps/web/dist'), webDist, { recursive: true });
-  // A second center for the multi-center story, made the way an operator adds a hospital to a
-  // site: the create-admin tool makes the app (with product 22) and its first administrator.
-  const secondCenter = {
-    username: 'center2admin',
-    password: DEMO_PASSWORD,
-    app: 'EAST',
-    appName: '东部协作医院',
-  };
-  const made = spawnSync(process.execPath, ['apps/server/dist/cli/create-admin.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      ADMIN_USER: secondCenter.username,
-      ADMIN_PASSWORD: secondCenter.password,
-      ADMIN_APP: secondCenter.app,
-      ADMIN_APP_NAME: secondCenter.appName,
+  // The multi-center story's centers, made the way an operator adds a hospital to a site: the
+  // create-admin tool makes the app (with product 22) and its first administrator. Each worker
+  // slot gets a leading and a member center of its own, so stories running at the same time
+  // never switch each other's multi-center mode or see each other's invitations.
+  const centers = Array.from({ length: Math.max(1, config.workers) }, (_, i) => ({
+    lead: {
+      username: `lead${i + 1}admin`,
+      password: DEMO_PASSWORD,
+      app: `LEAD${i + 1}`,
+      appName: `牵头医院${i + 1}`,
     },
-    encoding: 'utf8',
-  });
-  if (made.status !== 0) throw new Error(`create-admin failed: ${made.stderr}${made.stdout}`);
+    member: {
+      username: `east${i + 1}admin`,
+      password: DEMO_PASSWORD,
+      app: `EAST${i + 1}`,
+      appName: `东部协作医院${i + 1}`,
+    },
+  }));
+  for (const center of centers.flatMap((c) => [c.lead, c.member])) {
+    const made = spawnSync(process.execPath, ['apps/server/dist/cli/create-admin.js'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        ADMIN_USER: center.username,
+        ADMIN_PASSWORD: center.password,
+        ADMIN_APP: center.app,
+        ADMIN_APP_NAME: center.appName,
+      },
+      encoding: 'utf8',
+    });
+    if (made.status !== 0) throw new Error(`create-admin failed: ${made.stderr}${made.stdout}`);
+  }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let output = '';
@@ -94,6 +107,8 @@ export default async function globalSetup() {
       DEMO_DATA: '1',
       DEMO_PASSWORD,
       WEB_DIST: webDist,
+      // Each worker is a client address of its own (X-Forwarded-For, see fixtures.ts clientAddress).
+      TRUST_PROXY: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -106,7 +121,7 @@ export default async function globalSetup() {
   await waitReady(base, server, () => output);
   process.env.E2E_BASE_URL = base;
   process.env.E2E_ACCOUNTS = JSON.stringify(readAccounts(dataDir));
-  process.env.E2E_SECOND_CENTER = JSON.stringify(secondCenter);
+  process.env.E2E_CENTERS = JSON.stringify(centers);
 
   return async () => {
     server.kill('SIGTERM');

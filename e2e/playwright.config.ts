@@ -1,6 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
 import { findChromium } from '../scripts/chromium.mjs';
 
+const workers = Number(process.env.E2E_WORKERS ?? 2);
+if (!Number.isInteger(workers) || workers < 1)
+  throw new Error(`E2E_WORKERS must be a whole number of at least 1 (got "${process.env.E2E_WORKERS}")`);
+
 /**
  * E2E tests drive the built app in the system Chromium against the real server, started by
  * global-setup.ts on a free port with a fresh data directory and demo accounts.
@@ -10,14 +14,18 @@ export default defineConfig({
   // Own directory per run when several people run the suite on one machine.
   outputDir: process.env.E2E_OUTPUT_DIR ?? '../.test-output/e2e',
   globalSetup: './global-setup.ts',
-  // One server, shared accounts (a test changes a password): run the files one after another.
-  fullyParallel: false,
-  workers: 1,
+  // One server; every story makes its own users and data (fixtures.ts ownAccount, runId), so the
+  // tests run side by side, two at a time by default (E2E_WORKERS). A describe.serial block still
+  // runs its tests in order in one worker.
+  fullyParallel: true,
+  workers,
   // One retry in CI: antd's animated dropdowns are occasionally slow on a loaded 2-core machine;
   // a retried test is reported as flaky, not hidden.
   retries: process.env.CI ? 1 : 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Two browsers and the server share two cores: a page or an answer may take twice as long as
+  // with one story at a time (and longer when other work loads the machine).
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
   reporter: [['list']],
   use: {
     ...devices['Desktop Chrome'],

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
 
 /** The Synthea FHIR R4 bundles shipped with the repository (fixtures/SOURCES.md). */
 const SYNTHEA = fileURLToPath(new URL('../../fixtures/synthea/', import.meta.url));
@@ -46,30 +46,46 @@ test('opens a generated patient, draws the vital-sign chart with events and vent
   page,
 }) => {
   const key = await apiLogin(account('admin'));
-  const job = await restCall<{ id: number }>('POST', 'cdr/synthetic', key, {
-    patients: 40,
-    // The first attempt's seed is fixed (same data every run); a retry generates patients of its own.
-    seed: 2026 + 100 * test.info().retry + test.info().repeatEachIndex,
-  });
+  // The first attempt's seed is fixed (same data every run); a retry or a repeat generates patients
+  // of its own (their record numbers start S<seed>-).
+  const seed = 2026 + 100 * test.info().retry + test.info().repeatEachIndex;
+  const job = await restCall<{ id: number }>('POST', 'cdr/synthetic', key, { patients: 40, seed });
   expect(job.status).toBe(200);
   await waitJob(key, job.body.data.id);
 
-  // A generated inpatient with an operation (liver cancer): the richest chart and every tab filled.
-  const ops = await restCall<{ items: Array<{ patientId: number; visitId: number }> }>(
-    'GET',
-    'cdr/rows?table=operations&source=synthetic&size=1',
-    key,
-  );
-  const stays = await restCall<{ items: Array<{ patientId: number; id: number }> }>(
-    'GET',
-    'cdr/rows?table=visits&source=synthetic&size=200',
-    key,
-  );
-  const chosen = ops.body.data.items[0] ?? {
-    patientId: stays.body.data.items.find(() => true)!.patientId,
-    visitId: 0,
-  };
-  const pid = chosen.patientId;
+  // This attempt's generated patients (others may be generating theirs at the same time).
+  type CdrPage<T> = { items: T[]; nextCursor: string | null };
+  async function* rows<T>(table: string) {
+    for (let cursor = ''; ; ) {
+      const r = await restCall<CdrPage<T>>(
+        'GET',
+        `cdr/rows?table=${table}&source=synthetic&size=200${cursor}`,
+        key,
+      );
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      yield* r.body.data.items;
+      if (!r.body.data.nextCursor) return;
+      cursor = `&cursor=${r.body.data.nextCursor}`;
+    }
+  }
+  const mine = new Set<number>();
+  for await (const p of rows<{ id: number; mrn: string }>('patients')) {
+    if (p.mrn.startsWith(`S${seed}-`)) mine.add(p.id);
+    if (mine.size === 40) break;
+  }
+  expect(mine.size).toBe(40);
+  // One of them with an operation (liver cancer), in hospital: the richest chart and every tab
+  // filled; else one with a visit.
+  let pid = 0;
+  for (const table of ['operations', 'visits']) {
+    for await (const r of rows<{ patientId: number }>(table)) {
+      if (!mine.has(r.patientId)) continue;
+      pid = r.patientId;
+      break;
+    }
+    if (pid) break;
+  }
+  expect(pid).toBeGreaterThan(0);
   const vitals = await restCall<{ visit: { id: number; admitAt: string }; points: unknown[] }>(
     'GET',
     `360/vitalsigns/${pid}`,
@@ -173,7 +189,7 @@ test('a patient whose name holds markup prints the vital-sign chart with the nam
   page,
 }) => {
   // Closes the print document's <title> and adds an image and a script, as the old string HTML let it.
-  const run = `${test.info().retry}${Date.now() % 100000}`;
+  const run = runId();
   const NAME = `</title><img src=x onerror=window.__xss=1>张<script>window.__xss=2</script>${run}`;
   const key = await apiLogin(account('admin'));
   const p = await restCall<{ id: number }>('POST', 'cdr/patients', key, {

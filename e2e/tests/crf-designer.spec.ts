@@ -1,11 +1,24 @@
 import { fileURLToPath } from 'node:url';
-import { account, apiLogin, expect, restCall, screenshot, signIn, test } from '../fixtures';
+import type { Page } from '@playwright/test';
+import { account, apiLogin, expect, restCall, runId, screenshot, signIn, test } from '../fixtures';
 
 interface Element {
   key?: string;
   type?: string;
   title?: string;
   items?: Element[];
+}
+
+/**
+ * Adds an item with the keyboard: the pointer opens the hover menu, then Enter on the wanted entry
+ * picks it (the pointer's trip into a menu still animating open missed it on a loaded machine).
+ */
+async function addItem(page: Page, button: string, type: string) {
+  await page.mouse.move(0, 0);
+  await page.getByTestId(button).hover();
+  const entry = page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: type, exact: true });
+  await expect(entry).toBeVisible();
+  await entry.press('Enter');
 }
 
 /** The page's outline as keys, a group as { key: [its items] }, read from the saved draft. */
@@ -17,7 +30,7 @@ test('the designer adds a titled group, fills it, drags items within, into and o
 }) => {
   const adminKey = await apiLogin(account('admin'));
   const made = await restCall<{ id: number }>('POST', 'crf/forms', adminKey, {
-    name: `分组设计 E2E ${Date.now()}`,
+    name: `分组设计 E2E ${runId()}`,
     definition: {
       pages: [
         {
@@ -52,8 +65,7 @@ test('the designer adds a titled group, fills it, drags items within, into and o
   await expect(page.getByTestId('outline-g1')).toBeVisible();
   await page.locator('#prop-group-title').fill('既往史');
   await expect(page.getByTestId('group-head-g1')).toContainText('既往史');
-  await page.getByTestId('add-item-g1').hover();
-  await page.locator('.ant-dropdown:visible').getByText('radio', { exact: true }).click();
+  await addItem(page, 'add-item-g1', 'radio');
   await page.locator('#prop-title').fill('高血压');
   await expect(page.getByTestId('group-items-g1').getByTestId('outline-q4')).toContainText('高血压');
 
@@ -164,7 +176,7 @@ test('the CRF list imports one form of a CDISC ODM file and reports what it coul
   await expect(dialog.getByText('文件中有 7 张表单，每次导入一张')).toBeVisible();
   await dialog.locator('.ant-select:has(#import-odm-form)').click();
   await page.locator('.ant-select-dropdown:visible').getByText('Laboratory (F_LAB)').click();
-  const name = `ODM 实验室 ${Date.now()}`;
+  const name = `ODM 实验室 ${runId()}`;
   await dialog.locator('input#name').fill(name);
   await screenshot(page, 'crf-import-odm');
   await dialog.getByRole('button', { name: /确\s*定/ }).click();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, screenshot, signIn, test } from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, signIn, test } from '../fixtures';
 
 /** Picks an option of the antd Select whose input has this id. */
 async function choose(page: Page, selector: string, option: string | RegExp) {
@@ -13,14 +13,26 @@ async function signInAsAdmin(page: Page) {
   await expect(page).toHaveURL(/\/dashboard\/workplace/);
 }
 
+/**
+ * Adds an item with the keyboard: the pointer opens the hover menu, then Enter on the wanted entry
+ * picks it (the pointer's trip into a menu still animating open missed it on a loaded machine).
+ */
 async function addItem(page: Page, type: string) {
+  await page.mouse.move(0, 0);
   await page.getByTestId('add-item').hover();
-  await page.locator('.ant-dropdown:visible').getByText(type, { exact: true }).click();
+  const entry = page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: type, exact: true });
+  await expect(entry).toBeVisible();
+  await entry.press('Enter');
 }
 
 test.describe
   .serial('case report forms end to end', () => {
     let formId = 0;
+    // The form's name is this run's own: a repeat or a parallel run makes a form of its own.
+    let FORM = '';
+    test.beforeAll(() => {
+      FORM = `肝病随访 E2E ${runId()}`;
+    });
 
     test('a researcher designs a small form with a show rule and a computed field and publishes it', async ({
       page,
@@ -29,7 +41,7 @@ test.describe
       await page.goto('/crf-management/crfManagement');
       await page.getByRole('button', { name: '新建表单' }).click();
       const dialog = page.getByRole('dialog', { name: '新建表单' });
-      await dialog.locator('input#name').fill('肝病随访 E2E');
+      await dialog.locator('input#name').fill(FORM);
       await dialog.getByRole('button', { name: '确 定' }).click();
       await expect(page).toHaveURL(/hepatopathyPoc\/edit\?id=\d+/);
       formId = Number(new URL(page.url()).searchParams.get('id'));
@@ -91,7 +103,7 @@ test.describe
       await signInAsAdmin(page);
       await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
       // The page names the form being filled and its version (it said 肝病 CRF for every form).
-      await expect(page.getByTestId('crf-fill-title')).toHaveText('肝病随访 E2E (v1)');
+      await expect(page.getByTestId('crf-fill-title')).toHaveText(`${FORM} (v1)`);
       await page.locator('#crf-subject').fill('P-0001');
       await page.locator('#crf-q1').fill('70');
       await page.locator('#crf-q2').fill('175');
@@ -187,7 +199,7 @@ test.describe
         ...(i % 3 === 0 ? { textType: 'number', maxVal: 1000 } : {}),
       }));
       const made = await restCall<{ id: number }>('POST', 'crf/forms', adminKey, {
-        name: '300 项',
+        name: `300 项 ${runId()}`,
         definition: {
           pages: [{ key: 'p', title: '大表单', items }],
           showRules: [{ indicatorName: 'i1', condition: 'equals', indicatorVal: 'x', selectItems: ['i299'] }],

@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
 
 /**
  * The patient record form of the data-cleaning area (issue 6): the list
@@ -9,13 +9,22 @@ import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, tes
  * page, `暂无数据` without data and `已经是最后一位了` at the very end. Also deleting a CRF record
  * with a reason from the records list.
  */
-const RUN = Date.now() % 100000;
-// Own diagnosis codes (matched as prefixes): no other story's patient falls into these libraries.
-const CODE = `DC${RUN}Q`;
-const EMPTY_CODE = `DE${RUN}Q`;
-const LIBRARY = `E2E清洗库${RUN}`;
-const EMPTY_LIBRARY = `E2E空清洗库${RUN}`;
-const FORM = `E2E清洗表${RUN}`;
+// Names and diagnosis codes of the running attempt (set as each test starts): a parallel or repeated
+// attempt never meets them. The codes are matched as prefixes: no other patient falls into these libraries.
+let RUN = '';
+let CODE = '';
+let EMPTY_CODE = '';
+let LIBRARY = '';
+let EMPTY_LIBRARY = '';
+let FORM = '';
+function startRun() {
+  RUN = runId();
+  CODE = `DC${RUN}Q`;
+  EMPTY_CODE = `DE${RUN}Q`;
+  LIBRARY = `E2E清洗库${RUN}`;
+  EMPTY_LIBRARY = `E2E空清洗库${RUN}`;
+  FORM = `E2E清洗表${RUN}`;
+}
 const PATIENTS = 12;
 const LIST_CALL = 'diseaselibrary/get_page_disease_library_patient_list';
 
@@ -117,6 +126,7 @@ test('the record form walks a library of two pages to its last patient with the 
   page,
 }) => {
   test.setTimeout(180_000);
+  startRun();
   const admin = account('admin');
   const key = await apiLogin(admin);
   const formId = await publishedForm(key, FORM);
@@ -218,6 +228,7 @@ test('the record form walks a library of two pages to its last patient with the 
 test('a CRF record is deleted from the records list with a reason; a locked one cannot be', async ({
   page,
 }) => {
+  startRun();
   const admin = account('admin');
   const key = await apiLogin(admin);
   const formId = await publishedForm(key, `E2E删除表${RUN}`);

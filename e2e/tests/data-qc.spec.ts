@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
 
 /**
  * The data-QC story: a data manager checks the clinical data before a study. Three patients
@@ -58,9 +58,9 @@ async function pickOption(page: Page, select: Locator, option: string, type = fa
 test('a data manager finds a bad lab value and a discharge before admission with a QC plan', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(270_000);
   // The attempt's own names and item code: a retry must not meet an earlier attempt's rows.
-  const RUN = String((Date.now() % 1e8) + test.info().retry + test.info().repeatEachIndex).padStart(8, '0');
+  const RUN = runId();
   const ALT = `ALT${RUN}`;
   const RANGE_RULE = `ALT范围${RUN}`;
   const ORDER_RULE = `入出院顺序${RUN}`;

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
 
 /**
  * The disease-library story of issue 8: a researcher builds a hepatitis B library from the
@@ -95,8 +95,8 @@ async function addCondition(page: Page, part: 'inclusion' | 'exclusion', kind: s
 test('a researcher builds a hepatitis B library, fills it and walks its patients to the last one', async ({
   page,
 }) => {
-  test.setTimeout(240_000);
-  RUN = String((Date.now() % 1e8) + test.info().retry + test.info().repeatEachIndex).padStart(8, '0');
+  test.setTimeout(420_000);
+  RUN = runId();
   LIBRARY = `E2E乙肝专病库${RUN}`;
   FORM = `E2E乙肝专病表${RUN}`;
   HBV_CODE = `B18.1X${RUN}`;

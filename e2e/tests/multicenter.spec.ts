@@ -3,18 +3,22 @@ import {
   type Account,
   account,
   apiLogin,
+  type Center,
   envelope,
   expect,
+  ownCenters,
   restCall,
+  runId,
   screenshot,
   signInToWorkbench,
   test,
 } from '../fixtures';
 
 /**
- * The multi-center story of issues 9 and 15. The E2E server holds two centers: the demo hospital
- * and a second hospital made by the operator's create-admin tool (global-setup). The second
- * center's administrator sets up a multi-center researcher through the admin API; both centers
+ * The multi-center story of issues 9 and 15. The E2E server holds, for each worker slot, two
+ * hospitals of its own made by the operator's create-admin tool (global-setup): a leading center
+ * and a second center, so stories running side by side never switch each other's multi-center
+ * mode; the demo hospital stays in single-center mode throughout. The second center's administrator sets up a multi-center researcher through the admin API; both centers
  * switch multi-center mode on. In the browser the leading center creates a topic inviting the
  * second center; the second center's administrator sees only the invitation and accepts it; both
  * enter their own patients' values, each sees only its own cases, the leading center sees the
@@ -22,16 +26,11 @@ import {
  * lowers the minimum) and each center's problems, and it moves the topic through its statuses.
  * The same screens are then read in English.
  */
-const RUN = Date.now() % 100000;
-const TOPIC = `E2E多中心高血压${RUN}`;
+// Names of the running attempt (set as each test starts).
+let RUN = '';
+let TOPIC = '';
 const SBP = '收缩压（mmHg）';
 const DBP = '舒张压（mmHg）';
-const second = JSON.parse(process.env.E2E_SECOND_CENTER ?? 'null') as {
-  username: string;
-  password: string;
-  app: string;
-  appName: string;
-} | null;
 
 type Settings = Record<string, string>;
 const PERMISSION = 'api/merchants/MerchantsPermission';
@@ -122,11 +121,16 @@ test('in multi-center mode two centers enter their own data and the leading cent
   page,
   browser,
 }) => {
-  test.skip(!second, 'the second center is made by global-setup (not when reusing a server)');
-  test.setTimeout(240_000);
-  const admin = account('admin');
+  const centers = ownCenters();
+  test.skip(!centers, 'the centers are made by global-setup (not when reusing a server)');
+  test.setTimeout(420_000);
+  RUN = runId();
+  TOPIC = `E2E多中心高血压${RUN}`;
+  const lead: Center = centers!.lead;
+  const second: Center = centers!.member;
+  const admin: Account = { username: lead.username, password: lead.password, role: 'admin' };
   const leadKey = await apiLogin(admin);
-  const centerAdmin: Account = { username: second!.username, password: second!.password, role: 'admin' };
+  const centerAdmin: Account = { username: second.username, password: second.password, role: 'admin' };
   const centerKey = await apiLogin(centerAdmin);
 
   // Both administrators switch their hospital to multi-center mode (module configuration).
@@ -152,20 +156,20 @@ test('in multi-center mode two centers enter their own data and the leading cent
     await page.getByLabel('邀请参与中心').click();
     await page
       .locator('.ant-select-dropdown:visible .ant-select-item-option')
-      .filter({ hasText: second!.appName })
+      .filter({ hasText: second.appName })
       .click();
     await page.keyboard.press('Escape');
     await expect(page.getByLabel('变量名称').first()).toHaveValue(SBP);
     await page.getByLabel('研究设计').fill('前瞻性多中心队列');
     await page.getByLabel('主题名称').scrollIntoViewIfNeeded();
     await expect(
-      page.getByTestId('pick-centers').getByText(`${second!.appName}（${second!.app}）`),
+      page.getByTestId('pick-centers').getByText(`${second.appName}（${second.app}）`),
     ).toBeVisible();
     await screenshot(page, 'mc-1-create-topic');
     await page.getByRole('button', { name: /提\s*交/ }).click();
     await expect(page).toHaveURL(/topic-description\?id=\d+/);
     const topicId = Number(new URL(page.url()).searchParams.get('id'));
-    await expect(page.getByText(`${second!.appName} · 参与中心`)).toBeVisible();
+    await expect(page.getByText(`${second.appName} · 参与中心`)).toBeVisible();
     await expect(page.getByTestId('topic-status')).toHaveText('暂存');
     // The second center is invited, not enrolled: it takes part once its administrator accepts.
     const centerList = page.getByTestId('center-list');
@@ -186,7 +190,7 @@ test('in multi-center mode two centers enter their own data and the leading cent
       await eastAdmin.goto('/multi-center/topics');
       const invitations = eastAdmin.getByTestId('invitations');
       const inv = invitations.getByRole('row').filter({ hasText: TOPIC });
-      await expect(inv).toContainText('示范医院');
+      await expect(inv).toContainText(lead.appName);
       await expect(inv).toContainText('仅汇总数据（病例数、均值）');
       await expect(eastAdmin.locator('.ant-pro-table').getByText(TOPIC)).toHaveCount(0);
       const topicId0 = Number(new URL(page.url()).searchParams.get('id'));
@@ -256,7 +260,7 @@ test('in multi-center mode two centers enter their own data and the leading cent
       await east.goto('/multi-center/topics');
       const row = east.getByRole('row').filter({ hasText: TOPIC });
       await expect(row).toContainText('参与中心');
-      await expect(row).toContainText('示范医院');
+      await expect(row).toContainText(lead.appName);
       await expect(row).toContainText('招募中');
       await screenshot(east, 'mc-3-member-topics');
       await row.getByRole('button', { name: TOPIC }).click();
@@ -276,12 +280,12 @@ test('in multi-center mode two centers enter their own data and the leading cent
       // Its pooled table is its own center only.
       const pooled = east.getByTestId('pooled');
       await expect(pooled.getByRole('row')).toHaveCount(2);
-      await expect(pooled.getByRole('row').nth(1)).toContainText(second!.appName);
+      await expect(pooled.getByRole('row').nth(1)).toContainText(second.appName);
       await expect(pooled.getByRole('cell', { name: 'n=2，均值 125.0' })).toBeVisible();
       await screenshot(east, 'mc-4-member-entry');
       await east.goto(`/multi-center/detection?id=${topicId}`);
       await expect(east.getByText(`病历号 MCE${RUN}-2 与病历号 MCE${RUN}-1 是同一人`)).toBeVisible();
-      await expect(east.getByText('示范医院')).toHaveCount(0);
+      await expect(east.getByText(lead.appName)).toHaveCount(0);
       await screenshot(east, 'mc-5-member-detection');
     } finally {
       await east.context().close();
@@ -290,8 +294,8 @@ test('in multi-center mode two centers enter their own data and the leading cent
     // The leading center sees both centers, pooled and de-identified.
     await page.reload();
     const pooled = page.getByTestId('pooled');
-    const leadRow = pooled.getByRole('row').filter({ hasText: '示范医院' });
-    const eastRow = pooled.getByRole('row').filter({ hasText: second!.appName });
+    const leadRow = pooled.getByRole('row').filter({ hasText: lead.appName });
+    const eastRow = pooled.getByRole('row').filter({ hasText: second.appName });
     const total = pooled.getByRole('row').filter({ hasText: '合计' });
     // The other center has 2 cases, below the minimum of 5: its cells and the total show "< 5".
     await expect(leadRow.getByRole('cell').nth(1)).toHaveText('2');
@@ -313,7 +317,7 @@ test('in multi-center mode two centers enter their own data and the leading cent
     await expect(pooled.getByRole('row').filter({ hasText: 'Total' }).getByRole('cell').nth(1)).toHaveText(
       '< 5',
     );
-    await expect(pooled.getByRole('row').filter({ hasText: '示范医院' })).toContainText('n=2, mean 220.0');
+    await expect(pooled.getByRole('row').filter({ hasText: lead.appName })).toContainText('n=2, mean 220.0');
     await pooled.scrollIntoViewIfNeeded();
     await screenshot(page, 'mc-6-en-lead-pooled');
     await page.getByTestId('language-switch').click();
@@ -331,8 +335,8 @@ test('in multi-center mode two centers enter their own data and the leading cent
     // The data checks list each center's problems; patients only for the own center.
     await page.getByRole('button', { name: '数据检测' }).click();
     await expect(page).toHaveURL(/detection\?id=\d+/);
-    const leadCard = page.locator('[data-testid^="detection-"]').filter({ hasText: '示范医院' });
-    const eastCard = page.locator('[data-testid^="detection-"]').filter({ hasText: second!.appName });
+    const leadCard = page.locator('[data-testid^="detection-"]').filter({ hasText: lead.appName });
+    const eastCard = page.locator('[data-testid^="detection-"]').filter({ hasText: second.appName });
     await expect(leadCard).toContainText(`病历号 MCL${RUN}-2：“${SBP}”为 300，合理范围 60–260`);
     // One duplicate is below the minimum of 2.
     await expect(eastCard.locator('.ant-statistic').filter({ hasText: '重复' })).toContainText('< 2');
@@ -350,7 +354,7 @@ test('in multi-center mode two centers enter their own data and the leading cent
     await moveTo(page, 'calculationDone');
     await moveTo(page, 'topicConcluded');
     await expect(page.getByText('终态，不能再变更')).toBeVisible();
-    await expect(page.getByText(/admin：计算完成 → 课题结题/)).toBeVisible();
+    await expect(page.getByText(`${lead.username}：计算完成 → 课题结题`)).toBeVisible();
     await screenshot(page, 'mc-8-lead-concluded');
     const detail = await restCall<{ status: string; history: Array<{ to: string; userName: string }> }>(
       'GET',
@@ -405,6 +409,7 @@ test('in multi-center mode two centers enter their own data and the leading cent
 test('with multi-center mode off the create-topic screen says so and the server refuses a topic', async ({
   page,
 }) => {
+  RUN = runId();
   const admin = account('admin');
   const key = await apiLogin(admin);
   const settings = await restCall<Settings>('GET', 'config/module', key);

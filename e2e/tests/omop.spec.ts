@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readZip } from '../../apps/server/src/test/unzip';
-import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
 
 /**
  * The OMOP story: a data manager maps a diagnosis code to an OMOP concept, exports the clinical
@@ -14,9 +14,9 @@ const unzip = (file: string) => readZip(readFileSync(file));
 test('a data manager maps a code, exports OMOP CDM, sees counts and unmapped codes, and downloads the ZIP', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(270_000);
   // Codes and names of this attempt only, so a retry or another story never changes what it counts.
-  const RUN = String((Date.now() % 1e8) + test.info().retry + test.info().repeatEachIndex).padStart(8, '0');
+  const RUN = runId();
   const MAPPED = `E2EM${RUN}`;
   const UNMAPPED = `E2EU${RUN}`;
   const LAB = `E2ELAB${RUN}`;
@@ -90,7 +90,8 @@ test('a data manager maps a code, exports OMOP CDM, sees counts and unmapped cod
   await expect(page.getByText('导出任务已开始')).toBeVisible();
   const taskRow = page.locator('.ant-table-row').filter({ hasText: TASK });
   await expect(taskRow.getByText('成功')).toBeVisible({ timeout: 90_000 });
-  const detail = page.locator('[data-testid^="task-detail-"]').first();
+  // This attempt's task (the page opens the task it started; another story's may be newer).
+  const detail = page.getByTestId(`task-detail-${await taskRow.getAttribute('data-row-key')}`);
   await expect(detail).toBeVisible();
   expect(Number(await detail.getByTestId('count-person').textContent())).toBeGreaterThanOrEqual(2);
   expect(Number(await detail.getByTestId('count-condition_occurrence').textContent())).toBeGreaterThanOrEqual(

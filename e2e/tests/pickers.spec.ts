@@ -1,4 +1,4 @@
-import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
 
 /**
  * Lists used as pickers search on the server as the person types (issue 16): the disease picker
@@ -7,7 +7,7 @@ import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, tes
  */
 test('the disease picker of 创建专病库 finds any of many diseases by what is typed', async ({ page }) => {
   test.setTimeout(120_000);
-  const run = Date.now().toString(36);
+  const run = runId();
   const key = await apiLogin(account('admin'));
   // More diseases than one page of any picker: the one wanted is far down the list.
   for (let i = 0; i < 45; i++) {

@@ -1,10 +1,10 @@
 import type { Page } from '@playwright/test';
-import { type Account, account, apiLogin, expect, restCall, screenshot, signIn, test } from '../fixtures';
+import { apiLogin, expect, type OwnAccount, restCall, screenshot, signIn, test } from '../fixtures';
 
 /** The workbench pulls in the chart library: on a loaded 2-core machine its first paint takes a while. */
 const SLOW = { timeout: 60_000 };
 
-async function signInAndWait(page: Page, who: Account) {
+async function signInAndWait(page: Page, who: OwnAccount) {
   await signIn(page, who);
   await expect(page.getByTestId('greeting')).toBeVisible(SLOW);
 }
@@ -32,11 +32,18 @@ async function recordAddressAtHandoffCalls(page: Page) {
   return seen;
 }
 
+/**
+ * Each story signs its own users in and out (fixtures `ownAdmin`, `ownResearcher`): a switch or a
+ * logout ends their sessions only, never those of a demo account other stories are using.
+ */
 test.describe('session', () => {
   test.describe.configure({ timeout: 240_000 });
 
-  test('logout asks first, says exit successful, and the old key then gets 401', async ({ page }) => {
-    await signInAndWait(page, account('admin'));
+  test('logout asks first, says exit successful, and the old key then gets 401', async ({
+    page,
+    ownAdmin,
+  }) => {
+    await signInAndWait(page, ownAdmin);
     const key = await page.evaluate(
       () => JSON.parse(localStorage.getItem('fygo__ACCESS_TOKEN') ?? 'null') as string,
     );
@@ -58,8 +65,9 @@ test.describe('session', () => {
 
   test('a hand-off code in the address signs in, lands on the workbench and leaves the address first', async ({
     page,
+    ownResearcher,
   }) => {
-    const researcherKey = await apiLogin(account('researcher'));
+    const researcherKey = await apiLogin(ownResearcher);
     const { code, path } = await handoffCode(researcherKey);
     expect(path).toBe(`/?SessionKey=${code}`);
     const seen = await recordAddressAtHandoffCalls(page);
@@ -78,8 +86,8 @@ test.describe('session', () => {
     expect(await peekStatus(code)).toBe(401);
   });
 
-  test('hide_menu hides the menu', async ({ page }) => {
-    const { code } = await handoffCode(await apiLogin(account('admin')));
+  test('hide_menu hides the menu', async ({ page, ownAdmin }) => {
+    const { code } = await handoffCode(await apiLogin(ownAdmin));
     await page.goto(`/?SessionKey=${encodeURIComponent(code)}&hide_menu=1`);
     await expect(page.getByTestId('greeting')).toBeVisible(SLOW);
     await expect(page.locator('.ant-pro-sider-menu')).toHaveCount(0);
@@ -88,10 +96,12 @@ test.describe('session', () => {
 
   test('signed in as A, a link with B’s code asks first; A stays signed in until A says switch', async ({
     page,
+    ownAdmin,
+    ownResearcher,
   }) => {
-    await signInAndWait(page, account('admin'));
+    await signInAndWait(page, ownAdmin);
     const adminToken = (await storedToken(page))!;
-    const researcherKey = await apiLogin(account('researcher'));
+    const researcherKey = await apiLogin(ownResearcher);
     const { code } = await handoffCode(researcherKey);
 
     await page.goto(`/?SessionKey=${encodeURIComponent(code)}`);
@@ -99,10 +109,10 @@ test.describe('session', () => {
     await expect(dialog).toBeVisible(SLOW);
     await expect(page).not.toHaveURL(/SessionKey/);
     await expect(dialog.getByTestId('handoff-current')).toHaveText(
-      '您当前以 系统管理员（admin） 的身份登录“示范医院”。',
+      `您当前以 系统管理员（${ownAdmin.username}） 的身份登录“示范医院”。`,
     );
     await expect(dialog.getByTestId('handoff-next')).toHaveText(
-      '这个链接会改以 科研人员（researcher） 的身份登录“示范医院”。',
+      `这个链接会改以 科研人员（${ownResearcher.username}） 的身份登录“示范医院”。`,
     );
     // Staying is the default: the primary button, and the one that has the focus.
     const stay = dialog.getByTestId('handoff-stay');
@@ -114,7 +124,7 @@ test.describe('session', () => {
     // While the question is open, A's session is the browser's and the server's, and the code is unused.
     expect(await storedToken(page)).toBe(adminToken);
     expect((await restCall<{ UserName: string }>('GET', 'current_user', adminToken)).body.data.UserName).toBe(
-      'admin',
+      ownAdmin.username,
     );
     expect(await peekStatus(code)).toBe(200);
 
@@ -137,25 +147,29 @@ test.describe('session', () => {
     expect(researcherToken).not.toBe(adminToken);
     expect(
       (await restCall<{ UserName: string }>('GET', 'current_user', researcherToken)).body.data.UserName,
-    ).toBe('researcher');
+    ).toBe(ownResearcher.username);
     // A's session ended with the switch; the code is spent.
     expect((await restCall('GET', 'current_user', adminToken)).status).toBe(401);
     expect(await peekStatus(second)).toBe(401);
   });
 
-  test('the question reads in English, and Escape keeps the current session', async ({ page }) => {
-    await signInAndWait(page, account('researcher'));
+  test('the question reads in English, and Escape keeps the current session', async ({
+    page,
+    ownAdmin,
+    ownResearcher,
+  }) => {
+    await signInAndWait(page, ownResearcher);
     await page.evaluate(() => localStorage.setItem('fygo__LANGUAGE', JSON.stringify('en-US')));
     const token = await storedToken(page);
-    const { code } = await handoffCode(await apiLogin(account('admin')));
+    const { code } = await handoffCode(await apiLogin(ownAdmin));
     await page.goto(`/?SessionKey=${encodeURIComponent(code)}`);
     const dialog = page.getByRole('dialog', { name: 'Switch accounts?' });
     await expect(dialog).toBeVisible(SLOW);
     await expect(dialog.getByTestId('handoff-current')).toHaveText(
-      'You are signed in as 科研人员 (researcher) in “示范医院”.',
+      `You are signed in as 科研人员 (${ownResearcher.username}) in “示范医院”.`,
     );
     await expect(dialog.getByTestId('handoff-next')).toHaveText(
-      'This link would sign you in as 系统管理员 (admin) in “示范医院” instead.',
+      `This link would sign you in as 系统管理员 (${ownAdmin.username}) in “示范医院” instead.`,
     );
     await expect(dialog.getByTestId('handoff-stay')).toHaveText('Stay signed in as 科研人员');
     await expect(dialog.getByTestId('handoff-switch')).toHaveText('Switch to 系统管理员');
@@ -166,8 +180,12 @@ test.describe('session', () => {
     expect(await peekStatus(code)).toBe(200);
   });
 
-  test('a used code and a raw session key in the address sign nobody in', async ({ page }) => {
-    const researcherKey = await apiLogin(account('researcher'));
+  test('a used code and a raw session key in the address sign nobody in', async ({
+    page,
+    ownAdmin,
+    ownResearcher,
+  }) => {
+    const researcherKey = await apiLogin(ownResearcher);
     const { code } = await handoffCode(researcherKey);
     expect((await restCall('POST', 'session/handoff/exchange', undefined, { code })).status).toBe(200);
     for (const value of [code, researcherKey]) {
@@ -180,7 +198,7 @@ test.describe('session', () => {
     await screenshot(page, 'handoff-refused-zh-CN');
 
     // Signed in already: a refused link says so and changes nothing.
-    await signInAndWait(page, account('admin'));
+    await signInAndWait(page, ownAdmin);
     const adminToken = await storedToken(page);
     await page.goto(`/?SessionKey=${encodeURIComponent(researcherKey)}`);
     await expect(page.locator('.ant-message')).toContainText('每个链接只能使用一次', SLOW);

@@ -24,8 +24,12 @@ test.describe('sign-in', () => {
     await screenshot(page, 'workbench');
   });
 
-  test('a wrong password shows the server message and stays on the login page', async ({ page }) => {
-    await signIn(page, account('researcher'), 'Wrong#Pass1');
+  test('a wrong password shows the server message and stays on the login page', async ({
+    page,
+    ownResearcher,
+  }) => {
+    // A user of its own: the wrong guess counts against this user, not a shared demo account.
+    await signIn(page, ownResearcher, 'Wrong#Pass1');
     await expect(page.getByTestId('login-error')).toContainText('用户名或密码错误');
     await expect(page).toHaveURL(/\/user\/login/);
   });

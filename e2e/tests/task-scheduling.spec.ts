@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, screenshot, signInToWorkbench, test } from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
 
 /**
  * Task scheduling: an administrator schedules the push of a disease library (made through the
@@ -36,7 +36,7 @@ test('an administrator schedules a disease-library push, runs it now, follows th
 }) => {
   test.setTimeout(180_000);
   // Names of this attempt only, so a retry or a repeat finds its own rows.
-  const RUN = String((Date.now() % 1e8) + test.info().retry + test.info().repeatEachIndex).padStart(8, '0');
+  const RUN = runId();
   const LIBRARY = `E2E调度库${RUN}`;
   const SCHEDULE = `E2E每日推送${RUN}`;
   const CODE = `Z99.9X${RUN}`;
