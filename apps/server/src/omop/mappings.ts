@@ -9,13 +9,14 @@ import {
   type omopMappingQuery,
 } from '@crdp/core';
 import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { omopMappings } from '../db/schema/index.js';
 import { csvStream } from '../files/csv.js';
-import { AppError, invalidField, notFound } from '../http/errors.js';
+import type { AppActor } from '../http/context.js';
+import { invalidField, notFound } from '../http/errors.js';
+import type { ParsePool } from '../parsing/pool.js';
 import {
   BUILTIN_MAPPINGS,
   CLOSED_CODES,
@@ -30,14 +31,8 @@ import {
  * audits in its transaction. The built-in maps (gender, visit kinds) are code; a row of the
  * same kind and code overrides one.
  */
-export interface Actor {
-  appId: number;
-  userId: number | null;
-}
-export function actorOf(req: FastifyRequest): Actor {
-  if (!req.auth) throw new AppError(401, 'auth.required');
-  return { appId: req.auth.appId, userId: req.auth.userId };
-}
+/** Whoever acts in the app: a signed-in person (or a free-access link: no user id). */
+export type Actor = AppActor;
 
 const MAX_INT = 2_147_483_647;
 
@@ -130,12 +125,7 @@ export async function listMappings(
   };
 }
 
-export async function createMapping(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  input: OmopMappingInput,
-): Promise<OmopMapping> {
+export async function createMapping(db: Db, actor: Actor, input: OmopMappingInput): Promise<OmopMapping> {
   const code = normalizeCode(input.kind, input.sourceCode);
   checkCode(input.kind, code, 'sourceCode');
   return db.transaction(async (tx) => {
@@ -158,14 +148,18 @@ export async function createMapping(
       })
       .returning();
     const v = view(row!);
-    await audit(tx, req, { action: 'omop.mapping.create', entity: 'omop_mapping', entityId: v.id, after: v });
+    await audit(tx, actor, {
+      action: 'omop.mapping.create',
+      entity: 'omop_mapping',
+      entityId: v.id,
+      after: v,
+    });
     return v;
   });
 }
 
 export async function updateMapping(
   db: Db,
-  req: FastifyRequest,
   actor: Actor,
   id: number,
   input: OmopMappingInput,
@@ -194,7 +188,7 @@ export async function updateMapping(
       .where(and(eq(omopMappings.id, id), eq(omopMappings.appId, actor.appId)))
       .returning();
     const after = view(row!);
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'omop.mapping.update',
       entity: 'omop_mapping',
       entityId: id,
@@ -205,11 +199,11 @@ export async function updateMapping(
   });
 }
 
-export async function deleteMapping(db: Db, req: FastifyRequest, actor: Actor, id: number): Promise<null> {
+export async function deleteMapping(db: Db, actor: Actor, id: number): Promise<null> {
   return db.transaction(async (tx) => {
     const before = view(await mappingOf(tx, actor, id));
     await tx.delete(omopMappings).where(and(eq(omopMappings.id, id), eq(omopMappings.appId, actor.appId)));
-    await audit(tx, req, { action: 'omop.mapping.delete', entity: 'omop_mapping', entityId: id, before });
+    await audit(tx, actor, { action: 'omop.mapping.delete', entity: 'omop_mapping', entityId: id, before });
     return null;
   });
 }
@@ -228,17 +222,14 @@ type ImportFault = OmopImportFault;
  */
 export async function importMappings(
   db: Db,
-  req: FastifyRequest,
   actor: Actor,
+  parsing: ParsePool,
   input: z.infer<typeof omopMappingImportInput>,
 ): Promise<OmopImportReport> {
-  const zh = req.locale === 'zh-CN';
+  const zh = actor.locale === 'zh-CN';
   const say = (c: string, e: string) => (zh ? c : e);
   // Read in a worker thread (parsing/pool.ts), off the event loop that answers requests.
-  const rows = await req.server.parsing.run(
-    { kind: 'csv.rows', text: input.text, field: 'body.text' },
-    'body.text',
-  );
+  const rows = await parsing.run({ kind: 'csv.rows', text: input.text, field: 'body.text' }, 'body.text');
   const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
   if (!rows.length) throw invalidField('text', '文件是空的', 'the file is empty');
   for (const c of IMPORT_COLUMNS)
@@ -370,7 +361,7 @@ export async function importMappings(
         if (r.inserted) inserted++;
         else updated++;
     }
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'omop.mapping.import',
       entity: 'omop_mapping',
       after: { fileName: input.fileName, total, inserted, updated },

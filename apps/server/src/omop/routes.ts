@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import {
   omopEmptyBody as emptyBody,
   fileDownload,
-  type Locale,
   omopMappingImportInput as mappingImportInput,
   omopMappingInput as mappingInput,
   omopMappingParams as mappingParams,
@@ -28,9 +27,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { appActor } from '../http/context.js';
 import { EXPORT_KIND, exportJob } from './export.js';
 import {
-  actorOf,
   createMapping,
   deleteMapping,
   exportMappingsCsv,
@@ -81,7 +80,7 @@ export async function omopRoutes(app: FastifyInstance) {
         response: { 200: restOk(omopMappingPage) },
       },
     },
-    async (req) => ok(await listMappings(app.db, actorOf(req), req.query)),
+    async (req) => ok(await listMappings(app.db, appActor(req.ctx), req.query)),
   );
   r.post(
     `${P}/mappings`,
@@ -94,7 +93,7 @@ export async function omopRoutes(app: FastifyInstance) {
         response: { 200: restOk(omopMapping) },
       },
     },
-    async (req) => ok(await createMapping(app.db, req, actorOf(req), req.body)),
+    async (req) => ok(await createMapping(app.db, appActor(req.ctx), req.body)),
   );
   r.post(
     `${P}/mappings/import`,
@@ -109,7 +108,7 @@ export async function omopRoutes(app: FastifyInstance) {
         response: { 200: restOk(omopImportReport) },
       },
     },
-    async (req) => ok(await importMappings(app.db, req, actorOf(req), req.body)),
+    async (req) => ok(await importMappings(app.db, appActor(req.ctx), app.parsing, req.body)),
   );
   r.get(
     `${P}/mappings/export`,
@@ -118,8 +117,8 @@ export async function omopRoutes(app: FastifyInstance) {
       schema: { tags, summary: 'The app’s maps as CSV', response: { 200: fileDownload } },
     },
     async (req, reply) => {
-      const actor = actorOf(req);
-      await audit(app.db, req, { action: 'omop.mapping.export', entity: 'omop_mapping' });
+      const actor = appActor(req.ctx);
+      await audit(app.db, actor, { action: 'omop.mapping.export', entity: 'omop_mapping' });
       reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="omop-mappings.csv"`)
@@ -138,7 +137,7 @@ export async function omopRoutes(app: FastifyInstance) {
         response: { 200: restOk(omopMapping) },
       },
     },
-    async (req) => ok(await loadMapping(app.db, actorOf(req), req.params.mappingId)),
+    async (req) => ok(await loadMapping(app.db, appActor(req.ctx), req.params.mappingId)),
   );
   r.put(
     `${P}/mappings/:mappingId`,
@@ -154,10 +153,10 @@ export async function omopRoutes(app: FastifyInstance) {
       // Another app's id answers 404 before its body is looked at.
       preValidation: async (req) => {
         const p = mappingParams.safeParse(req.params);
-        if (p.success) await loadMapping(app.db, actorOf(req), p.data.mappingId);
+        if (p.success) await loadMapping(app.db, appActor(req.ctx), p.data.mappingId);
       },
     },
-    async (req) => ok(await updateMapping(app.db, req, actorOf(req), req.params.mappingId, req.body)),
+    async (req) => ok(await updateMapping(app.db, appActor(req.ctx), req.params.mappingId, req.body)),
   );
   r.delete(
     `${P}/mappings/:mappingId`,
@@ -165,7 +164,7 @@ export async function omopRoutes(app: FastifyInstance) {
       config: { access: M('delete'), ownedIds: ownedMappingIds },
       schema: { tags, summary: 'Delete a source-to-concept map', params: mappingParams, response: deleted },
     },
-    async (req) => ok(await deleteMapping(app.db, req, actorOf(req), req.params.mappingId)),
+    async (req) => ok(await deleteMapping(app.db, appActor(req.ctx), req.params.mappingId)),
   );
 
   // Rules
@@ -179,7 +178,7 @@ export async function omopRoutes(app: FastifyInstance) {
         response: { 200: restOk(omopRuleList) },
       },
     },
-    async (req) => ok(await listRules(app.db, req, actorOf(req))),
+    async (req) => ok(await listRules(app.db, appActor(req.ctx))),
   );
   r.post(
     `${P}/rules/defaults`,
@@ -192,7 +191,7 @@ export async function omopRoutes(app: FastifyInstance) {
         response: { 200: restOk(omopRuleList) },
       },
     },
-    async (req) => ok(await writeDefaults(app.db, req, actorOf(req))),
+    async (req) => ok(await writeDefaults(app.db, appActor(req.ctx))),
   );
   r.post(
     `${P}/rules`,
@@ -205,7 +204,7 @@ export async function omopRoutes(app: FastifyInstance) {
         response: { 200: restOk(omopRule) },
       },
     },
-    async (req) => ok(await createRule(app.db, req, actorOf(req), req.body)),
+    async (req) => ok(await createRule(app.db, appActor(req.ctx), req.body)),
   );
   r.get(
     `${P}/rules/:ruleId`,
@@ -213,7 +212,7 @@ export async function omopRoutes(app: FastifyInstance) {
       config: { access: R('get'), ownedIds: ownedRuleIds },
       schema: { tags, summary: 'A rule', params: ruleParams, response: { 200: restOk(omopRule) } },
     },
-    async (req) => ok(await loadRule(app.db, actorOf(req), req.params.ruleId)),
+    async (req) => ok(await loadRule(app.db, appActor(req.ctx), req.params.ruleId)),
   );
   r.put(
     `${P}/rules/:ruleId`,
@@ -228,10 +227,10 @@ export async function omopRoutes(app: FastifyInstance) {
       },
       preValidation: async (req) => {
         const p = ruleParams.safeParse(req.params);
-        if (p.success) await loadRule(app.db, actorOf(req), p.data.ruleId);
+        if (p.success) await loadRule(app.db, appActor(req.ctx), p.data.ruleId);
       },
     },
-    async (req) => ok(await updateRule(app.db, req, actorOf(req), req.params.ruleId, req.body)),
+    async (req) => ok(await updateRule(app.db, appActor(req.ctx), req.params.ruleId, req.body)),
   );
   r.delete(
     `${P}/rules/:ruleId`,
@@ -239,7 +238,7 @@ export async function omopRoutes(app: FastifyInstance) {
       config: { access: R('delete'), ownedIds: ownedRuleIds },
       schema: { tags, summary: 'Delete a rule', params: ruleParams, response: deleted },
     },
-    async (req) => ok(await deleteRule(app.db, req, actorOf(req), req.params.ruleId)),
+    async (req) => ok(await deleteRule(app.db, appActor(req.ctx), req.params.ruleId)),
   );
   for (const [action, enabled] of [
     ['enable', true],
@@ -258,10 +257,10 @@ export async function omopRoutes(app: FastifyInstance) {
         },
         preValidation: async (req) => {
           const p = ruleParams.safeParse(req.params);
-          if (p.success) await loadRule(app.db, actorOf(req), p.data.ruleId);
+          if (p.success) await loadRule(app.db, appActor(req.ctx), p.data.ruleId);
         },
       },
-      async (req) => ok(await enableRule(app.db, req, actorOf(req), req.params.ruleId, enabled)),
+      async (req) => ok(await enableRule(app.db, appActor(req.ctx), req.params.ruleId, enabled)),
     );
 
   // Tasks
@@ -276,7 +275,7 @@ export async function omopRoutes(app: FastifyInstance) {
         response: { 200: restOk(omopTaskPage) },
       },
     },
-    async (req) => ok(await listTasks(app.db, actorOf(req), req.query, req.locale as Locale)),
+    async (req) => ok(await listTasks(app.db, appActor(req.ctx), req.query)),
   );
   r.post(
     `${P}/tasks`,
@@ -290,7 +289,7 @@ export async function omopRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const task = await startTask(app.db, req, actorOf(req), req.body);
+      const task = await startTask(app.db, appActor(req.ctx), req.body);
       app.jobs.nudge();
       return ok(task);
     },
@@ -306,7 +305,7 @@ export async function omopRoutes(app: FastifyInstance) {
         response: { 200: restOk(omopTask) },
       },
     },
-    async (req) => ok(await loadTask(app.db, actorOf(req), req.params.taskId, req.locale as Locale)),
+    async (req) => ok(await loadTask(app.db, appActor(req.ctx), req.params.taskId)),
   );
   r.put(
     `${P}/tasks/:taskId`,
@@ -321,10 +320,10 @@ export async function omopRoutes(app: FastifyInstance) {
       },
       preValidation: async (req) => {
         const p = taskParams.safeParse(req.params);
-        if (p.success) await loadTask(app.db, actorOf(req), p.data.taskId, req.locale as Locale);
+        if (p.success) await loadTask(app.db, appActor(req.ctx), p.data.taskId);
       },
     },
-    async (req) => ok(await updateTask(app.db, req, actorOf(req), req.params.taskId, req.body)),
+    async (req) => ok(await updateTask(app.db, appActor(req.ctx), req.params.taskId, req.body)),
   );
   r.delete(
     `${P}/tasks/:taskId`,
@@ -332,7 +331,7 @@ export async function omopRoutes(app: FastifyInstance) {
       config: { access: T('delete'), ownedIds: ownedTaskIds },
       schema: { tags, summary: 'Delete a finished task and its file', params: taskParams, response: deleted },
     },
-    async (req) => ok(await deleteTask(app.db, req, actorOf(req), req.params.taskId, app.config.dataDir)),
+    async (req) => ok(await deleteTask(app.db, appActor(req.ctx), req.params.taskId, app.config.dataDir)),
   );
   r.get(
     `${P}/tasks/:taskId/download`,
@@ -346,9 +345,9 @@ export async function omopRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      const actor = actorOf(req);
+      const actor = appActor(req.ctx);
       const f = await taskFile(app.db, actor, req.params.taskId, app.config.dataDir);
-      await audit(app.db, req, {
+      await audit(app.db, actor, {
         action: 'omop.task.download',
         entity: 'omop_task',
         entityId: req.params.taskId,

@@ -1,6 +1,5 @@
 import type { AuditAction, OmopRule, OmopRuleInput, OmopRuleList, OmopRulePatch } from '@crdp/core';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { omopRules } from '../db/schema/index.js';
@@ -50,9 +49,10 @@ async function isStored(db: Tx, appId: number) {
 }
 
 /** Writes the built-in rules for an app that has none yet; audited. Returns whether it wrote. */
-async function ensureDefaults(tx: Tx, req: FastifyRequest, appId: number) {
+async function ensureDefaults(tx: Tx, actor: Actor) {
+  const appId = actor.appId;
   if (await isStored(tx, appId)) return false;
-  const zh = req.locale === 'zh-CN';
+  const zh = actor.locale === 'zh-CN';
   const rows = await tx
     .insert(omopRules)
     .values(
@@ -66,7 +66,7 @@ async function ensureDefaults(tx: Tx, req: FastifyRequest, appId: number) {
       })),
     )
     .returning();
-  await audit(tx, req, {
+  await audit(tx, actor, {
     action: 'omop.rule.defaults',
     entity: 'omop_rule',
     after: rows.map(view),
@@ -89,8 +89,8 @@ export async function effectiveRules(db: Tx, appId: number, zh = true): Promise<
   }));
 }
 
-export async function listRules(db: Db, req: FastifyRequest, actor: Actor): Promise<OmopRuleList> {
-  const zh = req.locale === 'zh-CN';
+export async function listRules(db: Db, actor: Actor): Promise<OmopRuleList> {
+  const zh = actor.locale === 'zh-CN';
   // A built-in rule that kept its default name is named in the reader's language.
   const named = (r: RuleView) => {
     const p = pairOf(r.sourceTable, r.targetTable);
@@ -109,9 +109,9 @@ export async function listRules(db: Db, req: FastifyRequest, actor: Actor): Prom
   };
 }
 
-export async function writeDefaults(db: Db, req: FastifyRequest, actor: Actor): Promise<OmopRuleList> {
-  await db.transaction((tx) => ensureDefaults(tx, req, actor.appId));
-  return listRules(db, req, actor);
+export async function writeDefaults(db: Db, actor: Actor): Promise<OmopRuleList> {
+  await db.transaction((tx) => ensureDefaults(tx, actor));
+  return listRules(db, actor);
 }
 
 async function ruleOf(db: Tx, actor: Actor, id: number) {
@@ -127,12 +127,7 @@ export async function loadRule(db: Tx, actor: Actor, id: number): Promise<OmopRu
   return view(await ruleOf(db, actor, id));
 }
 
-export async function createRule(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  input: OmopRuleInput,
-): Promise<OmopRule> {
+export async function createRule(db: Db, actor: Actor, input: OmopRuleInput): Promise<OmopRule> {
   if (!pairOf(input.sourceTable, input.targetTable))
     throw invalidField(
       'targetTable',
@@ -140,7 +135,7 @@ export async function createRule(
       `${input.sourceTable} cannot be mapped to ${input.targetTable}`,
     );
   return db.transaction(async (tx) => {
-    await ensureDefaults(tx, req, actor.appId);
+    await ensureDefaults(tx, actor);
     const [dup] = await tx
       .select({ id: omopRules.id })
       .from(omopRules)
@@ -162,7 +157,7 @@ export async function createRule(
       .insert(omopRules)
       .values({
         appId: actor.appId,
-        name: input.name || defaultName(req.locale === 'zh-CN', input.sourceTable, input.targetTable),
+        name: input.name || defaultName(actor.locale === 'zh-CN', input.sourceTable, input.targetTable),
         sourceTable: input.sourceTable,
         targetTable: input.targetTable,
         enabled: input.enabled ?? true,
@@ -171,14 +166,13 @@ export async function createRule(
       })
       .returning();
     const v = view(row!);
-    await audit(tx, req, { action: 'omop.rule.create', entity: 'omop_rule', entityId: v.id!, after: v });
+    await audit(tx, actor, { action: 'omop.rule.create', entity: 'omop_rule', entityId: v.id!, after: v });
     return v;
   });
 }
 
 async function change(
   db: Db,
-  req: FastifyRequest,
   actor: Actor,
   id: number,
   action: AuditAction,
@@ -192,17 +186,17 @@ async function change(
       .where(and(eq(omopRules.id, id), eq(omopRules.appId, actor.appId)))
       .returning();
     const after = view(row!);
-    await audit(tx, req, { action, entity: 'omop_rule', entityId: id, before, after });
+    await audit(tx, actor, { action, entity: 'omop_rule', entityId: id, before, after });
     return after;
   });
 }
 
-export const updateRule = (db: Db, req: FastifyRequest, actor: Actor, id: number, p: OmopRulePatch) =>
-  change(db, req, actor, id, 'omop.rule.update', { name: p.name, note: p.note ?? '' });
-export const enableRule = (db: Db, req: FastifyRequest, actor: Actor, id: number, enabled: boolean) =>
-  change(db, req, actor, id, enabled ? 'omop.rule.enable' : 'omop.rule.disable', { enabled });
-export const deleteRule = async (db: Db, req: FastifyRequest, actor: Actor, id: number): Promise<null> => {
-  await change(db, req, actor, id, 'omop.rule.delete', { deletedAt: new Date(), enabled: false });
+export const updateRule = (db: Db, actor: Actor, id: number, p: OmopRulePatch) =>
+  change(db, actor, id, 'omop.rule.update', { name: p.name, note: p.note ?? '' });
+export const enableRule = (db: Db, actor: Actor, id: number, enabled: boolean) =>
+  change(db, actor, id, enabled ? 'omop.rule.enable' : 'omop.rule.disable', { enabled });
+export const deleteRule = async (db: Db, actor: Actor, id: number): Promise<null> => {
+  await change(db, actor, id, 'omop.rule.delete', { deletedAt: new Date(), enabled: false });
   return null;
 };
 

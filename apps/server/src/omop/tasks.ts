@@ -9,7 +9,6 @@ import type {
   omopTaskQuery,
 } from '@crdp/core';
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
@@ -56,16 +55,15 @@ async function taskOf(db: Tx, appId: number, id: number) {
   return row;
 }
 
-export async function loadTask(db: Tx, actor: Actor, id: number, locale: Locale): Promise<OmopTask> {
+export async function loadTask(db: Tx, actor: Actor, id: number): Promise<OmopTask> {
   const { t, j } = await taskOf(db, actor.appId, id);
-  return view(t, j, locale);
+  return view(t, j, actor.locale);
 }
 
 export async function listTasks(
   db: Db,
   actor: Actor,
   q: z.infer<typeof omopTaskQuery>,
-  locale: Locale,
 ): Promise<OmopTaskPage> {
   const where = eq(omopTasks.appId, actor.appId);
   const [total] = await db.select({ n: count() }).from(omopTasks).where(where);
@@ -77,16 +75,16 @@ export async function listTasks(
     .orderBy(desc(omopTasks.id))
     .limit(q.size)
     .offset((q.page - 1) * q.size);
-  return { total: total?.n ?? 0, page: q.page, size: q.size, items: rows.map((r) => view(r.t, r.j, locale)) };
+  return {
+    total: total?.n ?? 0,
+    page: q.page,
+    size: q.size,
+    items: rows.map((r) => view(r.t, r.j, actor.locale)),
+  };
 }
 
-export async function startTask(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  input: OmopTaskInput,
-): Promise<OmopTask> {
-  const zh = req.locale === 'zh-CN';
+export async function startTask(db: Db, actor: Actor, input: OmopTaskInput): Promise<OmopTask> {
+  const zh = actor.locale === 'zh-CN';
   const rules = await effectiveRules(db, actor.appId, zh);
   const tables = [...new Set(rules.filter((r) => r.enabled).map((r) => r.targetTable))];
   if (!tables.length)
@@ -95,7 +93,7 @@ export async function startTask(
       '没有启用的映射规则，请先启用至少一条',
       'no mapping rule is enabled; enable one first',
     );
-  let userName = req.auth?.userName ?? '';
+  let userName = actor.userName;
   if (!userName && actor.userId) {
     const [u] = await db.select({ n: users.userName }).from(users).where(eq(users.userId, actor.userId));
     userName = u?.n ?? '';
@@ -123,7 +121,7 @@ export async function startTask(
       .update(jobs)
       .set({ params: { tables, taskId: task!.id } })
       .where(eq(jobs.id, job.id));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'omop.task.start',
       entity: 'omop_task',
       entityId: task!.id,
@@ -131,23 +129,17 @@ export async function startTask(
     });
     return task!;
   });
-  return loadTask(db, actor, created.id, req.locale as Locale);
+  return loadTask(db, actor, created.id);
 }
 
-export async function updateTask(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  id: number,
-  p: OmopTaskPatch,
-): Promise<OmopTask> {
+export async function updateTask(db: Db, actor: Actor, id: number, p: OmopTaskPatch): Promise<OmopTask> {
   await db.transaction(async (tx) => {
     const { t } = await taskOf(tx, actor.appId, id);
     await tx
       .update(omopTasks)
       .set({ name: p.name, note: p.note ?? '' })
       .where(and(eq(omopTasks.id, id), eq(omopTasks.appId, actor.appId)));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'omop.task.update',
       entity: 'omop_task',
       entityId: id,
@@ -155,17 +147,11 @@ export async function updateTask(
       after: { name: p.name, note: p.note ?? '' },
     });
   });
-  return loadTask(db, actor, id, req.locale as Locale);
+  return loadTask(db, actor, id);
 }
 
 /** Deletes a finished task with its job and its file; a task still queued or running is refused. */
-export async function deleteTask(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  id: number,
-  dataDir: string,
-): Promise<null> {
+export async function deleteTask(db: Db, actor: Actor, id: number, dataDir: string): Promise<null> {
   const jobId = await db.transaction(async (tx) => {
     const { t, j } = await taskOf(tx, actor.appId, id);
     if (j.status === 'queued' || j.status === 'running')
@@ -176,7 +162,7 @@ export async function deleteTask(
       );
     await tx.delete(omopTasks).where(and(eq(omopTasks.id, id), eq(omopTasks.appId, actor.appId)));
     await tx.delete(jobs).where(and(eq(jobs.id, j.id), eq(jobs.appId, actor.appId)));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'omop.task.delete',
       entity: 'omop_task',
       entityId: id,

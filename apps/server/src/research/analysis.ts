@@ -18,7 +18,6 @@ import {
   welchTTest,
 } from '@crdp/stats';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
@@ -63,7 +62,6 @@ function columnsNamed(p: AnalysisParams): Array<[field: string, key: string]> {
 
 export async function requestAnalysis(
   db: Db,
-  req: FastifyRequest,
   actor: Actor,
   subjectId: number,
   input: { datasetId: number; params: AnalysisParams },
@@ -85,7 +83,7 @@ export async function requestAnalysis(
       params: { subjectId, datasetId: ds.id, analysis: input.params },
       createdBy: actor.userId,
     });
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'analyse',
       entity: 'research_subject',
       entityId: subjectId,

@@ -1,7 +1,6 @@
 import type { researchProjectData, researchReport, researchVariableSummary } from '@crdp/core';
 import { describe } from '@crdp/stats';
 import { and, count, eq, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { canSeeIdentity } from '../clinical/privacy.js';
 import type { Tx } from '../db/client.js';
@@ -50,7 +49,6 @@ export async function variableSummaries(
 
 export async function projectData(
   db: Tx,
-  req: FastifyRequest,
   actor: Actor,
   id: number,
   page: { page: number; size: number },
@@ -62,7 +60,7 @@ export async function projectData(
     .from(researchEnrolments)
     .where(eq(researchEnrolments.subjectId, id));
   const enrolled = n?.n ?? 0;
-  const full = canSeeIdentity(req);
+  const full = canSeeIdentity(actor);
   const list = await db
     .select({
       id: patients.id,

@@ -5,7 +5,6 @@ import type {
   ResearchDatasetRow,
 } from '@crdp/core';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { researchDatasets } from '../db/schema/index.js';
@@ -219,7 +218,6 @@ function planDataset(
 
 export async function requestDataset(
   db: Db,
-  req: FastifyRequest,
   actor: Actor,
   subjectId: number,
   input: { name: string; variables: string[]; derived: DerivedDef[]; crfItems?: string[] | undefined },
@@ -249,7 +247,7 @@ export async function requestDataset(
       createdBy: actor.userId,
     });
     await tx.update(researchDatasets).set({ jobId: job.id }).where(eq(researchDatasets.id, ds!.id));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'create',
       entity: 'research_dataset',
       entityId: ds!.id,

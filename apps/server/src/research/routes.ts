@@ -143,7 +143,7 @@ export async function researchRoutes(app: FastifyInstance) {
         response: { 200: restOk(researchProjectTypeRecord) },
       },
     },
-    async (req) => ok(await createType(app.db, req, req.auth!.appId, req.body)),
+    async (req) => ok(await createType(app.db, actorOf(req.ctx), req.body)),
   );
   r.put(
     '/api/v0.1/research/types/:code',
@@ -158,7 +158,7 @@ export async function researchRoutes(app: FastifyInstance) {
         response: { 200: restOk(researchProjectTypeRecord) },
       },
     },
-    async (req) => ok(await updateType(app.db, req, req.auth!.appId, req.params.code, req.body)),
+    async (req) => ok(await updateType(app.db, actorOf(req.ctx), req.params.code, req.body)),
   );
   r.delete(
     '/api/v0.1/research/types/:code',
@@ -168,7 +168,7 @@ export async function researchRoutes(app: FastifyInstance) {
       schema: { tags, summary: 'Delete an unused project type', params: typeParams, response: deleted },
     },
     async (req) => {
-      await deleteType(app.db, req, req.auth!.appId, req.params.code);
+      await deleteType(app.db, actorOf(req.ctx), req.params.code);
       return ok(null);
     },
   );
@@ -211,7 +211,7 @@ export async function researchRoutes(app: FastifyInstance) {
         response: { 200: restOk(researchSubjectRecord) },
       },
     },
-    async (req) => ok(await createSubject(app.db, req, actorOf(req), req.body)),
+    async (req) => ok(await createSubject(app.db, actorOf(req.ctx), req.body)),
   );
   r.get(
     '/api/v0.1/research/subjects/:id',
@@ -226,8 +226,9 @@ export async function researchRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const d = await subjectDetail(app.db, actorOf(req), req.params.id);
-      const canManageMembers = d.myRole === 'pi' || req.auth!.apiIds.has('ResearchSubjectList.edit');
+      const actor = actorOf(req.ctx);
+      const d = await subjectDetail(app.db, actor, req.params.id);
+      const canManageMembers = d.myRole === 'pi' || actor.apiIds.has('ResearchSubjectList.edit');
       return ok({ ...d, canManageMembers });
     },
   );
@@ -245,7 +246,7 @@ export async function researchRoutes(app: FastifyInstance) {
         response: { 200: restOk(researchTeam) },
       },
     },
-    async (req) => ok(await setMembers(app.db, req, actorOf(req), req.params.id, req.body)),
+    async (req) => ok(await setMembers(app.db, actorOf(req.ctx), req.params.id, req.body)),
   );
   r.get(
     '/api/v0.1/research/subjects/:id/crf-items',
@@ -302,7 +303,7 @@ export async function researchRoutes(app: FastifyInstance) {
         response: { 200: restOk(researchSubjectRecord) },
       },
     },
-    async (req) => ok(await updateSubject(app.db, req, actorOf(req), req.params.id, req.body)),
+    async (req) => ok(await updateSubject(app.db, actorOf(req.ctx), req.params.id, req.body)),
   );
   r.delete(
     '/api/v0.1/research/subjects/:id',
@@ -317,7 +318,7 @@ export async function researchRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      await deleteSubject(app.db, req, actorOf(req), req.params.id);
+      await deleteSubject(app.db, actorOf(req.ctx), req.params.id);
       return ok(null);
     },
   );
@@ -335,7 +336,7 @@ export async function researchRoutes(app: FastifyInstance) {
       },
     },
     async (req) =>
-      ok(await moveSubject(app.db, req, actorOf(req), req.params.id, req.body.to, req.body.reason)),
+      ok(await moveSubject(app.db, actorOf(req.ctx), req.params.id, req.body.to, req.body.reason)),
   );
   r.post(
     '/api/v0.1/research/subjects/:id/recruit',
@@ -350,7 +351,7 @@ export async function researchRoutes(app: FastifyInstance) {
         response: { 200: restOk(researchRecruited) },
       },
     },
-    async (req) => ok(await recruit(app.db, req, actorOf(req), req.params.id, req.body)),
+    async (req) => ok(await recruit(app.db, actorOf(req.ctx), req.params.id, req.body)),
   );
   r.get(
     '/api/v0.1/research/subjects/:id/data',
@@ -366,8 +367,8 @@ export async function researchRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const data = await projectData(app.db, req, actorOf(req), req.params.id, req.query);
-      await auditRead(req, {
+      const data = await projectData(app.db, actorOf(req.ctx), req.params.id, req.query);
+      await auditRead(req.ctx, {
         entity: 'research_patient_list',
         entityId: req.params.id,
         detail: {
@@ -392,7 +393,7 @@ export async function researchRoutes(app: FastifyInstance) {
         response: { 200: restOk(researchReport) },
       },
     },
-    async (req) => ok(await subjectReport(app.db, actorOf(req), req.params.id)),
+    async (req) => ok(await subjectReport(app.db, actorOf(req.ctx), req.params.id)),
   );
   r.get(
     '/api/v0.1/research/subjects/:id/datasets',
@@ -422,7 +423,7 @@ export async function researchRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const out = await requestDataset(app.db, req, actorOf(req), req.params.id, req.body);
+      const out = await requestDataset(app.db, actorOf(req.ctx), req.params.id, req.body);
       app.jobs.nudge();
       return ok(out);
     },
@@ -443,7 +444,7 @@ export async function researchRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const ds = await datasetOf(app.db, req.auth!.appId, req.params.id, req.params.datasetId);
-      await auditRead(req, {
+      await auditRead(req.ctx, {
         entity: 'research_dataset',
         entityId: ds.id,
         detail: { subjectId: req.params.id, rowCount: ds.rowCount },
@@ -488,7 +489,7 @@ export async function researchRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const out = await requestAnalysis(app.db, req, actorOf(req), req.params.id, req.body);
+      const out = await requestAnalysis(app.db, actorOf(req.ctx), req.params.id, req.body);
       app.jobs.nudge();
       return ok(out);
     },

@@ -11,9 +11,10 @@ import {
   topicTypeCount as topicTypeCountSchema,
 } from '@crdp/core';
 import { type SQL, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Tx } from '../db/client.js';
+import { type AppActor, appActor } from '../http/context.js';
 import { listTypes } from './types.js';
 
 /**
@@ -24,28 +25,27 @@ import { listTypes } from './types.js';
  */
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
-function visibleSubjects(req: FastifyRequest): SQL {
-  const a = req.auth!;
-  const all = a.apiIds.has('ResearchSubjectList.query');
+function visibleSubjects(a: AppActor): SQL {
+  const all = a.auth.apiIds.has('ResearchSubjectList.query');
   return all
     ? sql`s.app_id = ${a.appId}`
     : sql`s.app_id = ${a.appId} and exists (select 1 from research_subject_members m where m.subject_id = s.id and m.user_id = ${a.userId ?? -1})`;
 }
 
-export async function topicCount(db: Tx, req: FastifyRequest): Promise<TopicCount> {
+export async function topicCount(db: Tx, actor: AppActor): Promise<TopicCount> {
   const rows = rowsOf<{ status: string; n: number }>(
     await db.execute(
-      sql`select s.status, count(*)::int as n from research_subjects s where ${visibleSubjects(req)} group by s.status`,
+      sql`select s.status, count(*)::int as n from research_subjects s where ${visibleSubjects(actor)} group by s.status`,
     ),
   );
   const mc = rowsOf<{ n: number }>(
     await db.execute(
-      sql`select count(*)::int as n from mc_topic_centers c where c.app_id = ${req.auth!.appId} and c.status = 'accepted'`,
+      sql`select count(*)::int as n from mc_topic_centers c where c.app_id = ${actor.appId} and c.status = 'accepted'`,
     ),
   );
   const enrolled = rowsOf<{ n: number }>(
     await db.execute(sql`select count(*)::int as n from research_enrolments e join research_subjects s on s.id = e.subject_id
-      where ${visibleSubjects(req)}`),
+      where ${visibleSubjects(actor)}`),
   );
   const by = new Map(rows.map((r) => [r.status, Number(r.n)]));
   const byStatus = TASK_STATUSES.map((status) => ({ status, count: by.get(status) ?? 0 }));
@@ -60,10 +60,10 @@ export async function topicCount(db: Tx, req: FastifyRequest): Promise<TopicCoun
 }
 
 /** Subjects created per month over the last twelve months (months without any count 0). */
-export async function topicCountChart(db: Tx, req: FastifyRequest): Promise<TopicCountChart> {
+export async function topicCountChart(db: Tx, actor: AppActor): Promise<TopicCountChart> {
   const rows = rowsOf<{ month: string; n: number }>(
     await db.execute(sql`select to_char(date_trunc('month', s.created_at), 'YYYY-MM') as month, count(*)::int as n
-      from research_subjects s where ${visibleSubjects(req)} and s.created_at >= date_trunc('month', now()) - interval '11 months'
+      from research_subjects s where ${visibleSubjects(actor)} and s.created_at >= date_trunc('month', now()) - interval '11 months'
       group by 1`),
   );
   const by = new Map(rows.map((r) => [r.month, Number(r.n)]));
@@ -75,13 +75,13 @@ export async function topicCountChart(db: Tx, req: FastifyRequest): Promise<Topi
   });
 }
 
-export async function topicTypeCount(db: Tx, req: FastifyRequest): Promise<TopicTypeCount> {
+export async function topicTypeCount(db: Tx, actor: AppActor): Promise<TopicTypeCount> {
   const rows = rowsOf<{ type_code: string; n: number }>(
     await db.execute(
-      sql`select s.type_code, count(*)::int as n from research_subjects s where ${visibleSubjects(req)} group by 1`,
+      sql`select s.type_code, count(*)::int as n from research_subjects s where ${visibleSubjects(actor)} group by 1`,
     ),
   );
-  const types = await listTypes(db, req.auth!.appId, req.locale);
+  const types = await listTypes(db, actor.appId, actor.locale);
   const by = new Map(rows.map((r) => [r.type_code, Number(r.n)]));
   return types.map((t) => ({ typeCode: t.code, name: t.name, count: by.get(t.code) ?? 0 }));
 }
@@ -136,7 +136,7 @@ export async function statisticsRoutes(app: FastifyInstance) {
         response: { 200: restOk(topicCountSchema) },
       },
     },
-    async (req) => ok(await topicCount(app.db, req)),
+    async (req) => ok(await topicCount(app.db, appActor(req.ctx))),
   );
   r.get(
     '/api/v0.1/topic_count_chart',
@@ -148,7 +148,7 @@ export async function statisticsRoutes(app: FastifyInstance) {
         response: { 200: restOk(topicCountChartSchema) },
       },
     },
-    async (req) => ok(await topicCountChart(app.db, req)),
+    async (req) => ok(await topicCountChart(app.db, appActor(req.ctx))),
   );
   r.get(
     '/api/v0.1/topic_type_count',
@@ -156,7 +156,7 @@ export async function statisticsRoutes(app: FastifyInstance) {
       config: subjects,
       schema: { tags, summary: 'Subjects per project type', response: { 200: restOk(topicTypeCountSchema) } },
     },
-    async (req) => ok(await topicTypeCount(app.db, req)),
+    async (req) => ok(await topicTypeCount(app.db, appActor(req.ctx))),
   );
   r.get(
     '/api/v0.1/data_source_record_statistics',
@@ -168,6 +168,6 @@ export async function statisticsRoutes(app: FastifyInstance) {
         response: { 200: restOk(dataSourceRecordStatisticsSchema) },
       },
     },
-    async (req) => ok(await dataSourceRecordStatistics(app.db, req.auth!.appId)),
+    async (req) => ok(await dataSourceRecordStatistics(app.db, appActor(req.ctx).appId)),
   );
 }

@@ -13,7 +13,6 @@ import {
   type TaskStatus,
 } from '@crdp/core';
 import { and, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { matchPatients } from '../cohort/compile.js';
@@ -29,6 +28,7 @@ import {
   researchSubjects,
   users,
 } from '../db/schema/index.js';
+import { type RequestContext, type SignedIn, signedIn } from '../http/context.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
 import { readConfigValue } from '../site/service.js';
 import type { ProjectRole, SubjectInput, SubjectPatch, VariableDef } from './inputs.js';
@@ -36,16 +36,11 @@ import { allowedMoves, canMove, statusLabel, WORK_STATUSES } from './status.js';
 import { listTypes, typeExists } from './types.js';
 
 /** Who acts on research subjects: the session's user in the session's app. */
-export interface Actor {
-  appId: number;
-  userId: number;
-  userName: string;
-  locale: 'zh-CN' | 'en-US';
-}
-export function actorOf(req: FastifyRequest): Actor {
-  const a = req.auth!;
-  if (a.userId === null) throw new AppError(403, 'auth.scope');
-  return { appId: a.appId, userId: a.userId, userName: a.userName, locale: req.locale };
+export type Actor = SignedIn;
+/** The signed-in person of a request; a free-access link is out of scope here (403). */
+export function actorOf(ctx: RequestContext): Actor {
+  if (ctx.auth && ctx.auth.kind !== 'login') throw new AppError(403, 'auth.scope');
+  return signedIn(ctx);
 }
 
 /** A 400 naming the field, worded in Chinese and English: `invalid('crfFormId', '该表单已归档', 'the form is archived')`. */
@@ -187,12 +182,7 @@ function memberRows(subjectId: number, pi: number, members: SubjectInput['member
   return [...map.entries()].map(([userId, role]) => ({ subjectId, userId, role }));
 }
 
-export async function createSubject(
-  db: Db,
-  req: FastifyRequest,
-  actor: Actor,
-  input: SubjectInput,
-): Promise<SubjectRecord> {
+export async function createSubject(db: Db, actor: Actor, input: SubjectInput): Promise<SubjectRecord> {
   await checkRefs(db, actor.appId, input, input.piUserId ?? actor.userId);
   return db.transaction(async (tx) => {
     const pi = input.piUserId ?? actor.userId;
@@ -229,7 +219,7 @@ export async function createSubject(
       userName: actor.userName,
       reason: 'created',
     });
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'create',
       entity: 'research_subject',
       entityId: row!.id,
@@ -241,7 +231,6 @@ export async function createSubject(
 
 export async function updateSubject(
   db: Db,
-  req: FastifyRequest,
   actor: Actor,
   id: number,
   patch: SubjectPatch,
@@ -268,7 +257,7 @@ export async function updateSubject(
       await tx.delete(researchSubjectMembers).where(eq(researchSubjectMembers.subjectId, id));
       await tx.insert(researchSubjectMembers).values(memberRows(id, after!.piUserId ?? actor.userId, list));
     }
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'update',
       entity: 'research_subject',
       entityId: id,
@@ -303,14 +292,13 @@ export async function subjectMembers(db: Tx, subjectId: number) {
  */
 export async function setMembers(
   db: Db,
-  req: FastifyRequest,
   actor: Actor,
   id: number,
   input: { piUserId?: number | undefined; members: Array<{ userId: number; role: ProjectRole }> },
 ): Promise<ResearchTeam> {
   const s = await subjectOf(db, actor.appId, id);
   const role = await memberRole(db, id, actor.userId);
-  if (role !== 'pi' && !req.auth?.apiIds.has('ResearchSubjectList.edit'))
+  if (role !== 'pi' && !actor.apiIds.has('ResearchSubjectList.edit'))
     throw new AppError(403, 'research.notPi');
   const pi = input.piUserId ?? s.piUserId ?? actor.userId;
   await checkMembers(db, actor.appId, pi, input.members, input.piUserId !== undefined);
@@ -324,7 +312,7 @@ export async function setMembers(
         .update(researchSubjects)
         .set({ piUserId: pi, updatedAt: new Date() })
         .where(eq(researchSubjects.id, id));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'members',
       entity: 'research_subject',
       entityId: id,
@@ -346,7 +334,7 @@ export async function appUsers(db: Tx, appId: number): Promise<ResearchAppUser[]
     .limit(1000);
 }
 
-export async function deleteSubject(db: Db, req: FastifyRequest, actor: Actor, id: number) {
+export async function deleteSubject(db: Db, actor: Actor, id: number) {
   const before = await subjectOf(db, actor.appId, id);
   await assertMember(db, before, actor, ['pi']);
   if (before.status !== 'staged' && before.status !== 'closed')
@@ -356,7 +344,7 @@ export async function deleteSubject(db: Db, req: FastifyRequest, actor: Actor, i
     });
   await db.transaction(async (tx) => {
     await tx.delete(researchSubjects).where(eq(researchSubjects.id, id));
-    await audit(tx, req, { action: 'delete', entity: 'research_subject', entityId: id, before });
+    await audit(tx, actor, { action: 'delete', entity: 'research_subject', entityId: id, before });
   });
 }
 
@@ -383,7 +371,6 @@ async function moveBlocker(db: Tx, s: SubjectRow, to: TaskStatus): Promise<strin
 /** Moves a subject along the status table; refuses any other move, naming the allowed ones. */
 export async function moveSubject(
   db: Db,
-  req: FastifyRequest,
   actor: Actor,
   id: number,
   to: TaskStatus,
@@ -422,7 +409,7 @@ export async function moveSubject(
         reason,
       })
       .returning();
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'status',
       entity: 'research_subject',
       entityId: id,
@@ -533,7 +520,6 @@ export async function subjectDetail(db: Tx, actor: Actor, id: number): Promise<R
 /** Recruits patients of the app: all the criteria match, or the given ids (each must be the app's). */
 export async function recruit(
   db: Db,
-  req: FastifyRequest,
   actor: Actor,
   id: number,
   input: { mode: 'criteria' | 'patients'; patientIds: number[] },
@@ -574,7 +560,7 @@ export async function recruit(
         .returning({ patientId: researchEnrolments.patientId });
       added = rows.length;
     }
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'recruit',
       entity: 'research_subject',
       entityId: id,

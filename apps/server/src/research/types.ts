@@ -1,10 +1,10 @@
 import type { ResearchProjectType, researchProjectTypeRecord } from '@crdp/core';
 import { and, count, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { researchProjectTypes, researchSubjects } from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, notFound } from '../http/errors.js';
 import { invalid } from './subjects.js';
 
@@ -63,12 +63,8 @@ export async function typeExists(db: Tx, appId: number, code: string) {
 
 type TypeInput = { code: string; name: string; description: string; sortOrder: number };
 
-export async function createType(
-  db: Db,
-  req: FastifyRequest,
-  appId: number,
-  input: TypeInput,
-): Promise<TypeRecord> {
+export async function createType(db: Db, actor: SignedIn, input: TypeInput): Promise<TypeRecord> {
+  const appId = actor.appId;
   if (await typeExists(db, appId, input.code))
     throw invalid('code', `类型 ${input.code} 已存在`, `type ${input.code} already exists`);
   return db.transaction(async (tx) => {
@@ -76,7 +72,7 @@ export async function createType(
       .insert(researchProjectTypes)
       .values({ appId, ...input })
       .returning();
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'create',
       entity: 'research_project_type',
       entityId: row!.id,
@@ -99,19 +95,18 @@ async function ownType(db: Tx, appId: number, code: string) {
 
 export async function updateType(
   db: Db,
-  req: FastifyRequest,
-  appId: number,
+  actor: SignedIn,
   code: string,
   input: Omit<TypeInput, 'code'>,
 ): Promise<TypeRecord> {
-  const before = await ownType(db, appId, code);
+  const before = await ownType(db, actor.appId, code);
   return db.transaction(async (tx) => {
     const [after] = await tx
       .update(researchProjectTypes)
       .set(input)
       .where(eq(researchProjectTypes.id, before.id))
       .returning();
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'update',
       entity: 'research_project_type',
       entityId: before.id,
@@ -122,7 +117,8 @@ export async function updateType(
   });
 }
 
-export async function deleteType(db: Db, req: FastifyRequest, appId: number, code: string) {
+export async function deleteType(db: Db, actor: SignedIn, code: string) {
+  const appId = actor.appId;
   const before = await ownType(db, appId, code);
   const [used] = await db
     .select({ n: count() })
@@ -142,7 +138,12 @@ export async function deleteType(db: Db, req: FastifyRequest, appId: number, cod
     );
   await db.transaction(async (tx) => {
     await tx.delete(researchProjectTypes).where(eq(researchProjectTypes.id, before.id));
-    await audit(tx, req, { action: 'delete', entity: 'research_project_type', entityId: before.id, before });
+    await audit(tx, actor, {
+      action: 'delete',
+      entity: 'research_project_type',
+      entityId: before.id,
+      before,
+    });
   });
 }
 

@@ -10,14 +10,14 @@ import type {
   Locale,
 } from '@crdp/core';
 import { and, count, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobRetries, jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, notFound } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
-import { enqueueJob, findJob, type JobRow } from '../jobs/runner.js';
+import { enqueueJob, findJob, type JobQueue, type JobRow } from '../jobs/runner.js';
 import { JOB_KIND_LABELS } from './kinds.js';
 
 export const kindLabel = (kind: string, locale: Locale) => JOB_KIND_LABELS[kind]?.[locale] ?? kind;
@@ -171,8 +171,8 @@ export async function ownedJobIds(db: Db, appId: number) {
  * Queues a failed or cancelled job again: a new job of the same kind and params, started by the
  * caller, linked to the old one; audited.
  */
-export async function retryJob(db: Db, req: FastifyRequest, id: number): Promise<JobRetried> {
-  const appId = req.auth!.appId;
+export async function retryJob(db: Db, actor: SignedIn, id: number): Promise<JobRetried> {
+  const appId = actor.appId;
   return db.transaction(async (tx) => {
     const old = await jobOf(tx, appId, id);
     if (old.status !== 'failed' && old.status !== 'cancelled')
@@ -183,12 +183,10 @@ export async function retryJob(db: Db, req: FastifyRequest, id: number): Promise
       appId,
       kind: old.kind,
       params: old.params as Record<string, unknown>,
-      createdBy: req.auth!.userId,
+      createdBy: actor.userId,
     });
-    await tx
-      .insert(jobRetries)
-      .values({ appId, jobId: old.id, retryJobId: job.id, createdBy: req.auth!.userId });
-    await audit(tx, req, {
+    await tx.insert(jobRetries).values({ appId, jobId: old.id, retryJobId: job.id, createdBy: actor.userId });
+    await audit(tx, actor, {
       action: 'job.retry',
       entity: 'job',
       entityId: old.id,
@@ -200,8 +198,13 @@ export async function retryJob(db: Db, req: FastifyRequest, id: number): Promise
 }
 
 /** Cancels a job still queued (no process has taken it); a running job cannot be stopped. */
-export async function cancelJob(db: Db, req: FastifyRequest, id: number): Promise<JobCancelled> {
-  const appId = req.auth!.appId;
+export async function cancelJob(
+  db: Db,
+  actor: SignedIn,
+  queue: Pick<JobQueue, 'cancelledHook'>,
+  id: number,
+): Promise<JobCancelled> {
+  const appId = actor.appId;
   return db.transaction(async (tx) => {
     const [done] = await tx
       .update(jobs)
@@ -221,8 +224,8 @@ export async function cancelJob(db: Db, req: FastifyRequest, id: number): Promis
       });
     }
     // The kind's own follow-up (an import marks its record cancelled), in this transaction.
-    await req.server.jobs.cancelledHook(tx, done);
-    await audit(tx, req, {
+    await queue.cancelledHook(tx, done);
+    await audit(tx, actor, {
       action: 'job.cancel',
       entity: 'job',
       entityId: id,

@@ -25,6 +25,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { signedIn } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { findJob } from '../jobs/runner.js';
 import { scheduleTimezone } from './cron.js';
@@ -33,13 +34,13 @@ import { registerBuiltInKinds } from './kinds.js';
 import { SchedulableRegistry } from './registry.js';
 import { Scheduler } from './scheduler.js';
 import {
-  type Ctx,
   createSchedule,
   deleteSchedule,
   listSchedules,
   ownedScheduleIds,
   previewCron,
   runNow,
+  type SchedulingEnv,
   scheduleDetail,
   scheduleOf,
   setEnabled,
@@ -73,7 +74,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
   app.decorate('scheduler', scheduler);
   app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => scheduler.stop());
-  const ctx = (): Ctx => ({ db: app.db, registry, clock: scheduler.clock, timezone });
+  const env = (): SchedulingEnv => ({ db: app.db, registry, clock: scheduler.clock, timezone });
 
   // Another app's schedule or job is not found, whatever the body says: ownership is checked
   // before the body is validated.
@@ -150,7 +151,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
       },
     },
     async (req) => {
-      const out = await retryJob(app.db, req, req.params.id);
+      const out = await retryJob(app.db, signedIn(req.ctx), req.params.id);
       app.jobs.nudge();
       return ok(out);
     },
@@ -167,7 +168,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
         response: { 200: restOk(jobCancelled) },
       },
     },
-    async (req) => ok(await cancelJob(app.db, req, req.params.id)),
+    async (req) => ok(await cancelJob(app.db, signedIn(req.ctx), app.jobs, req.params.id)),
   );
 
   // ---- schedules (调度任务, TaskSchedulingList) ----
@@ -202,7 +203,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
         response: { 200: restOk(cronPreview) },
       },
     },
-    async (req) => ok(previewCron(ctx(), req.query.cron, req.query.count)),
+    async (req) => ok(previewCron(env(), req.query.cron, req.query.count)),
   );
   r.get(
     `${P}/schedules`,
@@ -215,7 +216,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
         response: { 200: restOk(scheduleList) },
       },
     },
-    async (req) => ok(await listSchedules(ctx(), req.auth!.appId, req.query, locale(req))),
+    async (req) => ok(await listSchedules(env(), req.auth!.appId, req.query, locale(req))),
   );
   r.post(
     `${P}/schedules`,
@@ -228,7 +229,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
         response: { 200: restOk(scheduleSaved) },
       },
     },
-    async (req) => ok(await createSchedule(ctx(), req, req.body)),
+    async (req) => ok(await createSchedule(env(), signedIn(req.ctx), req.body)),
   );
   r.get(
     `${P}/schedules/:id`,
@@ -241,7 +242,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
         response: { 200: restOk(scheduleDetailSchema) },
       },
     },
-    async (req) => ok(await scheduleDetail(ctx(), req.auth!.appId, req.params.id, locale(req))),
+    async (req) => ok(await scheduleDetail(env(), req.auth!.appId, req.params.id, locale(req))),
   );
   r.put(
     `${P}/schedules/:id`,
@@ -256,7 +257,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
         response: { 200: restOk(scheduleSaved) },
       },
     },
-    async (req) => ok(await updateSchedule(ctx(), req, req.params.id, req.body)),
+    async (req) => ok(await updateSchedule(env(), signedIn(req.ctx), req.params.id, req.body)),
   );
   r.delete(
     `${P}/schedules/:id`,
@@ -270,7 +271,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
       },
     },
     async (req) => {
-      await deleteSchedule(ctx(), req, req.params.id);
+      await deleteSchedule(env(), signedIn(req.ctx), req.params.id);
       return ok(null);
     },
   );
@@ -286,7 +287,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
         response: { 200: restOk(scheduleSwitched) },
       },
     },
-    async (req) => ok(await setEnabled(ctx(), req, req.params.id, true)),
+    async (req) => ok(await setEnabled(env(), signedIn(req.ctx), req.params.id, true)),
   );
   r.post(
     `${P}/schedules/:id/disable`,
@@ -300,7 +301,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
         response: { 200: restOk(scheduleSwitched) },
       },
     },
-    async (req) => ok(await setEnabled(ctx(), req, req.params.id, false)),
+    async (req) => ok(await setEnabled(env(), signedIn(req.ctx), req.params.id, false)),
   );
   r.post(
     `${P}/schedules/:id/run`,
@@ -315,7 +316,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
       },
     },
     async (req) => {
-      const out = await runNow(ctx(), req, req.params.id);
+      const out = await runNow(env(), signedIn(req.ctx), req.params.id);
       app.jobs.nudge();
       return ok(out);
     },

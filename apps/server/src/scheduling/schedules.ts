@@ -14,17 +14,18 @@ import type {
   scheduleListQuery,
 } from '@crdp/core';
 import { and, count, desc, eq, ilike, inArray } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
 import { type Bilingual, invalidField, notFound } from '../http/errors.js';
 import { nextRun, nextRuns, normalizeCron } from './cron.js';
 import type { SchedulableRegistry } from './registry.js';
 import { type Clock, queueRun, type ScheduleRow } from './scheduler.js';
 
-export interface Ctx {
+/** What the schedule services work with: the database, the schedulable kinds, the clock and the time zone. */
+export interface SchedulingEnv {
   db: Db;
   registry: SchedulableRegistry;
   clock: Clock;
@@ -138,7 +139,7 @@ async function views(
 }
 
 export async function listSchedules(
-  ctx: Ctx,
+  env: SchedulingEnv,
   appId: number,
   q: z.infer<typeof scheduleListQuery>,
   locale: Locale,
@@ -149,27 +150,27 @@ export async function listSchedules(
     q.kind ? eq(schedules.kind, q.kind) : undefined,
     q.enabled ? eq(schedules.enabled, q.enabled === 'true') : undefined,
   );
-  const [total] = await ctx.db.select({ n: count() }).from(schedules).where(cond);
-  const rows = await ctx.db
+  const [total] = await env.db.select({ n: count() }).from(schedules).where(cond);
+  const rows = await env.db
     .select()
     .from(schedules)
     .where(cond)
     .orderBy(desc(schedules.id))
     .limit(q.size)
     .offset((q.page - 1) * q.size);
-  return { list: await views(ctx.db, ctx.registry, rows, locale), total: total?.n ?? 0 };
+  return { list: await views(env.db, env.registry, rows, locale), total: total?.n ?? 0 };
 }
 
 /** One schedule with its last 20 runs (the job each queued and how it went). */
 export async function scheduleDetail(
-  ctx: Ctx,
+  env: SchedulingEnv,
   appId: number,
   id: number,
   locale: Locale,
 ): Promise<ScheduleDetail> {
-  const s = await scheduleOf(ctx.db, appId, id);
-  const [view] = await views(ctx.db, ctx.registry, [s], locale);
-  const runs = await ctx.db
+  const s = await scheduleOf(env.db, appId, id);
+  const [view] = await views(env.db, env.registry, [s], locale);
+  const runs = await env.db
     .select({
       id: scheduleRuns.id,
       jobId: scheduleRuns.jobId,
@@ -197,15 +198,15 @@ export async function scheduleDetail(
 }
 
 export async function createSchedule(
-  ctx: Ctx,
-  req: FastifyRequest,
+  env: SchedulingEnv,
+  actor: SignedIn,
   input: ScheduleInput,
 ): Promise<ScheduleSaved> {
-  const appId = req.auth!.appId;
-  const c = normalizeCron(input.cron, ctx.timezone);
-  return ctx.db.transaction(async (tx) => {
+  const appId = actor.appId;
+  const c = normalizeCron(input.cron, env.timezone);
+  return env.db.transaction(async (tx) => {
     await nameTaken(tx, appId, input.name);
-    const p = await checkKindParams(tx, ctx.registry, appId, input.kind, input.params);
+    const p = await checkKindParams(tx, env.registry, appId, input.kind, input.params);
     const [row] = await tx
       .insert(schedules)
       .values({
@@ -214,32 +215,32 @@ export async function createSchedule(
         kind: input.kind,
         params: p,
         cron: c,
-        timezone: ctx.timezone,
+        timezone: env.timezone,
         enabled: input.enabled,
-        nextRunAt: input.enabled ? nextRun(c, ctx.timezone, ctx.clock()) : null,
-        createdBy: req.auth!.userId,
+        nextRunAt: input.enabled ? nextRun(c, env.timezone, env.clock()) : null,
+        createdBy: actor.userId,
       })
       .returning();
-    await audit(tx, req, { action: 'create', entity: 'schedule', entityId: row!.id, after: row });
+    await audit(tx, actor, { action: 'create', entity: 'schedule', entityId: row!.id, after: row });
     return { id: row!.id, nextRunAt: iso(row!.nextRunAt) };
   });
 }
 
 export async function updateSchedule(
-  ctx: Ctx,
-  req: FastifyRequest,
+  env: SchedulingEnv,
+  actor: SignedIn,
   id: number,
   patch: SchedulePatch,
 ): Promise<ScheduleSaved> {
-  const appId = req.auth!.appId;
-  return ctx.db.transaction(async (tx) => {
+  const appId = actor.appId;
+  return env.db.transaction(async (tx) => {
     const before = await scheduleOf(tx, appId, id);
     const c = patch.cron !== undefined ? normalizeCron(patch.cron, before.timezone) : before.cron;
     if (patch.name !== undefined) await nameTaken(tx, appId, patch.name, id);
     const k = patch.kind ?? before.kind;
     const p =
       patch.kind !== undefined || patch.params !== undefined
-        ? await checkKindParams(tx, ctx.registry, appId, k, patch.params ?? before.params)
+        ? await checkKindParams(tx, env.registry, appId, k, patch.params ?? before.params)
         : before.params;
     const [after] = await tx
       .update(schedules)
@@ -250,40 +251,40 @@ export async function updateSchedule(
         cron: c,
         // A new expression starts counting from now; an unchanged one keeps its due time.
         nextRunAt:
-          before.enabled && c !== before.cron ? nextRun(c, before.timezone, ctx.clock()) : before.nextRunAt,
+          before.enabled && c !== before.cron ? nextRun(c, before.timezone, env.clock()) : before.nextRunAt,
         updatedAt: new Date(),
       })
       .where(and(eq(schedules.id, id), eq(schedules.appId, appId)))
       .returning();
-    await audit(tx, req, { action: 'update', entity: 'schedule', entityId: id, before, after });
+    await audit(tx, actor, { action: 'update', entity: 'schedule', entityId: id, before, after });
     return { id, nextRunAt: iso(after!.nextRunAt) };
   });
 }
 
-export async function deleteSchedule(ctx: Ctx, req: FastifyRequest, id: number) {
-  const appId = req.auth!.appId;
-  await ctx.db.transaction(async (tx) => {
+export async function deleteSchedule(env: SchedulingEnv, actor: SignedIn, id: number) {
+  const appId = actor.appId;
+  await env.db.transaction(async (tx) => {
     const before = await scheduleOf(tx, appId, id);
     await tx.delete(schedules).where(and(eq(schedules.id, id), eq(schedules.appId, appId)));
-    await audit(tx, req, { action: 'delete', entity: 'schedule', entityId: id, before });
+    await audit(tx, actor, { action: 'delete', entity: 'schedule', entityId: id, before });
   });
 }
 
 /** Enables (next run counted from now) or disables (no next run) a schedule. */
 export async function setEnabled(
-  ctx: Ctx,
-  req: FastifyRequest,
+  env: SchedulingEnv,
+  actor: SignedIn,
   id: number,
   enabled: boolean,
 ): Promise<ScheduleSwitched> {
-  const appId = req.auth!.appId;
-  return ctx.db.transaction(async (tx) => {
+  const appId = actor.appId;
+  return env.db.transaction(async (tx) => {
     const before = await scheduleOf(tx, appId, id);
     if (enabled) {
       // Its target may have gone while it was off: enabling checks it again.
-      await checkKindParams(tx, ctx.registry, appId, before.kind, before.params);
+      await checkKindParams(tx, env.registry, appId, before.kind, before.params);
     }
-    const next = enabled ? nextRun(before.cron, before.timezone, ctx.clock()) : null;
+    const next = enabled ? nextRun(before.cron, before.timezone, env.clock()) : null;
     if (enabled && !next)
       throw invalidField(
         'body.cron',
@@ -295,7 +296,7 @@ export async function setEnabled(
       .set({ enabled, nextRunAt: next, lastError: enabled ? null : before.lastError, updatedAt: new Date() })
       .where(and(eq(schedules.id, id), eq(schedules.appId, appId)))
       .returning();
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: enabled ? 'enable' : 'disable',
       entity: 'schedule',
       entityId: id,
@@ -307,25 +308,25 @@ export async function setEnabled(
 }
 
 /** Queues one run now, whatever the next due time (which does not move); audited. */
-export async function runNow(ctx: Ctx, req: FastifyRequest, id: number): Promise<JobQueued> {
-  const appId = req.auth!.appId;
-  return ctx.db.transaction(async (tx) => {
+export async function runNow(env: SchedulingEnv, actor: SignedIn, id: number): Promise<JobQueued> {
+  const appId = actor.appId;
+  return env.db.transaction(async (tx) => {
     const [s] = await tx
       .select()
       .from(schedules)
       .where(and(eq(schedules.id, id), eq(schedules.appId, appId)))
       .for('update');
     if (!s) throw notFound('schedule');
-    const job = await queueRun(tx, ctx.registry, s, {
+    const job = await queueRun(tx, env.registry, s, {
       trigger: 'manual',
       dueAt: null,
-      createdBy: req.auth!.userId,
+      createdBy: actor.userId,
     });
     await tx
       .update(schedules)
-      .set({ lastRunAt: ctx.clock(), lastJobId: job.id, lastError: null })
+      .set({ lastRunAt: env.clock(), lastJobId: job.id, lastError: null })
       .where(eq(schedules.id, s.id));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'schedule.run',
       entity: 'schedule',
       entityId: s.id,
@@ -336,12 +337,12 @@ export async function runNow(ctx: Ctx, req: FastifyRequest, id: number): Promise
 }
 
 /** The next `count` run times of an expression in the server's time zone (the form's preview). */
-export function previewCron(ctx: Ctx, expr: string, n: number): CronPreview {
-  const c = normalizeCron(expr, ctx.timezone, 'query.cron');
-  const from = ctx.clock();
+export function previewCron(env: SchedulingEnv, expr: string, n: number): CronPreview {
+  const c = normalizeCron(expr, env.timezone, 'query.cron');
+  const from = env.clock();
   return {
     cron: c,
-    timezone: ctx.timezone,
-    next: nextRuns(c, ctx.timezone, n, from, 'query.cron').map((d) => d.toISOString()),
+    timezone: env.timezone,
+    next: nextRuns(c, env.timezone, n, from, 'query.cron').map((d) => d.toISOString()),
   };
 }
