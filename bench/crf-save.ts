@@ -4,7 +4,7 @@
  * the same run on the embedded database. Prints `ratio=<ours/raw>`.
  * Run: `npx tsx bench/crf-save.ts` (or `npm run bench -- crf-save`).
  */
-import type { FastifyRequest } from 'fastify';
+import type { CrfActor } from '../apps/server/src/crf/actor.js';
 import { createRecord } from '../apps/server/src/crf/records.js';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { crfRecords } from '../apps/server/src/db/schema/index.js';
@@ -13,12 +13,16 @@ import { publishedBenchForm } from './_crf.js';
 const N = Number(process.env.N ?? 400);
 const database = await openDatabase({ dataDir: 'memory' });
 const { db } = database;
-const { appId, form, version, actor } = await publishedBenchForm(db, 'BENCH');
-const req = {
-  id: 'bench',
+const { appId, form, version, actor: scope } = await publishedBenchForm(db, 'BENCH');
+// The request context a route would pass: the bench acts as a session without a user.
+const actor = {
+  ...scope,
+  requestId: 'bench',
   ip: '127.0.0.1',
-  auth: { appId, userId: null, userName: 'bench' },
-} as unknown as FastifyRequest;
+  locale: 'zh-CN',
+  auth: { kind: 'login', appId, userId: null, userName: 'bench' },
+  db,
+} as unknown as CrfActor;
 const answers = (i: number) => ({
   weight: 50 + (i % 50),
   height: 150 + (i % 40),
@@ -47,7 +51,7 @@ const raw = await time('raw insert', (i) =>
   }),
 );
 const ours = await time('validate + save + history + audit', (i) =>
-  createRecord(db, req, actor, form.id, {
+  createRecord(db, actor, form.id, {
     subjectCode: `S-${i}`,
     answers: answers(i),
     methods: {},

@@ -1,6 +1,4 @@
-import { formatMessage } from '@crdp/core';
 import { answerItems, createFormEngine, type Form, type Issue, type IssueCode } from '@crdp/crf';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from './actor.js';
 
 /** What a draft may lack: completeness, not correctness. */
@@ -41,32 +39,8 @@ export function evaluateAnswers(
   return { answers: snap.answers, methods: snap.methods, issues };
 }
 
-/** An invalid save: 400 with the engine's issues (page, question, message); nothing is stored. */
-export function sendIssues(req: FastifyRequest, reply: FastifyReply, issues: Issue[]) {
-  const first = issues[0]!;
-  const en = req.locale === 'en-US';
-  return reply.code(400).send({
-    code: 400,
-    data: null,
-    issues: issues.map((i) => ({
-      key: i.key,
-      path: i.path,
-      page: i.page,
-      question: i.question,
-      code: i.code,
-      message: en ? i.messageEn : i.message,
-      ...(i.blank !== undefined ? { blank: i.blank } : {}),
-      ...(i.row !== undefined ? { row: i.row } : {}),
-    })),
-    message: formatMessage('crf.invalid', req.locale, {
-      count: issues.length,
-      first: en ? first.messageEn : first.message,
-    }),
-    errorCode: 'crf.invalid',
-    field: `body.answers.${first.key}`,
-    requestId: String(req.id),
-  });
-}
+// The 400 answer of a refused save is a route's concern: reply.ts (re-exported for older imports).
+export { sendIssues } from './reply.js';
 
 /** Order-independent comparison of JSON values (answers come back from jsonb with keys reordered). */
 export function sameJson(a: unknown, b: unknown): boolean {

@@ -4,7 +4,7 @@ import type { Db } from '../db/client.js';
 import { crfFormVersions, crfRecords, patients } from '../db/schema/index.js';
 import { csvStream } from '../files/csv.js';
 import { type Cell, streamXlsx } from '../files/xlsx.js';
-import type { CrfActor } from './actor.js';
+import type { CrfScope } from './actor.js';
 import { loadVersion } from './forms.js';
 import { cellText, type ExportColumn, exportColumns } from './items.js';
 
@@ -54,7 +54,7 @@ const subjectOf = (r: { subjectCode: string; patientMrn: string | null; patientI
  */
 async function* exportTable(
   db: Db,
-  actor: CrfActor,
+  actor: CrfScope,
   formId: number,
   cols: ExportColumn[],
   labels: boolean,
@@ -78,14 +78,14 @@ async function* exportTable(
 }
 
 /** CSV: the export table with the spreadsheet formula guard. */
-export async function* exportCsv(db: Db, actor: CrfActor, formId: number, labels: boolean) {
+export async function* exportCsv(db: Db, actor: CrfScope, formId: number, labels: boolean) {
   const { version } = await loadVersion(db, actor, formId);
   const cols = exportColumns(version.definition as Form);
   yield* csvStream(exportTable(db, actor, formId, cols, labels), { formulaGuard: true });
 }
 
 /** XLSX: the same table, numbers as numbers. */
-export async function* exportXlsx(db: Db, actor: CrfActor, formId: number, labels: boolean) {
+export async function* exportXlsx(db: Db, actor: CrfScope, formId: number, labels: boolean) {
   const { form, version } = await loadVersion(db, actor, formId);
   const cols = exportColumns(version.definition as Form);
   yield* streamXlsx([{ name: form.name, rows: exportTable(db, actor, formId, cols, labels) }]);
@@ -184,7 +184,7 @@ function metadata(form: Form, formName: string, formOid: string, mdv: string, co
 }
 
 /** CDISC ODM 1.3.2: metadata of the latest version and the clinical data of every record. */
-export async function* exportOdm(db: Db, actor: CrfActor, formId: number) {
+export async function* exportOdm(db: Db, actor: CrfScope, formId: number) {
   const { form, version } = await loadVersion(db, actor, formId);
   const definition = version.definition as Form;
   const cols = exportColumns(definition);

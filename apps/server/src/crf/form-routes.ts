@@ -50,7 +50,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
         response: { 200: restOk(crfFormPage) },
       },
     },
-    async (req) => ok(await listForms(app.db, crfActor(req), req.query)),
+    async (req) => ok(await listForms(app.db, crfActor(req.ctx), req.query)),
   );
 
   r.post(
@@ -64,7 +64,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
         response: { 200: restOk(crfForm) },
       },
     },
-    async (req) => ok(await createForm(app.db, req, crfActor(req), req.body)),
+    async (req) => ok(await createForm(app.db, crfActor(req.ctx), req.body)),
   );
 
   r.get(
@@ -83,7 +83,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const actor = crfActor(req);
+      const actor = crfActor(req.ctx);
       const form = await loadForm(app.db, actor, req.params.formId);
       const versions = await formVersions(app.db, form.id);
       // A free link fills the published form; it does not see the draft being designed.
@@ -110,7 +110,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
         response: { 200: restOk(crfForm) },
       },
     },
-    async (req) => ok(await updateForm(app.db, req, crfActor(req), req.params.formId, req.body)),
+    async (req) => ok(await updateForm(app.db, crfActor(req.ctx), req.params.formId, req.body)),
   );
 
   r.post(
@@ -127,7 +127,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
     },
     async (req) =>
       ok(
-        await updateForm(app.db, req, crfActor(req), req.params.formId, {
+        await updateForm(app.db, crfActor(req.ctx), req.params.formId, {
           status: req.body.archived ? 'archived' : 'active',
         }),
       ),
@@ -146,7 +146,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
         response: { 200: restOk(crfProblems) },
       },
     },
-    async (req) => ok(await saveDraft(app.db, req, crfActor(req), req.params.formId, req.body.definition)),
+    async (req) => ok(await saveDraft(app.db, crfActor(req.ctx), req.params.formId, req.body.definition)),
   );
 
   r.post(
@@ -163,7 +163,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      await loadForm(app.db, crfActor(req), req.params.formId);
+      await loadForm(app.db, crfActor(req.ctx), req.params.formId);
       return ok({ problems: analyzeForm(checkDefinition(req.body.definition)) });
     },
   );
@@ -180,7 +180,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
         response: { 200: restOk(crfVersion) },
       },
     },
-    async (req) => ok(await publishForm(app.db, req, crfActor(req), req.params.formId, req.body.note)),
+    async (req) => ok(await publishForm(app.db, crfActor(req.ctx), req.params.formId, req.body.note)),
   );
 
   r.post(
@@ -195,7 +195,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
         response: { 200: restOk(crfForm) },
       },
     },
-    async (req) => ok(await copyForm(app.db, req, crfActor(req), req.params.formId, req.body.name)),
+    async (req) => ok(await copyForm(app.db, crfActor(req.ctx), req.params.formId, req.body.name)),
   );
 
   r.get(
@@ -214,7 +214,7 @@ export async function crfFormRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const { version } = await loadVersion(app.db, crfActor(req), req.params.formId, req.params.version);
+      const { version } = await loadVersion(app.db, crfActor(req.ctx), req.params.formId, req.params.version);
       return ok(version);
     },
   );

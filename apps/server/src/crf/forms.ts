@@ -11,14 +11,13 @@ import {
   parseForm,
 } from '@crdp/crf';
 import { and, desc, eq, ilike, type SQL, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { crfForms, crfFormVersions, crfRecords } from '../db/schema/index.js';
 import { AppError, notFound } from '../http/errors.js';
 import { issueText } from '../http/validation-messages.js';
-import { assertFormInScope, type CrfActor, invalid } from './actor.js';
+import { assertFormInScope, type CrfActor, type CrfScope, invalid } from './actor.js';
 
 type FormRow = typeof crfForms.$inferSelect;
 /** A form as the API answers it (the `crfForm` contract of @crdp/crf). */
@@ -56,7 +55,7 @@ export function checkDefinition(json: unknown, field = 'body.definition'): Form 
 
 export async function listForms(
   db: Db,
-  actor: CrfActor,
+  actor: CrfScope,
   q: { page: number; size: number; keyword?: string | undefined; status?: string | undefined },
 ): Promise<z.input<typeof crfFormPage>> {
   const where: SQL[] = [eq(crfForms.appId, actor.appId)];
@@ -86,7 +85,7 @@ export async function listForms(
   return { items: rows.map((r) => ({ ...r, status: r.status as CrfFormStatus })), total: count?.n ?? 0 };
 }
 
-export async function loadForm(db: Tx, actor: CrfActor, formId: number) {
+export async function loadForm(db: Tx, actor: CrfScope, formId: number) {
   assertFormInScope(actor, formId);
   const [form] = await db
     .select()
@@ -109,7 +108,7 @@ export async function formVersions(db: Tx, formId: number): Promise<z.input<type
     .orderBy(desc(crfFormVersions.version));
 }
 
-export async function loadVersion(db: Tx, actor: CrfActor, formId: number, version?: number) {
+export async function loadVersion(db: Tx, actor: CrfScope, formId: number, version?: number) {
   assertFormInScope(actor, formId);
   // One round trip: the form and the wanted (or latest) version together.
   const [row] = await db
@@ -146,7 +145,6 @@ export function versionForm(v: { id: number; definition: unknown }): Form {
 
 export async function createForm(
   db: Db,
-  req: FastifyRequest,
   actor: CrfActor,
   input: { name: string; category: string; definition?: unknown },
 ): Promise<FormView> {
@@ -162,7 +160,7 @@ export async function createForm(
         createdBy: actor.userId,
       })
       .returning();
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'crf.form.create',
       entity: 'crf_form',
       entityId: row!.id,
@@ -174,7 +172,6 @@ export async function createForm(
 
 export async function updateForm(
   db: Db,
-  req: FastifyRequest,
   actor: CrfActor,
   formId: number,
   patch: {
@@ -192,7 +189,7 @@ export async function updateForm(
       updatedAt: new Date(),
     };
     const [row] = await tx.update(crfForms).set(set).where(eq(crfForms.id, formId)).returning();
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: patch.status === 'archived' ? 'crf.form.archive' : 'crf.form.update',
       entity: 'crf_form',
       entityId: formId,
@@ -203,7 +200,7 @@ export async function updateForm(
   });
 }
 
-export async function saveDraft(db: Db, req: FastifyRequest, actor: CrfActor, formId: number, json: unknown) {
+export async function saveDraft(db: Db, actor: CrfActor, formId: number, json: unknown) {
   const definition = checkDefinition(json);
   return db.transaction(async (tx) => {
     const before = await loadForm(tx, actor, formId);
@@ -212,7 +209,7 @@ export async function saveDraft(db: Db, req: FastifyRequest, actor: CrfActor, fo
       .update(crfForms)
       .set({ draft: definition, updatedAt: new Date() })
       .where(eq(crfForms.id, formId));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'crf.form.draft',
       entity: 'crf_form',
       entityId: formId,
@@ -225,7 +222,6 @@ export async function saveDraft(db: Db, req: FastifyRequest, actor: CrfActor, fo
 /** Publishes the draft as the next immutable version; problems found by analyzeForm block it. */
 export async function publishForm(
   db: Db,
-  req: FastifyRequest,
   actor: CrfActor,
   formId: number,
   note: string,
@@ -256,7 +252,7 @@ export async function publishForm(
       .update(crfForms)
       .set({ latestVersion: version, updatedAt: new Date() })
       .where(eq(crfForms.id, formId));
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'crf.form.publish',
       entity: 'crf_form',
       entityId: formId,
@@ -266,15 +262,9 @@ export async function publishForm(
   });
 }
 
-export async function copyForm(
-  db: Db,
-  req: FastifyRequest,
-  actor: CrfActor,
-  formId: number,
-  name: string,
-): Promise<FormView> {
+export async function copyForm(db: Db, actor: CrfActor, formId: number, name: string): Promise<FormView> {
   const source = await loadForm(db, actor, formId);
-  return createForm(db, req, actor, { name, category: source.category, definition: source.draft });
+  return createForm(db, actor, { name, category: source.category, definition: source.draft });
 }
 
 /** Real ids of one app's forms, versions and records, for the authorization matrix. */

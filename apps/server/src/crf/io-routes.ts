@@ -61,7 +61,7 @@ export async function crfIoRoutes(app: FastifyInstance) {
                   : await app.parsing.run({ kind: 'crf.redcap', text: b.content }, 'body.content');
               return { definition: x.form, unsupported: x.unsupported };
             })();
-      const form = await createForm(app.db, req, crfActor(req), { name: b.name, category: '', definition });
+      const form = await createForm(app.db, crfActor(req.ctx), { name: b.name, category: '', definition });
       return ok({ form, unsupported });
     },
   );
@@ -79,10 +79,10 @@ export async function crfIoRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) => {
-      const actor = crfActor(req);
+      const actor = crfActor(req.ctx);
       const { form } = await loadVersion(app.db, actor, req.params.formId);
       const { format, labels } = req.query;
-      await audit(app.db, req, {
+      await audit(app.db, req.ctx, {
         action: 'crf.export',
         entity: 'crf_form',
         entityId: form.id,
@@ -117,7 +117,7 @@ export async function crfIoRoutes(app: FastifyInstance) {
       },
     },
     async (req) =>
-      ok(await storeUpload(app.db, req, crfActor(req), app.config.dataDir, req.params.formId, req.body)),
+      ok(await storeUpload(app.db, crfActor(req.ctx), app.config.dataDir, req.params.formId, req.body)),
   );
 
   r.get(
@@ -134,12 +134,12 @@ export async function crfIoRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const { row, stream } = await openUpload(
         app.db,
-        crfActor(req),
+        crfActor(req.ctx),
         app.config.dataDir,
         req.params.uploadId,
       );
       // A file of a record is patient data: its download is a read (ids only, not the file name).
-      await auditRead(req, {
+      await auditRead(req.ctx, {
         action: 'download',
         entity: 'crf_upload',
         entityId: row.id,

@@ -21,7 +21,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRead, filterNames } from '../audit/audit.js';
 import { crfActor } from './actor.js';
-import { sendIssues } from './evaluate.js';
 import { ownedFormIds } from './forms.js';
 import {
   assignRecord,
@@ -35,6 +34,7 @@ import {
   saveRecord,
   transitionRecord,
 } from './records.js';
+import { sendIssues } from './reply.js';
 import { formParams, ok, recordParams } from './schemas.js';
 
 /** Runs a save; an engine refusal answers 400 with its issues instead of an error message alone. */
@@ -70,8 +70,8 @@ export async function crfRecordRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const page = await listRecords(app.db, crfActor(req), req.params.formId, req.query);
-      await auditRead(req, {
+      const page = await listRecords(app.db, crfActor(req.ctx), req.params.formId, req.query);
+      await auditRead(req.ctx, {
         entity: 'crf_record_list',
         entityId: req.params.formId,
         detail: {
@@ -101,7 +101,7 @@ export async function crfRecordRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) =>
-      saving(req, reply, () => createRecord(app.db, req, crfActor(req), req.params.formId, req.body)),
+      saving(req, reply, () => createRecord(app.db, crfActor(req.ctx), req.params.formId, req.body)),
   );
 
   r.get(
@@ -116,8 +116,8 @@ export async function crfRecordRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const data = await recordWithDefinition(app.db, crfActor(req), req.params.recordId);
-      await auditRead(req, {
+      const data = await recordWithDefinition(app.db, crfActor(req.ctx), req.params.recordId);
+      await auditRead(req.ctx, {
         entity: 'crf_record',
         entityId: req.params.recordId,
         detail: { formId: data.record.formId, patientId: data.record.patientId },
@@ -140,7 +140,7 @@ export async function crfRecordRoutes(app: FastifyInstance) {
       },
     },
     async (req, reply) =>
-      saving(req, reply, () => saveRecord(app.db, req, crfActor(req), req.params.recordId, req.body)),
+      saving(req, reply, () => saveRecord(app.db, crfActor(req.ctx), req.params.recordId, req.body)),
   );
 
   r.get(
@@ -156,9 +156,9 @@ export async function crfRecordRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const history = await recordHistory(app.db, crfActor(req), req.params.recordId, req.query.item);
+      const history = await recordHistory(app.db, crfActor(req.ctx), req.params.recordId, req.query.item);
       // The record screen opens the history beside the record: one row per window, like patient tabs.
-      await auditRead(req, {
+      await auditRead(req.ctx, {
         entity: 'crf_record',
         entityId: req.params.recordId,
         detail: { view: 'history' },
@@ -182,7 +182,7 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         },
       },
       async (req) =>
-        ok(await transitionRecord(app.db, req, crfActor(req), req.params.recordId, what, req.body.reason)),
+        ok(await transitionRecord(app.db, crfActor(req.ctx), req.params.recordId, what, req.body.reason)),
     );
   transition(
     'verify',
@@ -212,7 +212,7 @@ export async function crfRecordRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const row = await deleteRecord(app.db, req, crfActor(req), req.params.recordId, req.body.reason);
+      const row = await deleteRecord(app.db, crfActor(req.ctx), req.params.recordId, req.body.reason);
       return ok({ id: row.id, deletedAt: row.deletedAt!, deleteReason: row.deleteReason });
     },
   );
@@ -230,7 +230,7 @@ export async function crfRecordRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      await assignRecord(app.db, req, crfActor(req), req.params.recordId, req.body.userId);
+      await assignRecord(app.db, crfActor(req.ctx), req.params.recordId, req.body.userId);
       return ok({ id: req.params.recordId });
     },
   );

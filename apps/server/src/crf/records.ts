@@ -8,14 +8,13 @@ import type {
   Issue,
 } from '@crdp/crf';
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { appMembers, crfFormVersions, crfRecordChanges, crfRecords, patients } from '../db/schema/index.js';
 import { AppError, notFound } from '../http/errors.js';
 import { notify } from '../notices/routes.js';
-import { assertRecordInScope, type CrfActor, invalid } from './actor.js';
+import { assertRecordInScope, type CrfActor, type CrfScope, invalid } from './actor.js';
 import { evaluateAnswers, sameJson } from './evaluate.js';
 import { loadForm, loadVersion, versionForm } from './forms.js';
 
@@ -53,7 +52,7 @@ export interface NewRecord {
 
 async function checkSubject(
   tx: Tx,
-  actor: CrfActor,
+  actor: CrfScope,
   input: { patientId?: number | undefined; subjectCode?: string | undefined },
 ) {
   if (input.patientId === undefined && !input.subjectCode)
@@ -71,7 +70,7 @@ async function checkSubject(
   }
 }
 
-async function checkAssignee(tx: Tx, actor: CrfActor, userId: number | undefined) {
+async function checkAssignee(tx: Tx, actor: CrfScope, userId: number | undefined) {
   if (userId === undefined) return;
   const [m] = await tx
     .select({ userId: appMembers.userId })
@@ -93,7 +92,6 @@ async function notifyAssignee(tx: Tx, actor: CrfActor, recordId: number, userId:
 
 export async function createRecord(
   db: Db,
-  req: FastifyRequest,
   actor: CrfActor,
   formId: number,
   input: NewRecord,
@@ -132,7 +130,7 @@ export async function createRecord(
       .returning();
     if (input.submit) await event(tx, actor, row!.id, '@submit', '');
     await notifyAssignee(tx, actor, row!.id, input.assignedTo);
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: input.submit ? 'crf.record.submit' : 'crf.record.create',
       entity: 'crf_record',
       entityId: row!.id,
@@ -154,7 +152,7 @@ async function event(tx: Tx, actor: CrfActor, recordId: number, itemKey: string,
 }
 
 /** Loads a record of the actor's app (and scope), locking its row when `forUpdate`. */
-export async function loadRecord(tx: Tx, actor: CrfActor, recordId: number, forUpdate = false) {
+export async function loadRecord(tx: Tx, actor: CrfScope, recordId: number, forUpdate = false) {
   if (forUpdate)
     await tx.execute(
       sql`select id from crf_records where id = ${recordId} and app_id = ${actor.appId} for update`,
@@ -169,7 +167,7 @@ export async function loadRecord(tx: Tx, actor: CrfActor, recordId: number, forU
 }
 
 /** Loads a record for a change: a deleted record is kept for the history but takes no change. */
-async function loadForChange(tx: Tx, actor: CrfActor, recordId: number) {
+async function loadForChange(tx: Tx, actor: CrfScope, recordId: number) {
   const rec = await loadRecord(tx, actor, recordId, true);
   if (rec.deletedAt) throw new AppError(409, 'crf.deleted');
   return rec;
@@ -177,7 +175,7 @@ async function loadForChange(tx: Tx, actor: CrfActor, recordId: number) {
 
 export async function recordWithDefinition(
   db: Db,
-  actor: CrfActor,
+  actor: CrfScope,
   recordId: number,
 ): Promise<z.input<typeof crfRecordDetail>> {
   const rec = await loadRecord(db, actor, recordId);
@@ -210,7 +208,6 @@ export interface RecordSave {
  */
 export async function saveRecord(
   db: Db,
-  req: FastifyRequest,
   actor: CrfActor,
   recordId: number,
   input: RecordSave,
@@ -294,7 +291,7 @@ export async function saveRecord(
       .returning();
     if (submitting) await event(tx, actor, recordId, '@submit', '');
     if (rec.status === 'verified') await event(tx, actor, recordId, '@unverify', input.reason ?? '');
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: submitting ? 'crf.record.submit' : wasDraft ? 'crf.record.draft' : 'crf.record.change',
       entity: 'crf_record',
       entityId: recordId,
@@ -318,7 +315,6 @@ const FROM: Record<Transition, RecordStatus[]> = {
 /** Verify, lock and unlock; each is an event of the record's history. */
 export async function transitionRecord(
   db: Db,
-  req: FastifyRequest,
   actor: CrfActor,
   recordId: number,
   what: Transition,
@@ -348,7 +344,7 @@ export async function transitionRecord(
       .where(eq(crfRecords.id, recordId))
       .returning();
     await event(tx, actor, recordId, `@${what}`, reason);
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: `crf.record.${what}`,
       entity: 'crf_record',
       entityId: recordId,
@@ -364,13 +360,7 @@ export async function transitionRecord(
  * Soft delete with a reason: the row, its answers and its field history stay (nothing
  * acknowledged is lost); lists, counts and exports leave it out. A locked record is refused.
  */
-export async function deleteRecord(
-  db: Db,
-  req: FastifyRequest,
-  actor: CrfActor,
-  recordId: number,
-  reason: string,
-) {
+export async function deleteRecord(db: Db, actor: CrfActor, recordId: number, reason: string) {
   return db.transaction(async (tx) => {
     const rec = await loadForChange(tx, actor, recordId);
     if (rec.status === 'locked') throw new AppError(409, 'crf.lockedDelete');
@@ -389,7 +379,7 @@ export async function deleteRecord(
       .where(eq(crfRecords.id, recordId))
       .returning();
     await event(tx, actor, recordId, '@delete', reason);
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'crf.record.delete',
       entity: 'crf_record',
       entityId: recordId,
@@ -406,13 +396,7 @@ export async function deleteRecord(
   });
 }
 
-export async function assignRecord(
-  db: Db,
-  req: FastifyRequest,
-  actor: CrfActor,
-  recordId: number,
-  userId: number,
-) {
+export async function assignRecord(db: Db, actor: CrfActor, recordId: number, userId: number) {
   return db.transaction(async (tx) => {
     const rec = await loadForChange(tx, actor, recordId);
     await checkAssignee(tx, actor, userId);
@@ -421,7 +405,7 @@ export async function assignRecord(
       .set({ assignedTo: userId, updatedAt: new Date() })
       .where(eq(crfRecords.id, recordId));
     await notifyAssignee(tx, actor, recordId, userId);
-    await audit(tx, req, {
+    await audit(tx, actor, {
       action: 'crf.record.assign',
       entity: 'crf_record',
       entityId: recordId,
@@ -433,7 +417,7 @@ export async function assignRecord(
 
 export async function recordHistory(
   db: Db,
-  actor: CrfActor,
+  actor: CrfScope,
   recordId: number,
   item?: string,
 ): Promise<z.input<typeof crfChange>[]> {
@@ -458,7 +442,7 @@ export async function recordHistory(
 
 export async function listRecords(
   db: Db,
-  actor: CrfActor,
+  actor: CrfScope,
   formId: number,
   q: { page: number; size: number; status?: string | undefined; subject?: string | undefined },
 ): Promise<z.input<typeof crfRecordPage>> {

@@ -18,7 +18,7 @@ export async function crfRoutes(app: FastifyInstance) {
   app.addHook('preValidation', async (req) => {
     if (!req.auth) return;
     const p = (req.params ?? {}) as Record<string, string | undefined>;
-    const actor = crfActor(req);
+    const actor = crfActor(req.ctx);
     if (isId(p.formId)) await loadForm(app.db, actor, Number(p.formId));
     if (isId(p.recordId)) await loadRecord(app.db, actor, Number(p.recordId));
     if (isId(p.uploadId)) {

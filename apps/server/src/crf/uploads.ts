@@ -4,12 +4,11 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CRF_UPLOAD_MAX_BYTES, type CrfUploaded } from '@crdp/crf';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { audit } from '../audit/audit.js';
 import type { Db } from '../db/client.js';
 import { crfUploads } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
-import { assertFormInScope, type CrfActor, invalid } from './actor.js';
+import { assertFormInScope, type CrfActor, type CrfScope, invalid } from './actor.js';
 import { loadForm } from './forms.js';
 
 export const MAX_UPLOAD_BYTES = CRF_UPLOAD_MAX_BYTES;
@@ -37,7 +36,6 @@ export const uploadsRoot = (dataDir: string) => path.join(dataDir, 'uploads');
 
 export async function storeUpload(
   db: Db,
-  req: FastifyRequest,
   actor: CrfActor,
   dataDir: string,
   formId: number,
@@ -93,7 +91,7 @@ export async function storeUpload(
           createdBy: actor.userId,
         })
         .returning();
-      await audit(tx, req, {
+      await audit(tx, actor, {
         action: 'crf.upload',
         entity: 'crf_upload',
         entityId: row!.id,
@@ -108,7 +106,7 @@ export async function storeUpload(
 }
 
 /** Opens a stored file for a session allowed to read the form's records (a link: its own files). */
-export async function openUpload(db: Db, actor: CrfActor, dataDir: string, uploadId: number) {
+export async function openUpload(db: Db, actor: CrfScope, dataDir: string, uploadId: number) {
   const [row] = await db
     .select()
     .from(crfUploads)
