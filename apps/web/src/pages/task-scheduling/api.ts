@@ -7,6 +7,7 @@ import type {
   JobListQuery,
   JobQueued,
   JobRetried,
+  LibraryPage,
   SchedulableKinds,
   ScheduleDetail,
   ScheduleInputBody,
@@ -60,11 +61,7 @@ export const schedulingApi = {
   runNow: (id: number) => rest<JobQueued>({ url: `${P}/schedules/${id}/run`, method: 'POST' }),
 
   /** The app's disease libraries, for the params of the library kinds. */
-  libraries: () =>
-    rest<{ items: Array<{ id: number; name: string; status: string }> }>({
-      url: 'diseaselibrary/libraries',
-      params: { page: 1, size: 200 },
-    }),
+  libraries: () => rest<LibraryPage>({ url: 'diseaselibrary/libraries', params: { page: 1, size: 200 } }),
 };
 
 /** The server's 400 names the field (`body.cron`, `body.params.libraryId`): the form shows it there. */
