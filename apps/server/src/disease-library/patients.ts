@@ -7,7 +7,6 @@ import type {
 } from '@crdp/core';
 import { answerItems, type Form } from '@crdp/crf';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { sameJson } from '../crf/evaluate.js';
@@ -156,12 +155,9 @@ export async function libraryPatient(
 /**
  * Saves a library patient's record through the CRF service (engine validation, field-level
  * history, reasons once submitted); every item whose value changed becomes manual.
- * `crfRequest` is handed to the CRF service's saveRecord, which still takes the Fastify request
- * for its audit row; it goes once saveRecord takes the request context.
  */
 export async function saveLibraryRecord(
   actor: Actor,
-  crfRequest: FastifyRequest,
   libraryId: number,
   patientId: number,
   input: { answers: Record<string, unknown>; revision: number; submit: boolean; reason?: string | undefined },
@@ -177,20 +173,14 @@ export async function saveLibraryRecord(
     );
   const [rec] = await db.select().from(crfRecords).where(eq(crfRecords.id, m.recordId));
   const old = (rec?.answers ?? {}) as Record<string, unknown>;
-  const saved = await saveRecord(
-    db,
-    crfRequest,
-    { appId: actor.appId, userId: actor.userId, userName: actor.userName, free: null },
-    m.recordId,
-    {
-      answers: input.answers,
-      methods: (rec?.methods ?? {}) as Record<string, string>,
-      submit: input.submit,
-      revision: input.revision,
-      reasons: {},
-      reason: input.reason,
-    },
-  );
+  const saved = await saveRecord(db, { ...actor, free: null }, m.recordId, {
+    answers: input.answers,
+    methods: (rec?.methods ?? {}) as Record<string, string>,
+    submit: input.submit,
+    revision: input.revision,
+    reasons: {},
+    reason: input.reason,
+  });
   const changed = [...new Set([...Object.keys(old), ...Object.keys(input.answers)])].filter(
     (k) => !sameJson(old[k], input.answers[k]),
   );

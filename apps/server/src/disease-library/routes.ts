@@ -340,9 +340,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       try {
-        return ok(
-          await saveLibraryRecord(actorOf(req.ctx), req, req.params.id, req.params.patientId, req.body),
-        );
+        return ok(await saveLibraryRecord(actorOf(req.ctx), req.params.id, req.params.patientId, req.body));
       } catch (e) {
         if (e instanceof SubmissionInvalid) return sendIssues(req, reply, e.issues);
         throw e;
