@@ -268,6 +268,7 @@ export const libraryListItem = z.object({
 });
 export type LibraryListItem = z.infer<typeof libraryListItem>;
 export const libraryPage = page(libraryListItem);
+export type LibraryPage = z.infer<typeof libraryPage>;
 
 /** An item of the library's form. */
 export const libraryItem = z.object({ key: z.string(), title: z.string(), type: z.string() });
@@ -284,6 +285,7 @@ export const libraryDetailView = librarySaved.extend({
 export type LibraryDetail = z.infer<typeof libraryDetailView>;
 
 export const libraryCount = z.object({ count: int });
+export type LibraryCount = z.infer<typeof libraryCount>;
 /** A push, fill or export was queued: follow it at `GET /jobs/:id`. */
 export const libraryJobQueued = z.object({ jobId: int });
 export type LibraryJobQueued = z.infer<typeof libraryJobQueued>;
@@ -303,6 +305,21 @@ export const libraryJob = z.object({
 });
 export type LibraryJob = z.infer<typeof libraryJob>;
 
+/**
+ * The rule and the source row a value came from; with the reason of a not-obtainable mark, the
+ * machine's value next to a kept manual one, or the form's message for a refused value.
+ */
+export const libraryFillSource = z.looseObject({
+  rule: z.string().optional(),
+  table: z.string().optional(),
+  rowId: int.nullable().optional(),
+  at: z.string().nullable().optional(),
+  reason: z.string().optional(),
+  machineValue: jsonValue.optional(),
+  message: z.string().optional(),
+});
+export type LibraryFillSource = z.infer<typeof libraryFillSource>;
+
 /** Where a value came from, per patient and item. */
 export const libraryFillLogEntry = z.object({
   id: int,
@@ -312,12 +329,12 @@ export const libraryFillLogEntry = z.object({
   itemKey: z.string(),
   outcome: z.enum(LIBRARY_FILL_OUTCOMES),
   value: jsonValue,
-  /** The rule and the source row: `{ rule, table, rowId, at }` (and a reason or message). */
-  source: z.record(z.string(), jsonValue),
+  source: libraryFillSource,
   createdAt: timestamp,
 });
 export type LibraryFillLogEntry = z.infer<typeof libraryFillLogEntry>;
 export const libraryFillLogPage = page(libraryFillLogEntry);
+export type LibraryFillLogPage = z.infer<typeof libraryFillLogPage>;
 
 /** A parsed indicator template. */
 export const libraryIndicatorRule = z.object({
@@ -425,6 +442,7 @@ export const libraryRecordSaved = z.object({
 });
 export type LibraryRecordSaved = z.infer<typeof libraryRecordSaved>;
 export const libraryUnobtainableMarks = z.object({ unobtainable: stringMap });
+export type LibraryUnobtainableMarks = z.infer<typeof libraryUnobtainableMarks>;
 
 /** The workbench call `diseaselibrary/disease_library_statistics`. */
 export const libraryWorkbenchStatistics = z.object({

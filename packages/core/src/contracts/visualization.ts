@@ -169,6 +169,7 @@ export const visDashboardWithCharts = visDashboard.extend({ charts: z.array(visC
 export type VisDashboardWithCharts = z.infer<typeof visDashboardWithCharts>;
 
 export const visDeleted = z.object({ id: z.number().int() });
+export type VisDeleted = z.infer<typeof visDeleted>;
 
 /** The demo month bar of spec 000 §7: one entry per month, `y` in 1–22 and `y2` in 1–30. */
 export const monthBarEntry = z.object({

@@ -2,11 +2,10 @@ import { ProTable } from '@ant-design/pro-components';
 import { Segmented, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type LibraryDetail, libraryApi } from './api';
+import { type FillLogEntry, type LibraryDetail, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
 
-type Row = Record<string, unknown>;
 const OUTCOMES = ['invalid', 'noData', 'keptManual', 'unobtainable'] as const;
 
 function Findings({ lib }: { lib: LibraryDetail }) {
@@ -21,7 +20,7 @@ function Findings({ lib }: { lib: LibraryDetail }) {
         onChange={(v) => setOutcome(v as (typeof OUTCOMES)[number])}
         options={OUTCOMES.map((o) => ({ value: o, label: t(`log.outcomes.${o}`) }))}
       />
-      <ProTable<Row>
+      <ProTable<FillLogEntry>
         rowKey="id"
         search={false}
         options={false}
@@ -39,7 +38,7 @@ function Findings({ lib }: { lib: LibraryDetail }) {
           {
             title: t('log.item'),
             dataIndex: 'itemKey',
-            render: (_, r) => titles.get(String(r.itemKey)) ?? String(r.itemKey),
+            render: (_, r) => titles.get(r.itemKey) ?? r.itemKey,
           },
           {
             title: t('log.value'),
@@ -50,7 +49,7 @@ function Findings({ lib }: { lib: LibraryDetail }) {
             title: t('log.source'),
             dataIndex: 'source',
             ellipsis: true,
-            render: (_, r) => String((r.source as { rule?: string } | null)?.rule ?? '-'),
+            render: (_, r) => r.source.rule ?? '-',
           },
           { title: t('log.time'), dataIndex: 'createdAt', valueType: 'dateTime' },
         ]}

@@ -2,7 +2,7 @@ import { ProTable } from '@ant-design/pro-components';
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { libraryApi } from './api';
+import { type FillLogEntry, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 
 /** fill_log: per patient and item, what the fill did and which source row a value came from. */
@@ -12,7 +12,7 @@ export default function FillLog() {
   const libraryId = Number(params.get('libraryId') ?? 0);
   if (!libraryId) return <Alert type="info" message={t('patients.pick')} />;
   return (
-    <ProTable<Record<string, unknown>>
+    <ProTable<FillLogEntry>
       rowKey="id"
       search={false}
       headerTitle={t('list.log')}
@@ -26,7 +26,7 @@ export default function FillLog() {
         {
           title: t('log.outcome'),
           dataIndex: 'outcome',
-          render: (_, r) => t(`log.outcomes.${String(r.outcome)}`),
+          render: (_, r) => t(`log.outcomes.${r.outcome}`),
         },
         {
           title: t('log.value'),
@@ -37,12 +37,7 @@ export default function FillLog() {
           title: t('log.source'),
           dataIndex: 'source',
           render: (_, r) => {
-            const s = r.source as {
-              rule?: string;
-              table?: string;
-              rowId?: number | null;
-              at?: string | null;
-            };
+            const s = r.source;
             return `${s.rule ?? ''}${s.rowId ? ` · ${s.table}#${s.rowId}` : ''}${s.at ? ` · ${s.at.slice(0, 10)}` : ''}`;
           },
         },

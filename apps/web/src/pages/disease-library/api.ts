@@ -4,11 +4,13 @@ import type {
   LibraryComparison,
   LibraryComputeBody,
   LibraryComputed,
+  LibraryCount,
   LibraryCreateBody,
   LibraryDashboard,
   LibraryDetail as LibraryDetailContract,
   LibraryExportBody,
   LibraryFillLogEntry,
+  LibraryFillLogPage,
   LibraryFillLogQuery,
   LibraryItem,
   LibraryJob,
@@ -17,6 +19,7 @@ import type {
   LibraryListQuery,
   LibraryMissingItem,
   LibraryMissingOverview,
+  LibraryPage,
   LibraryPatchBody,
   LibraryPatient as LibraryPatientContract,
   LibraryPatientEntry,
@@ -37,9 +40,10 @@ import type {
   LibraryTemplateBody,
   LibraryTemplatePatchBody,
   LibraryUnobtainableBody,
+  LibraryUnobtainableMarks,
   LibraryValueSummary,
 } from '@crdp/core';
-import type { Form } from '@crdp/crf';
+import type { CrfFormSummary, Form } from '@crdp/crf';
 import { rest } from '../../api/client';
 
 /**
@@ -77,11 +81,10 @@ export type FillLogEntry = LibraryFillLogEntry;
 
 const P = 'diseaselibrary';
 export const libraryApi = {
-  list: (params: LibraryListQuery) =>
-    rest<{ total: number; items: Library[] }>({ url: `${P}/libraries`, params }),
+  list: (params: LibraryListQuery) => rest<LibraryPage>({ url: `${P}/libraries`, params }),
   create: (data: LibraryCreateBody) => rest<LibrarySaved>({ url: `${P}/libraries`, method: 'POST', data }),
   count: (criteria: LibraryCreateBody['criteria']) =>
-    rest<{ count: number }>({ url: `${P}/criteria/count`, method: 'POST', data: criteria }),
+    rest<LibraryCount>({ url: `${P}/criteria/count`, method: 'POST', data: criteria }),
   push: (id: number) =>
     rest<LibraryJobQueued>({ url: `${P}/libraries/${id}/push`, method: 'POST', data: {} }),
   fill: (id: number) =>
@@ -98,7 +101,7 @@ export const libraryApi = {
       data,
     }),
   fillLog: (id: number, params: LibraryFillLogQuery) =>
-    rest<{ total: number; items: FillLogEntry[] }>({
+    rest<LibraryFillLogPage>({
       url: `${P}/libraries/${id}/fill_log`,
       params,
     }),
@@ -115,7 +118,7 @@ export const libraryApi = {
   missing: (id: number, itemKey?: string) =>
     rest<MissingOverview>({ url: `${P}/libraries/${id}/missing`, params: itemKey ? { itemKey } : {} }),
   unobtainable: (id: number, patientId: number, data: LibraryUnobtainableBody) =>
-    rest<{ unobtainable: Record<string, string> }>({
+    rest<LibraryUnobtainableMarks>({
       url: `${P}/libraries/${id}/patients/${patientId}/unobtainable`,
       method: 'POST',
       data,
@@ -144,7 +147,7 @@ export const libraryApi = {
       params: { page: 1, size: 20, enabled: true, ...(keyword ? { keyword } : {}) },
     }),
   forms: () =>
-    rest<{ items: Array<{ id: number; name: string; latestVersion: number }> }>({
+    rest<{ items: CrfFormSummary[]; total: number }>({
       url: 'crf/forms',
       params: { size: 100 },
     }),

@@ -10,6 +10,7 @@ import type {
   VisDataset,
   VisDatasetDimension,
   VisDatasetMeasure,
+  VisDeleted,
 } from '@crdp/core';
 import { rest } from '../../api/client';
 import type { ViewSpec } from '../../components/chart/ChartView';
@@ -41,7 +42,7 @@ export const saveChart = (area: Area, body: Omit<VisChartInput, 'spec'> & { spec
     data: body,
   });
 export const deleteChart = (area: Area, id: number) =>
-  rest<{ id: number }>({ url: `${prefix(area)}/charts/${id}`, method: 'DELETE' });
+  rest<VisDeleted>({ url: `${prefix(area)}/charts/${id}`, method: 'DELETE' });
 export const listDashboards = (area: Area) => rest<Dashboard[]>({ url: `${prefix(area)}/dashboards` });
 export const getDashboard = (area: Area, id: number) =>
   rest<DashboardWithCharts>({ url: `${prefix(area)}/dashboards/${id}` });
@@ -52,7 +53,7 @@ export const saveDashboard = (area: Area, body: VisDashboardInput, id?: number) 
     data: body,
   });
 export const deleteDashboard = (area: Area, id: number) =>
-  rest<{ id: number }>({ url: `${prefix(area)}/dashboards/${id}`, method: 'DELETE' });
+  rest<VisDeleted>({ url: `${prefix(area)}/dashboards/${id}`, method: 'DELETE' });
 
 /** The dataset query a spec needs: its fields split into the dataset's dimensions and measures. */
 export function queryForSpec(dataset: DatasetInfo, spec: ChartSpec): DatasetQuery {
