@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
 import { openThrowAwayDatabase } from '../test/database.js';
-import { BOSS_QUEUE, BOSS_SCHEMA } from './boss.js';
+import { BOSS_SCHEMA, bossQueue } from './boss.js';
 import { jobRow, testApp, until } from './test/support.js';
 import type { JobQueueOptions } from './worker.js';
 
@@ -147,7 +147,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
       // pg-boss delivered each job once, and each delivery was acknowledged by its claim.
       const deliveries = await database.pool!.query<{ job_id: string; state: string }>(
         `select data->>'jobId' as job_id, state from ${BOSS_SCHEMA}.job where name = $1`,
-        [BOSS_QUEUE],
+        [bossQueue('test.once')],
       );
       expect(deliveries.rows.map((d) => Number(d.job_id)).sort((x, y) => x - y)).toEqual(
         [...ids].sort((x, y) => x - y),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { asc, inArray } from 'drizzle-orm';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
@@ -9,8 +10,9 @@ import { BaseJobQueue, type JobQueueOptions } from './worker.js';
 
 /** pg-boss keeps its tables in this schema of the app's own database (created on start). */
 export const BOSS_SCHEMA = 'pgboss';
-/** The one pg-boss queue: each of its jobs carries the id of a row of `jobs`. */
-export const BOSS_QUEUE = 'crdp-jobs';
+const QUEUE_PREFIX = 'crdp.';
+/** The pg-boss queue of a job kind: each of its jobs carries the id of a row of `jobs`. */
+export const bossQueue = (kind: string) => `${QUEUE_PREFIX}${kind}`;
 
 /**
  * A delivery that was fetched but whose claim was never written (the process died between the
@@ -21,6 +23,16 @@ const BOSS_RETRIES = 10;
 const DELIVER_BATCH = 100;
 
 type Delivery = PgBoss.Job<{ jobId: number }>;
+
+/**
+ * A delivery's id: the job's id in its first 12 hex digits, the rest random. pg-boss hands out
+ * deliveries sent in one transaction (same `created_on`) by id, so they go out in job order.
+ */
+export function deliveryIdOf(jobId: number) {
+  const h = jobId.toString(16).padStart(12, '0');
+  const r = randomBytes(10).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${r.slice(0, 4)}-${r.slice(4, 8)}-${r.slice(8, 20)}`;
+}
 
 /**
  * Jobs on PostgreSQL, delivered by pg-boss. The `jobs` row stays the truth the UI reads; pg-boss
@@ -40,8 +52,12 @@ type Delivery = PgBoss.Job<{ jobId: number }>;
  */
 export class BossJobQueue extends BaseJobQueue {
   readonly backend = 'pg-boss' as const;
-  readonly boss: PgBoss;
+  private boss: PgBoss;
   private opening: Promise<void> | null = null;
+  /** The pg-boss queues known to exist (created once per process, on first use). */
+  private readonly queues = new Set<string>();
+  /** Queue creation, one at a time in this process. */
+  private creating: Promise<void> = Promise.resolve();
 
   constructor(
     db: Db,
@@ -49,8 +65,12 @@ export class BossJobQueue extends BaseJobQueue {
     opts: JobQueueOptions = {},
   ) {
     super(db, opts);
-    this.boss = new PgBoss({
-      db: { executeSql: (text, values) => pool.query(text, values) },
+    this.boss = this.newBoss();
+  }
+
+  private newBoss() {
+    const boss = new PgBoss({
+      db: { executeSql: (text, values) => this.pool.query(text, values) },
       schema: BOSS_SCHEMA,
       schedule: false,
       supervise: true,
@@ -59,23 +79,36 @@ export class BossJobQueue extends BaseJobQueue {
       archiveFailedAfterSeconds: 7 * 86_400,
       deleteAfterDays: 7,
     });
-    this.boss.on('error', (e) =>
+    boss.on('error', (e) =>
       this.log.error({ reason: reasonText(e) }, 'job queue: pg-boss reported an error'),
     );
+    return boss;
+  }
+
+  /**
+   * Starts pg-boss, which creates or migrates its schema. Processes starting at once on a new
+   * database race for that: pg-boss serialises them with an advisory lock, but the one that waited
+   * may still miss the other's schema (`duplicate key ... pg_namespace_nspname_index`), and an
+   * instance that failed to start never starts. A new instance, a moment later, finds it made.
+   */
+  private async startBoss() {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.boss.start();
+        return;
+      } catch (e) {
+        if (attempt >= 5) throw e;
+        this.log.warn({ reason: reasonText(e), attempt }, 'job queue: pg-boss did not start; trying again');
+        this.boss = this.newBoss();
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
+    }
   }
 
   protected override open() {
     this.opening ??= (async () => {
-      await this.boss.start();
-      const settings = {
-        name: BOSS_QUEUE,
-        policy: 'standard' as const,
-        retryLimit: BOSS_RETRIES,
-        retryDelay: 5,
-        retryBackoff: true,
-        expireInSeconds: DELIVERY_EXPIRY_S,
-      };
-      await this.boss.createQueue(BOSS_QUEUE, settings);
+      await this.startBoss();
+      this.queues.clear();
     })().catch((e) => {
       this.opening = null;
       throw e;
@@ -88,6 +121,41 @@ export class BossJobQueue extends BaseJobQueue {
     await this.opening.catch(() => {});
     this.opening = null;
     await this.boss.stop({ graceful: true, wait: true, close: false });
+  }
+
+  /**
+   * Creates the pg-boss queues of these kinds that this process has not seen yet. pg-boss's
+   * `createQueue` is idempotent but not safe to run twice at once (it attaches a partition and can
+   * deadlock with another creation): one at a time here, and tried again when another process's
+   * creation got in the way.
+   */
+  private ensureQueues(kinds: string[]) {
+    const missing = kinds.map(bossQueue).filter((n) => !this.queues.has(n));
+    if (!missing.length) return Promise.resolve();
+    const run = this.creating.then(async () => {
+      for (const name of missing) {
+        if (this.queues.has(name)) continue;
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await this.boss.createQueue(name, {
+              name,
+              policy: 'standard',
+              retryLimit: BOSS_RETRIES,
+              retryDelay: 5,
+              retryBackoff: true,
+              expireInSeconds: DELIVERY_EXPIRY_S,
+            });
+            break;
+          } catch (e) {
+            if (attempt >= 5) throw e;
+            await new Promise((r) => setTimeout(r, 50 * attempt));
+          }
+        }
+        this.queues.add(name);
+      }
+    });
+    this.creating = run.catch(() => {});
+    return run;
   }
 
   /** Runs `work` in one transaction on one connection, which pg-boss's calls share through `db`. */
@@ -111,39 +179,73 @@ export class BossJobQueue extends BaseJobQueue {
     const kinds = this.kinds();
     if (!kinds.length) return;
     await this.open();
+    await this.ensureQueues(kinds);
     await this.transaction(async (client, db) => {
-      const { rows } = await client.query<{ id: string }>(
-        `select id from jobs
+      const { rows } = await client.query<{ id: string; kind: string }>(
+        `select id, kind from jobs
          where status = 'queued' and queue_job_id is null and kind = any($1::text[])
          order by id limit ${DELIVER_BATCH}
          for update skip locked`,
         [kinds],
       );
       for (const r of rows) {
-        const deliveryId = await this.boss.send(BOSS_QUEUE, { jobId: Number(r.id) }, { db });
+        const deliveryId = await this.boss.send(
+          bossQueue(r.kind),
+          { jobId: Number(r.id) },
+          { db, id: deliveryIdOf(Number(r.id)) },
+        );
         await client.query('update jobs set queue_job_id = $2 where id = $1', [r.id, deliveryId]);
       }
     });
   }
 
+  /**
+   * Takes up to `max` deliveries of the kinds run here, oldest first, as the jobs were queued:
+   * one query finds the kinds' queues that hold deliveries ready now, ordered by their oldest
+   * (so an idle process asks one question a poll, not one per kind), then pg-boss fetches from
+   * them in that order (within a queue pg-boss takes the oldest first).
+   */
+  private async fetchDeliveries(max: number): Promise<Delivery[]> {
+    const kinds = this.kinds();
+    if (!kinds.length) return [];
+    const { rows } = await this.pool.query<{ name: string }>(
+      `select name from ${BOSS_SCHEMA}.job
+       where name = any($1::text[]) and state < 'active' and start_after < now()
+       group by name
+       order by min(created_on), min(id::text)`,
+      [kinds.map(bossQueue)],
+    );
+    const out: Delivery[] = [];
+    for (const { name } of rows) {
+      if (out.length >= max) break;
+      // pg-boss 10's fetch swallows every error of its query (it expects only unique violations):
+      // this executor keeps it, so a failed claim is logged and retried instead of looking empty.
+      let failed: unknown = null;
+      const db: PgBoss.Db = {
+        executeSql: async (text, values) => {
+          try {
+            return await this.pool.query(text, values);
+          } catch (e) {
+            failed = e;
+            throw e;
+          }
+        },
+      };
+      const got = await this.boss.fetch<{ jobId: number }>(name, { batchSize: max - out.length, db });
+      if (failed) {
+        // Deliveries already fetched are claimed first; theirs expire and come back otherwise.
+        if (out.length) break;
+        throw failed;
+      }
+      out.push(...got);
+    }
+    return out;
+  }
+
   protected async claim(max: number): Promise<JobRow[]> {
     if (max < 1) return [];
     await this.open();
-    // pg-boss 10's fetch swallows every error of its query (it expects only unique violations):
-    // this executor keeps it, so a failed claim is logged and retried instead of looking empty.
-    let failed: unknown = null;
-    const db: PgBoss.Db = {
-      executeSql: async (text, values) => {
-        try {
-          return await this.pool.query(text, values);
-        } catch (e) {
-          failed = e;
-          throw e;
-        }
-      },
-    };
-    const deliveries = await this.boss.fetch<{ jobId: number }>(BOSS_QUEUE, { batchSize: max, db });
-    if (failed) throw failed;
+    const deliveries = await this.fetchDeliveries(max);
     const ids: number[] = [];
     let firstError: unknown = null;
     for (const d of deliveries) {
@@ -168,31 +270,21 @@ export class BossJobQueue extends BaseJobQueue {
 
   /**
    * Claims the row of one delivery and completes the delivery, in one transaction; the row's id,
-   * or null when the delivery is spent (the row was cancelled, claimed through a newer delivery,
-   * deleted) or is of a kind this process does not run (it is then left for a process that does).
+   * or null when the delivery is spent (the row was cancelled, deleted, or sent again after its
+   * process stopped: it waits for a newer delivery).
    */
   private async take(d: Delivery): Promise<number | null> {
     const jobId = Number(d.data?.jobId);
-    const kinds = this.kinds();
     return this.transaction(async (client, db) => {
       const { rows } = await client.query<{ id: string }>(
         `update jobs set status = 'running', started_at = now(), heartbeat_at = now(),
            attempts = attempts + 1, worker_id = $3
-         where id = $1 and status = 'queued' and queue_job_id = $2 and kind = any($4::text[])
+         where id = $1 and status = 'queued' and queue_job_id = $2
          returning id`,
-        [jobId, d.id, this.workerId, kinds],
+        [jobId, d.id, this.workerId],
       );
-      let output: object = { claimed: this.workerId };
-      if (!rows.length) {
-        const { rows: left } = await client.query<{ status: string }>(
-          `update jobs set queue_job_id = null
-           where id = $1 and status = 'queued' and queue_job_id = $2 and not (kind = any($3::text[]))
-           returning status`,
-          [jobId, d.id, kinds],
-        );
-        output = { skipped: left.length ? 'kind not run here' : 'not waiting for this delivery' };
-      }
-      await this.boss.complete(BOSS_QUEUE, d.id, output, { db });
+      const output = rows.length ? { claimed: this.workerId } : { skipped: 'not waiting for this delivery' };
+      await this.boss.complete(d.name, d.id, output, { db });
       return rows.length ? jobId : null;
     });
   }
@@ -209,8 +301,8 @@ export class BossJobQueue extends BaseJobQueue {
        where status = 'queued' and queue_job_id is not null
          and not exists (
            select 1 from ${BOSS_SCHEMA}.job b
-           where b.name = $1 and b.id = jobs.queue_job_id and b.state < 'completed')`,
-      [BOSS_QUEUE],
+           where b.name = $1 || jobs.kind and b.id = jobs.queue_job_id and b.state < 'completed')`,
+      [QUEUE_PREFIX],
     );
     if (rowCount) {
       this.log.warn({ jobs: rowCount }, 'job queue: deliveries lost; the jobs are sent again');

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
 import { openThrowAwayDatabase } from '../test/database.js';
-import { BOSS_QUEUE, BOSS_SCHEMA, type BossJobQueue } from './boss.js';
+import { BOSS_SCHEMA, type BossJobQueue, bossQueue } from './boss.js';
 import { jobFailureText } from './failure.js';
 import { createJobQueue } from './queue.js';
 import { KEPT_KINDS } from './retention.js';
@@ -53,7 +53,7 @@ describe('job queue', () => {
       expect(row.queueJobId).toMatch(/^[0-9a-f-]{36}$/);
       const res = await database.pool!.query(
         `select state, data, output from ${BOSS_SCHEMA}.job where name = $1 and id = $2`,
-        [BOSS_QUEUE, row.queueJobId],
+        [bossQueue('test.echo'), row.queueJobId],
       );
       expect(res.rows).toEqual([
         { state: 'completed', data: { jobId: job.id }, output: { claimed: q.workerId } },
@@ -247,6 +247,26 @@ describe('job queue', () => {
         await pool.query(`alter table ${BOSS_SCHEMA}.job rename column priority_away to priority`);
       }
       await until('the job to run', async () => (await jobRow(db, job.id)).status === 'succeeded');
+    },
+  );
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'PostgreSQL: queues starting at once on a new database all start (one creates pg-boss’s schema) (skipped without DATABASE_URL)',
+    async () => {
+      const fresh = await openThrowAwayDatabase('crdp_jobs_fresh');
+      const qs = Array.from({ length: 4 }, () => createJobQueue(fresh.database, { pollMs: 50 }));
+      try {
+        await Promise.all(qs.map((q) => q.start()));
+        const appOfFresh = await testApp(fresh.database.db, 'jobs-fresh');
+        qs[0]!.handle('test.fresh', async () => ({ ok: true }));
+        const job = await enqueueJob(fresh.database.db, { appId: appOfFresh, kind: 'test.fresh' });
+        // The started queue's own poll may take it first: drain waits for it either way.
+        await qs[0]!.drain();
+        expect(await jobRow(fresh.database.db, job.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+      } finally {
+        await Promise.all(qs.map((q) => q.close()));
+        await fresh.drop();
+      }
     },
   );
 

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { and, eq, gte, lt, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
@@ -227,12 +227,28 @@ export abstract class BaseJobQueue implements JobQueue {
       await this.deliver();
       const [job] = await this.claim(1);
       if (!job) {
-        if (!this.inFlight.size && !this.pumping) return n;
+        if (this.inFlight.size || this.pumping) continue;
+        // A job another process is sending or claiming right now is not visible to this claim
+        // yet: wait for it to be running (there or here) rather than call the queue empty.
+        if (!(await this.anyQueued())) return n;
+        await new Promise((r) => setTimeout(r, 25));
         continue;
       }
       n++;
       await this.launch(job);
     }
+  }
+
+  /** Whether a job of a kind run here is still queued. */
+  private async anyQueued() {
+    const kinds = this.kinds();
+    if (!kinds.length) return false;
+    const [row] = await this.db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.status, 'queued'), inArray(jobs.kind, kinds)))
+      .limit(1);
+    return !!row;
   }
 
   /** Runs one claimed job: heartbeat on a timer, progress and result written only under this claim. */
@@ -248,10 +264,11 @@ export abstract class BaseJobQueue implements JobQueue {
         'job queue: the job was claimed again elsewhere; this run stops writing',
       );
     };
+    /** One write of this run, only while its claim holds; false (and the claim marked lost) otherwise. */
     const write = async (set: PgUpdateSetSource<typeof jobs>) => {
-      const rows = await this.db.update(jobs).set(set).where(mine).returning();
+      const rows = await this.db.update(jobs).set(set).where(mine).returning({ id: jobs.id });
       if (!rows.length) claimLost();
-      return rows[0];
+      return rows.length > 0;
     };
     let beating: Promise<unknown> | null = null;
     const heartbeat = setInterval(() => {
@@ -299,7 +316,10 @@ export abstract class BaseJobQueue implements JobQueue {
       clearInterval(heartbeat);
       await beating;
       // A run whose claim was taken over writes nothing more, whatever its handler returned.
-      if (!lost.signal.aborted) finished = await write(outcome);
+      if (!lost.signal.aborted) {
+        [finished] = await this.db.update(jobs).set(outcome).where(mine).returning();
+        if (!finished) claimLost();
+      }
     } catch (e) {
       if (!(e instanceof JobClaimLost))
         // The end could not be written (the database went away): the heartbeat stops, so the

@@ -57,7 +57,9 @@ describe('task scheduling: jobs and schedules of one app', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // One job at a time: the two pushes of one library below run in the order they were queued,
+    // so the first adds the patients and the second finds them in (two slots would split them).
+    t = await startTestApp({ jobConcurrency: 1 });
     t.app.scheduler.clock = () => now;
     admin = await signIn(t.app, 'admin');
     appId = await demoAppId(t.app);
