@@ -327,4 +327,6 @@ export interface CrfSubmissionIssue {
 }
 
 export const crfFormPage = page(crfFormSummary);
+export type CrfFormPage = z.infer<typeof crfFormPage>;
 export const crfRecordPage = page(crfRecordRow);
+export type CrfRecordPage = z.infer<typeof crfRecordPage>;

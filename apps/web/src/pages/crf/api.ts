@@ -5,8 +5,8 @@ import type {
   CrfFormCreateBody,
   CrfFormDetail,
   CrfFormListQuery,
+  CrfFormPage,
   CrfFormPatchBody,
-  CrfFormSummary,
   CrfImportBody,
   CrfImported,
   CrfProblems,
@@ -15,7 +15,7 @@ import type {
   CrfRecordDeleted,
   CrfRecordDetail,
   CrfRecordListQuery,
-  CrfRecordRow,
+  CrfRecordPage,
   CrfRecordSaveBody,
   CrfRecordSaved,
   CrfSubmissionIssue,
@@ -52,8 +52,7 @@ export function fieldOf(e: unknown): string | null {
 const silent = { silent: true };
 
 export const crfApi = {
-  forms: (q: CrfFormListQuery) =>
-    rest<{ items: CrfFormSummary[]; total: number }>({ url: 'crf/forms', params: q }),
+  forms: (q: CrfFormListQuery) => rest<CrfFormPage>({ url: 'crf/forms', params: q }),
   form: (id: number) => rest<CrfFormDetail>({ url: `crf/forms/${id}` }),
   createForm: (body: CrfFormCreateBody) => rest<CrfForm>({ url: 'crf/forms', method: 'POST', data: body }),
   updateForm: (id: number, body: CrfFormPatchBody) =>
@@ -97,7 +96,7 @@ export const crfApi = {
       } satisfies FreeAccessCreateBody,
     }),
   records: (formId: number, q: CrfRecordListQuery) =>
-    rest<{ items: CrfRecordRow[]; total: number }>({ url: `crf/forms/${formId}/records`, params: q }),
+    rest<CrfRecordPage>({ url: `crf/forms/${formId}/records`, params: q }),
   createRecord: (formId: number, body: CrfRecordCreateBody) =>
     rest<CrfRecord>({ url: `crf/forms/${formId}/records`, method: 'POST', data: body, ...silent }),
   record: (id: number) => rest<CrfRecordDetail>({ url: `crf/records/${id}` }),
