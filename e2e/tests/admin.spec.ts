@@ -106,7 +106,7 @@ test.describe
       await page.goto('/log-management/activation-log');
       // Other stories write the log at the same time: this administrator's rows are found by name.
       await page.getByLabel('用户', { exact: true }).fill(ADMIN.username);
-      await page.getByRole('button', { name: /查\s*询/ }).click();
+      await page.getByRole('button', { name: /^查\s*询$/ }).click();
       await expect(page.getByRole('cell', { name: ADMIN.username, exact: true }).first()).toBeVisible();
       for (const action of ['新增角色', '修改角色权限', '新增用户', '停用用户']) {
         await expect(page.getByRole('cell', { name: action, exact: true }).first()).toBeVisible();

@@ -9,6 +9,7 @@ test('an administrator exports this hospital’s data as a ZIP of CSV files, in 
   page,
   ownAdmin: admin,
 }) => {
+  test.setTimeout(180_000);
   // An administrator of its own: the export is found in the activity log by its name.
   const key = await apiLogin(admin);
   const mrn = `EXPDB${runId()}`;
@@ -41,7 +42,7 @@ test('an administrator exports this hospital’s data as a ZIP of CSV files, in 
   // The activity log shows the export.
   await page.goto('/log-management/activation-log');
   await page.getByLabel('用户', { exact: true }).fill(admin.username);
-  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(
     page.getByRole('row').filter({ hasText: admin.username }).filter({ hasText: 'app_database' }),
   ).toHaveCount(1);

@@ -123,7 +123,7 @@ test('in multi-center mode two centers enter their own data and the leading cent
 }) => {
   const centers = ownCenters();
   test.skip(!centers, 'the centers are made by global-setup (not when reusing a server)');
-  test.setTimeout(420_000);
+  test.setTimeout(600_000);
   RUN = runId();
   TOPIC = `E2E多中心高血压${RUN}`;
   const lead: Center = centers!.lead;

@@ -305,7 +305,7 @@ test('a PI runs a subject from the step form to a logistic regression and its co
   // The subject list finds the subject by its member, status and type.
   await page.goto('/scientific-research-subject/subject-list/project-data');
   await pick(page, 'member-filter', '科研人员 (researcher)', 'researcher');
-  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(page.getByRole('button', { name: NAME })).toBeVisible();
   // The PI by display name, the login name beside it, as on the subject's page.
   await expect(page.getByRole('row').filter({ hasText: NAME })).toContainText('系统管理员 (admin)');
