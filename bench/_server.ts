@@ -28,6 +28,7 @@ export async function startServer(env: Record<string, string>, port: number): Pr
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DEMO_DATA: '1',
+      DEMO_PATIENTS: '0',
       DEMO_PASSWORD,
       LOGIN_RATE_LIMIT: '100000',
       ...env,

@@ -7,7 +7,7 @@
 import type { CrfActor } from '../apps/server/src/crf/actor.js';
 import { createRecord } from '../apps/server/src/crf/records.js';
 import { openDatabase } from '../apps/server/src/db/client.js';
-import { crfRecords } from '../apps/server/src/db/schema/index.js';
+import { crfRecords, patients } from '../apps/server/src/db/schema/index.js';
 import { publishedBenchForm } from './_crf.js';
 
 const N = Number(process.env.N ?? 400);
@@ -23,6 +23,16 @@ const actor = {
   auth: { kind: 'login', appId, userId: null, userName: 'bench' },
   db,
 } as unknown as CrfActor;
+// A record's subject code must name a patient of the app: one per record, its MRN the code.
+await db.insert(patients).values(
+  Array.from({ length: N + 20 }, (_, i) => ({
+    appId,
+    mrn: `S-${i}`,
+    name: `受试者${i}`,
+    source: 'bench',
+    sourceId: `S-${i}`,
+  })),
+);
 const answers = (i: number) => ({
   weight: 50 + (i % 50),
   height: 150 + (i % 40),

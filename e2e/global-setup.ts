@@ -9,7 +9,8 @@ import type { FullConfig } from '@playwright/test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEMO_PASSWORD = 'E2e#Demo2024';
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now (the OS picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
@@ -21,8 +22,9 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitReady(base: string, server: ChildProcess, log: () => string) {
-  const deadline = Date.now() + 90_000;
+/** Waits until a started server answers /readyz (a first start migrates its database first). */
+export async function waitReady(base: string, server: ChildProcess, log: () => string, ms = 90_000) {
+  const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`The server exited early:\n${log()}`);
     try {
@@ -33,7 +35,7 @@ async function waitReady(base: string, server: ChildProcess, log: () => string) 
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  throw new Error(`The server did not become ready in 90 s:\n${log()}`);
+  throw new Error(`The server did not become ready in ${ms / 1000} s:\n${log()}`);
 }
 
 function readAccounts(dataDir: string) {
@@ -105,6 +107,8 @@ export default async function globalSetup(config: FullConfig) {
       DATA_DIR: dataDir,
       PORT: String(port),
       DEMO_DATA: '1',
+      // The shared server holds the accounts only; demo-hospital.spec.ts starts one with the demo.
+      DEMO_PATIENTS: '0',
       DEMO_PASSWORD,
       WEB_DIST: webDist,
       // Each worker is a client address of its own (X-Forwarded-For, see fixtures.ts clientAddress).

@@ -7,6 +7,17 @@ async function choose(page: Page, selector: string, option: string | RegExp) {
   await page.locator('.ant-select-dropdown:visible').last().getByText(option).first().click();
 }
 
+/** Picks the record's patient in the editor's picker, searching the server by name or MRN. */
+async function pickPatient(page: Page, text: string) {
+  await page.locator('.ant-select:has(#crf-patient)').click();
+  await page.keyboard.type(text);
+  const option = page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: text });
+  await expect(option.first()).toBeVisible();
+  await option.first().click();
+}
+
 /** Signs in and waits for the landing page (not its widgets, which belong to other screens). */
 async function signInAsAdmin(page: Page) {
   await signIn(page, account('admin'));
@@ -30,13 +41,24 @@ test.describe
     let formId = 0;
     // The form's name is this run's own: a repeat or a parallel run makes a form of its own.
     let FORM = '';
-    test.beforeAll(() => {
-      FORM = `肝病随访 E2E ${runId()}`;
+    // Two patients of the app the records are for (a record names a patient, not a typed code).
+    let PATIENTS: string[] = [];
+    test.beforeAll(async () => {
+      const run = runId();
+      FORM = `肝病随访 E2E ${run}`;
+      PATIENTS = [`随访甲${run}`, `随访乙${run}`];
+      const key = await apiLogin(account('admin'));
+      for (const [i, name] of PATIENTS.entries()) {
+        const p = await restCall('POST', 'cdr/patients', key, { mrn: `CRFE2E${run}-${i}`, name, gender: 1 });
+        expect(p.status, JSON.stringify(p.body)).toBe(200);
+      }
     });
 
     test('a researcher designs a small form with a show rule and a computed field and publishes it', async ({
       page,
     }) => {
+      // Five items, a calculation and a rule through the designer's menus: long on a loaded machine.
+      test.slow();
       await signInAsAdmin(page);
       await page.goto('/crf-management/crfManagement');
       await page.getByRole('button', { name: '新建表单' }).click();
@@ -48,27 +70,27 @@ test.describe
 
       await page.getByTestId('outline-q1').click();
       await page.locator('#prop-title').fill('体重 (kg)');
-      await choose(page, '#prop-textType', 'number');
+      await choose(page, '#prop-textType', '数字');
 
-      await addItem(page, 'textQuestion');
+      await addItem(page, '填空题');
       await page.locator('#prop-title').fill('身高 (cm)');
-      await choose(page, '#prop-textType', 'number');
+      await choose(page, '#prop-textType', '数字');
 
-      await addItem(page, 'textQuestion');
+      await addItem(page, '填空题');
       await page.locator('#prop-title').fill('BMI');
-      await choose(page, '#prop-calc-func', 'bmi');
+      await choose(page, '#prop-calc-func', '体质指数（BMI）');
       await choose(page, '#prop-calc-fields', '(q1)');
       await page.locator('.ant-select-dropdown:visible').last().getByText('(q2)').first().click();
       await page.keyboard.press('Escape');
       await page.locator('#prop-fixed').first().fill('1');
 
-      await addItem(page, 'radio');
+      await addItem(page, '单选题');
       await page.locator('#prop-title').fill('乙肝表面抗原阳性');
       await page.locator('#prop-required').click();
 
-      await addItem(page, 'textQuestion');
+      await addItem(page, '填空题');
       await page.locator('#prop-title').fill('HBV DNA');
-      await choose(page, '#prop-textType', 'number');
+      await choose(page, '#prop-textType', '数字');
       await page.locator('#prop-hide').click();
       await page.locator('#prop-required').click();
 
@@ -76,7 +98,9 @@ test.describe
       const rule = page.getByTestId('rule-0');
       await rule.locator('.ant-select').first().click();
       await page.locator('.ant-select-dropdown:visible').last().getByText('(q4)').click();
-      await rule.getByPlaceholder('值').fill('1');
+      // The value of a rule on a choice item is one of its options, picked by name.
+      await rule.locator('.ant-select').nth(2).click();
+      await page.locator('.ant-select-dropdown:visible').last().getByText('是', { exact: true }).click();
       // Typed and chosen with the keyboard: clicking an option of a dropdown that is still
       // animating open was flaky on a loaded machine.
       await rule.locator('.ant-select').last().click();
@@ -103,8 +127,7 @@ test.describe
       await signInAsAdmin(page);
       await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
       // The page names the form being filled and its version (it said 肝病 CRF for every form).
-      await expect(page.getByTestId('crf-fill-title')).toHaveText(`${FORM} (v1)`);
-      await page.locator('#crf-subject').fill('P-0001');
+      await expect(page.getByTestId('crf-fill-title')).toHaveText(`${FORM} (v1)`, { timeout: 60_000 });
       await page.locator('#crf-q1').fill('70');
       await page.locator('#crf-q2').fill('175');
       await expect(page.locator('#crf-q3')).toHaveValue('22.9');
@@ -113,7 +136,11 @@ test.describe
       await page.getByRole('button', { name: '提 交' }).click();
       await expect(page.getByText('提交前请先处理以下 1 处问题')).toBeVisible();
       await expect(page.locator('[data-item="q5"] .ant-form-item-explain-error')).toContainText('第1页第5题');
+      // No patient picked: said under the patient field, in words (it was the server's raw 'body.subjectCode').
+      await expect(page.getByText('请选择记录所属的患者')).toBeVisible();
       await screenshot(page, 'crf-fill-error');
+      await pickPatient(page, PATIENTS[0]!);
+      await expect(page.getByText('请选择记录所属的患者')).toHaveCount(0);
 
       await page.locator('#crf-q5').fill('1200');
       await page.getByRole('button', { name: '提 交' }).click();
@@ -121,6 +148,7 @@ test.describe
       // The toast says 已提交 too: wait for the stored record's own form (its change button) before typing.
       await expect(page.getByRole('button', { name: '保存修改' })).toBeVisible();
       await expect(page.locator('.ant-tag').filter({ hasText: '已提交' })).toBeVisible();
+      await expect(page.getByTestId('crf-subject-name')).toHaveText(PATIENTS[0]!);
 
       await page.locator('#crf-q1').fill('80');
       await expect(page.locator('#crf-q3')).toHaveValue('26.1');
@@ -144,7 +172,7 @@ test.describe
     }) => {
       await signInAsAdmin(page);
       await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
-      await page.locator('#crf-subject').fill('P-0002');
+      await pickPatient(page, PATIENTS[1]!);
       await page.locator('#crf-q1').fill('65');
       // The real server answers, a moment later than usual, so the wait can be seen.
       await page.route('**/api/v0.1/crf/forms/*/records', async (route) => {

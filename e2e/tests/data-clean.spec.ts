@@ -234,6 +234,8 @@ test('a CRF record is deleted from the records list with a reason; a locked one 
   const formId = await publishedForm(key, `E2E删除表${RUN}`);
   const ids: number[] = [];
   for (const subject of [`DEL${RUN}-A`, `DEL${RUN}-B`]) {
+    // A record's subject code names a patient of the app: the patient with that MRN.
+    await ok(restCall('POST', 'cdr/patients', key, { mrn: subject, name: `删除测试${subject}`, gender: 2 }));
     const r = await ok(
       restCall<{ id: number }>('POST', `crf/forms/${formId}/records`, key, {
         subjectCode: subject,
@@ -249,7 +251,7 @@ test('a CRF record is deleted from the records list with a reason; a locked one 
   await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}`);
   const rowA = page.getByRole('row').filter({ hasText: `DEL${RUN}-A` });
   const rowB = page.getByRole('row').filter({ hasText: `DEL${RUN}-B` });
-  await expect(rowA).toBeVisible();
+  await expect(rowA).toBeVisible({ timeout: 60_000 });
   // A locked record's delete button is disabled.
   await expect(rowB.getByRole('button', { name: '删除' })).toBeDisabled();
 

@@ -123,7 +123,7 @@ test('a data manager finds a bad lab value and a discharge before admission with
   await modal.getByRole('button', { name: /确\s*[定认]/ }).click();
   await expect(modal).toHaveCount(0);
   const taskRow = page.getByRole('row').filter({ hasText: PLAN }).first();
-  await expect(taskRow).toContainText('已完成', { timeout: 60_000 });
+  await expect(taskRow).toContainText('成功', { timeout: 60_000 });
   await screenshot(page, 'data-qc-5-tasks');
 
   // The report: summary cards, both rules with one fault each among this attempt's patients.

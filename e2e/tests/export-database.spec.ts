@@ -39,13 +39,14 @@ test('an administrator exports this hospital’s data as a ZIP of CSV files, in 
   expect(bytes.includes(Buffer.from('manifest.json'))).toBe(true);
   await expect(page.getByText('导出完成')).toBeVisible();
 
-  // The activity log shows the export.
+  // The activity log shows the export, its object in words (the labelling layer), not 'app_database'.
   await page.goto('/log-management/activation-log');
   await page.getByLabel('用户', { exact: true }).fill(admin.username);
   await page.getByRole('button', { name: /^查\s*询$/ }).click();
   await expect(
-    page.getByRole('row').filter({ hasText: admin.username }).filter({ hasText: 'app_database' }),
+    page.getByRole('row').filter({ hasText: admin.username }).filter({ hasText: '本院数据库' }),
   ).toHaveCount(1);
+  await expect(page.getByRole('row').filter({ hasText: 'app_database' })).toHaveCount(0);
 
   // The same page in English.
   await page.goto('/system/exportDatabase');

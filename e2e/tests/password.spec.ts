@@ -29,12 +29,17 @@ test('change password: every message in order, then a successful change after wh
   await ok.click();
   await expect(toast).toContainText('两次输入的密码不一致，请重新提交');
 
-  // The server checks the old password and says so.
+  // The server checks the old password and says so under that field, not in a toast.
   await dialog.getByPlaceholder('请输入新密码').fill(newPassword);
   await dialog.getByPlaceholder('请再次输入新密码').fill(newPassword);
   await expect(dialog.locator('.ant-alert-warning')).toHaveCount(0);
   await ok.click();
-  await expect(toast).toContainText('旧密码错误');
+  // Under the old-password field (the first field's explanation), after the server has answered.
+  await expect(dialog.locator('.ant-form-item-explain-error').first()).toHaveText('旧密码错误', {
+    timeout: 60_000,
+  });
+  // The checks before were one message at a time, never a stack.
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0, { timeout: 5_000 });
 
   await dialog.getByPlaceholder('请输入旧密码').fill(researcher.password);
   await ok.click();

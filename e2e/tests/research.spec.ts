@@ -132,8 +132,16 @@ async function switchLanguage(page: Page, name: 'English' | '简体中文') {
   await expect(page.getByRole('menuitem', { name })).toBeHidden();
 }
 
+/** Moves that stop recruiting or end the subject ask first (issue 16); the others happen at once. */
+const ASKS_FIRST = new Set(['recruitmentStopped', 'closed', 'topicConcluded']);
+
 async function moveTo(page: Page, to: string) {
   await page.getByTestId(`move-${to}`).click();
+  if (ASKS_FIRST.has(to)) {
+    const confirm = page.locator('.ant-popover:visible').getByRole('button', { name: '确认变更' });
+    await expect(page.getByTestId(`move-${to}`)).toBeVisible(); // nothing moved before the answer
+    await confirm.click();
+  }
   await expect(page.getByTestId(`move-${to}`)).toHaveCount(0);
 }
 
@@ -159,13 +167,25 @@ test('a PI runs a subject from the step form to a logistic regression and its co
   await expect(page.getByTestId('members-table').getByText('统计师')).toBeVisible();
   await screenshot(page, 'research-0-team');
   await page.getByRole('button', { name: '下一步' }).click();
-  await page.getByLabel('空腹血糖下限（纳入）').fill('4');
-  await expect(page.getByText(/当前符合条件的患者：\d+ 人/)).toBeVisible();
+  // Eligibility in the cohort condition builder of the disease library: a fasting glucose of at least 4.
+  await page.getByTestId('add-inclusion').click();
+  await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item').filter({ hasText: '检验结果' }).click();
+  const glucose = page.getByTestId('condition-inclusion-0');
+  await glucose.getByLabel('检验项目编码').fill('GLU');
+  await glucose.getByLabel('最小值').fill('4');
+  await expect(page.getByTestId('criteria-count')).toHaveText(/当前符合条件的患者：\d+ 人/);
   await screenshot(page, 'research-1-criteria');
   await page.getByRole('button', { name: '下一步' }).click();
-  await expect(page.getByText('空腹血糖', { exact: true })).toBeVisible();
-  await page.getByRole('checkbox', { name: '心梗生存（I21）' }).check();
+  // Variables come from the hospital's own data: searched by name or code, not a fixed list.
+  await expect(page.getByRole('checkbox', { name: '年龄' })).toBeChecked();
+  await pick(page, 'var-lab', '空腹血糖', 'GLU');
+  await pick(page, 'var-diagnosis', '2型糖尿病', 'E11');
+  await pick(page, 'var-diagnosis', '急性心肌梗死', 'I21');
+  const picked = page.getByTestId('picked-variables');
+  await expect(picked.getByRole('row')).toHaveCount(4);
+  await pick(page, 'var-use-I21', '生存结局');
   await pick(page, 'crf-form', `E2E随访表${RUN}`);
+  await screenshot(page, 'research-1b-variables');
   await page.getByRole('button', { name: '下一步' }).click();
   await page.getByRole('button', { name: /提\s*交/ }).click();
   await expect(page).toHaveURL(/project-data\?id=\d+/);
@@ -277,8 +297,8 @@ test('a PI runs a subject from the step form to a logistic regression and its co
   await expect(result.getByText('均值（吸烟 = 0）')).toBeVisible();
   await screenshot(page, 'research-4b-ttest');
   await pick(page, 'method', '生存分析（Kaplan-Meier）');
-  await pick(page, 'time', '心梗生存（I21）（随访天数）');
-  await pick(page, 'event', '心梗生存（I21）（是否发生）');
+  await pick(page, 'time', '急性心肌梗死生存（I21）（随访天数）');
+  await pick(page, 'event', '急性心肌梗死生存（I21）（是否发生）');
   await page.getByTestId('run-analysis').click();
   await expect(result.getByRole('columnheader', { name: '中位生存时间（天）' })).toBeVisible({
     timeout: 30_000,

@@ -31,6 +31,7 @@ import { parsingPlugin } from './parsing/pool.js';
 import { researchRoutes } from './research/routes.js';
 import { schedulingRoutes } from './scheduling/routes.js';
 import type { DemoAccount } from './seed/demo.js';
+import { demoHospitalRoutes } from './seed/hospital/routes.js';
 import { prepareData } from './seed/index.js';
 import { siteRoutes } from './site/routes.js';
 import { visualizationRoutes } from './visualization/routes.js';
@@ -148,6 +149,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(omopRoutes);
   await app.register(dataQcRoutes);
   await app.register(schedulingRoutes);
+  await app.register(demoHospitalRoutes);
   await app.register(webRoutes);
   return app;
 }

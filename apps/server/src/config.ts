@@ -21,6 +21,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   SESSION_TTL_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000).default(7_200_000),
   DEMO_DATA: flag.optional(),
+  DEMO_PATIENTS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(100_000).default(2000),
   // The password policy every account has (spec 000 section 5), worded in English for the operator.
   DEMO_PASSWORD: z
     .string()
@@ -47,6 +48,8 @@ export interface Config {
   dataDir: string;
   sessionTtlMs: number;
   demoData: boolean;
+  /** Synthetic patients of the demo hospital (with DEMO_DATA); 0 makes only the accounts. */
+  demoPatients: number;
   demoPassword: string | undefined;
   logLevel: string;
   webDist: string;
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     sessionTtlMs: e.SESSION_TTL_MS,
     demoData: e.DEMO_DATA ?? !e.DATABASE_URL,
+    demoPatients: e.DEMO_PATIENTS,
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(here, '../../web/dist')),

@@ -155,43 +155,43 @@ const catalogue = {
   },
   'research.stats.collinear': {
     'zh-CN': '自变量之间存在共线性（或某一变量为常数），无法估计',
-    'en-US': 'the predictors are collinear',
+    'en-US': 'The predictors are collinear (or one of them is constant), so nothing can be estimated',
   },
   'research.stats.twoPerGroup': {
     'zh-CN': '每组至少需要两个数值',
-    'en-US': 'each group needs at least two values',
+    'en-US': 'Each group needs at least two values',
   },
   'research.stats.onePerGroup': {
     'zh-CN': '每组至少需要一个数值',
-    'en-US': 'each group needs at least one value',
+    'en-US': 'Each group needs at least one value',
   },
   'research.stats.constantGroups': {
     'zh-CN': '两组的数值都相同（方差为 0），无法进行 t 检验',
-    'en-US': 'both groups are constant',
+    'en-US': 'Both groups have one value throughout (variance 0), so a t-test cannot run',
   },
   'research.stats.tableSize': {
     'zh-CN': '列联表至少需要两行两列',
-    'en-US': 'the table needs at least two rows and two columns',
+    'en-US': 'The table needs at least two rows and two columns',
   },
   'research.stats.emptyCell': {
     'zh-CN': '列联表有一行或一列合计为 0',
-    'en-US': 'a row or column of the table is empty',
+    'en-US': 'A row or column of the table adds up to 0',
   },
   'research.stats.tooFewRows': {
     'zh-CN': '有效例数（{n}）必须多于待估计的系数个数（{p}）',
-    'en-US': 'need more rows ({n}) than coefficients ({p})',
+    'en-US': 'The valid rows ({n}) must outnumber the coefficients to estimate ({p})',
   },
   'research.stats.binaryOutcome': {
     'zh-CN': 'Logistic 回归的结局变量只能取 0 或 1',
-    'en-US': 'the outcome must be coded 0 or 1',
+    'en-US': 'The outcome of a logistic regression must be 0 or 1',
   },
   'research.stats.twoLevels': {
     'zh-CN': '分组变量 {column} 必须恰好有两个取值，实际有 {found} 个',
-    'en-US': 'the group column {column} must have exactly two values, found {found}',
+    'en-US': 'The group column {column} must have exactly two values; it has {found}',
   },
   'research.stats.logRankGroups': {
     'zh-CN': 'Log-rank 检验至少需要两个组',
-    'en-US': 'the log-rank test needs at least two groups',
+    'en-US': 'The log-rank test needs at least two groups',
   },
   'research.notPi': {
     'zh-CN': '只有课题负责人或拥有课题编辑权限的用户可以调整成员',
@@ -310,6 +310,8 @@ const catalogue = {
     'zh-CN': '记录状态为 {status}，不能执行此操作',
     'en-US': 'The record is {status}; this action is not possible',
   },
+  'notice.jobSucceeded': { 'zh-CN': '{kind}已完成', 'en-US': '{kind} finished' },
+  'notice.jobFailed': { 'zh-CN': '{kind}失败', 'en-US': '{kind} failed' },
   'server.error': {
     'zh-CN': '服务器出错了，请稍后重试（请求编号 {requestId}）',
     'en-US': 'The server made an error, please retry later (request id {requestId})',

@@ -77,6 +77,15 @@ describe('analyzeForm', () => {
       { indicatorName: 'hbsag', condition: 'equals', indicatorVal: 'positive', selectItems: ['birth'] },
     );
     expect(codes(form)).toEqual(Array(6).fill('conditionNotApplicable'));
+    // Each says what exactly is wrong with the words a screen needs, so it can be read in any language.
+    expect(analyzeForm(form).map((p) => [p.detail, p.params])).toEqual([
+      ['kindMismatch', { condition: 'startsWith', key: 'symptoms', type: 'checkbox' }],
+      ['noOrder', { condition: 'greaterThan', key: 'hbsag' }],
+      ['notNumber', { condition: 'lessThan', key: 'height', value: 'tall' }],
+      ['notDate', { condition: 'greaterThan', key: 'birth', value: 'yesterday' }],
+      ['kindMismatch', { condition: 'contains', key: 'height', type: 'textQuestion' }],
+      ['notOption', { condition: 'equals', key: 'hbsag', value: 'positive' }],
+    ]);
     // Option codes that are numbers have an order. (A fresh form: compiled forms are cached.)
     const form1 = sampleForm();
     form1.showRules!.push({

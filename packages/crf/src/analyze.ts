@@ -1,7 +1,7 @@
 import { type CompiledForm, compiled } from './compile.js';
 import { isApplicable, normalise, type ParsedCondition } from './conditions.js';
 import type { FunctionRegistry } from './functions.js';
-import type { Bounds, Form, Problem } from './types.js';
+import type { Bounds, Form, Problem, ProblemDetail } from './types.js';
 import { toNumber } from './values.js';
 
 /**
@@ -73,26 +73,36 @@ function checkCondition(
   if (indicator < 0) {
     problems.push({
       code: 'unknownKey',
+      detail: 'indicatorUnknown',
       at,
       message: `indicator '${indicatorKey}' is not an item of the form`,
       keys: [indicatorKey],
+      params: { key: indicatorKey },
     });
     return;
   }
   if (!parsed) {
-    problems.push({ code: 'unknownCondition', at, message: `condition '${conditionText}' is not known` });
+    problems.push({
+      code: 'unknownCondition',
+      at,
+      message: `condition '${conditionText}' is not known`,
+      params: { condition: conditionText },
+    });
     return;
   }
   const node = c.nodes[indicator]!;
-  const notApplicable = (why: string) =>
+  const notApplicable = (detail: ProblemDetail, why: string, extra: Record<string, string> = {}) =>
     problems.push({
       code: 'conditionNotApplicable',
+      detail,
       at,
       message: `'${conditionText}' on '${indicatorKey}': ${why}`,
       keys: [indicatorKey],
+      params: { condition: parsed.op, key: indicatorKey, ...extra },
     });
   if (!isApplicable(parsed.op, node.valueKind)) {
-    notApplicable(`cannot apply to a ${node.item?.type ?? node.kind} answer`);
+    const type = node.item?.type ?? node.kind;
+    notApplicable('kindMismatch', `cannot apply to a ${type} answer`, { type });
     return;
   }
   const ordering = ['lessThan', 'greaterThan', 'lessOrEqual', 'greaterOrEqual'].includes(parsed.op);
@@ -102,11 +112,11 @@ function checkCondition(
     node.valueKind === 'choice' &&
     node.item?.options?.some((opt) => toNumber(opt.code) === undefined)
   ) {
-    notApplicable('options have codes that are not numbers, so they have no order');
+    notApplicable('noOrder', 'options have codes that are not numbers, so they have no order');
   } else if (ordering && node.valueKind === 'number' && o.num === undefined) {
-    notApplicable(`'${o.text}' is not a number`);
+    notApplicable('notNumber', `'${o.text}' is not a number`, { value: o.text });
   } else if (ordering && node.valueKind === 'date' && o.date === undefined) {
-    notApplicable(`'${o.text}' is not a date`);
+    notApplicable('notDate', `'${o.text}' is not a date`, { value: o.text });
   }
   const choices = node.item?.options;
   if (
@@ -115,7 +125,8 @@ function checkCondition(
   ) {
     const codes = new Set(choices.map((opt) => normalise(opt.code)));
     const missing = [...o.set].filter((v) => !codes.has(v));
-    if (missing.length) notApplicable(`value ${String(o.raw)} is not among the options`);
+    if (missing.length)
+      notApplicable('notOption', `value ${String(o.raw)} is not among the options`, { value: String(o.raw) });
   }
 }
 
@@ -124,16 +135,22 @@ function checkBounds(
   b: Bounds & { selectLeastValue?: unknown; selectMostValue?: unknown },
   problems: Problem[],
 ) {
-  const pairs: [unknown, unknown, string][] = [
-    [b.minVal, b.maxVal, 'minVal > maxVal'],
-    [b.minNub, b.maxNub, 'minNub > maxNub'],
-    [b.selectLeastValue, b.selectMostValue, 'selectLeastValue > selectMostValue'],
+  const pairs: [unknown, unknown, string, ProblemDetail][] = [
+    [b.minVal, b.maxVal, 'minVal > maxVal', 'valueRange'],
+    [b.minNub, b.maxNub, 'minNub > maxNub', 'lengthRange'],
+    [b.selectLeastValue, b.selectMostValue, 'selectLeastValue > selectMostValue', 'choiceRange'],
   ];
-  for (const [min, max, what] of pairs) {
+  for (const [min, max, what, detail] of pairs) {
     const lo = toNumber(min);
     const hi = toNumber(max);
     if (lo !== undefined && hi !== undefined && hi > 0 && lo > hi) {
-      problems.push({ code: 'minExceedsMax', at, message: `${what} (${lo} > ${hi}): no answer can pass` });
+      problems.push({
+        code: 'minExceedsMax',
+        detail,
+        at,
+        message: `${what} (${lo} > ${hi}): no answer can pass`,
+        params: { min: lo, max: hi },
+      });
     }
   }
 }
@@ -149,6 +166,7 @@ export function analyzeForm(form: Form, functions?: FunctionRegistry): Problem[]
         at: node.key,
         message: `key '${node.key}' is used twice`,
         keys: [node.key],
+        params: { key: node.key },
       });
     }
     seen.add(node.key);
@@ -166,9 +184,11 @@ export function analyzeForm(form: Form, functions?: FunctionRegistry): Problem[]
     for (const key of rule.unknownTargets) {
       problems.push({
         code: 'unknownKey',
+        detail: 'targetUnknown',
         at: rule.origin,
         message: `target '${key}' is not in the form`,
         keys: [key],
+        params: { key },
       });
     }
   }
@@ -187,10 +207,18 @@ export function analyzeForm(form: Form, functions?: FunctionRegistry): Problem[]
           code: 'unknownFunction',
           at,
           message: `function '${calc.fnName}' is not registered`,
+          params: { fn: calc.fnName },
         });
       }
       for (const key of calc.unknownFields) {
-        problems.push({ code: 'unknownKey', at, message: `field '${key}' is not in the form`, keys: [key] });
+        problems.push({
+          code: 'unknownKey',
+          detail: 'fieldUnknown',
+          at,
+          message: `field '${key}' is not in the form`,
+          keys: [key],
+          params: { key },
+        });
       }
     }
     checkBounds(node.key, item, problems);
@@ -208,6 +236,7 @@ export function analyzeForm(form: Form, functions?: FunctionRegistry): Problem[]
       at: keys[0]!,
       message: `computed fields and show rules depend on each other in a loop: ${keys.join(' -> ')}`,
       keys,
+      params: { path: keys.join(' → ') },
     });
   }
   return problems;

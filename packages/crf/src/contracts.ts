@@ -1,6 +1,6 @@
-import { jsonValue, page, safeText, timestamp, timestampOrNull } from '@crdp/core';
+import { jsonValue, page, pageQueryFields, safeText, timestamp, timestampOrNull } from '@crdp/core';
 import { z } from 'zod';
-import type { Form, IssueCode, Problem, ProblemCode } from './types.js';
+import type { Form, IssueCode, Problem, ProblemCode, ProblemDetail } from './types.js';
 
 /**
  * The API contract of the CRF product (`/api/v0.1/crf/...`, server: apps/server/src/crf).
@@ -51,8 +51,7 @@ const subject = {
   subjectCode: safeText(CRF_SUBJECT_CODE_MAX, { min: 1 }).optional(),
 };
 const paging = {
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(500).default(20),
+  ...pageQueryFields(500),
 };
 /** Form JSON sent to be saved or checked (the server parses it with the engine's schema). */
 const definitionBody = z.object({ definition: z.looseObject({ pages: z.array(z.unknown()) }) });
@@ -105,8 +104,16 @@ export const crfRecordListQuery = z.object({
   ...paging,
   status: z.enum(CRF_RECORD_STATUSES).optional(),
   subject: safeText(100).optional(),
+  /** Records of one patient (linked by the patient, whatever their subject code). */
+  patientId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type CrfRecordListQuery = z.input<typeof crfRecordListQuery>;
+/** Patients of the app a record may be for, by name or medical record number (a picker that searches as one types). */
+export const crfPatientQuery = z.object({
+  keyword: safeText(100).optional(),
+  size: z.coerce.number().int().min(1).max(50).default(20),
+});
+export type CrfPatientQuery = z.input<typeof crfPatientQuery>;
 export const crfRecordCreateBody = z.object({
   version: serialId.optional(),
   ...subject,
@@ -148,10 +155,27 @@ export const crfProblem = z.object({
     'conditionNotApplicable',
     'minExceedsMax',
   ] satisfies ProblemCode[]),
+  detail: z
+    .enum([
+      'indicatorUnknown',
+      'targetUnknown',
+      'fieldUnknown',
+      'kindMismatch',
+      'noOrder',
+      'notNumber',
+      'notDate',
+      'notOption',
+      'valueRange',
+      'lengthRange',
+      'choiceRange',
+    ] satisfies ProblemDetail[])
+    .optional(),
   /** Where in the form: item key, or rule location. */
   at: z.string(),
+  /** English text for logs and API readers; screens word the problem by code, detail and params. */
   message: z.string(),
   keys: z.array(z.string()).optional(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 }) satisfies z.ZodType<Problem>;
 /** What `analyzeForm` finds in a draft. */
 export const crfProblems = z.object({ problems: z.array(crfProblem) });
@@ -234,6 +258,8 @@ export const crfRecordRow = z.object({
   version: int,
   patientId: int.nullable(),
   patientName: z.string().nullable(),
+  /** The linked patient's medical record number (null: the record is for a subject code only). */
+  patientMrn: z.string().nullable(),
   subjectCode: z.string(),
   status: z.enum(CRF_RECORD_STATUSES),
   revision: int,
@@ -280,6 +306,8 @@ export const crfRecordDetail = z.object({
   record: crfRecord,
   form: z.object({ id: int, name: z.string(), category: z.string(), latestVersion: int }),
   version: z.object({ id: int, version: int, definition: formDocument }),
+  /** The patient the record is for; null while it carries a subject code only (not linked). */
+  patient: z.object({ id: int, name: z.string(), mrn: z.string() }).nullable(),
 });
 export type CrfRecordDetail = z.infer<typeof crfRecordDetail>;
 
@@ -330,3 +358,15 @@ export const crfFormPage = page(crfFormSummary);
 export type CrfFormPage = z.infer<typeof crfFormPage>;
 export const crfRecordPage = page(crfRecordRow);
 export type CrfRecordPage = z.infer<typeof crfRecordPage>;
+
+/** A patient a record may be for: what the picker shows (name, MRN, sex, birth date). */
+export const crfPatientOption = z.object({
+  id: int,
+  name: z.string(),
+  mrn: z.string(),
+  gender: int,
+  birthDate: z.string().nullable(),
+});
+export type CrfPatientOption = z.infer<typeof crfPatientOption>;
+export const crfPatientList = z.object({ items: z.array(crfPatientOption) });
+export type CrfPatientList = z.infer<typeof crfPatientList>;

@@ -83,6 +83,22 @@ const CATALOGUE: Record<IssueCode, { zh: Text; en: Text; path: Text }> = {
     en: (p) => `${p} must be a valid date`,
     path: (p) => `${p} must be a valid date`,
   },
+  // The national ID check of spec 001 (checkNationalId of @crdp/core), its three tips.
+  nationalIdFormat: {
+    zh: (p) => `${p}身份证号格式错误`,
+    en: (p) => `${p}: the national ID number is not 15 or 18 digits with a real birth date`,
+    path: (p) => `${p}: national ID format is wrong`,
+  },
+  nationalIdProvince: {
+    zh: (p) => `${p}身份证号地址编码错误`,
+    en: (p) => `${p}: the national ID number has an unknown region code`,
+    path: (p) => `${p}: national ID region code is wrong`,
+  },
+  nationalIdCheckDigit: {
+    zh: (p) => `${p}身份证号校验位错误`,
+    en: (p) => `${p}: the national ID number's check digit is wrong`,
+    path: (p) => `${p}: national ID check digit is wrong`,
+  },
   unknownOption: {
     zh: (p) => `${p}的选项不在可选范围内`,
     en: (p) => `${p}: the answer is not one of the options`,

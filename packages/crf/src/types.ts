@@ -195,7 +195,10 @@ export type IssueCode =
   | 'maxLength'
   | 'notNumber'
   | 'notDate'
-  | 'unknownOption';
+  | 'unknownOption'
+  | 'nationalIdFormat'
+  | 'nationalIdProvince'
+  | 'nationalIdCheckDigit';
 
 export interface Issue {
   key: string;
@@ -228,10 +231,31 @@ export type ProblemCode =
   | 'conditionNotApplicable'
   | 'minExceedsMax';
 
+/**
+ * What exactly is wrong, under the problem's code: the screen words a problem by
+ * `detail ?? code` with its `params`, in the reader's language (`message` is the English text for
+ * logs and API readers).
+ */
+export type ProblemDetail =
+  | 'indicatorUnknown'
+  | 'targetUnknown'
+  | 'fieldUnknown'
+  | 'kindMismatch'
+  | 'noOrder'
+  | 'notNumber'
+  | 'notDate'
+  | 'notOption'
+  | 'valueRange'
+  | 'lengthRange'
+  | 'choiceRange';
+
 export interface Problem {
   code: ProblemCode;
+  detail?: ProblemDetail;
   /** Where in the form: item key, or rule location. */
   at: string;
   message: string;
   keys?: string[];
+  /** The words the message needs: item keys, the condition, the value, the bounds. */
+  params?: Record<string, string | number>;
 }

@@ -170,3 +170,41 @@ describe('submit validation', () => {
     expect(engine.validate().map((i) => i.key)).toEqual(['name']);
   });
 });
+
+describe('national ID items (spec 001): the same check in the browser and on the server', () => {
+  const form = {
+    pages: [
+      {
+        key: 'p',
+        items: [
+          { key: 'id', type: 'textQuestion' as const, title: '身份证号', textType: 'nationalId' },
+          {
+            key: 'g',
+            type: 'gapFilling' as const,
+            title: '证件 ___',
+            gapFilling: [{ key: 'b1', gapFillingProperty: 'nationalId' }],
+          },
+        ],
+      },
+    ],
+  };
+  const check = (id: string) => validateSubmission(form, { id, g: { b1: id } });
+
+  it('passes a valid number (lower-case x read as X) and words each of the three faults', () => {
+    expect(check('11010519491231002x')).toEqual([]);
+    expect(check('1101051949123100').map((i) => i.code)).toEqual(['nationalIdFormat', 'nationalIdFormat']);
+    expect(check('99010519491231002X')[0]).toMatchObject({
+      code: 'nationalIdProvince',
+      message: '第1页第1题身份证号地址编码错误',
+    });
+    const wrongDigit = check('110105194912310021');
+    expect(wrongDigit.map((i) => [i.code, i.path])).toEqual([
+      ['nationalIdCheckDigit', 'id'],
+      ['nationalIdCheckDigit', 'g.b1'],
+    ]);
+    expect(wrongDigit[1]!.message).toBe('第1页第2题第1空身份证号校验位错误');
+    expect(wrongDigit[0]!.messageEn).toBe(
+      "Page 1, question 1: the national ID number's check digit is wrong",
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { checkNationalId, NATIONAL_ID_TIPS } from '@crdp/core';
 import { normalise } from './conditions.js';
 import type { EngineState } from './engine.js';
 import { makeIssue, type Where } from './messages.js';
@@ -25,6 +26,14 @@ function limitOf(value: unknown): number | undefined {
   return n === undefined || n < 0 ? undefined : n;
 }
 
+/** A text, blank or cell declared as a national ID number (`nationalId`; older forms wrote `idcard`). */
+export const isNationalIdKind = (kind: string) => /nationalid|idcard/i.test(kind);
+const NATIONAL_ID_ISSUES: Record<string, IssueCode> = {
+  [NATIONAL_ID_TIPS.format]: 'nationalIdFormat',
+  [NATIONAL_ID_TIPS.province]: 'nationalIdProvince',
+  [NATIONAL_ID_TIPS.checkDigit]: 'nationalIdCheckDigit',
+};
+
 /** Numeric, date and character-count bounds of one value (a text, a blank or a cell). */
 function checkBounds(
   value: unknown,
@@ -37,6 +46,12 @@ function checkBounds(
   const minVal = toNumber(bounds.minVal);
   const maxVal = toNumber(bounds.maxVal);
   const k = kind.toLowerCase();
+  if (isNationalIdKind(k)) {
+    // Spec 001's national ID check, the same in the browser and on the server.
+    const { tip } = checkNationalId(toText(value));
+    if (tip) emit(NATIONAL_ID_ISSUES[tip] ?? 'nationalIdFormat', where, tail);
+    return;
+  }
   if (k.includes('date')) {
     if (toDate(value) === undefined) emit('notDate', where, tail);
   } else if (k.includes('number') || k.includes('digit') || minVal !== undefined || maxVal !== undefined) {

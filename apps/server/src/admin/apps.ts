@@ -1,6 +1,7 @@
 import type { AdminMember, AppDetails, AppType, RelatedApp } from '@crdp/core';
 import { and, asc, count, eq, ilike, or } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
 import { appMembers, appProducts, apps, users } from '../db/schema/index.js';
 import { AppError } from '../http/errors.js';
 import { countRoles } from './roles.js';
@@ -53,8 +54,6 @@ export async function appDetails(
     CreatedAt: app.createdAt.toISOString(),
   };
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Members of the current app, for pickers (adding users to a role). */
 export async function appMembersList(

@@ -1,6 +1,8 @@
 import type { AuditLogEntry, AuditLogPage, AuditLogRow, AuditOutcome } from '@crdp/core';
-import { and, count, desc, eq, gte, ilike, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, ilike, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
+import { pageOfTable } from '../db/paging.js';
 import { appMembers, auditLog } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
 
@@ -15,8 +17,6 @@ export interface AuditQuery {
   page: number;
   size: number;
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Rows an app's administrator may read: the app's own rows, and the sign-in rows written
@@ -52,15 +52,8 @@ export async function listAudit(db: Tx, appId: number, q: AuditQuery): Promise<A
     q.from ? gte(auditLog.at, q.from) : undefined,
     q.to ? lte(auditLog.at, q.to) : undefined,
   );
-  const [total] = await db.select({ n: count() }).from(auditLog).where(where);
-  const rows = await db
-    .select()
-    .from(auditLog)
-    .where(where)
-    .orderBy(desc(auditLog.id))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
-  return { total: total?.n ?? 0, page: q.page, size: q.size, items: rows.map(summary) };
+  const { total, rows } = await pageOfTable(db, auditLog, where, [desc(auditLog.id)], q);
+  return { total, page: q.page, size: q.size, items: rows.map(summary) };
 }
 
 export async function auditEntry(db: Tx, appId: number, id: number): Promise<AuditLogEntry> {

@@ -1,7 +1,9 @@
 import type { AdminDisease, AdminDiseasePage } from '@crdp/core';
-import { and, asc, count, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import { audit } from '../audit/audit.js';
 import type { Tx } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
+import { pageOfTable } from '../db/paging.js';
 import { diseases } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, notFound } from '../http/errors.js';
@@ -20,8 +22,6 @@ export interface DiseaseQuery {
   page: number;
   size: number;
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const view = (d: typeof diseases.$inferSelect): AdminDisease => ({
   id: d.diseaseId,
@@ -44,15 +44,14 @@ export async function listDiseases(db: Tx, appId: number, q: DiseaseQuery): Prom
     q.category ? eq(diseases.category, q.category) : undefined,
     q.enabled === undefined ? undefined : eq(diseases.enabled, q.enabled),
   );
-  const [total] = await db.select({ n: count() }).from(diseases).where(where);
-  const rows = await db
-    .select()
-    .from(diseases)
-    .where(where)
-    .orderBy(asc(diseases.icd10), asc(diseases.diseaseId))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
-  return { total: total?.n ?? 0, page: q.page, size: q.size, items: rows.map(view) };
+  const { total, rows } = await pageOfTable(
+    db,
+    diseases,
+    where,
+    [asc(diseases.icd10), asc(diseases.diseaseId)],
+    q,
+  );
+  return { total, page: q.page, size: q.size, items: rows.map(view) };
 }
 
 async function nameFree(db: Tx, appId: number, name: string, except?: number) {

@@ -13,6 +13,7 @@ import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Tx } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
 import {
   appMembers,
   apps,
@@ -28,8 +29,6 @@ import {
 import type { RequestContext, SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { keepingAnAdministrator, membersOfApp, roleOfApp } from './scope.js';
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Roles of the actor's app, with how many users hold each. */
 export async function listRoles(db: Tx, appId: number, name?: string): Promise<z.input<typeof adminRole>[]> {

@@ -30,6 +30,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { appMembers, auditLog, diseases } from '../db/schema/index.js';
 import { signedIn } from '../http/context.js';
+import { ok } from '../http/reply.js';
 import { auditEntry, auditScope, listAudit } from './audit-log.js';
 import { addDisease, deleteDisease, editDisease, listDiseases } from './diseases.js';
 import { generatePasswordLike } from './password-gen.js';
@@ -37,7 +38,6 @@ import { getRolePermissions, listRoles, listRoleUsers, permissionMenus } from '.
 import { readModuleSettings, saveModuleSettings } from './settings.js';
 import { listUsers, resetPassword, setUserEnabled } from './users.js';
 
-const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 /** The signed-in administrator of the request (the route's access already required one). */
 const actorOf = (req: FastifyRequest) => signedIn(req.ctx);
 const idParams = z.object({ id: looseId });

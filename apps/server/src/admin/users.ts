@@ -9,6 +9,7 @@ import { audit } from '../audit/audit.js';
 import { hashPassword } from '../auth/passwords.js';
 import { checkOwnPassword } from '../auth/service.js';
 import type { Tx } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
 import { appMembers, auditLog, roles, roleUsers, sessions, users } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
@@ -21,8 +22,6 @@ export interface UserQuery {
   Enabled?: boolean | undefined;
   RoleId?: number | undefined;
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** What an administrator sees of a user: never the password hash. */
 const publicUser = (u: typeof users.$inferSelect): AdminUserAccount => ({

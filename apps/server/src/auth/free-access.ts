@@ -203,7 +203,7 @@ export async function freeAccessRoutes(app: FastifyInstance) {
         scope,
         ttlMs: ttl,
         ip: req.ctx.ip,
-        userAgent: String(req.headers['user-agent'] ?? ''),
+        userAgent: req.ctx.userAgent,
       });
       await audit(app.db, req.ctx, {
         action: 'freeAccess.use',

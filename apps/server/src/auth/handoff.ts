@@ -172,7 +172,7 @@ export async function handoffRoutes(app: FastifyInstance) {
           kind: 'login',
           ttlMs: app.config.sessionTtlMs,
           ip: req.ctx.ip,
-          userAgent: String(req.headers['user-agent'] ?? ''),
+          userAgent: req.ctx.userAgent,
         });
         await audit(tx, req.ctx, {
           action: 'session.handoff.use',

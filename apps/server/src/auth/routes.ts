@@ -57,12 +57,11 @@ export async function authRoutes(app: FastifyInstance) {
   // slower than a real one.
   await dummyHash();
   const passwordKey = async () => key;
-  /** How a sign-in from this request goes: session lifetime, address limit, the browser. */
-  const loginOptions = (req: FastifyRequest) => ({
+  /** How a sign-in goes: session lifetime, address limit (the browser comes with the context). */
+  const loginOptions = {
     ttlMs: app.config.sessionTtlMs,
     perMinuteFromAddress: app.config.loginRateLimit,
-    userAgent: String(req.headers['user-agent'] ?? ''),
-  });
+  };
 
   const merchantsLogin = {
     Login: defineMethod({
@@ -70,7 +69,7 @@ export async function authRoutes(app: FastifyInstance) {
       summary: 'Sign in with user name and password',
       params: loginParams,
       result: loginResult,
-      handler: (req, [input]: z.infer<typeof loginParams>) => login(req.ctx, input, loginOptions(req)),
+      handler: (req, [input]: z.infer<typeof loginParams>) => login(req.ctx, input, loginOptions),
     }),
     GetCurrentUser: defineMethod({
       access: 'session',
@@ -145,7 +144,7 @@ export async function authRoutes(app: FastifyInstance) {
         response: { 200: restOkZero(loginResult) },
       },
     },
-    async (req) => ok0(await login(req.ctx, req.body, loginOptions(req))),
+    async (req) => ok0(await login(req.ctx, req.body, loginOptions)),
   );
   r.get(
     '/api/v0.1/auth/public_key',

@@ -65,8 +65,6 @@ export interface LoginOptions {
   ttlMs: number;
   /** Sign-in attempts per client address per minute. */
   perMinuteFromAddress?: number;
-  /** The browser, kept with the session (at most 300 characters). */
-  userAgent: string;
 }
 
 /**
@@ -149,7 +147,7 @@ export async function login(
       kind: 'login',
       ttlMs: opts.ttlMs,
       ip,
-      userAgent: opts.userAgent,
+      userAgent: ctx.userAgent,
     });
     await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.userId, user.userId));
     await tx.insert(loginAttempts).values({ userName: user.userName, success: true, ip });

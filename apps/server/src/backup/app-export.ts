@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import * as schema from '../db/schema/index.js';
 import { csvLines, csvText } from '../files/csv.js';
 import { streamZip, type ZipEntry } from '../files/zip.js';
@@ -45,7 +46,6 @@ export function exportTables(): ExportTable[] {
 }
 
 const ident = (name: string) => sql.raw(`"${name.replace(/"/g, '""')}"`);
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 /** Row counts of this app's rows per table. */
 export async function tableCounts(db: Db, appId: number) {

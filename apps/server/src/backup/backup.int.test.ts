@@ -31,6 +31,7 @@ describe('backup and restore of the embedded database', () => {
       ...loadConfig({}),
       dataDir: source,
       demoData: true,
+      demoPatients: 0,
       demoPassword: 'Backup-Test-1',
       logLevel: 'silent',
     };

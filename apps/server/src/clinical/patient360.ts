@@ -13,6 +13,7 @@ import { and, asc, count, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Tx } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
 import {
   allergies,
   diagnoses,
@@ -34,8 +35,6 @@ export type PatientRow = typeof patients.$inferSelect;
 export type PatientView = z.input<typeof cdrPatient>;
 /** A row of one kind as the API answers it (the contract of that kind). */
 export type ChildRow<K extends CdrChildKind> = z.input<(typeof cdrChildRows)[K]>;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** A patient as lists and the person view show it; identity masked unless `full`. */
 export function patientView(p: PatientRow, full: boolean): PatientView {

@@ -18,6 +18,7 @@ import { auditRead, filterNames } from '../audit/audit.js';
 import type { Db } from '../db/client.js';
 import { examReports, labResults, orders, patients } from '../db/schema/index.js';
 import { appActor, type RequestContext } from '../http/context.js';
+import { ok } from '../http/reply.js';
 import {
   childCounts,
   examReportOf,
@@ -45,8 +46,6 @@ export const ownedPatients = async (db: Db, appId: number) =>
       id: r.id,
     }),
   );
-
-const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 
 /** Minutes during which a tab of a patient already read by this user writes no further read row. */
 export const PATIENT_READ_WINDOW_MINUTES = 30;

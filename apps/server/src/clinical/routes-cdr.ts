@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRead, filterNames } from '../audit/audit.js';
 import { appActor, signedIn } from '../http/context.js';
+import { ok } from '../http/reply.js';
 import { addRecord, browseRows, createPatient, overview, tableCatalogue, updatePatient } from './cdr.js';
 import { patientOf, patientView } from './patient360.js';
 import { canSeeIdentity } from './privacy.js';
@@ -14,7 +15,6 @@ import { ownedPatients } from './routes-360.js';
 export const CDR_WRITE_API_ID = 'DataLakeDataResourceMaintenance.import';
 
 const dbId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 
 const recordBody = z.discriminatedUnion(
   'table',

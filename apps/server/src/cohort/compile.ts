@@ -1,6 +1,7 @@
 import type { CohortCondition, CohortCriteria } from '@crdp/core';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 
 /**
  * Compiles the shared condition builder (CohortCriteria of @crdp/core) to SQL over the CDR.
@@ -66,8 +67,6 @@ export function criteriaSql(criteria: CohortCriteria): SQL {
   for (const c of criteria.exclusion) parts.push(sql`not ${conditionSql(c)}`);
   return parts.length ? sql.join(parts, sql` and `) : sql`true`;
 }
-
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 /** Ids of the app's patients meeting the criteria, in id order, at most `limit`. */
 export async function matchPatients(db: Tx, appId: number, criteria: CohortCriteria, limit = 10_000) {

@@ -1,17 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
-import { LIVER_FORM } from './testform.js';
-
-async function put(t: TestApp, url: string, payload: unknown, key?: string) {
-  const res = await t.app.inject({
-    method: 'PUT',
-    url,
-    headers: key ? { WeAppAuthorization: key } : {},
-    payload: payload as object,
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+import { LIVER_FORM, put, registerPatients } from './testform.js';
 
 describe('case report forms: design, publish, fill, change with a reason, lock', () => {
   let t: TestApp;
@@ -24,6 +14,7 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
     t = await startTestApp();
     admin = await signIn(t.app, 'admin');
     researcher = await signIn(t.app, 'researcher');
+    await registerPatients(t.app, ['S-001']);
   });
   afterAll(async () => t.close());
 
@@ -65,13 +56,18 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
       showRules: [{ indicatorName: 'nope', condition: 'equals', indicatorVal: 1, selectItems: ['hbvDna'] }],
     };
     expect(
-      (await put(t, `/api/v0.1/crf/forms/${formId}/draft`, { definition: broken }, researcher)).status,
+      (await put(t.app, `/api/v0.1/crf/forms/${formId}/draft`, { definition: broken }, researcher)).status,
     ).toBe(200);
     const refused = await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, researcher);
     expect(refused.status).toBe(400);
     expect(refused.body.errorCode).toBe('crf.problems');
 
-    const saved = await put(t, `/api/v0.1/crf/forms/${formId}/draft`, { definition: LIVER_FORM }, researcher);
+    const saved = await put(
+      t.app,
+      `/api/v0.1/crf/forms/${formId}/draft`,
+      { definition: LIVER_FORM },
+      researcher,
+    );
     expect(saved.body.data.problems).toEqual([]);
     const v1 = await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '首版' }, researcher);
     expect(v1.status).toBe(200);
@@ -109,7 +105,7 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
     expect(noSubject.status).toBe(400);
     expect(noSubject.body.field).toBe('body.subjectCode');
     expect(noSubject.body.message).toBe(
-      '请求参数错误：body.subjectCode: 记录需要指定对象：patientId 或 subjectCode',
+      '请求参数错误：body.subjectCode: 请选择记录所属的患者（按姓名或病案号查找），或填写已有的受试者编号',
     );
     const badPatient = await post(
       t.app,
@@ -150,7 +146,7 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
     const rec = await get(t.app, `/api/v0.1/crf/records/${recordId}`, researcher);
     expect(rec.body.data.version.version).toBe(1);
     const done = await put(
-      t,
+      t.app,
       `/api/v0.1/crf/records/${recordId}`,
       { answers: { weight: 70, height: 175, hbsag: 'pos', hbvDna: 2000 }, submit: true, revision: 1 },
       researcher,
@@ -161,13 +157,13 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
 
   it('a change of a submitted record needs a reason and is kept with old, new, who and when', async () => {
     const change = { answers: { weight: 80, height: 175, hbsag: 'pos', hbvDna: 2000 }, revision: 2 };
-    const noReason = await put(t, `/api/v0.1/crf/records/${recordId}`, change, researcher);
+    const noReason = await put(t.app, `/api/v0.1/crf/records/${recordId}`, change, researcher);
     expect(noReason.status).toBe(400);
     expect(noReason.body.errorCode).toBe('crf.reasonRequired');
     expect(noReason.body.field).toBe('body.reasons.weight');
 
     const stale = await put(
-      t,
+      t.app,
       `/api/v0.1/crf/records/${recordId}`,
       { ...change, revision: 1, reason: 'x' },
       researcher,
@@ -175,7 +171,7 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
     expect(stale.status).toBe(409);
 
     const fixed = await put(
-      t,
+      t.app,
       `/api/v0.1/crf/records/${recordId}`,
       { ...change, reasons: { weight: '录入错误，原始病历为 80kg' } },
       researcher,
@@ -208,7 +204,7 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
     );
     expect(locked.body.data.status).toBe('locked');
     const refused = await put(
-      t,
+      t.app,
       `/api/v0.1/crf/records/${recordId}`,
       { answers: { weight: 81, height: 175, hbsag: 'pos', hbvDna: 2000 }, revision: 4, reason: '再改' },
       admin,
@@ -245,7 +241,7 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
         },
       ],
     };
-    await put(t, `/api/v0.1/crf/forms/${formId}/draft`, { definition: v2form }, researcher);
+    await put(t.app, `/api/v0.1/crf/forms/${formId}/draft`, { definition: v2form }, researcher);
     const v2 = await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '加 ALT' }, researcher);
     expect(v2.body.data.version).toBe(2);
     const rec = await get(t.app, `/api/v0.1/crf/records/${recordId}`, researcher);
@@ -262,7 +258,7 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
     const list = await get(t.app, '/api/v0.1/crf/forms', other.key);
     expect(list.body.data.total).toBe(0);
     const write = await put(
-      t,
+      t.app,
       `/api/v0.1/crf/records/${recordId}`,
       { answers: {}, revision: 5, reason: 'x' },
       other.key,

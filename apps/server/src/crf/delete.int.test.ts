@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, crfRecordChanges, crfRecords } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
-import { LIVER_FORM } from './testform.js';
+import { LIVER_FORM, registerPatients } from './testform.js';
 
 async function put(t: TestApp, url: string, payload: unknown, key?: string) {
   const res = await t.app.inject({
@@ -50,6 +50,7 @@ describe('deleting a CRF record: a soft delete with a reason, refused when locke
     formId = (await post(t.app, '/api/v0.1/crf/forms', { name: '删除测试', definition: LIVER_FORM }, admin))
       .body.data.id;
     await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, admin);
+    await registerPatients(t.app, ['DEL-keep', 'DEL-gone', 'DEL-locked']);
     for (const k of ['keep', 'gone', 'locked'] as const) {
       const r = await post(
         t.app,

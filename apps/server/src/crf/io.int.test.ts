@@ -10,7 +10,7 @@ import { crfFormVersions, crfRecords } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { readZip } from '../test/unzip.js';
-import { LIVER_FORM } from './testform.js';
+import { LIVER_FORM, registerPatients } from './testform.js';
 
 const ODM_XSD = fileURLToPath(new URL('../../../../fixtures/odm/ODM1-3-2.xsd', import.meta.url));
 const ODM_EXAMPLES = fileURLToPath(new URL('../../../../fixtures/odm/examples/', import.meta.url));
@@ -52,6 +52,7 @@ describe('CRF export, import and uploads', () => {
       await post(t.app, '/api/v0.1/crf/forms', { name: '导出, "测试"', definition: LIVER_FORM }, admin)
     ).body.data.id;
     await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, admin);
+    await registerPatients(t.app, ['S-1', '=cmd']);
     for (const [code, w, hbsag] of [
       ['S-1', 70, 'neg'],
       ['=cmd', 82.5, 'pos'],

@@ -4,6 +4,8 @@ import {
   crfChange,
   crfDeleteBody,
   crfHistoryQuery,
+  crfPatientList,
+  crfPatientQuery,
   crfRecord,
   crfRecordAssigned,
   crfRecordCreateBody,
@@ -32,6 +34,7 @@ import {
   recordWithDefinition,
   SubmissionInvalid,
   saveRecord,
+  searchPatients,
   transitionRecord,
 } from './records.js';
 import { sendIssues } from './reply.js';
@@ -75,7 +78,7 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         entity: 'crf_record_list',
         entityId: req.params.formId,
         detail: {
-          filters: filterNames(req.query, ['status', 'subject']),
+          filters: filterNames(req.query, ['status', 'subject', 'patientId']),
           page: req.query.page,
           size: req.query.size,
           count: page.items.length,
@@ -83,6 +86,28 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         },
       });
       return ok(page);
+    },
+  );
+
+  r.get(
+    '/api/v0.1/crf/patients',
+    {
+      // Whoever may start a record picks its patient; a free-access link may not look patients up.
+      config: { access: { apiId: 'CrfHepatopathyPoc.add' } },
+      schema: {
+        tags,
+        summary: 'Patients of the app a record may be for, by name or medical record number',
+        querystring: crfPatientQuery,
+        response: { 200: restOk(crfPatientList) },
+      },
+    },
+    async (req) => {
+      const data = await searchPatients(app.db, crfActor(req.ctx), req.query);
+      await auditRead(req.ctx, {
+        entity: 'crf_patient_search',
+        detail: { filters: filterNames(req.query, ['keyword']), count: data.items.length },
+      });
+      return ok(data);
     },
   );
 

@@ -1,6 +1,7 @@
 import type {
   CrfRecordStatus,
   crfChange,
+  crfPatientList,
   crfRecord,
   crfRecordDetail,
   crfRecordPage,
@@ -10,7 +11,9 @@ import type {
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { patientIdentityColumns } from '../clinical/identity-columns.js';
 import type { Db, Tx } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
 import { appMembers, crfFormVersions, crfRecordChanges, crfRecords, patients } from '../db/schema/index.js';
 import { AppError, notFound } from '../http/errors.js';
 import { notify } from '../notices/routes.js';
@@ -50,16 +53,37 @@ export interface NewRecord {
   assignedTo?: number | undefined;
 }
 
-async function checkSubject(
+/** What a record is for once resolved: a patient of the app, or (a free-access link only) a code alone. */
+interface Subject {
+  patientId: number | null;
+  subjectCode: string;
+}
+
+/**
+ * Resolves the subject of a record. A record is for a patient of the app (picked by id, or named
+ * by the patient's medical record number) or for a study subject that already has records in the
+ * app (it takes that subject's patient). Any other code is refused: a typo would otherwise start
+ * a record that no dataset, library or patient view ever finds. Only a free-access link, whose
+ * respondent cannot look patients up, may start a new code; its record stays unlinked.
+ */
+async function resolveSubject(
   tx: Tx,
   actor: CrfScope,
   input: { patientId?: number | undefined; subjectCode?: string | undefined },
-) {
-  if (input.patientId === undefined && !input.subjectCode)
+): Promise<Subject> {
+  const code = input.subjectCode?.trim() ?? '';
+  if (input.patientId === undefined && !code)
     throw invalid(
       'body.subjectCode',
-      '记录需要指定对象：patientId 或 subjectCode',
-      'a record needs a subject: patientId or subjectCode',
+      '请选择记录所属的患者（按姓名或病案号查找），或填写已有的受试者编号',
+      'pick the patient the record is for (search by name or MRN), or enter an existing subject code',
+    );
+  // A free-access respondent cannot look patients up, so cannot name one either (nor probe ids).
+  if (input.patientId !== undefined && actor.free)
+    throw invalid(
+      'body.patientId',
+      '免登录链接填写的记录不能指定患者',
+      'a record filled through a free-access link cannot name a patient',
     );
   if (input.patientId !== undefined) {
     const [p] = await tx
@@ -67,7 +91,46 @@ async function checkSubject(
       .from(patients)
       .where(and(eq(patients.id, input.patientId), eq(patients.appId, actor.appId)));
     if (!p) throw invalid('body.patientId', '本应用没有这个 ID 的患者', 'no patient of this app has this id');
+    return { patientId: p.id, subjectCode: code };
   }
+  if (actor.free) return { patientId: null, subjectCode: code };
+  const [byMrn] = await tx
+    .select({ id: patients.id })
+    .from(patients)
+    .where(and(eq(patients.appId, actor.appId), eq(patients.mrn, code)));
+  if (byMrn) return { patientId: byMrn.id, subjectCode: code };
+  const [known] = await tx
+    .select({ patientId: crfRecords.patientId })
+    .from(crfRecords)
+    .where(and(eq(crfRecords.appId, actor.appId), eq(crfRecords.subjectCode, code)))
+    .orderBy(sql`${crfRecords.patientId} is null`, asc(crfRecords.id))
+    .limit(1);
+  if (known) return { patientId: known.patientId, subjectCode: code };
+  throw invalid(
+    'body.subjectCode',
+    `没有病案号为“${code}”的患者，也没有编号为“${code}”的受试者；请按姓名或病案号选择患者`,
+    `no patient has the MRN “${code}” and no study subject has the code “${code}”; pick the patient by name or MRN`,
+  );
+}
+
+/** Patients of the app a record may be for, by name (anywhere in it) or MRN (from its start). */
+export async function searchPatients(
+  db: Db,
+  actor: CrfScope,
+  q: { keyword?: string | undefined; size: number },
+): Promise<z.input<typeof crfPatientList>> {
+  const kw = q.keyword?.trim() ?? '';
+  const like = escapeLike(kw);
+  const where: SQL[] = [eq(patients.appId, actor.appId)];
+  if (kw) where.push(sql`(${patients.mrn} ilike ${`${like}%`} or ${patients.name} ilike ${`%${like}%`})`);
+  const items = await db
+    .select(patientIdentityColumns)
+    .from(patients)
+    .where(and(...where))
+    // An exact MRN first, then by MRN.
+    .orderBy(sql`${patients.mrn} = ${kw} desc`, asc(patients.mrn))
+    .limit(q.size);
+  return { items };
 }
 
 async function checkAssignee(tx: Tx, actor: CrfScope, userId: number | undefined) {
@@ -99,7 +162,7 @@ export async function createRecord(
   return db.transaction(async (tx) => {
     const { form, version } = await loadVersion(tx, actor, formId, input.version);
     if (form.status === 'archived') throw new AppError(409, 'crf.archived');
-    await checkSubject(tx, actor, input);
+    const subject = await resolveSubject(tx, actor, input);
     await checkAssignee(tx, actor, input.assignedTo);
     const ev = evaluateAnswers(
       versionForm(version),
@@ -115,8 +178,8 @@ export async function createRecord(
         appId: actor.appId,
         formId,
         versionId: version.id,
-        patientId: input.patientId ?? null,
-        subjectCode: input.subjectCode ?? '',
+        patientId: subject.patientId,
+        subjectCode: subject.subjectCode,
         answers: ev.answers,
         methods: ev.methods,
         status: input.submit ? 'submitted' : 'draft',
@@ -134,7 +197,12 @@ export async function createRecord(
       action: input.submit ? 'crf.record.submit' : 'crf.record.create',
       entity: 'crf_record',
       entityId: row!.id,
-      after: { formId, version: version.version, subjectCode: input.subjectCode, patientId: input.patientId },
+      after: {
+        formId,
+        version: version.version,
+        subjectCode: subject.subjectCode,
+        patientId: subject.patientId,
+      },
     });
     return recordView(row!);
   });
@@ -181,8 +249,15 @@ export async function recordWithDefinition(
   const rec = await loadRecord(db, actor, recordId);
   const [v] = await db.select().from(crfFormVersions).where(eq(crfFormVersions.id, rec.versionId));
   const form = await loadForm(db, actor, rec.formId);
+  const [patient] = rec.patientId
+    ? await db
+        .select({ id: patients.id, name: patients.name, mrn: patients.mrn })
+        .from(patients)
+        .where(and(eq(patients.id, rec.patientId), eq(patients.appId, actor.appId)))
+    : [];
   return {
     record: recordView(rec),
+    patient: patient ?? null,
     form: { id: form.id, name: form.name, category: form.category, latestVersion: form.latestVersion },
     version: { id: v!.id, version: v!.version, definition: v!.definition },
   };
@@ -228,19 +303,24 @@ export async function saveRecord(
       wasDraft && !input.submit ? 'draft' : 'submit',
     );
     if (ev.issues.length) throw new SubmissionInvalid(ev.issues);
-    const subjectChange = wasDraft && (input.patientId !== undefined || input.subjectCode !== undefined);
-    if (subjectChange)
-      await checkSubject(tx, actor, {
-        patientId: input.patientId ?? rec.patientId ?? undefined,
-        subjectCode: input.subjectCode ?? rec.subjectCode,
-      });
+    // A draft may change its subject; a record of any status that is not linked yet may be
+    // linked to a patient (an answer of a free-access link, a record from before links).
+    const subjectChange =
+      (wasDraft && (input.patientId !== undefined || input.subjectCode !== undefined)) ||
+      (rec.patientId === null && input.patientId !== undefined);
+    const subject = subjectChange
+      ? await resolveSubject(tx, actor, {
+          patientId: input.patientId ?? rec.patientId ?? undefined,
+          subjectCode: input.subjectCode ?? rec.subjectCode,
+        })
+      : null;
 
     const old = rec.answers as Record<string, unknown>;
     const changed = [...new Set([...Object.keys(old), ...Object.keys(ev.answers)])].filter(
       (k) => !sameJson(old[k], ev.answers[k]),
     );
     if (!wasDraft) {
-      if (!changed.length) return { record: recordView(rec), changed: [] as string[] };
+      if (!changed.length && !subject) return { record: recordView(rec), changed: [] as string[] };
       // Computed items follow their sources: they take the reason of the change that moved them.
       const general = input.reason?.trim() ?? '';
       const firstGiven = changed.map((k) => input.reasons[k]?.trim()).find(Boolean) ?? general;
@@ -254,23 +334,24 @@ export async function saveRecord(
           { items: missing.join(', ') },
           `body.reasons.${missing[0]}`,
         );
-      await tx.insert(crfRecordChanges).values(
-        changed.map((k) => ({
-          appId: actor.appId,
-          recordId,
-          itemKey: k,
-          oldValue: old[k] ?? null,
-          newValue: ev.answers[k] ?? null,
-          reason: input.reasons[k]?.trim() || general || `${firstGiven}（自动计算）`,
-          userId: actor.userId,
-          userName: actor.userName,
-        })),
-      );
+      if (changed.length)
+        await tx.insert(crfRecordChanges).values(
+          changed.map((k) => ({
+            appId: actor.appId,
+            recordId,
+            itemKey: k,
+            oldValue: old[k] ?? null,
+            newValue: ev.answers[k] ?? null,
+            reason: input.reasons[k]?.trim() || general || `${firstGiven}（自动计算）`,
+            userId: actor.userId,
+            userName: actor.userName,
+          })),
+        );
     }
     const now = new Date();
     const status: RecordStatus = submitting
       ? 'submitted'
-      : rec.status === 'verified'
+      : rec.status === 'verified' && changed.length
         ? 'submitted'
         : (rec.status as RecordStatus);
     const [row] = await tx
@@ -283,22 +364,28 @@ export async function saveRecord(
         updatedAt: now,
         updatedByName: actor.userName,
         ...(submitting ? { submittedAt: now } : {}),
-        ...(subjectChange
-          ? { patientId: input.patientId ?? rec.patientId, subjectCode: input.subjectCode ?? rec.subjectCode }
-          : {}),
+        ...(subject ? subject : {}),
       })
       .where(eq(crfRecords.id, recordId))
       .returning();
     if (submitting) await event(tx, actor, recordId, '@submit', '');
-    if (rec.status === 'verified') await event(tx, actor, recordId, '@unverify', input.reason ?? '');
+    if (rec.status === 'verified' && changed.length)
+      await event(tx, actor, recordId, '@unverify', input.reason ?? '');
+    if (subject && !wasDraft) await event(tx, actor, recordId, '@link', input.reason ?? '');
     await audit(tx, actor, {
       action: submitting ? 'crf.record.submit' : wasDraft ? 'crf.record.draft' : 'crf.record.change',
       entity: 'crf_record',
       entityId: recordId,
-      before: wasDraft ? undefined : Object.fromEntries(changed.map((k) => [k, old[k] ?? null])),
-      after: wasDraft
-        ? { revision: row!.revision }
-        : Object.fromEntries(changed.map((k) => [k, ev.answers[k] ?? null])),
+      before: {
+        ...(wasDraft ? {} : Object.fromEntries(changed.map((k) => [k, old[k] ?? null]))),
+        ...(subject ? { patientId: rec.patientId, subjectCode: rec.subjectCode } : {}),
+      },
+      after: {
+        ...(wasDraft
+          ? { revision: row!.revision }
+          : Object.fromEntries(changed.map((k) => [k, ev.answers[k] ?? null]))),
+        ...(subject ?? {}),
+      },
       reason: input.reason ?? null,
     });
     return { record: recordView(row!), changed };
@@ -444,7 +531,13 @@ export async function listRecords(
   db: Db,
   actor: CrfScope,
   formId: number,
-  q: { page: number; size: number; status?: string | undefined; subject?: string | undefined },
+  q: {
+    page: number;
+    size: number;
+    status?: string | undefined;
+    subject?: string | undefined;
+    patientId?: number | undefined;
+  },
 ): Promise<z.input<typeof crfRecordPage>> {
   await loadForm(db, actor, formId);
   const where: SQL[] = [
@@ -455,6 +548,7 @@ export async function listRecords(
   if (actor.free) where.push(eq(crfRecords.freeKeyId, actor.free.keyId ?? -1));
   if (q.status) where.push(eq(crfRecords.status, q.status));
   if (q.subject) where.push(eq(crfRecords.subjectCode, q.subject));
+  if (q.patientId) where.push(eq(crfRecords.patientId, q.patientId));
   const cond = and(...where);
   const [items, [count]] = await Promise.all([
     db
@@ -464,6 +558,7 @@ export async function listRecords(
         version: crfFormVersions.version,
         patientId: crfRecords.patientId,
         patientName: patients.name,
+        patientMrn: patients.mrn,
         subjectCode: crfRecords.subjectCode,
         status: crfRecords.status,
         revision: crfRecords.revision,

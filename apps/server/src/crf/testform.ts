@@ -1,4 +1,7 @@
 import type { Form } from '@crdp/crf';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { apps, patients } from '../db/schema/index.js';
 
 /**
  * A small liver-disease form used by the API tests, the matrix fixture and the bench: a
@@ -60,3 +63,36 @@ export const LIVER_FORM: Form = {
   ],
   showRules: [{ indicatorName: 'hbsag', condition: 'equals', indicatorVal: 'pos', selectItems: ['hbvDna'] }],
 };
+
+/**
+ * Patients of the demo app (or the given app) with the given medical record numbers, straight into the table: a
+ * record's subject code must name a patient (or a subject that already has records), so the
+ * tests that fill records by code register those patients first. Answers the ids by MRN.
+ */
+export async function registerPatients(app: FastifyInstance, mrns: readonly string[], appId?: number) {
+  const [demo] = appId ? [{ appId }] : await app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
+  const rows = await app.db
+    .insert(patients)
+    .values(
+      mrns.map((mrn, i) => ({
+        appId: demo!.appId,
+        mrn,
+        name: `CRF受试者${i + 1}`,
+        source: 'manual',
+        sourceId: `crf-test-${mrn}`,
+      })),
+    )
+    .returning({ id: patients.id, mrn: patients.mrn });
+  return Object.fromEntries(rows.map((r) => [r.mrn, r.id])) as Record<string, number>;
+}
+
+/** A PUT through the app (the shared helper has GET and POST only), answered as status and JSON. */
+export async function put(app: FastifyInstance, url: string, payload: unknown, key?: string) {
+  const res = await app.inject({
+    method: 'PUT',
+    url,
+    headers: key ? { WeAppAuthorization: key } : {},
+    payload: payload as object,
+  });
+  return { status: res.statusCode, body: res.json() };
+}

@@ -11,9 +11,11 @@ import {
   qcRuleInput,
   qcTaskInput,
 } from '@crdp/core';
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
+import { containsPattern } from '../db/like.js';
+import { pageOfTable } from '../db/paging.js';
 import type { qcPlans, qcRules } from '../db/schema/index.js';
 import { type RequestContext, type SignedIn, signedIn } from '../http/context.js';
 
@@ -45,10 +47,10 @@ export const taskParams = z.object({ taskId: serialId });
 /** One page of a data-QC list as the server builds it. */
 export type QcPageOf<T> = { items: T[]; total: number; page: number; size: number };
 
-export const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
-export const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 /** LIKE pattern of a keyword with its wildcards taken literally. */
-export const likeOf = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;
+export { containsPattern as likeOf } from '../db/like.js';
+export { rowsOf } from '../db/rows.js';
+export { ok } from '../http/reply.js';
 
 /**
  * One page of the app's rules or plans, newest first, filtered by a keyword (name or
@@ -63,20 +65,9 @@ export async function namedPage<T extends typeof qcRules | typeof qcPlans>(
   const t = table as typeof qcRules;
   const where: SQL[] = [eq(t.appId, appId)];
   if (q.keyword?.trim()) {
-    const like = likeOf(q.keyword.trim());
+    const like = containsPattern(q.keyword.trim());
     where.push(or(ilike(t.name, like), ilike(t.description, like))!);
   }
   if (q.enabled) where.push(eq(t.enabled, q.enabled === 'true'));
-  const [total] = await db
-    .select({ n: count() })
-    .from(t)
-    .where(and(...where));
-  const rows = await db
-    .select()
-    .from(t)
-    .where(and(...where))
-    .orderBy(desc(t.id))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
-  return { total: total?.n ?? 0, rows: rows as Array<T['$inferSelect']> };
+  return pageOfTable(db, table, and(...where), [desc(t.id)], q);
 }

@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { audit, auditRead, filterNames } from '../audit/audit.js';
 import { canSeeIdentity } from '../clinical/privacy.js';
+import { CSV_TYPE, sendAttachment, XLSX_TYPE } from '../http/reply.js';
 import { describeCatalogue } from './catalogue.js';
 import {
   actorOf,
@@ -392,14 +393,8 @@ export async function dataQcRoutes(app: FastifyInstance) {
         entityId: req.params.taskId,
         after: { format: req.query.format, rows: f.rows },
       });
-      reply.header(
-        'content-type',
-        req.query.format === 'xlsx'
-          ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-          : 'text/csv; charset=utf-8',
-      );
-      reply.header('content-disposition', `attachment; filename="${f.fileName}"`);
-      return reply.send(f.body);
+      const type = req.query.format === 'xlsx' ? XLSX_TYPE : CSV_TYPE;
+      return sendAttachment(reply, { type, name: f.fileName, body: f.body });
     },
   );
 }

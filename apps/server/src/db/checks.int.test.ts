@@ -6,6 +6,7 @@ import { MAPPING_KINDS } from '../omop/cdm.js';
 import { PROJECT_ROLES } from '../research/inputs.js';
 import { makeObjectsInDemoApp } from '../test/harness/fixtures.js';
 import { signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { rowsOf } from './rows.js';
 
 /**
  * CHECK constraints on the word columns (status, kind, role...; migration 0023, `oneOf` of
@@ -130,8 +131,6 @@ const CHECKED: Array<{ table: string; column: string; constraint: string; values
     values: ['schedule', 'manual'],
   },
 ];
-
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 /** The driver's error under drizzle's wrapper: SQLSTATE and constraint name. */
 function pgError(e: unknown): { code?: string; constraint?: string } {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSynthetic } from '../clinical/synthetic/seed.js';
 import { makeClinicalObjects } from '../clinical/test/fixtures.js';
+import { registerPatients } from '../crf/testform.js';
 import {
   HBV_CRITERIA,
   HBV_RULES,
@@ -14,6 +15,7 @@ import { demoAppId } from '../research/test/support.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { type Database, type Db, openDatabase } from './client.js';
+import { rowsOf } from './rows.js';
 import { apps, crfRecords, diagnoses, diseaseLibraries, moduleConfig, patients } from './schema/index.js';
 import { appScopeMode, withAppScope } from './scoped.js';
 
@@ -21,8 +23,6 @@ import { appScopeMode, withAppScope } from './scoped.js';
  * Row-level security on app_id (migrations 0021, 0022; db/README.md): inside withAppScope a
  * query without any app filter sees, changes and writes only the scope's app.
  */
-
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 /** The SQLSTATE of a failed query (drizzle wraps the driver's error as its cause). */
 function sqlState(e: unknown): string | undefined {
@@ -90,6 +90,7 @@ describe('row-level security on app_id', () => {
       await makeClinicalObjects(t.app, key);
       await seedHepatitisB(t.app, appId);
       const formId = await publishedHbvForm(t.app, key);
+      await registerPatients(t.app, [`S-${appId}`], appId);
       const rec = await post(
         t.app,
         `/api/v0.1/crf/forms/${formId}/records`,

@@ -29,6 +29,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRead } from '../audit/audit.js';
 import type { RequestContext } from '../http/context.js';
+import { CSV_TYPE, ok, sendAttachment, XLSX_TYPE } from '../http/reply.js';
 import {
   diseaseLibraryStatistics,
   libraryDashboard,
@@ -49,7 +50,6 @@ import {
   updateTemplate,
 } from './templates.js';
 
-const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
 
 /** One read row per page of library patients: the items the conditions name, never their values. */
@@ -189,7 +189,8 @@ export async function analysisRoutes(app: FastifyInstance) {
         response: answer(libraryStatisticsResult),
       },
     },
-    async (req) => ok(await libraryStatistics(app.db, req.auth!.appId, req.params.id, req.body)),
+    async (req) =>
+      ok(await libraryStatistics(app.db, req.auth!.appId, req.params.id, req.body, req.ctx.locale)),
   );
   r.get(
     `${P}/libraries/:id/dashboard`,
@@ -265,14 +266,8 @@ export async function analysisRoutes(app: FastifyInstance) {
         entityId: req.params.jobId,
         detail: { format: f.format, dictionary: req.query.dictionary === '1' },
       });
-      reply.header(
-        'content-type',
-        f.format === 'xlsx'
-          ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
-          : 'text/csv; charset=utf-8',
-      );
-      reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(f.fileName)}`);
-      return reply.send(createReadStream(f.file));
+      const type = f.format === 'xlsx' ? XLSX_TYPE : CSV_TYPE;
+      return sendAttachment(reply, { type, name: f.fileName, body: createReadStream(f.file) });
     },
   );
 

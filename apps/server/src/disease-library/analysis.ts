@@ -9,10 +9,13 @@ import type {
   libraryStatisticsResult,
   LibrarySearchInput as SearchInput,
 } from '@crdp/core';
-import { chiSquareTest, describe, mannWhitney, welchTTest } from '@crdp/stats';
+import { formatMessage, type Locale } from '@crdp/core';
+import { answerItems, type Form, itemValueKind } from '@crdp/crf';
+import { chiSquareTest, describe, mannWhitney, StatsError, welchTTest } from '@crdp/stats';
 import { type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { invalid, libraryDetail, libraryOf } from './libraries.js';
 
 /**
@@ -20,7 +23,6 @@ import { invalid, libraryDetail, libraryOf } from './libraries.js';
  * statistics (describe, two-group comparison), the dashboard and storage sizes. Values are the
  * answers of the patients' CRF records.
  */
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && !v.length);
 
 async function itemKeysOf(db: Tx, appId: number, libraryId: number) {
@@ -165,6 +167,19 @@ export async function searchLibrary(
 const toNumber = (v: unknown) =>
   typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
 
+/** Single-choice items of the library's form: code → option name, so their answers are categories in words. */
+function choiceNames(definition: unknown) {
+  const out = new Map<string, Map<string, string>>();
+  for (const { item } of answerItems(definition as Form))
+    if (itemValueKind(item) === 'choice')
+      out.set(item.key, new Map((item.options ?? []).map((o) => [String(o.code), o.name])));
+  return out;
+}
+
+/** Why a test could not run, in the reader's language (a StatsError keeps its catalogue key). */
+const testFailure = (e: unknown, locale: Locale) =>
+  e instanceof StatsError ? formatMessage(e.key, locale, e.values) : (e as Error).message;
+
 /** Per item: summary; with `compare`, the two groups side by side with a test. */
 export async function libraryStatistics(
   db: Tx,
@@ -174,12 +189,20 @@ export async function libraryStatistics(
     itemKeys: string[];
     compare?: { itemKey: string; a: string | number; b: string | number } | undefined;
   },
+  locale: Locale = 'zh-CN',
 ): Promise<z.input<typeof libraryStatisticsResult>> {
-  const { keys } = await itemKeysOf(db, appId, libraryId);
+  const { detail, keys } = await itemKeysOf(db, appId, libraryId);
+  const choices = choiceNames(detail.definition);
+  // A single choice is a category shown by its option's name (not its code 0/1/3, nor a mean).
+  const cellValue = (key: string, v: unknown) => {
+    const names = choices.get(key);
+    if (!names || v === undefined || v === null || v === '') return names ? null : toNumber(v);
+    return names.get(String(v)) ?? String(v);
+  };
   checkKeys(keys, input.itemKeys, 'body.itemKeys');
   if (input.compare) checkKeys(keys, [input.compare.itemKey], 'body.compare.itemKey');
   const rows = await libraryValues(db, libraryId);
-  const col = (key: string, subset = rows) => subset.map((r) => toNumber(r.answers?.[key]));
+  const col = (key: string, subset = rows) => subset.map((r) => cellValue(key, r.answers?.[key]));
   const items = input.itemKeys.map((key) => ({
     key,
     title: (keys.get(key) as { title: string }).title,
@@ -210,7 +233,7 @@ export async function libraryStatistics(
         out.chiSquare = { levels, table, ...chiSquareTest(table) };
       }
     } catch (e) {
-      out.error = (e as Error).message;
+      out.error = testFailure(e, locale);
     }
     return out;
   });

@@ -120,6 +120,21 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     expect(rows.map((r) => r.patientId).sort()).toEqual([ids.zhang, ids.li].sort());
     const zhang = rows.find((r) => r.patientId === ids.zhang)!;
     expect(zhang.reason).toEqual(['diagnosis B18']);
+    // People read the reason in words, with the code's name, in their language (not "diagnosis B18").
+    const listed = async (locale: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${P}/get_page_disease_library_patient_list`,
+        headers: { WeAppAuthorization: admin, 'Accept-Language': locale },
+        payload: { library_id: libId, page: 1, size: 20 },
+      });
+      const items = res.json().data.items as Array<{ patient_id: number; reason: string[] }>;
+      return items.find((p) => p.patient_id === ids.zhang)!.reason;
+    };
+    expect(await listed('zh-CN')).toEqual(['诊断：慢性乙型病毒性肝炎 (B18)']);
+    expect(await listed('en-US')).toEqual(['Diagnosis: 慢性乙型病毒性肝炎 (B18)']);
+    const one = await get(t.app, `${P}/libraries/${libId}/patients/${ids.zhang}`, admin);
+    expect(one.body.data.reason).toEqual(['诊断：慢性乙型病毒性肝炎 (B18)']);
     expect(zhang.filingDate).toBe('2024-01-05');
     expect(zhang.recordId).not.toBeNull();
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { csvText } from '../files/csv.js';
 import { xlsxBuffer } from '../files/xlsx.js';
 import { notFound } from '../http/errors.js';
@@ -15,7 +16,6 @@ import { type Actor, invalid, libraryDetail } from './libraries.js';
  * not hold a request; the file is kept under DATA_DIR/exports/app-<id>/.
  */
 export const EXPORT_KIND = 'diseaseLibrary.export';
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 export const exportPath = (dataDir: string, appId: number, jobId: number, format: string) =>
   path.join(dataDir, 'exports', `app-${appId}`, `disease-library-${jobId}.${format}`);

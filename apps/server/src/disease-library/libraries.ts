@@ -1,5 +1,4 @@
 import type {
-  CohortCondition,
   CohortCriteria,
   LibraryInput,
   LibraryPatch,
@@ -301,26 +300,4 @@ export async function ownedLibraryIds(db: Db, appId: number) {
     .from(diseaseLibraries)
     .where(and(eq(diseaseLibraries.appId, appId), isNull(diseaseLibraries.deletedAt)));
   return rows.map((r) => ({ id: r.id }));
-}
-
-/** A condition in words, stored as the reason a patient was included. */
-export function describeCondition(c: CohortCondition): string {
-  const win =
-    'from' in c || 'to' in c
-      ? `${'from' in c && c.from ? ` ≥${c.from}` : ''}${'to' in c && c.to ? ` ≤${c.to}` : ''}`
-      : '';
-  switch (c.kind) {
-    case 'diagnosis':
-      return `diagnosis ${c.codes.join('/')}${win}`;
-    case 'lab':
-      return `lab ${c.itemCode}${c.min !== undefined ? ` ≥${c.min}` : ''}${c.max !== undefined ? ` ≤${c.max}` : ''}${win}`;
-    case 'age':
-      return `age${c.min !== undefined ? ` ≥${c.min}` : ''}${c.max !== undefined ? ` ≤${c.max}` : ''}`;
-    case 'gender':
-      return `gender ${c.codes.join('/')}`;
-    case 'visit':
-      return `visit ${c.visitKinds.join('/')}${win}`;
-    case 'documentText':
-      return `document “${c.text}”${win}`;
-  }
 }

@@ -1,6 +1,7 @@
 import type {
   LibraryPatientEntry,
   LibraryRecordSaved,
+  Locale,
   libraryPatientPage,
   libraryPatientView,
   LibraryPatientListInput as PatientListInput,
@@ -9,25 +10,28 @@ import { answerItems, type Form } from '@crdp/crf';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { patientIdentityColumns } from '../clinical/identity-columns.js';
 import { sameJson } from '../crf/evaluate.js';
 import { saveRecord } from '../crf/records.js';
 import type { Db, Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { crfFormVersions, crfRecords, diseaseLibraryPatients, patients } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
 import { type Actor, invalid, libraryOf, publishedForm } from './libraries.js';
+import { wordReasons } from './reasons.js';
 
 /**
  * The patients of a library: the list call of spec 000/001 (`Patient_name`, `Filing_date`),
  * one patient's record form, saving it (a changed item becomes manual, so no fill overwrites
  * it) and marking an item as not obtainable.
  */
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 const esc = (s: string) => s.replace(/[%_\\]/g, '\\$&');
 
 export async function patientList(
   db: Tx,
   appId: number,
   input: PatientListInput,
+  locale: Locale = 'zh-CN',
 ): Promise<z.input<typeof libraryPatientPage>> {
   const lib = await libraryOf(db, appId, input.library_id);
   const f = input.filters;
@@ -64,11 +68,17 @@ export async function patientList(
       left join crf_records r on r.id = lp.record_id
       where ${where} order by lp.filing_date, lp.id limit ${input.size} offset ${(input.page - 1) * input.size}`),
   );
+  const reasons = await wordReasons(
+    db,
+    appId,
+    rows.map((r) => r.reason),
+    locale,
+  );
   return {
     total: Number(total?.n ?? 0),
     page: input.page,
     size: input.size,
-    items: rows.map((r): LibraryPatientEntry => {
+    items: rows.map((r, i): LibraryPatientEntry => {
       const answers = r.answers ?? {};
       const filled = ruleKeys.filter(
         (k) => answers[k] !== undefined && answers[k] !== null && answers[k] !== '',
@@ -83,7 +93,7 @@ export async function patientList(
         gender: Number(r.gender),
         birth_date: r.birth_date,
         first_visit: r.first_visit,
-        reason: r.reason,
+        reason: reasons[i]!,
         completeness: ruleKeys.length ? filled / ruleKeys.length : null,
       };
     }),
@@ -107,17 +117,12 @@ export async function libraryPatient(
   appId: number,
   libraryId: number,
   patientId: number,
+  locale: Locale = 'zh-CN',
 ): Promise<z.input<typeof libraryPatientView>> {
   const lib = await libraryOf(db, appId, libraryId);
   const m = await memberOf(db, lib.id, patientId);
   const [p] = await db
-    .select({
-      id: patients.id,
-      name: patients.name,
-      mrn: patients.mrn,
-      gender: patients.gender,
-      birthDate: patients.birthDate,
-    })
+    .select(patientIdentityColumns)
     .from(patients)
     .where(and(eq(patients.id, patientId), eq(patients.appId, appId)));
   if (!p) throw notFound('disease_library_patient');
@@ -134,7 +139,7 @@ export async function libraryPatient(
     patient: p,
     firstVisit: fv?.d ?? null,
     filingDate: m.filingDate,
-    reason: m.reason as string[],
+    reason: (await wordReasons(db, appId, [m.reason as string[]], locale))[0]!,
     itemMethods: m.itemMethods as Record<string, string>,
     unobtainable: m.unobtainable as Record<string, string>,
     sourceRules: lib.sourceRules as Record<string, string>,

@@ -1,19 +1,13 @@
-import { type CohortCriteria, cohortCriteriaSchema, type libraryJob } from '@crdp/core';
+import { type CohortCriteria, cohortCriteriaSchema, describeCondition, type libraryJob } from '@crdp/core';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { conditionSql, criteriaSql } from '../cohort/compile.js';
 import type { Db, Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { diseaseLibraries, diseases, jobs, users } from '../db/schema/index.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
-import {
-  type Actor,
-  describeCondition,
-  invalid,
-  type LibraryRow,
-  libraryOf,
-  publishedForm,
-} from './libraries.js';
+import { type Actor, invalid, type LibraryRow, libraryOf, publishedForm } from './libraries.js';
 
 /**
  * Pushing patients (patients-push): the library's criteria run over the clinical data as a job;
@@ -24,7 +18,6 @@ import {
  */
 export const PUSH_KIND = 'diseaseLibrary.push';
 const CHUNK = 50_000;
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 /** The filing date of a newly pushed patient, as SQL over `p`. */
 async function filingSql(db: Tx, lib: LibraryRow, criteria: CohortCriteria) {

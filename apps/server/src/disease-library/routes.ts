@@ -290,7 +290,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const page = await patientList(app.db, req.auth!.appId, req.body);
+      const page = await patientList(app.db, req.auth!.appId, req.body, req.ctx.locale);
       await auditRead(req, {
         entity: 'disease_library_patient_list',
         entityId: req.body.library_id,
@@ -317,7 +317,13 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const data = await libraryPatient(app.db, req.auth!.appId, req.params.id, req.params.patientId);
+      const data = await libraryPatient(
+        app.db,
+        req.auth!.appId,
+        req.params.id,
+        req.params.patientId,
+        req.ctx.locale,
+      );
       await auditRead(req, {
         entity: 'patient',
         entityId: req.params.patientId,

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { type Anchor, type Condition, type IndicatorRule, resultKind, SOURCES } from './template.js';
 
 /**
@@ -105,8 +106,6 @@ export function ruleSql(rule: IndicatorRule, appId: number, base: SQL): SQL {
     where ${col} is not null ${def.fields[rule.field!]!.kind === 'text' ? sql`and ${col} <> ''` : sql``}
     order by lp.patient_id, ${order}`;
 }
-
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 /** Runs a rule over a base set and answers one value per patient that has one. */
 export async function computeRule(db: Tx, rule: IndicatorRule, appId: number, base: SQL) {

@@ -148,7 +148,13 @@ describe('route declarations', () => {
 describe('the embedded database on disk', () => {
   it('keeps data across restarts and does not seed twice', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crdp-persist-'));
-    const config = { ...loadConfig({}), dataDir, demoData: true, logLevel: 'silent' as const };
+    const config = {
+      ...loadConfig({}),
+      dataDir,
+      demoData: true,
+      demoPatients: 0,
+      logLevel: 'silent' as const,
+    };
     const first = await buildApp({ config, logger: false });
     expect(first.demoAccounts?.map((a) => a.role)).toEqual(['admin', 'researcher', 'no-product']);
     await first.close();

@@ -23,6 +23,8 @@ export interface RequestContext {
   readonly requestId: string;
   /** The client's address (as Fastify's `trustProxy` setting reads it). */
   readonly ip: string;
+  /** The browser's \`user-agent\` header (at most 300 characters), kept with the sessions it opens. */
+  readonly userAgent: string;
   readonly locale: Locale;
   /** The session of the request: a signed-in user, a free-access link, or none. */
   readonly auth: AuthContext | null;
@@ -61,6 +63,7 @@ export function buildContext(req: FastifyRequest): RequestContext {
   return {
     requestId: String(req.id),
     ip: req.ip ?? '',
+    userAgent: String(req.headers['user-agent'] ?? '').slice(0, 300),
     locale: req.locale,
     auth: req.auth,
     log: req.log,
@@ -92,5 +95,5 @@ export function appActor(ctx: RequestContext): AppActor {
 
 /** The context of work no request started (jobs, schedules, start-up): no session, its own id. */
 export function systemContext(db: Db, log: FastifyBaseLogger, requestId: string): RequestContext {
-  return { requestId, ip: '', locale: 'zh-CN', auth: null, log, db };
+  return { requestId, ip: '', userAgent: '', locale: 'zh-CN', auth: null, log, db };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVER_FORM } from '../crf/testform.js';
+import { LIVER_FORM, registerPatients } from '../crf/testform.js';
 import { envelope, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { captureLog, type LogCapture } from '../test/log-capture.js';
 
@@ -71,6 +71,7 @@ describe('the server log holds no secrets and no patient data', () => {
     expect((await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, admin)).status).toBe(
       200,
     );
+    await registerPatients(t.app, ['LOGSUBJ-9']);
     await t.app.db.execute(
       sql`alter table crf_records add constraint log_test_refuse check (false) not valid`,
     );

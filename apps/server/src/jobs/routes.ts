@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { jobs } from '../db/schema/index.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { notify } from '../notices/routes.js';
+import { jobNoticeTitle } from '../notices/wording.js';
 import { jobFailureText } from './failure.js';
 import { createJobQueue } from './queue.js';
 import { findJob, type JobQueue } from './runner.js';
@@ -49,8 +50,8 @@ export const jobRoutes = fp(async (app: FastifyInstance) => {
         appId: job.appId,
         userId: job.createdBy,
         kind: 'job.finished',
-        title: `${job.kind} ${job.status === 'succeeded' ? '完成' : '失败'}`,
-        // The notice's title is Chinese; a failure kept by key is worded to match.
+        // Kept as facts; the bell words title and failure in the reader's language (notices/wording.ts).
+        title: jobNoticeTitle({ jobId: job.id, kind: job.kind, status: job.status }),
         body: jobFailureText(job, 'zh-CN') ?? '',
         link: '',
       });

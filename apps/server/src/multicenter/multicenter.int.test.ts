@@ -12,6 +12,9 @@ describe('two centers run a topic; only aggregates cross hospitals', () => {
   let lead: string;
   let member: { appId: number; key: string };
   let topicId: number;
+  /** One center enters (or changes) a patient's case of the topic. */
+  const addCase = (patientId: number | undefined, values: Record<string, unknown>, key: string) =>
+    post(t.app, `/api/v0.1/mc/topics/${topicId}/cases`, { patientId, values }, key);
   const ids: Record<string, number> = {};
 
   const patient = async (appId: number, mrn: string, nationalId = '') => {
@@ -87,52 +90,11 @@ describe('two centers run a topic; only aggregates cross hospitals', () => {
   });
 
   it('each center enters its own patients and cannot enter the other’s', async () => {
-    expect(
-      (
-        await post(
-          t.app,
-          `/api/v0.1/mc/topics/${topicId}/cases`,
-          { patientId: ids.L1, values: { sbp: 150, smoker: 'yes' } },
-          lead,
-        )
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await post(
-          t.app,
-          `/api/v0.1/mc/topics/${topicId}/cases`,
-          { patientId: ids.L2, values: { sbp: 130 } },
-          lead,
-        )
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await post(
-          t.app,
-          `/api/v0.1/mc/topics/${topicId}/cases`,
-          { patientId: ids.M1, values: { sbp: 300 } },
-          member.key,
-        )
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await post(
-          t.app,
-          `/api/v0.1/mc/topics/${topicId}/cases`,
-          { patientId: ids.M2, values: { sbp: null } },
-          member.key,
-        )
-      ).status,
-    ).toBe(200);
-    const steal = await post(
-      t.app,
-      `/api/v0.1/mc/topics/${topicId}/cases`,
-      { patientId: ids.L1, values: { sbp: 1 } },
-      member.key,
-    );
+    expect((await addCase(ids.L1, { sbp: 150, smoker: 'yes' }, lead)).status).toBe(200);
+    expect((await addCase(ids.L2, { sbp: 130 }, lead)).status).toBe(200);
+    expect((await addCase(ids.M1, { sbp: 300 }, member.key)).status).toBe(200);
+    expect((await addCase(ids.M2, { sbp: null }, member.key)).status).toBe(200);
+    const steal = await addCase(ids.L1, { sbp: 1 }, member.key);
     expect(steal.status).toBe(400);
     expect(steal.body.field).toBe('patientId');
     const own = await get(t.app, `/api/v0.1/mc/topics/${topicId}/cases`, member.key);
@@ -196,12 +158,7 @@ describe('two centers run a topic; only aggregates cross hospitals', () => {
   });
 
   it('a text value for a numeric variable is refused naming the variable', async () => {
-    const r = await post(
-      t.app,
-      `/api/v0.1/mc/topics/${topicId}/cases`,
-      { patientId: ids.L1, values: { sbp: 'high' } },
-      lead,
-    );
+    const r = await addCase(ids.L1, { sbp: 'high' }, lead);
     expect(r.status).toBe(400);
     expect(r.body.field).toBe('values.sbp');
     expect(r.body.message).toBe('请求参数错误：values.sbp: 收缩压应为数字');
@@ -275,21 +232,11 @@ describe('two centers run a topic; only aggregates cross hospitals', () => {
 
     it('once the data is prepared, cases are frozen (409); data preparing opens them again', async () => {
       await setStatus('dataPrepared');
-      const r = await post(
-        t.app,
-        `/api/v0.1/mc/topics/${topicId}/cases`,
-        { patientId: ids.M1, values: { sbp: 120 } },
-        member.key,
-      );
+      const r = await addCase(ids.M1, { sbp: 120 }, member.key);
       expect(r.status).toBe(409);
       expect(r.body.message).toContain('已冻结');
       expect((await move('dataPreparing')).status).toBe(200);
-      const again = await post(
-        t.app,
-        `/api/v0.1/mc/topics/${topicId}/cases`,
-        { patientId: ids.M1, values: { sbp: 120 } },
-        member.key,
-      );
+      const again = await addCase(ids.M1, { sbp: 120 }, member.key);
       expect(again.status).toBe(200);
     });
   });

@@ -30,6 +30,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { signedIn } from '../http/context.js';
+import { ok } from '../http/reply.js';
 import { topicFor } from './access.js';
 import { enterCase, ownCases, ownPatients } from './cases.js';
 import {
@@ -51,7 +52,6 @@ import {
   updateSettings,
 } from './topics.js';
 
-const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const params = mcTopicParams;
 const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
 

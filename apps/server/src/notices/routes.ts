@@ -6,6 +6,7 @@ import type { Tx } from '../db/client.js';
 import { notices } from '../db/schema/index.js';
 import { withAppScope } from '../db/scoped.js';
 import { signedIn } from '../http/context.js';
+import { wordNotices } from './wording.js';
 
 export interface NewNotice {
   appId: number;
@@ -55,7 +56,8 @@ export async function noticeRoutes(app: FastifyInstance) {
               .where(and(mine, isNull(notices.readAt))),
           ] as const,
       );
-      return { code: 200 as const, data: { items, unread: count?.n ?? 0 }, message: 'ok' };
+      const worded = await withAppScope(app.db, s.appId, (tx) => wordNotices(tx, s.appId, items, s.locale));
+      return { code: 200 as const, data: { items: worded, unread: count?.n ?? 0 }, message: 'ok' };
     },
   );
   r.post(

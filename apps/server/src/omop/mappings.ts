@@ -8,10 +8,11 @@ import {
   type omopMappingImportInput,
   type omopMappingQuery,
 } from '@crdp/core';
-import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
+import { pageOfTable } from '../db/paging.js';
 import { omopMappings } from '../db/schema/index.js';
 import { csvStream } from '../files/csv.js';
 import type { AppActor } from '../http/context.js';
@@ -99,14 +100,13 @@ export async function listMappings(
     );
   }
   const cond = and(...where);
-  const [total] = await db.select({ n: count() }).from(omopMappings).where(cond);
-  const rows = await db
-    .select()
-    .from(omopMappings)
-    .where(cond)
-    .orderBy(asc(omopMappings.kind), asc(omopMappings.sourceCode))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
+  const { total, rows } = await pageOfTable(
+    db,
+    omopMappings,
+    cond,
+    [asc(omopMappings.kind), asc(omopMappings.sourceCode)],
+    q,
+  );
   // Built-in maps the app has not overridden, for the list's "built in" section.
   const own = await db
     .select({ kind: omopMappings.kind, code: omopMappings.sourceCode })
@@ -114,7 +114,7 @@ export async function listMappings(
     .where(and(eq(omopMappings.appId, actor.appId), sql`${omopMappings.kind} in ('gender', 'visit')`));
   const overridden = new Set(own.map((o) => `${o.kind}\u0001${o.code}`));
   return {
-    total: total?.n ?? 0,
+    total,
     page: q.page,
     size: q.size,
     items: rows.map(view),

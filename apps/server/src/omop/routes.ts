@@ -25,9 +25,9 @@ import {
 } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { appActor } from '../http/context.js';
+import { CSV_TYPE, deletedResponse, loadFirst, ok, sendAttachment } from '../http/reply.js';
 import { EXPORT_KIND, exportJob } from './export.js';
 import {
   createMapping,
@@ -51,10 +51,7 @@ import {
 } from './rules.js';
 import { deleteTask, listTasks, loadTask, ownedTaskIds, startTask, taskFile, updateTask } from './tasks.js';
 
-const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const P = '/api/v0.1/omop';
-/** The answer of a delete: `data` is null. */
-const deleted = { 200: restOk(z.null()) };
 
 /**
  * The OMOP CDM area (`/omop-cdm/*`): source-to-concept maps (OmopMappingManage), table rules
@@ -67,6 +64,12 @@ export async function omopRoutes(app: FastifyInstance) {
   const M = (action: string) => ({ apiId: `OmopMappingManage.${action}` });
   const R = (action: string) => ({ apiId: `OmopActiveMappingRule.${action}` });
   const T = (action: string) => ({ apiId: `OmopActiveMappingTask.${action}` });
+  // A change to another app's map, rule or task answers 404 before its body is looked at.
+  const mappingFirst = loadFirst(mappingParams, (req, p) =>
+    loadMapping(app.db, appActor(req.ctx), p.mappingId),
+  );
+  const ruleFirst = loadFirst(ruleParams, (req, p) => loadRule(app.db, appActor(req.ctx), p.ruleId));
+  const taskFirst = loadFirst(taskParams, (req, p) => loadTask(app.db, appActor(req.ctx), p.taskId));
 
   // Mappings
   r.get(
@@ -119,11 +122,8 @@ export async function omopRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const actor = appActor(req.ctx);
       await audit(app.db, actor, { action: 'omop.mapping.export', entity: 'omop_mapping' });
-      reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="omop-mappings.csv"`)
-        .header('cache-control', 'no-store');
-      return reply.send(Readable.from(exportMappingsCsv(app.db, actor)));
+      const body = Readable.from(exportMappingsCsv(app.db, actor));
+      return sendAttachment(reply, { type: CSV_TYPE, name: 'omop-mappings.csv', body });
     },
   );
   r.get(
@@ -150,11 +150,7 @@ export async function omopRoutes(app: FastifyInstance) {
         body: mappingInput,
         response: { 200: restOk(omopMapping) },
       },
-      // Another app's id answers 404 before its body is looked at.
-      preValidation: async (req) => {
-        const p = mappingParams.safeParse(req.params);
-        if (p.success) await loadMapping(app.db, appActor(req.ctx), p.data.mappingId);
-      },
+      preValidation: mappingFirst,
     },
     async (req) => ok(await updateMapping(app.db, appActor(req.ctx), req.params.mappingId, req.body)),
   );
@@ -162,7 +158,12 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/mappings/:mappingId`,
     {
       config: { access: M('delete'), ownedIds: ownedMappingIds },
-      schema: { tags, summary: 'Delete a source-to-concept map', params: mappingParams, response: deleted },
+      schema: {
+        tags,
+        summary: 'Delete a source-to-concept map',
+        params: mappingParams,
+        response: deletedResponse,
+      },
     },
     async (req) => ok(await deleteMapping(app.db, appActor(req.ctx), req.params.mappingId)),
   );
@@ -225,10 +226,7 @@ export async function omopRoutes(app: FastifyInstance) {
         body: rulePatch,
         response: { 200: restOk(omopRule) },
       },
-      preValidation: async (req) => {
-        const p = ruleParams.safeParse(req.params);
-        if (p.success) await loadRule(app.db, appActor(req.ctx), p.data.ruleId);
-      },
+      preValidation: ruleFirst,
     },
     async (req) => ok(await updateRule(app.db, appActor(req.ctx), req.params.ruleId, req.body)),
   );
@@ -236,7 +234,7 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/rules/:ruleId`,
     {
       config: { access: R('delete'), ownedIds: ownedRuleIds },
-      schema: { tags, summary: 'Delete a rule', params: ruleParams, response: deleted },
+      schema: { tags, summary: 'Delete a rule', params: ruleParams, response: deletedResponse },
     },
     async (req) => ok(await deleteRule(app.db, appActor(req.ctx), req.params.ruleId)),
   );
@@ -255,10 +253,7 @@ export async function omopRoutes(app: FastifyInstance) {
           body: emptyBody,
           response: { 200: restOk(omopRule) },
         },
-        preValidation: async (req) => {
-          const p = ruleParams.safeParse(req.params);
-          if (p.success) await loadRule(app.db, appActor(req.ctx), p.data.ruleId);
-        },
+        preValidation: ruleFirst,
       },
       async (req) => ok(await enableRule(app.db, appActor(req.ctx), req.params.ruleId, enabled)),
     );
@@ -318,10 +313,7 @@ export async function omopRoutes(app: FastifyInstance) {
         body: taskPatch,
         response: { 200: restOk(omopTask) },
       },
-      preValidation: async (req) => {
-        const p = taskParams.safeParse(req.params);
-        if (p.success) await loadTask(app.db, appActor(req.ctx), p.data.taskId);
-      },
+      preValidation: taskFirst,
     },
     async (req) => ok(await updateTask(app.db, appActor(req.ctx), req.params.taskId, req.body)),
   );
@@ -329,7 +321,12 @@ export async function omopRoutes(app: FastifyInstance) {
     `${P}/tasks/:taskId`,
     {
       config: { access: T('delete'), ownedIds: ownedTaskIds },
-      schema: { tags, summary: 'Delete a finished task and its file', params: taskParams, response: deleted },
+      schema: {
+        tags,
+        summary: 'Delete a finished task and its file',
+        params: taskParams,
+        response: deletedResponse,
+      },
     },
     async (req) => ok(await deleteTask(app.db, appActor(req.ctx), req.params.taskId, app.config.dataDir)),
   );
@@ -352,11 +349,11 @@ export async function omopRoutes(app: FastifyInstance) {
         entity: 'omop_task',
         entityId: req.params.taskId,
       });
-      reply
-        .header('content-type', 'application/zip')
-        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(f.fileName)}`)
-        .header('cache-control', 'private, no-store');
-      return reply.send(createReadStream(f.file));
+      return sendAttachment(reply, {
+        type: 'application/zip',
+        name: f.fileName,
+        body: createReadStream(f.file),
+      });
     },
   );
 }

@@ -111,23 +111,42 @@ function twoGroups(rows: Row[], outcome: string, group: string) {
   }));
 }
 
-/** Runs one analysis on dataset rows; pure, so tests call it directly. */
-export function runAnalysis(rows: Row[], p: AnalysisParams) {
+/** Columns whose cells are codes (sex, a single choice): categorical, whatever their cells' type. */
+const codedKeys = (columns: Column[]) =>
+  new Set(
+    columns.filter((c) => c.codeFamily || c.options?.length || c.type === 'category').map((c) => c.key),
+  );
+
+/**
+ * Runs one analysis on dataset rows; pure, so tests call it directly. A coded column (sex 1/2,
+ * a single choice 0/1/3) is categorical: described as a frequency table, compared with a
+ * chi-square test even when a t-test or Mann-Whitney test was asked (`switchedFrom` says so).
+ */
+export function runAnalysis(rows: Row[], p: AnalysisParams, columns: Column[] = []) {
+  const coded = codedKeys(columns);
+  const cell = (r: Row, k: string) => (coded.has(k) && r[k] !== null ? String(r[k]) : r[k]);
   switch (p.method) {
     case 'descriptive':
       return {
         method: p.method,
         n: rows.length,
-        variables: p.variables.map((k) => ({ key: k, ...describe(rows.map((r) => r[k])) })),
+        variables: p.variables.map((k) => ({ key: k, ...describe(rows.map((r) => cell(r, k))) })),
       };
     case 'groupCompare': {
-      if (p.test === 'chiSquare') {
+      if (p.test === 'chiSquare' || coded.has(p.outcome)) {
         const kept = rows.filter((r) => r[p.outcome] !== null && r[p.group] !== null);
         const { rowLevels, colLevels, table } = crossTable(
           kept.map((r) => r[p.group]),
           kept.map((r) => r[p.outcome]),
         );
-        return { dropped: rows.length - kept.length, rowLevels, colLevels, table, ...chiSquareTest(table) };
+        return {
+          dropped: rows.length - kept.length,
+          rowLevels,
+          colLevels,
+          table,
+          ...chiSquareTest(table),
+          ...(p.test === 'chiSquare' ? {} : { switchedFrom: p.test }),
+        };
       }
       const { kept, dropped } = complete(rows, [p.outcome]);
       const groups = twoGroups(
@@ -187,7 +206,7 @@ export async function analysisJob({ db, job, progress }: JobContext) {
   await progress(20);
   // A StatsError's key and values are kept by the job runner beside its English text, so the
   // task result and the jobs routes word the reason in the reader's language.
-  return runAnalysis(ds.rows as Row[], analysis);
+  return runAnalysis(ds.rows as Row[], analysis, ds.columns as Column[]);
 }
 
 /** A research job of the app, by id (the spec's task_id); another app's id answers 404. */

@@ -2,8 +2,10 @@ import type { researchProjectData, researchReport, researchVariableSummary } fro
 import { describe } from '@crdp/stats';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { patientIdentityColumns } from '../clinical/identity-columns.js';
 import { canSeeIdentity } from '../clinical/privacy.js';
 import type { Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { patients, researchEnrolments, researchStatusLog } from '../db/schema/index.js';
 import { variableSql } from './datasets.js';
 import { type VariableDef, variableSchema } from './inputs.js';
@@ -13,7 +15,6 @@ import { type Actor, subjectDetail, subjectOf } from './subjects.js';
  * project-data and report: the enrolled cohort seen through the subject's variables, read live
  * from the CDR (a dataset is the frozen copy for analysis).
  */
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 async function variableValues(db: Tx, subjectId: number, v: VariableDef) {
   const res = rowsOf<{ patient_id: number | string; v: number | null; v2?: number | null }>(
@@ -62,14 +63,7 @@ export async function projectData(
   const enrolled = n?.n ?? 0;
   const full = canSeeIdentity(actor);
   const list = await db
-    .select({
-      id: patients.id,
-      mrn: patients.mrn,
-      name: patients.name,
-      gender: patients.gender,
-      birthDate: patients.birthDate,
-      enrolledAt: researchEnrolments.enrolledAt,
-    })
+    .select({ ...patientIdentityColumns, enrolledAt: researchEnrolments.enrolledAt })
     .from(researchEnrolments)
     .innerJoin(patients, and(eq(patients.id, researchEnrolments.patientId), eq(patients.appId, actor.appId)))
     .where(eq(researchEnrolments.subjectId, id))

@@ -181,8 +181,25 @@ describe('a dataset reads the answers of the subject’s CRF form', () => {
       { key: 'age', label: '年龄', type: 'number' },
       { key: 'hp', label: '功率 (hp)', type: 'number' },
       { key: 'wt', label: '重量 (1000 lb)', type: 'number' },
-      { key: 'am', label: '手动挡', type: 'number' },
-      { key: 'grade', label: '分级', type: 'category' },
+      // A choice column keeps its options, so statistics treat it as categorical and screens word its codes.
+      {
+        key: 'am',
+        label: '手动挡',
+        type: 'number',
+        options: [
+          { value: 0, label: '自动' },
+          { value: 1, label: '手动' },
+        ],
+      },
+      {
+        key: 'grade',
+        label: '分级',
+        type: 'category',
+        options: [
+          { value: 'mild', label: '轻' },
+          { value: 'severe', label: '重' },
+        ],
+      },
       { key: 'powerful', label: '大功率', type: 'number' },
     ]);
     const rows = ds.rows as Array<Record<string, unknown>>;

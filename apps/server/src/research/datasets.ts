@@ -7,6 +7,7 @@ import type {
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { researchDatasets } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
@@ -23,7 +24,6 @@ import { type Actor, assertMember, assertStatus, invalid, subjectOf } from './su
 export type Column = ResearchDatasetColumn;
 export type Row = ResearchDatasetRow;
 
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 const codesSql = (alias: string, codes: string[]) =>
   sql.join(
     codes.map((c) => sql`${sql.raw(alias)}.icd10 ilike ${`${c.replace(/[%_\\]/g, '\\$&')}%`}`),
@@ -89,6 +89,8 @@ export interface CrfColumn {
   itemKey: string;
   kind: 'number' | 'choice';
   numericCodes: boolean;
+  /** A choice item's options (datasets built before they were kept have none). */
+  options?: Array<{ code: string | number; name: string }>;
 }
 export interface CrfSpec {
   formId: number;
@@ -112,13 +114,24 @@ export function columnsOf(vars: VariableDef[], derived: DerivedDef[], crf: CrfCo
         type: 'number',
         survival: { part: 'event', of: v.label },
       });
-    } else cols.push({ key: v.key, label: v.label, type: v.source === 'gender' ? 'category' : 'number' });
+    } else if (v.source === 'gender')
+      cols.push({ key: v.key, label: v.label, type: 'category', codeFamily: 'gender' });
+    else cols.push({ key: v.key, label: v.label, type: 'number' });
   }
   for (const c of crf)
     cols.push({
       key: c.key,
       label: c.label,
       type: c.kind === 'number' || c.numericCodes ? 'number' : 'category',
+      // Numeric option codes stay numbers (a 0/1 item feeds a regression), but they are codes.
+      ...(c.kind === 'choice' && c.options?.length
+        ? {
+            options: c.options.map((o) => ({
+              value: c.numericCodes && typeof o.code === 'string' ? Number(o.code) : o.code,
+              label: o.name,
+            })),
+          }
+        : {}),
     });
   for (const d of derived) cols.push({ key: d.key, label: d.label, type: 'number' });
   return cols;
@@ -180,6 +193,7 @@ async function planCrf(
       itemKey: k,
       kind: info.kind,
       numericCodes: info.numericCodes,
+      options: info.options,
     });
   });
   return { formId, version: form.version, items };

@@ -265,7 +265,7 @@ describe('a principal investigator runs a subject from proposal to conclusion', 
       headers: { WeAppAuthorization: admin, 'accept-language': 'en-US' },
       payload: { task_id: notBinary.task_id },
     });
-    expect(en.json().data.error).toBe('the outcome must be coded 0 or 1');
+    expect(en.json().data.error).toBe('The outcome of a logistic regression must be 0 or 1');
     const threeLevels = await run({ method: 'groupCompare', test: 'ttest', outcome: 'glu', group: 'age' });
     expect(threeLevels.error).toMatch(/^分组变量 age 必须恰好有两个取值，实际有 \d+ 个$/);
     const listed = await get(t.app, `/api/v0.1/research/subjects/${subjectId}/analyses`, admin);
@@ -281,7 +281,7 @@ describe('a principal investigator runs a subject from proposal to conclusion', 
       url: `/api/v0.1/jobs/${notBinary.task_id}`,
       headers: { WeAppAuthorization: admin, 'accept-language': 'en-US' },
     });
-    expect(jobEn.json().data.error).toBe('the outcome must be coded 0 or 1');
+    expect(jobEn.json().data.error).toBe('The outcome of a logistic regression must be 0 or 1');
   });
 
   it('walks on to the conclusion, after which nothing moves', async () => {

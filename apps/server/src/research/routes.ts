@@ -3,6 +3,8 @@ import {
   researchAnalysis,
   researchAnalysisQueued,
   researchAppUser,
+  researchCatalogueItem,
+  researchCatalogueQuery,
   researchCrfForm,
   researchCrfItems,
   researchCriteriaCount,
@@ -32,6 +34,7 @@ import { auditRead } from '../audit/audit.js';
 import { countPatients } from '../cohort/compile.js';
 import { notFound } from '../http/errors.js';
 import { ANALYSIS_KIND, analysisJob, listAnalyses, requestAnalysis, taskResult } from './analysis.js';
+import { variableCatalogue } from './catalogue.js';
 import { projectData, subjectReport } from './cohort-data.js';
 import { latestVersionOf, publishedForms } from './crf-items.js';
 import {
@@ -185,6 +188,19 @@ export async function researchRoutes(app: FastifyInstance) {
       },
     },
     async (req) => ok({ count: await countPatients(app.db, req.auth!.appId, req.body) }),
+  );
+  r.get(
+    '/api/v0.1/research/variable-catalogue',
+    {
+      config: { access: { apiId: 'ResearchCreateSubject.add' } },
+      schema: {
+        tags,
+        summary: "Candidate variables from the app's clinical data (lab items, diagnosis categories)",
+        querystring: researchCatalogueQuery,
+        response: { 200: restOk(z.array(researchCatalogueItem)) },
+      },
+    },
+    async (req) => ok(await variableCatalogue(app.db, req.auth!.appId, req.query)),
   );
 
   r.get(

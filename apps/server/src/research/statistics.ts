@@ -14,6 +14,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Tx } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 import { type AppActor, appActor } from '../http/context.js';
 import { listTypes } from './types.js';
 
@@ -23,7 +24,6 @@ import { listTypes } from './types.js';
  * are scoped to what the user may see: every subject of the app with the list function, else
  * only the subjects they are a member of; multi-center topics their app takes part in.
  */
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 function visibleSubjects(a: AppActor): SQL {
   const all = a.auth.apiIds.has('ResearchSubjectList.query');

@@ -1,26 +1,29 @@
-import type {
-  JobCancelled,
-  JobDetail,
-  JobKindOption,
-  JobList,
-  JobListItem,
-  JobRetried,
-  JobStatus,
-  jobListQuery,
-  Locale,
+import {
+  JOB_KINDS,
+  type JobCancelled,
+  type JobDetail,
+  type JobKindOption,
+  type JobList,
+  type JobListItem,
+  type JobRetried,
+  type JobStatus,
+  type jobListQuery,
+  type Locale,
+  label,
 } from '@crdp/core';
-import { and, count, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
+import { pageOfTable } from '../db/paging.js';
 import { jobRetries, jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, notFound } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
 import { enqueueJob, findJob, type JobQueue, type JobRow } from '../jobs/runner.js';
-import { JOB_KIND_LABELS } from './kinds.js';
 
-export const kindLabel = (kind: string, locale: Locale) => JOB_KIND_LABELS[kind]?.[locale] ?? kind;
+/** A job kind in words (the labelling layer of @crdp/core; never the bare code). */
+export const kindLabel = (kind: string, locale: Locale) => label('jobKind', kind, locale);
 
 /** Words for the numbers jobs report (push, fill, export, import, QC, OMOP); other keys show as named. */
 const RESULT_TERMS: Record<string, Record<Locale, string>> = {
@@ -126,21 +129,14 @@ export async function listJobs(
   if (q.from) conds.push(gte(jobs.createdAt, new Date(q.from)));
   if (q.to) conds.push(lte(jobs.createdAt, new Date(q.to)));
   const where = and(...conds);
-  const [total] = await db.select({ n: count() }).from(jobs).where(where);
-  const rows = await db
-    .select()
-    .from(jobs)
-    .where(where)
-    .orderBy(desc(jobs.id))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
-  return { list: await views(db, appId, rows, locale), total: total?.n ?? 0 };
+  const { total, rows } = await pageOfTable(db, jobs, where, [desc(jobs.id)], q);
+  return { list: await views(db, appId, rows, locale), total };
 }
 
 /** The kinds of job this app has, with their words, for the list's filter. */
 export async function jobKinds(db: Db, appId: number, locale: Locale): Promise<JobKindOption[]> {
   const rows = await db.selectDistinct({ kind: jobs.kind }).from(jobs).where(eq(jobs.appId, appId));
-  const kinds = new Set([...Object.keys(JOB_KIND_LABELS), ...rows.map((r) => r.kind)]);
+  const kinds = new Set([...JOB_KINDS, ...rows.map((r) => r.kind)]);
   return [...kinds].sort().map((kind) => ({ kind, label: kindLabel(kind, locale) }));
 }
 

@@ -1,26 +1,11 @@
+import { JOB_KIND_LABELS } from '@crdp/core';
 import { z } from 'zod';
 import type { Tx } from '../db/client.js';
 import { FILL_KIND } from '../disease-library/fill.js';
 import { libraryOf } from '../disease-library/libraries.js';
 import { PUSH_KIND } from '../disease-library/push.js';
-import { AppError, bilingual, invalidField } from '../http/errors.js';
+import { AppError, invalidField } from '../http/errors.js';
 import type { SchedulableKind, SchedulableRegistry } from './registry.js';
-
-/**
- * Words for every job kind of the app, for the job list (kinds that are not schedulable too).
- * A kind missing here is shown as its code.
- */
-export const JOB_KIND_LABELS: Record<string, { 'zh-CN': string; 'en-US': string }> = {
-  [PUSH_KIND]: bilingual('专病库患者推送', 'Disease library push'),
-  [FILL_KIND]: bilingual('专病库数据填充', 'Disease library data fill'),
-  'diseaseLibrary.export': bilingual('专病库数据导出', 'Disease library export'),
-  'research.dataset': bilingual('科研数据集生成', 'Research dataset build'),
-  'research.analysis': bilingual('科研统计分析', 'Research analysis'),
-  'cdr.import': bilingual('临床数据导入', 'Clinical data import'),
-  'cdr.synthetic': bilingual('模拟临床数据生成', 'Synthetic clinical data'),
-  'omop.export': bilingual('OMOP 数据导出', 'OMOP export'),
-  'dataQc.run': bilingual('数据质控任务', 'Data quality check'),
-};
 
 const libraryParams = z.object({
   libraryId: z.number().int().positive().max(2_147_483_647),
@@ -58,7 +43,7 @@ const describeLibrary = async (db: Tx, appId: number, params: Record<string, unk
 export const DISEASE_LIBRARY_KINDS: SchedulableKind[] = [
   {
     kind: PUSH_KIND,
-    label: JOB_KIND_LABELS[PUSH_KIND]!,
+    label: JOB_KIND_LABELS['diseaseLibrary.push'],
     params: libraryParams,
     check: async (db, appId, params) => {
       const lib = await ownLibrary(db, appId, params);
@@ -75,7 +60,7 @@ export const DISEASE_LIBRARY_KINDS: SchedulableKind[] = [
   },
   {
     kind: FILL_KIND,
-    label: JOB_KIND_LABELS[FILL_KIND]!,
+    label: JOB_KIND_LABELS['diseaseLibrary.fill'],
     params: libraryParams,
     check: async (db, appId, params) => {
       await ownLibrary(db, appId, params);

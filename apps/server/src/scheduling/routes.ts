@@ -27,6 +27,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { signedIn } from '../http/context.js';
 import { notFound } from '../http/errors.js';
+import { ok } from '../http/reply.js';
 import { findJob } from '../jobs/runner.js';
 import { scheduleTimezone } from './cron.js';
 import { cancelJob, jobDetail, jobKinds, listJobs, ownedJobIds, retryJob } from './jobs.js';
@@ -56,7 +57,6 @@ declare module 'fastify' {
   }
 }
 
-const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const P = '/api/v0.1/task-scheduling';
 const locale = (req: FastifyRequest) => req.locale as Locale;
 

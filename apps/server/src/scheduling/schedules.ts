@@ -13,10 +13,11 @@ import type {
   ScheduleView,
   scheduleListQuery,
 } from '@crdp/core';
-import { and, count, desc, eq, ilike, inArray } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
+import { pageOfTable } from '../db/paging.js';
 import { jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { type Bilingual, invalidField, notFound } from '../http/errors.js';
@@ -150,15 +151,8 @@ export async function listSchedules(
     q.kind ? eq(schedules.kind, q.kind) : undefined,
     q.enabled ? eq(schedules.enabled, q.enabled === 'true') : undefined,
   );
-  const [total] = await env.db.select({ n: count() }).from(schedules).where(cond);
-  const rows = await env.db
-    .select()
-    .from(schedules)
-    .where(cond)
-    .orderBy(desc(schedules.id))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
-  return { list: await views(env.db, env.registry, rows, locale), total: total?.n ?? 0 };
+  const { total, rows } = await pageOfTable(env.db, schedules, cond, [desc(schedules.id)], q);
+  return { list: await views(env.db, env.registry, rows, locale), total };
 }
 
 /** One schedule with its last 20 runs (the job each queued and how it went). */

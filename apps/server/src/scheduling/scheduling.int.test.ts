@@ -56,6 +56,18 @@ describe('task scheduling: jobs and schedules of one app', () => {
     return call('POST', `${P}/schedules`, key, body);
   }
 
+  /** The id of a new schedule of the test library, made by the administrator. */
+  async function libraryScheduleId(
+    name: string,
+    kind: string,
+    cron: string,
+    extra: Record<string, unknown> = {},
+  ) {
+    const c = await create({ name, kind, params: { libraryId: libId }, cron, ...extra });
+    expect(c.status, JSON.stringify(c.body)).toBe(200);
+    return c.body.data.id as number;
+  }
+
   beforeAll(async () => {
     // One job at a time: the two pushes of one library below run in the order they were queued,
     // so the first adds the patients and the second finds them in (two slots would split them).
@@ -223,22 +235,9 @@ describe('task scheduling: jobs and schedules of one app', () => {
 
   it('never runs a disabled schedule; enabling counts the next run from now', async () => {
     now = new Date('2030-02-01T00:00:00Z');
-    const c = await create({
-      name: '停用的',
-      kind: 'diseaseLibrary.fill',
-      params: { libraryId: libId },
-      cron: '*/5 * * * *',
-      enabled: false,
-    });
-    const id = c.body.data.id as number;
-    expect(c.body.data.nextRunAt).toBeNull();
-    const d = await create({
-      name: '后来停用的',
-      kind: 'diseaseLibrary.fill',
-      params: { libraryId: libId },
-      cron: '*/5 * * * *',
-    });
-    const id2 = d.body.data.id as number;
+    const id = await libraryScheduleId('停用的', 'diseaseLibrary.fill', '*/5 * * * *', { enabled: false });
+    expect((await schedule(id)).nextRunAt).toBeNull();
+    const id2 = await libraryScheduleId('后来停用的', 'diseaseLibrary.fill', '*/5 * * * *');
     const off = await call('POST', `${P}/schedules/${id2}/disable`, admin);
     expect(off.status).toBe(200);
     expect((await schedule(id2)).nextRunAt).toBeNull();
@@ -269,13 +268,7 @@ describe('task scheduling: jobs and schedules of one app', () => {
 
   it('runs a schedule now without moving its next run; the job and the schedule show each other', async () => {
     now = new Date('2032-01-01T00:00:00Z');
-    const c = await create({
-      name: '立即运行',
-      kind: 'diseaseLibrary.fill',
-      params: { libraryId: libId },
-      cron: '0 3 * * 1',
-    });
-    const id = c.body.data.id as number;
+    const id = await libraryScheduleId('立即运行', 'diseaseLibrary.fill', '0 3 * * 1');
     const nextBefore = (await schedule(id)).nextRunAt?.toISOString();
     const r = await call('POST', `${P}/schedules/${id}/run`, admin);
     expect(r.status).toBe(200);
@@ -455,13 +448,7 @@ describe('task scheduling: jobs and schedules of one app', () => {
 
   it("another app sees none of this app's schedules and jobs (404) and changes nothing", async () => {
     now = new Date('2034-01-01T00:00:00Z');
-    const c = await create({
-      name: '本院调度',
-      kind: 'diseaseLibrary.fill',
-      params: { libraryId: libId },
-      cron: '0 3 * * *',
-    });
-    const id = c.body.data.id as number;
+    const id = await libraryScheduleId('本院调度', 'diseaseLibrary.fill', '0 3 * * *');
     const [aJob] = await t.app.db.select().from(jobs).where(eq(jobs.appId, appId)).limit(1);
     const before = {
       s: JSON.stringify(await schedule(id)),
@@ -497,19 +484,8 @@ describe('task scheduling: jobs and schedules of one app', () => {
 
   it('changes a schedule (audited; a new cron counts from now) and refuses a taken name', async () => {
     now = new Date('2035-06-01T00:00:00Z');
-    const a = await create({
-      name: '甲',
-      kind: 'diseaseLibrary.fill',
-      params: { libraryId: libId },
-      cron: '0 3 * * *',
-    });
-    await create({
-      name: '乙',
-      kind: 'diseaseLibrary.fill',
-      params: { libraryId: libId },
-      cron: '0 3 * * *',
-    });
-    const id = a.body.data.id as number;
+    const id = await libraryScheduleId('甲', 'diseaseLibrary.fill', '0 3 * * *');
+    await libraryScheduleId('乙', 'diseaseLibrary.fill', '0 3 * * *');
     const taken = await call('PUT', `${P}/schedules/${id}`, admin, { name: '乙' }, 'en-US');
     expect(taken.status).toBe(400);
     expect(taken.body.message).toContain('body.name');

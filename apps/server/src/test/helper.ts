@@ -29,6 +29,8 @@ export async function startTestApp(
     ...loadConfig({}),
     dataDir,
     demoData: true,
+    // Accounts only: the demo hospital's content (seed/hospital) only where a test asks for it.
+    demoPatients: 0,
     demoPassword: TEST_PASSWORD,
     logLevel: 'silent',
     loginRateLimit: 10_000,

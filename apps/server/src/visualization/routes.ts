@@ -19,6 +19,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DISEASE_LIBRARY_DATASETS } from '../disease-library/datasets.js';
 import { appActor } from '../http/context.js';
+import { loadFirst, ok } from '../http/reply.js';
 import { DatasetCatalogue } from './catalogue.js';
 import { CLINICAL_DATASETS } from './clinical-datasets.js';
 import { monthBar } from './month-bar.js';
@@ -37,7 +38,6 @@ import {
   updateDashboard,
 } from './saved.js';
 
-const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
 const chartParams = visChartParams;
 /** Whoever acts in the app: a signed-in person or a free-access link. */
@@ -156,10 +156,7 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
         response: answer(visChart),
       },
       // Another app's id answers 404 before its body is looked at.
-      preValidation: async (req) => {
-        const p = chartParams.safeParse(req.params);
-        if (p.success) await loadChart(app.db, actorOf(req), p.data.chartId);
-      },
+      preValidation: loadFirst(chartParams, (req, p) => loadChart(app.db, actorOf(req), p.chartId)),
     },
     async (req) => ok(await updateChart(actorOf(req), catalogue, req.params.chartId, req.body)),
   );
@@ -216,10 +213,9 @@ function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
         body: visDashboardBody,
         response: answer(visDashboard),
       },
-      preValidation: async (req) => {
-        const p = dashboardParams.safeParse(req.params);
-        if (p.success) await loadDashboard(app.db, actorOf(req), p.data.dashboardId);
-      },
+      preValidation: loadFirst(dashboardParams, (req, p) =>
+        loadDashboard(app.db, actorOf(req), p.dashboardId),
+      ),
     },
     async (req) => ok(await updateDashboard(actorOf(req), req.params.dashboardId, req.body)),
   );

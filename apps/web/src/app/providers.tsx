@@ -29,7 +29,8 @@ export function Providers({ children }: { children: ReactNode }) {
           token: { colorPrimary: settings.primaryColor, colorError: ERROR_COLOR, colorLink: ACTION_COLOR },
         }}
       >
-        <AntApp>{children}</AntApp>
+        {/* Notices open under the header (48 px) and the sign-in page's language bar, never over them. */}
+        <AntApp notification={{ top: 64 }}>{children}</AntApp>
       </ConfigProvider>
     </QueryClientProvider>
   );

@@ -35,8 +35,10 @@ export function useSite(): SiteSettings {
 /** The signed-in user's notices, refreshed every minute. */
 export function useNotices() {
   const { token, ssh } = useSession();
+  const { i18n } = useTranslation();
   return useQuery({
-    queryKey: ['notices', token],
+    // Titles are worded by the server in the reader's language: a language change reads them again.
+    queryKey: ['notices', token, i18n.language],
     queryFn: getNotices,
     enabled: !!token && !ssh,
     refetchInterval: 60_000,

@@ -2,10 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { configureClient } from '../api/client';
 import type { ErrorAction } from '../api/errors';
 import { endSession, loginAddress } from '../app/auth-flow';
+
+/** The key of the 403 notice: one at a time, closed when the page changes. */
+const FORBIDDEN_NOTICE = 'forbidden';
 
 /**
  * Connects the HTTP client to the screen: the error catalogue of spec 000 section 8 becomes
@@ -16,6 +19,11 @@ export function ApiBridge() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { t } = useTranslation();
+  const { pathname } = useLocation();
+
+  // A refusal belongs to the page that was refused: it goes when the person moves on.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each change of page
+  useEffect(() => notification.destroy(FORBIDDEN_NOTICE), [pathname]);
 
   useEffect(() => {
     const toLogin = () => {
@@ -27,7 +35,11 @@ export function ApiBridge() {
         case 'cancelled':
           return;
         case 'forbidden':
-          notification.error({ message: t('error.forbiddenTitle'), description: action.message });
+          notification.error({
+            key: FORBIDDEN_NOTICE,
+            message: t('error.forbiddenTitle'),
+            description: action.message,
+          });
           return;
         case 'noProduct':
           notification.error({ message: t('error.title'), description: action.message, duration: 4 });

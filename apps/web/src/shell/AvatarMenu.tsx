@@ -55,7 +55,7 @@ export function AvatarMenu({ dark }: { dark?: boolean }) {
           data-testid="avatar-menu"
         >
           <Avatar size="small" src={user?.HeadImage || undefined} icon={<UserOutlined />} />
-          <span>{name}</span>
+          <span className="crdp-narrow-hide">{name}</span>
         </Space>
       </Dropdown>
       <ChangePasswordModal open={changing} onClose={() => setChanging(false)} />

@@ -7,7 +7,11 @@ import { useNavigate } from 'react-router';
 import { changePassword, getPublicKey } from '../api/auth';
 import { encryptPassword } from '../api/crypto';
 import { endSession } from '../app/auth-flow';
+import { showServerFieldError } from '../components/form/server-errors';
 import { checkPasswordChange, type PasswordChangeValues } from './password-form';
+
+/** The key of the ordered-check message: one at a time. */
+const PASSWORD_CHECK = 'password-check';
 
 /**
  * Change password (spec 000 sections 4 and 5): ordered checks, policy hint as a warning,
@@ -32,11 +36,12 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
     const values = form.getFieldsValue();
     const problem = checkPasswordChange(values);
     if (problem) {
-      message.error(t(`password.${problem}`));
-      // Also mark the fields, so the person sees where.
+      // One message at a time (a second click replaces it), and the fields say where.
+      message.error({ key: PASSWORD_CHECK, content: t(`password.${problem}`) });
       void form.validateFields().catch(() => undefined);
       return;
     }
+    message.destroy(PASSWORD_CHECK);
     setSaving(true);
     try {
       const key = await getPublicKey();
@@ -50,6 +55,8 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
       endSession(queryClient);
       navigate('/user/login', { replace: true });
     } catch (e) {
+      // The server's refusal of the old or the new password goes under that field.
+      if (showServerFieldError(form, e, [], { oldPwd: 'passwordO', newPwd: 'password' })) return;
       const insecure = e instanceof Error && e.message === 'insecure-context';
       message.error(
         insecure ? t('password.insecure') : e instanceof Error && e.message ? e.message : t('error.retry'),

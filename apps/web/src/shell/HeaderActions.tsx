@@ -33,7 +33,7 @@ export function HeaderActions({ onOpenSettings }: { onOpenSettings: () => void }
         </Tooltip>
       )}
       <NoticeBell />
-      <LanguageSwitch />
+      <LanguageSwitch compact />
       {import.meta.env.DEV && (
         <Tooltip title={t('header.settings')}>
           <button

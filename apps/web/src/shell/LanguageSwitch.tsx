@@ -5,8 +5,11 @@ import { Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage, LANGUAGES } from '../app/i18n';
 
-/** zh-CN / en-US switch; server messages follow through Accept-Language, so cached data reloads. */
-export function LanguageSwitch({ style }: { style?: React.CSSProperties }) {
+/**
+ * zh-CN / en-US switch; server messages follow through Accept-Language, so cached data reloads.
+ * `compact`: in the header, a phone shows the icon only (the label is its accessible name).
+ */
+export function LanguageSwitch({ style, compact }: { style?: React.CSSProperties; compact?: boolean }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   return (
@@ -26,7 +29,10 @@ export function LanguageSwitch({ style }: { style?: React.CSSProperties }) {
         data-testid="language-switch"
         style={style}
       >
-        <TranslationOutlined /> {LANGUAGES.find((l) => l.value === i18n.language)?.label}
+        <TranslationOutlined />{' '}
+        <span className={compact ? 'crdp-narrow-hide' : undefined}>
+          {LANGUAGES.find((l) => l.value === i18n.language)?.label}
+        </span>
       </button>
     </Dropdown>
   );

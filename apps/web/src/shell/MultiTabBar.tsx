@@ -3,32 +3,58 @@ import { App, Dropdown, Tabs } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { closeLeft, closeOthers, closeRight, closeTab, openTab, type TabResult } from './tabs';
-import { setTabs, useTabs } from './useTabs';
+import { confirmLeave } from '../components/useUnsavedChanges';
+import {
+  closeLeft,
+  closeOthers,
+  closeRight,
+  closeTab,
+  openTab,
+  type TabResult,
+  tabAddress,
+  tabLabel,
+} from './tabs';
+import { setTabs, tabObjectOf, useTabs } from './useTabs';
 
 /** Titles by address: a tab shows its title in the language chosen now, not the one it opened in. */
 const TITLES = new Map(flattenRoutes().map((r) => [r.path, r.title]));
 
-/** One tab per visited address; right-click closes current, right, left or other tabs. */
+/**
+ * One tab per route: a change of query only (another library, the next patient) stays in the
+ * route's tab, which goes back to its last address; right-click closes current, right, left or
+ * other tabs.
+ */
 export function MultiTabBar({ route, stickyTop }: { route: RouteEntry; stickyTop: number }) {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const location = useLocation();
   const navigate = useNavigate();
   const state = useTabs();
-  const key = `${location.pathname}${location.search}`;
+  const key = location.pathname;
+  const address = `${location.pathname}${location.search}`;
   const lang = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
   const title = route.title[lang];
 
-  useEffect(() => setTabs((s) => openTab(s, { key, title })), [key, title]);
+  useEffect(
+    () => setTabs((s) => openTab(s, { key, title, address, object: tabObjectOf(key) })),
+    [key, title, address],
+  );
+  const go = (k: string) => {
+    const tab = state.tabs.find((x) => x.key === k);
+    navigate(tab ? tabAddress(tab) : k);
+  };
 
-  const apply = ({ state: next, problem }: TabResult) => {
+  const apply = async ({ state: next, problem }: TabResult) => {
     if (problem) {
       message.warning(t(`tabs.${problem}`));
       return;
     }
+    const active = next.tabs.find((x) => x.key === next.active);
+    const leaves = !!active && active.key !== key;
+    // Closing the page on screen with unsaved edits asks first; the tab stays when the person stays.
+    if (leaves && !(await confirmLeave())) return;
     setTabs(() => next);
-    if (next.active && next.active !== key) navigate(next.active);
+    if (leaves) navigate(tabAddress(active));
   };
 
   return (
@@ -39,7 +65,7 @@ export function MultiTabBar({ route, stickyTop }: { route: RouteEntry; stickyTop
       hideAdd
       size="small"
       activeKey={state.active ?? key}
-      onChange={(k) => navigate(k)}
+      onChange={go}
       onEdit={(k, action) => action === 'remove' && typeof k === 'string' && apply(closeTab(state, k))}
       // Sticky under the header, so the tabs stay at hand on long pages.
       style={{ position: 'sticky', top: stickyTop, zIndex: 10, marginBottom: 16 }}
@@ -64,7 +90,9 @@ export function MultiTabBar({ route, stickyTop }: { route: RouteEntry; stickyTop
               },
             }}
           >
-            <span data-tab-key={tab.key}>{TITLES.get(tab.key.split('?')[0]!)?.[lang] ?? tab.title}</span>
+            <span data-tab-key={tab.key}>
+              {tabLabel(TITLES.get(tab.key)?.[lang] ?? tab.title, tab.object)}
+            </span>
           </Dropdown>
         ),
       }))}

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { closeLeft, closeOthers, closeRight, closeTab, EMPTY_TABS, openTab, type TabsState } from './tabs';
+import {
+  closeLeft,
+  closeOthers,
+  closeRight,
+  closeTab,
+  EMPTY_TABS,
+  nameTab,
+  openTab,
+  type TabsState,
+  tabAddress,
+  tabKeyOf,
+  tabLabel,
+} from './tabs';
 
 const three = (): TabsState =>
   ['/a', '/b', '/c'].reduce((s, key) => openTab(s, { key, title: key }), EMPTY_TABS);
@@ -10,6 +22,20 @@ describe('multi-tab bar', () => {
     expect(s.tabs.map((t) => t.key)).toEqual(['/a', '/b', '/c']);
     expect(s.active).toBe('/a');
     expect(s.tabs[0]?.title).toBe('A');
+  });
+
+  it('keeps one tab per route when only the query changes, going back to the last address', () => {
+    let s = openTab(three(), { key: tabKeyOf('/b?libraryId=1'), title: 'B', address: '/b?libraryId=1' });
+    s = nameTab(s, '/b', '肝病库');
+    s = openTab(s, {
+      key: tabKeyOf('/b?libraryId=2&patientId=7'),
+      title: 'B',
+      address: '/b?libraryId=2&patientId=7',
+    });
+    expect(s.tabs.map((t) => t.key)).toEqual(['/a', '/b', '/c']);
+    expect(tabAddress(s.tabs[1]!)).toBe('/b?libraryId=2&patientId=7');
+    expect(tabLabel('患者列表', s.tabs[1]!.object)).toBe('患者列表 · 肝病库');
+    expect(tabAddress(s.tabs[0]!)).toBe('/a');
   });
 
   it('closes a tab only while more than one is open', () => {

@@ -1,6 +1,7 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
+import { useLocation } from 'react-router';
 import { getSession } from '../app/session';
-import { EMPTY_TABS, type TabsState } from './tabs';
+import { EMPTY_TABS, nameTab, type TabsState } from './tabs';
 
 /**
  * The open tabs, outside React so a layout remount (a 403 page, a lazy page loading) keeps them.
@@ -30,3 +31,20 @@ const subscribe = (l: () => void) => {
 };
 
 export const useTabs = () => useSyncExternalStore(subscribe, current, current);
+
+/**
+ * A page names the object it shows (a library, a form, a patient) in its tab, so one tab per
+ * route still tells which object is open. Call with undefined while the object is loading.
+ */
+export function useTabObject(object: string | undefined) {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (!object) return;
+    objects.set(pathname, object);
+    setTabs((s) => nameTab(s, pathname, object));
+  }, [pathname, object]);
+}
+
+/** The last object named per route, for a tab opened after its page named it. */
+const objects = new Map<string, string>();
+export const tabObjectOf = (key: string) => objects.get(key);

@@ -8,11 +8,13 @@ import {
   type Measure,
   measureOf,
   orderGroups,
+  sortFrom,
   valueFormatter,
 } from '../fields.js';
+import { ADDITIVE, fillMonths } from '../months.js';
 import type { ChartRow, ChartSpec } from '../schema.js';
 import type { ChartSubtype } from '../subtypes.js';
-import { base, type EChartsOption } from './common.js';
+import { base, categoryLabels, type EChartsOption, grid } from './common.js';
 
 interface Shape {
   horizontal: boolean;
@@ -52,7 +54,14 @@ export function cartesianOption(spec: ChartSpec, rows: readonly ChartRow[]): ECh
   const labelField = firstOf(spec, 'label');
   const label = labelField ? measureOf(labelField, rows) : undefined;
 
-  const groups = orderGroups(groupBy(rows, category, locale), category, measures).items;
+  const ordered = orderGroups(groupBy(rows, category, locale), category, measures);
+  // A month axis keeps every month between its first and last (a month with no data is a zero,
+  // not a gap); a chart sorted by its values is a ranking, not a time axis.
+  const ranking =
+    ordered.sorted && sortFrom(category, ...measures.map((m) => m.field))?.sort.axis !== 'categoryValue';
+  const { items: groups, monthly } = ranking
+    ? { items: ordered.items, monthly: false }
+    : fillMonths(ordered.items, (month) => ({ label: month, raw: month, rows: [] }));
   const seriesKeys = color ? groupBy(rows, color, locale).map((g) => g.label) : [undefined];
   // Rows per (category, colour value), built once so each series reads its cells directly.
   const cells = groups.map((g) => {
@@ -66,7 +75,9 @@ export function cartesianOption(spec: ChartSpec, rows: readonly ChartRow[]): ECh
     seriesKeys.map((key) => {
       const data = cells.map((bySeries) => {
         const subset = bySeries.get(key);
-        return subset ? m.of(subset) : null;
+        // On a month axis, a month without rows (for this colour) adds nothing: zero, not a gap.
+        if (!subset?.length) return monthly && ADDITIVE.has(m.how) ? 0 : subset ? m.of(subset) : null;
+        return m.of(subset);
       });
       const name =
         key === undefined ? labelOf(m.field) : measures.length > 1 ? `${labelOf(m.field)} - ${key}` : key;
@@ -89,6 +100,7 @@ export function cartesianOption(spec: ChartSpec, rows: readonly ChartRow[]): ECh
   const categoryAxis = {
     type: 'category',
     data: groups.map((g) => g.label),
+    axisLabel: categoryLabels,
     // Axis names sit beside the axis, centred: at the axis end they run off a narrow card.
     ...(category
       ? { name: labelOf(category), nameLocation: 'middle', nameGap: shape.horizontal ? 48 : 28 }
@@ -109,13 +121,12 @@ export function cartesianOption(spec: ChartSpec, rows: readonly ChartRow[]): ECh
     ...base(spec),
     tooltip: { trigger: 'axis', axisPointer: { type: shape.type === 'bar' ? 'shadow' : 'line' } },
     ...(series.length > 1 ? { legend: { type: 'scroll', bottom: 0, data: series.map((s) => s.name) } } : {}),
-    grid: {
-      containLabel: true,
-      left: 28,
+    grid: grid({
+      left: 16,
       right: 24,
       top: spec.title ? 48 : 24,
-      bottom: (series.length > 1 ? 40 : 16) + 24,
-    },
+      bottom: series.length > 1 ? 40 : 16,
+    }),
     xAxis: shape.horizontal ? valueAxis : categoryAxis,
     yAxis: shape.horizontal ? categoryAxis : valueAxis,
     series: series.map((s) => {

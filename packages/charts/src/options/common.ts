@@ -11,3 +11,14 @@ export function base(spec: ChartSpec): EChartsOption {
     color: [...DEFAULT_TREE_PALETTE],
   };
 }
+
+/**
+ * The plot area inside the canvas: axis labels *and* axis names stay inside it (ECharts'
+ * `containLabel` keeps only the labels in, so a centred axis name was cut off at a card's edge).
+ */
+export function grid(box: { left: number; right: number; top: number; bottom: number }): EChartsOption {
+  return { ...box, outerBoundsMode: 'same', outerBoundsContain: 'all' };
+}
+
+/** Category labels: overlapping ones are hidden, a long one is cut with an ellipsis (tooltips show it whole). */
+export const categoryLabels = { hideOverlap: true, width: 120, overflow: 'truncate' } as const;

@@ -10,7 +10,7 @@ import {
   valueFormatter,
 } from '../fields.js';
 import type { ChartRow, ChartSpec } from '../schema.js';
-import { base, type EChartsOption } from './common.js';
+import { base, type EChartsOption, grid } from './common.js';
 
 /** Heatmap: x and y categories, each cell coloured by the aggregated intensity. */
 export function heatmapOption(spec: ChartSpec, rows: readonly ChartRow[]): EChartsOption {
@@ -38,7 +38,7 @@ export function heatmapOption(spec: ChartSpec, rows: readonly ChartRow[]): EChar
   return {
     ...base(spec),
     tooltip: { position: 'top', valueFormatter: format },
-    grid: { containLabel: true, left: 16, right: 24, top: spec.title ? 48 : 24, bottom: 64 },
+    grid: grid({ left: 16, right: 24, top: spec.title ? 48 : 24, bottom: 64 }),
     xAxis: {
       type: 'category',
       data: xs.map((g) => g.label),
@@ -147,13 +147,7 @@ export function boxOption(spec: ChartSpec, rows: readonly ChartRow[]): EChartsOp
     ...base(spec),
     tooltip: { trigger: 'item' },
     ...(measures.length > 1 ? { legend: { bottom: 0, data: measures.map(labelOf) } } : {}),
-    grid: {
-      containLabel: true,
-      left: 16,
-      right: 24,
-      top: spec.title ? 48 : 24,
-      bottom: measures.length > 1 ? 40 : 16,
-    },
+    grid: grid({ left: 16, right: 24, top: spec.title ? 48 : 24, bottom: measures.length > 1 ? 40 : 16 }),
     xAxis: {
       type: 'category',
       data: groups.map((g) => g.label || labelOf(measures[0]!)),

@@ -12,7 +12,7 @@ import {
 import { htmlLines } from '../html.js';
 import type { ChannelField, ChartRow, ChartSpec } from '../schema.js';
 import { sortOrSkip } from '../sort.js';
-import { base, type EChartsOption } from './common.js';
+import { base, type EChartsOption, grid } from './common.js';
 
 const num = (row: ChartRow, f: ChannelField | undefined, index: number) =>
   f ? toNumber(row[f.field]) : index;
@@ -97,7 +97,7 @@ export function pointsOption(spec: ChartSpec, rows: readonly ChartRow[]): EChart
       },
     },
     ...(color ? { legend: { type: 'scroll', bottom: 0 } } : {}),
-    grid: { containLabel: true, left: 16, right: 24, top: spec.title ? 48 : 24, bottom: color ? 40 : 16 },
+    grid: grid({ left: 16, right: 24, top: spec.title ? 48 : 24, bottom: color ? 40 : 16 }),
     xAxis: { type: 'value', scale: true, name: x ? labelOf(x) : '', axisLabel: { formatter: fx } },
     yAxis: { type: 'value', scale: true, name: labelOf(y), axisLabel: { formatter: fy } },
     series,

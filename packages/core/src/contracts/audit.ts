@@ -1,7 +1,7 @@
 /**
  * Every action the audit trail records, as one union, so a new action cannot be written without
- * being named here, and the operation log (web: pages/system/i18n.ts `auditAction`) cannot miss
- * its label in either language (its label tables are typed against this list).
+ * being named here, and the operation log cannot miss its label in either language (the labelling
+ * layer's table, `labels/audit-actions.ts`, is typed against this list).
  *
  * The entity column says what was acted on; generic verbs (`create`, `update`, `delete`, …) are
  * used where the entity alone says enough.

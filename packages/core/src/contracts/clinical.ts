@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
 import { jsonValue, timestamp, timestampOrNull } from './common.js';
+import { jobView } from './jobs.js';
 
 /**
  * The clinical data repository (CDR, server: apps/server/src/clinical): patient 360 and the
@@ -407,3 +408,16 @@ export const cdrSearchResult = cdrKeysetPage(cdrSearchHit).extend({
   terms: z.array(z.string()),
 });
 export type CdrSearchResult = z.infer<typeof cdrSearchResult>;
+
+// ---- Synthetic patients ----------------------------------------------------------------------
+
+/** A synthetic-patients request: how many patients, from which seed (same seed, same patients). */
+export const cdrSyntheticBody = z.object({
+  patients: z.number().int().min(1).max(5000),
+  seed: z.number().int().min(0).max(2_147_483_647),
+});
+export type CdrSyntheticBody = z.infer<typeof cdrSyntheticBody>;
+
+/** One synthetic-patients job of the app, for the import list: the job and what was asked. */
+export const cdrSyntheticRun = jobView.extend({ patients: z.number().int(), seed: z.number().int() });
+export type CdrSyntheticRun = z.infer<typeof cdrSyntheticRun>;

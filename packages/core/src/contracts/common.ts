@@ -32,6 +32,15 @@ export const timestampOrNull = timestamp.nullable();
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int() });
 
+/**
+ * The page a list asks for in its query string: a 1-based page number and a page size of at
+ * most `maxSize` rows (spread into the area's query schema).
+ */
+export const pageQueryFields = (maxSize: number, defaultSize = 20) => ({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  size: z.coerce.number().int().min(1).max(maxSize).default(defaultSize),
+});
+
 /** A file download: the body is the file; its Content-Type and Content-Disposition say which. */
 export const fileDownload = z.unknown().meta({ description: 'A file; the Content-Type header says which.' });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { page, timestamp } from './common.js';
+import { page, pageQueryFields, timestamp } from './common.js';
 import { type JobStatus, jobStatus } from './jobs.js';
 
 /**
@@ -76,19 +76,16 @@ export type QcPlanBody = z.input<typeof qcPlanInput>;
 
 export const qcTaskInput = z.object({ planId: serialId });
 
-const pageNumber = z.coerce.number().int().min(1).max(100_000).default(1);
-const pageSize = z.coerce.number().int().min(1).max(200).default(20);
+const pageFields = pageQueryFields(200);
 export const qcListQuery = z.object({
-  page: pageNumber,
-  size: pageSize,
+  ...pageFields,
   keyword: z.string().max(100).optional(),
   enabled: z.enum(['true', 'false']).optional(),
 });
 export type QcListQuery = z.infer<typeof qcListQuery>;
-export const qcPageQuery = z.object({ page: pageNumber, size: pageSize });
+export const qcPageQuery = z.object(pageFields);
 export const qcFaultQuery = z.object({
-  page: pageNumber,
-  size: pageSize,
+  ...pageFields,
   taskRuleId: serialId.optional(),
   keyword: z.string().max(100).optional(),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cohortCriteriaSchema } from '../cohort/index.js';
 import { safeText } from '../helpers/control-chars.js';
 import { isoDateSchema } from '../helpers/iso-date.js';
-import { jsonValue, page, timestamp, timestampOrNull } from './common.js';
+import { jsonValue, page, pageQueryFields, timestamp, timestampOrNull } from './common.js';
 import { jobStatus } from './jobs.js';
 
 /**
@@ -61,8 +61,7 @@ const bigId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 export const libraryItemKey = z.string().regex(LIBRARY_ITEM_KEY_PATTERN, 'an item key of the CRF');
 const name = safeText(LIBRARY_NAME_MAX, { min: 1 });
 const description = safeText(LIBRARY_DESCRIPTION_MAX, { multiline: true });
-const pageNumber = z.coerce.number().int().min(1).max(100_000).default(1);
-const pageSize = z.coerce.number().int().min(1).max(200).default(20);
+const pageFields = pageQueryFields(200);
 
 export const libraryParams = z.object({ id: serialId });
 export const libraryPatientParams = z.object({ id: serialId, patientId: bigId });
@@ -109,8 +108,7 @@ export type LibraryPatch = z.infer<typeof libraryPatch>;
 export type LibraryPatchBody = z.input<typeof libraryPatch>;
 
 export const libraryListQuery = z.object({
-  page: pageNumber,
-  size: pageSize,
+  ...pageFields,
   keyword: z.string().trim().max(LIBRARY_KEYWORD_MAX).optional(),
 });
 export type LibraryListQuery = z.input<typeof libraryListQuery>;
@@ -162,8 +160,7 @@ export const libraryUnobtainableInput = z.object({
 export type LibraryUnobtainableBody = z.input<typeof libraryUnobtainableInput>;
 
 export const libraryFillLogQuery = z.object({
-  page: pageNumber,
-  size: pageSize,
+  ...pageFields,
   patientId: bigId.optional(),
   itemKey: libraryItemKey.optional(),
   outcome: z.enum(LIBRARY_FILL_OUTCOMES).optional(),

@@ -4,6 +4,7 @@ export * from './auth.js';
 export * from './clinical.js';
 export * from './common.js';
 export * from './data-qc.js';
+export * from './demo.js';
 export * from './disease-library.js';
 export * from './jobs.js';
 export * from './multicenter.js';

@@ -11,6 +11,24 @@ export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancel
 export type JobStatus = (typeof JOB_STATUSES)[number];
 export const jobStatus = z.enum(JOB_STATUSES);
 
+/**
+ * Every kind of background job the server runs (its queue name); the job list, the bell's
+ * notices and the scheduler word them with `label('jobKind', …)` of the labelling layer.
+ */
+export const JOB_KINDS = [
+  'diseaseLibrary.push',
+  'diseaseLibrary.fill',
+  'diseaseLibrary.export',
+  'research.dataset',
+  'research.analysis',
+  'cdr.import',
+  'cdr.synthetic',
+  'omop.export',
+  'dataQc.run',
+  'demo.seed',
+] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
 const int = z.number().int();
 const jobId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 

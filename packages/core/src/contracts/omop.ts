@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { refuseControlChars } from '../helpers/control-chars.js';
-import { timestamp, timestampOrNull } from './common.js';
+import { pageQueryFields, timestamp, timestampOrNull } from './common.js';
 import { jobStatus } from './jobs.js';
 
 /**
@@ -83,8 +83,7 @@ export type OmopMappingBody = z.input<typeof omopMappingInput>;
 export const omopMappingQuery = z.object({
   kind: z.enum(OMOP_MAPPING_KINDS).optional(),
   keyword: omopText(OMOP_SOURCE_CODE_MAX).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(200).default(20),
+  ...pageQueryFields(200),
 });
 export type OmopMappingQuery = z.infer<typeof omopMappingQuery>;
 
@@ -155,10 +154,13 @@ export const omopRuleInput = z.object({
 export type OmopRuleInput = z.infer<typeof omopRuleInput>;
 export type OmopRuleBody = z.input<typeof omopRuleInput>;
 
-export const omopRulePatch = z.object({
+/** Renaming a rule or task, or changing its note. */
+const omopNamePatch = z.object({
   name: omopText(OMOP_NAME_MAX, 1),
   note: omopText(OMOP_NOTE_MAX).optional(),
 });
+
+export const omopRulePatch = omopNamePatch;
 export type OmopRulePatch = z.infer<typeof omopRulePatch>;
 
 /** A rule in effect; a built-in one the app has not stored yet has no id and no update time. */
@@ -196,16 +198,10 @@ export const omopTaskInput = z.object({
 export type OmopTaskInput = z.infer<typeof omopTaskInput>;
 export type OmopTaskBody = z.input<typeof omopTaskInput>;
 
-export const omopTaskPatch = z.object({
-  name: omopText(OMOP_NAME_MAX, 1),
-  note: omopText(OMOP_NOTE_MAX).optional(),
-});
+export const omopTaskPatch = omopNamePatch;
 export type OmopTaskPatch = z.infer<typeof omopTaskPatch>;
 
-export const omopTaskQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(20),
-});
+export const omopTaskQuery = z.object(pageQueryFields(100));
 export type OmopTaskQuery = z.infer<typeof omopTaskQuery>;
 
 /** Codes of one vocabulary kind that no map covers (their rows carry concept 0). */

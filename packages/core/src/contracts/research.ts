@@ -373,6 +373,28 @@ export type ResearchRecruited = z.infer<typeof researchRecruited>;
 export const researchCriteriaCount = z.object({ count: int });
 export type ResearchCriteriaCount = z.infer<typeof researchCriteriaCount>;
 
+/** What the variable catalogue is asked: a search text and which kind of source. */
+export const researchCatalogueQuery = z.object({
+  kind: z.enum(['lab', 'diagnosis']),
+  /** Part of a code or a name; empty lists the most frequent. */
+  q: safeText(60).default(''),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+});
+/**
+ * A candidate variable from the app's own clinical data: a lab item (by its code) or a diagnosis
+ * category (the first three characters of the ICD-10 code), with how often it occurs.
+ */
+export const researchCatalogueItem = z.object({
+  kind: z.enum(['lab', 'diagnosis']),
+  code: z.string(),
+  name: z.string(),
+  /** A lab item's unit as the data most often has it; '' for a diagnosis. */
+  unit: z.string(),
+  /** Patients of the app with at least one such result or diagnosis. */
+  patients: int,
+});
+export type ResearchCatalogueItem = z.infer<typeof researchCatalogueItem>;
+
 /** Allowed status moves of a subject, by status. */
 export const researchStatusTable = z.record(z.enum(TASK_STATUSES), z.array(z.enum(TASK_STATUSES)).readonly());
 export type ResearchStatusTable = z.infer<typeof researchStatusTable>;
@@ -467,6 +489,13 @@ export const researchDatasetColumn = z.object({
   label: z.string(),
   type: z.enum(['number', 'category']),
   survival: z.object({ part: z.enum(['time', 'event']), of: z.string() }).optional(),
+  /**
+   * A coded column (its cells are codes, e.g. sex 1/2, a single choice 0/1/3): the family of the
+   * labelling layer that words the codes, or the CRF item's options. Statistics treat it as
+   * categorical; screens show the words, not the codes.
+   */
+  codeFamily: z.enum(['gender']).optional(),
+  options: z.array(z.object({ value: z.union([z.string(), z.number()]), label: z.string() })).optional(),
 });
 export type ResearchDatasetColumn = z.infer<typeof researchDatasetColumn>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp, timestampOrNull } from './common.js';
+import { pageQueryFields, timestamp, timestampOrNull } from './common.js';
 import { jobStatus, scheduleTrigger } from './jobs.js';
 
 /**
@@ -42,8 +42,7 @@ export const schedulePatch = z.object({ name, kind, params, cron }).partial();
 export type SchedulePatch = z.infer<typeof schedulePatch>;
 
 export const scheduleListQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageQueryFields(100),
   name: z.string().trim().max(100).optional(),
   kind: z.string().trim().max(100).optional(),
   enabled: z.enum(['true', 'false']).optional(),

@@ -656,6 +656,8 @@ export const ROUTE_TABLE: RouteEntry[] = [
         name: 'LogActivationDetails',
         path: '/log-management/activation-details',
         title: { 'zh-CN': '激活详情', 'en-US': 'Activation details' },
+        // Opens from its list with the object to show; bare it has nothing to show.
+        hidden: true,
         actions: ['get'],
       },
     ],
@@ -755,6 +757,8 @@ export const ROUTE_TABLE: RouteEntry[] = [
         name: 'CrfHepatopathyPocEdit',
         path: '/crf-management/hepatopathyPoc/edit',
         title: { 'zh-CN': '编辑 CRF', 'en-US': 'Edit a CRF' },
+        // Opens from its list with the object to show; bare it has nothing to show.
+        hidden: true,
         actions: ['edit'],
       },
       {
@@ -762,6 +766,8 @@ export const ROUTE_TABLE: RouteEntry[] = [
         name: 'CrfHepatopathyPocEditTable',
         path: '/crf-management/hepatopathyPoc/editTable',
         title: { 'zh-CN': '表格编辑', 'en-US': 'Table editor' },
+        // Opens from its list with the object to show; bare it has nothing to show.
+        hidden: true,
         actions: ['edit'],
       },
       {

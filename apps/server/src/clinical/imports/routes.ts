@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { importRecords } from '../../db/schema/index.js';
 import { appActor, signedIn } from '../../http/context.js';
+import { ok } from '../../http/reply.js';
 import { str } from '../records.js';
 import { CDR_WRITE_API_ID } from '../routes-cdr.js';
 import { CSV_TARGETS, csvFields, csvImportInput } from './csv.js';
@@ -19,7 +20,6 @@ import {
 } from './service.js';
 
 const dbId = () => z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const BIG_BODY = 20 * 1024 * 1024;
 
 const fhirBody = z.object({

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { audit, auditRead, filterNames } from '../../audit/audit.js';
 import { appActor } from '../../http/context.js';
+import { CSV_TYPE, sendAttachment } from '../../http/reply.js';
 import { canSeeIdentity } from '../privacy.js';
 import { exportSearch, searchInput, searchPatientsByConditions } from './search.js';
 
@@ -63,9 +64,7 @@ export async function searchRoutes(app: FastifyInstance) {
         entity: 'patient_search',
         after: { filters: filterNames(req.body, SEARCH_FILTERS), rows },
       });
-      reply.header('content-type', 'text/csv; charset=utf-8');
-      reply.header('content-disposition', 'attachment; filename="full-text-retrieval.csv"');
-      return reply.send(csv);
+      return sendAttachment(reply, { type: CSV_TYPE, name: 'full-text-retrieval.csv', body: csv });
     },
   );
 }

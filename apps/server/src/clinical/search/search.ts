@@ -2,6 +2,8 @@ import { cdrSearchConditions, type cdrSearchHit, cdrSearchLab, type cdrSearchRes
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../../db/client.js';
+import { containsPattern } from '../../db/like.js';
+import { rowsOf } from '../../db/rows.js';
 import { csvText } from '../../files/csv.js';
 import { schemaMessage } from '../../http/validation-messages.js';
 import { highlight, termsOf, tsqueryOf } from '../bigrams.js';
@@ -49,7 +51,7 @@ export const searchInput = cdrSearchConditions
   );
 export type SearchInput = z.infer<typeof searchInput>;
 
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const like = containsPattern;
 
 function range(col: SQL, q: SearchInput): SQL {
   const parts: SQL[] = [];
@@ -99,8 +101,6 @@ export function searchWhere(appId: number, q: SearchInput): SQL {
   }
   return sql.join(conds, sql` and `);
 }
-
-const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
 /** A patient meeting every condition, as the API answers it (the `cdrSearchHit` contract). */
 type Found = z.input<typeof cdrSearchHit>;

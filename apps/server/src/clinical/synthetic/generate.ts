@@ -110,6 +110,17 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
   if (stages.length > 1 && r() < 0.4) stages.push(COURSES[3]!);
   const comorbidPick = pick(COMORBID);
   const comorbid = r() < 0.3 && comorbidPick.icd10 !== course.icd10 ? comorbidPick : null;
+  // One body per patient: a height, and a weight that drifts slowly from visit to visit (and
+  // falls with cirrhosis and cancer), never two unrelated numbers on one stay.
+  const height = Math.floor(gender === 1 ? between(160, 182) : between(150, 170));
+  const bmi = course.key === 'nafld' ? between(25, 31) : between(19, 27);
+  let weight = bmi * (height / 100) ** 2;
+  // Labs and vital signs that match the diagnoses: blood pressure with hypertension, glucose with
+  // diabetes, platelets with thrombocytopenia; a resting pulse of the patient's own.
+  const hypertensive = course.key === 'hypertension' || comorbid?.icd10 === 'I10';
+  const diabetic = comorbid?.icd10 === 'E11.9';
+  const thrombocytopenic = comorbid?.icd10 === 'D69.6';
+  const restingPulse = Math.floor(between(66, 90));
   if (r() < 0.1) {
     out.allergies.push({
       appId,
@@ -169,19 +180,26 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
       course.key === 'hypertension' ? 0 : 0.1,
       severity * between(0.6, 1.3) + (stage.key === 'hcc' ? 0.5 : stage.key === 'cirrhosis' ? 0.3 : 0),
     );
+    const liverDamage = course.key === 'hypertension' ? 0 : severity;
     const labValues: Partial<Record<LabCode, number>> = {
-      ALT: round(between(15, 45) + severity * between(20, 160), 0),
-      AST: round(between(15, 35) + severity * between(15, 140), 0),
-      TBIL: round(between(6, 18) + severity * between(2, 40)),
-      ALB: round(between(38, 48) - severity * between(2, 10)),
-      AFP: round(stage.key === 'hcc' ? between(50, 3000) : between(1, 8) + severity * between(0, 10)),
+      ALT: round(between(12, 40) + liverDamage * between(20, 160), 0),
+      AST: round(between(15, 35) + liverDamage * between(15, 140), 0),
+      TBIL: round(between(6, 18) + liverDamage * between(2, 40)),
+      ALB: round(between(40, 48) - liverDamage * between(2, 10)),
+      AFP: round(stage.key === 'hcc' ? between(50, 3000) : between(1, 6) + liverDamage * between(0, 3)),
       PLT: round(
-        between(140, 300) - (stage.key === 'cirrhosis' || stage.key === 'hcc' ? between(40, 120) : 0),
+        thrombocytopenic
+          ? between(45, 95)
+          : between(150, 300) - (stage.key === 'cirrhosis' || stage.key === 'hcc' ? between(40, 90) : 0),
         0,
       ),
+      GLU: round(diabetic ? between(7.2, 12.5) : between(4.2, 6.0)),
     };
-    if (course.key === 'hbv')
+    if (course.key === 'hbv') {
+      // Antiviral treatment from the first visit on: the viral load falls and stays low.
       labValues.HBVDNA = round(v === 0 ? 10 ** between(3, 8) : 10 ** between(0, 3), 0);
+      labValues.HBSAG = round(v === 0 ? between(800, 20_000) : between(100, 5000), 0);
+    }
     if (course.key === 'hcv') labValues.HCVRNA = round(v === 0 ? 10 ** between(4, 7) : between(0, 15), 0);
     const collected = new Date(admit.getTime() + 23 * HOUR);
     for (const [code, value] of Object.entries(labValues) as Array<[LabCode, number]>) {
@@ -275,9 +293,15 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
     }
 
     const complaint = pick(stage.complaint);
-    const t0 = round(between(36.3, 37.4));
-    const pulse = Math.floor(between(66, 96));
-    const bp = `${Math.floor(between(105, 150))}/${Math.floor(between(65, 95))}`;
+    const t0 = round(between(36.3, 37.2));
+    const pulse = restingPulse + Math.floor(between(-4, 5));
+    const bp = hypertensive
+      ? `${Math.floor(between(142, 172))}/${Math.floor(between(88, 104))}`
+      : `${Math.floor(between(105, 135))}/${Math.floor(between(65, 85))}`;
+    weight = Math.max(
+      38,
+      weight + between(-1.5, 1.5) - (stage.key === 'hcc' || stage.key === 'cirrhosis' ? 2 : 0),
+    );
     if (inpatient) {
       out.physicalExams.push(
         {
@@ -285,7 +309,7 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
           patientId: pid,
           visitId: vid,
           item: '身高',
-          value: String(Math.floor(between(150, 182))),
+          value: String(height),
           unit: 'cm',
           recordedAt: admit,
           source: 'synthetic',
@@ -296,7 +320,7 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
           patientId: pid,
           visitId: vid,
           item: '体重',
-          value: String(round(between(45, 90))),
+          value: String(round(weight)),
           unit: 'kg',
           recordedAt: admit,
           source: 'synthetic',
@@ -406,14 +430,16 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
     // Notes: what a clinician writes, with the numbers above.
     const sex = gender === 1 ? '男' : '女';
     const visitAge = age - Math.floor((ANCHOR - admit.getTime()) / (365.25 * DAY));
-    const labLine = `ALT ${labValues.ALT}U/L，AST ${labValues.AST}U/L，TBIL ${labValues.TBIL}μmol/L，ALB ${labValues.ALB}g/L，AFP ${labValues.AFP}ng/mL${labValues.HBVDNA !== undefined ? `，HBV-DNA ${labValues.HBVDNA}IU/mL` : ''}${labValues.HCVRNA !== undefined ? `，HCV-RNA ${labValues.HCVRNA}IU/mL` : ''}`;
+    const labLine = `${diabetic ? `空腹血糖 ${labValues.GLU}mmol/L，` : ''}ALT ${labValues.ALT}U/L，AST ${labValues.AST}U/L，TBIL ${labValues.TBIL}μmol/L，ALB ${labValues.ALB}g/L，AFP ${labValues.AFP}ng/mL${labValues.HBVDNA !== undefined ? `，HBV-DNA ${labValues.HBVDNA}IU/mL` : ''}${labValues.HCVRNA !== undefined ? `，HCV-RNA ${labValues.HCVRNA}IU/mL` : ''}`;
     const dxLine = dx.map((d, i) => `${i + 1}.${d.name}`).join(' ');
     const history = viral
       ? `${Math.floor(between(2, 20))}年前发现${course.key === 'hbv' ? '乙肝表面抗原阳性' : '丙肝抗体阳性'}，${r() < 0.5 ? '未规律抗病毒治疗' : '曾口服抗病毒药物治疗'}`
-      : `${Math.floor(between(1, 10))}年前体检发现异常，未规律诊治`;
+      : course.key === 'hypertension'
+        ? `${Math.floor(between(1, 10))}年前发现血压升高，最高${Math.floor(between(160, 190))}/${Math.floor(between(95, 110))}mmHg`
+        : `${Math.floor(between(1, 10))}年前体检发现异常，未规律诊治`;
     const jaundice = labValues.TBIL! > 34 ? '轻度黄染' : '无黄染';
     const body = inpatient
-      ? `患者${name}，${sex}，${visitAge}岁，因“${complaint}${Math.floor(between(1, 12))}月”于${admit.toISOString().slice(0, 10)}入院。现病史：${history}。近期${complaint}，无发热、寒战。既往史：${comorbid ? `${comorbid.name}病史` : '否认高血压、糖尿病病史'}，${r() < 0.1 ? '有青霉素过敏史' : '否认药物过敏史'}。查体：T ${t0}℃，P ${pulse}次/分，BP ${bp}mmHg，神志清，皮肤巩膜${jaundice}，腹软，${stage.key === 'cirrhosis' ? '移动性浊音阳性' : '无压痛及反跳痛'}。辅助检查：${labLine}。影像：${conclusion}。初步诊断：${dxLine}。诊疗计划：完善相关检查，${drugs[0]![0]}等治疗，监测肝功能变化。`
+      ? `患者${name}，${sex}，${visitAge}岁，因“${complaint}${Math.floor(between(1, 12))}月”于${admit.toISOString().slice(0, 10)}入院。现病史：${history}。近期${complaint}，无发热、寒战。既往史：${course.key === 'hypertension' ? '高血压病史，规律服药' : comorbid ? `${comorbid.name}病史` : '否认高血压、糖尿病病史'}，${r() < 0.1 ? '有青霉素过敏史' : '否认药物过敏史'}。查体：T ${t0}℃，P ${pulse}次/分，BP ${bp}mmHg，体重 ${round(weight)}kg，神志清，皮肤巩膜${jaundice}，腹软，${stage.key === 'cirrhosis' ? '移动性浊音阳性' : '无压痛及反跳痛'}。辅助检查：${labLine}。影像：${conclusion}。初步诊断：${dxLine}。诊疗计划：完善相关检查，${drugs[0]![0]}等治疗，监测肝功能变化。`
       : `${sex}，${visitAge}岁。主诉：${complaint}。现病史：${history}。查体：神志清，皮肤巩膜${jaundice}，腹软。辅助检查：${labLine}。诊断：${dxLine}。处理：${drugs[0]![0]} ${drugs[0]![1]}${drugs[0]![2]} ${drugs[0]![4]}，定期复查肝功能${course.key === 'hbv' ? '及HBV-DNA' : ''}。`;
     const title = inpatient ? '入院记录' : kind === 'emergency' ? '急诊病历' : '门诊病历';
     out.documents.push({

@@ -1,9 +1,11 @@
-import { jobView as jobViewSchema, restOk } from '@crdp/core';
+import { cdrSyntheticBody, cdrSyntheticRun, jobView as jobViewSchema, restOk } from '@crdp/core';
+import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { audit } from '../../audit/audit.js';
-import { signedIn } from '../../http/context.js';
+import { jobs } from '../../db/schema/index.js';
+import { appActor, signedIn } from '../../http/context.js';
 import { jobView } from '../../jobs/routes.js';
 import { enqueueJob } from '../../jobs/runner.js';
 import { CDR_WRITE_API_ID } from '../routes-cdr.js';
@@ -30,10 +32,7 @@ export async function syntheticRoutes(app: FastifyInstance) {
       schema: {
         tags: ['cdr'],
         summary: 'Generate synthetic patients (a job; the same seed always gives the same patients)',
-        body: z.object({
-          patients: z.number().int().min(1).max(5000),
-          seed: z.number().int().min(0).max(2_147_483_647),
-        }),
+        body: cdrSyntheticBody,
         response: { 200: restOk(jobViewSchema) },
       },
     },
@@ -51,6 +50,32 @@ export async function syntheticRoutes(app: FastifyInstance) {
       });
       app.jobs.nudge();
       return { code: 200 as const, data: jobView(job, req.locale), message: 'ok' };
+    },
+  );
+  // The import list shows these jobs next to the file imports: a generation is an import too.
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/v0.1/cdr/synthetic',
+    {
+      config: { access: { apiId: 'DataLakeDataResourceMaintenance.query' } },
+      schema: {
+        tags: ['cdr'],
+        summary: "The app's latest synthetic-patients jobs (newest first, at most 20)",
+        response: { 200: restOk(z.array(cdrSyntheticRun)) },
+      },
+    },
+    async (req) => {
+      const { appId } = appActor(req.ctx);
+      const rows = await app.db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.appId, appId), eq(jobs.kind, SYNTHETIC_JOB)))
+        .orderBy(desc(jobs.id))
+        .limit(20);
+      const data = rows.map((j) => {
+        const p = j.params as { patients?: number; seed?: number };
+        return { ...jobView(j, req.locale), patients: p.patients ?? 0, seed: p.seed ?? 0 };
+      });
+      return { code: 200 as const, data, message: 'ok' };
     },
   );
 }

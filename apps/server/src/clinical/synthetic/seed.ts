@@ -101,8 +101,15 @@ export interface SeedOptions {
   appId: number;
   patients: number;
   seed: number;
+  /** The first patient index to write (a seeding that resumes after the ones already written). */
+  from?: number;
   /** Patients per batch (one transaction each). */
   batchSize?: number;
+  /**
+   * A pause after each batch, so requests are answered while a seeding runs in the server: on the
+   * embedded database every query runs on this process's one thread, a batch holds it.
+   */
+  pauseMs?: number;
   /** Batches written at once (PostgreSQL COPY path only). */
   workers?: number;
   /** When given, rows go in by COPY on this pool; else by INSERT through Drizzle. */
@@ -119,8 +126,8 @@ export async function seedSynthetic(db: Db, o: SeedOptions) {
   const pool = (active as unknown as { rows: Array<{ active: boolean }> }).rows[0]?.active
     ? undefined
     : o.pool;
-  let next = 0;
-  let done = 0;
+  let next = o.from ?? 0;
+  let done = next;
   let rows = 0;
   const worker = async () => {
     const client = pool ? await pool.connect() : null;
@@ -136,11 +143,12 @@ export async function seedSynthetic(db: Db, o: SeedOptions) {
         rows += written;
         done += to - from;
         await o.onProgress?.(done, rows);
+        if (o.pauseMs) await new Promise((r) => setTimeout(r, o.pauseMs));
       }
     } finally {
       client?.release();
     }
   };
   await Promise.all(Array.from({ length: pool ? (o.workers ?? 2) : 1 }, worker));
-  return { patients: done, rows };
+  return { patients: done - (o.from ?? 0), rows };
 }

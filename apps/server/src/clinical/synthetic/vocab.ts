@@ -85,6 +85,8 @@ export const LABS = {
   HBVDNA: { name: '乙肝病毒DNA', unit: 'IU/mL', low: 0, high: 20 },
   HCVRNA: { name: '丙肝病毒RNA', unit: 'IU/mL', low: 0, high: 15 },
   PLT: { name: '血小板计数', unit: '10^9/L', low: 125, high: 350 },
+  GLU: { name: '空腹血糖', unit: 'mmol/L', low: 3.9, high: 6.1 },
+  HBSAG: { name: '乙肝表面抗原定量', unit: 'IU/mL', low: 0, high: 0.05 },
 } as const;
 export type LabCode = keyof typeof LABS;
 

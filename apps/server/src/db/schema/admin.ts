@@ -1,5 +1,7 @@
-import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps } from './columns.js';
 import { apps } from './identity.js';
+import { parentKey } from './keys.js';
 import { appScope } from './policies.js';
 
 /**
@@ -10,15 +12,12 @@ export const diseases = pgTable(
   'diseases',
   {
     diseaseId: serial('disease_id').primaryKey(),
-    appId: integer('app_id')
-      .notNull()
-      .references(() => apps.appId, { onDelete: 'cascade' }),
+    appId: parentKey('app_id', () => apps.appId),
     name: text('name').notNull(),
     icd10: text('icd10').notNull().default(''),
     category: text('category').notNull().default(''),
     enabled: boolean('enabled').notNull().default(true),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('diseases_app_name').on(t.appId, t.name),

@@ -1,3 +1,4 @@
+import { CDR_IMPORT_FORMATS, CDR_IMPORT_STATUSES } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -12,8 +13,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { appId, at } from './columns.js';
-import { users } from './identity.js';
+import { appId, at, createdAt, createdBy, timestamps } from './columns.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -50,8 +50,7 @@ export const patients = pgTable(
     contacts: jsonb('contacts').notNull().default([]),
     source: source(),
     sourceId: sourceId(),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('patients_app_source').on(t.appId, t.source, t.sourceId),
@@ -321,21 +320,14 @@ export const importRecords = pgTable(
     counts: jsonb('counts').notNull().default({}),
     /** Refused rows: [{ row, field, message }], at most 1,000 kept. */
     errors: jsonb('errors').notNull().default([]),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdBy: createdBy(),
+    createdAt: createdAt(),
     finishedAt: at('finished_at'),
   },
   (t) => [
     index('import_records_app').on(t.appId, t.id),
-    oneOf('import_records_status', t.status, [
-      'queued',
-      'running',
-      'succeeded',
-      'partial',
-      'failed',
-      'cancelled',
-    ]),
-    oneOf('import_records_format', t.format, ['fhir', 'csv']),
+    oneOf('import_records_status', t.status, CDR_IMPORT_STATUSES),
+    oneOf('import_records_format', t.format, CDR_IMPORT_FORMATS),
     appScope(),
   ],
 );

@@ -1,17 +1,9 @@
-import {
-  bigint,
-  bigserial,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { CRF_FORM_STATUSES, CRF_RECORD_STATUSES } from '@crdp/crf';
+import { bigint, bigserial, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
-import { appId, at } from './columns.js';
+import { appId, appKeys, at, authored, createdAt, createdBy, timestamps } from './columns.js';
 import { users } from './identity.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -23,8 +15,7 @@ import { appScope, oneOf } from './policies.js';
 export const crfForms = pgTable(
   'crf_forms',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     category: text('category').notNull().default(''),
     /** active | archived */
@@ -33,13 +24,11 @@ export const crfForms = pgTable(
     draft: jsonb('draft').notNull(),
     /** Number of the latest published version; 0 while never published. */
     latestVersion: integer('latest_version').notNull().default(0),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [
     index('crf_forms_app').on(t.appId, t.status),
-    oneOf('crf_forms_status', t.status, ['active', 'archived']),
+    oneOf('crf_forms_status', t.status, CRF_FORM_STATUSES),
     appScope(),
   ],
 );
@@ -47,11 +36,8 @@ export const crfForms = pgTable(
 export const crfFormVersions = pgTable(
   'crf_form_versions',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    formId: integer('form_id')
-      .notNull()
-      .references(() => crfForms.id, { onDelete: 'cascade' }),
+    ...appKeys(),
+    formId: parentKey('form_id', () => crfForms.id),
     version: integer('version').notNull(),
     /** Immutable once written: records point at it. */
     definition: jsonb('definition').notNull(),
@@ -67,9 +53,7 @@ export const crfRecords = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    formId: integer('form_id')
-      .notNull()
-      .references(() => crfForms.id, { onDelete: 'cascade' }),
+    formId: parentKey('form_id', () => crfForms.id),
     versionId: integer('version_id')
       .notNull()
       .references(() => crfFormVersions.id, { onDelete: 'restrict' }),
@@ -88,13 +72,12 @@ export const crfRecords = pgTable(
     assignedTo: integer('assigned_to').references(() => users.userId, { onDelete: 'set null' }),
     /** The free-access key a record was created through; such a link sees only its own records. */
     freeKeyId: integer('free_key_id'),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
+    createdBy: createdBy(),
     createdByName: text('created_by_name').notNull().default(''),
     updatedByName: text('updated_by_name').notNull().default(''),
     /** Optimistic concurrency: a save names the revision it started from. */
     revision: integer('revision').notNull().default(1),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
     submittedAt: at('submitted_at'),
     lockedAt: at('locked_at'),
     /** Soft delete: the row and its history stay; lists and exports leave it out. */
@@ -107,7 +90,7 @@ export const crfRecords = pgTable(
     index('crf_records_form').on(t.appId, t.formId, t.id),
     index('crf_records_patient').on(t.appId, t.patientId),
     index('crf_records_subject').on(t.appId, t.subjectCode),
-    oneOf('crf_records_status', t.status, ['draft', 'submitted', 'verified', 'locked']),
+    oneOf('crf_records_status', t.status, CRF_RECORD_STATUSES),
     // A record is locked from submitted or verified, and unlocking restores that status.
     oneOf('crf_records_status_before_lock', t.statusBeforeLock, ['submitted', 'verified']),
     appScope(),
@@ -141,9 +124,7 @@ export const crfUploads = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    formId: integer('form_id')
-      .notNull()
-      .references(() => crfForms.id, { onDelete: 'cascade' }),
+    formId: parentKey('form_id', () => crfForms.id),
     fileName: text('file_name').notNull(),
     contentType: text('content_type').notNull(),
     size: integer('size').notNull(),
@@ -152,7 +133,7 @@ export const crfUploads = pgTable(
     storagePath: text('storage_path').notNull(),
     freeKeyId: integer('free_key_id'),
     createdBy: integer('created_by'),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('crf_uploads_form').on(t.appId, t.formId), appScope()],
 );

@@ -1,3 +1,4 @@
+import { QC_RULE_KINDS, QC_SEVERITIES } from '@crdp/core';
 import {
   bigint,
   bigserial,
@@ -7,12 +8,11 @@ import {
   jsonb,
   pgTable,
   primaryKey,
-  serial,
   text,
 } from 'drizzle-orm/pg-core';
-import { appId, at } from './columns.js';
-import { users } from './identity.js';
+import { appId, appKeys, authored, createdAt, createdBy } from './columns.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -24,8 +24,7 @@ import { appScope, oneOf } from './policies.js';
 export const qcRules = pgTable(
   'qc_rules',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     /** A key of the catalogue: patients, visits, labResults... */
@@ -39,14 +38,12 @@ export const qcRules = pgTable(
     /** error or warning. */
     severity: text('severity').notNull().default('error'),
     enabled: boolean('enabled').notNull().default(true),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [
     index('qc_rules_app').on(t.appId, t.id),
-    oneOf('qc_rules_kind', t.kind, ['required', 'range', 'pattern', 'allowed', 'date_order', 'future_date']),
-    oneOf('qc_rules_severity', t.severity, ['error', 'warning']),
+    oneOf('qc_rules_kind', t.kind, QC_RULE_KINDS),
+    oneOf('qc_rules_severity', t.severity, QC_SEVERITIES),
     appScope(),
   ],
 );
@@ -54,14 +51,11 @@ export const qcRules = pgTable(
 export const qcPlans = pgTable(
   'qc_plans',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     enabled: boolean('enabled').notNull().default(true),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [index('qc_plans_app').on(t.appId, t.id), appScope()],
 );
@@ -70,12 +64,8 @@ export const qcPlans = pgTable(
 export const qcPlanRules = pgTable(
   'qc_plan_rules',
   {
-    planId: integer('plan_id')
-      .notNull()
-      .references(() => qcPlans.id, { onDelete: 'cascade' }),
-    ruleId: integer('rule_id')
-      .notNull()
-      .references(() => qcRules.id, { onDelete: 'cascade' }),
+    planId: parentKey('plan_id', () => qcPlans.id),
+    ruleId: parentKey('rule_id', () => qcRules.id),
     position: integer('position').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.planId, t.ruleId] }), index('qc_plan_rules_rule').on(t.ruleId)],
@@ -85,15 +75,14 @@ export const qcPlanRules = pgTable(
 export const qcTasks = pgTable(
   'qc_tasks',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     planId: integer('plan_id').references(() => qcPlans.id, { onDelete: 'set null' }),
     /** The plan's name when the task was started (the plan may change or go). */
     planName: text('plan_name').notNull(),
     jobId: bigint('job_id', { mode: 'number' }).references(() => jobs.id, { onDelete: 'set null' }),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
+    createdBy: createdBy(),
     createdByName: text('created_by_name').notNull().default(''),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('qc_tasks_app').on(t.appId, t.id), appScope()],
 );
@@ -102,11 +91,8 @@ export const qcTasks = pgTable(
 export const qcTaskRules = pgTable(
   'qc_task_rules',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    taskId: integer('task_id')
-      .notNull()
-      .references(() => qcTasks.id, { onDelete: 'cascade' }),
+    ...appKeys(),
+    taskId: parentKey('task_id', () => qcTasks.id),
     ruleId: integer('rule_id').references(() => qcRules.id, { onDelete: 'set null' }),
     position: integer('position').notNull().default(0),
     /** The rule as it was run: { name, tableKey, kind, columnKey, params, severity }. */
@@ -127,12 +113,8 @@ export const qcFaults = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    taskId: integer('task_id')
-      .notNull()
-      .references(() => qcTasks.id, { onDelete: 'cascade' }),
-    taskRuleId: integer('task_rule_id')
-      .notNull()
-      .references(() => qcTaskRules.id, { onDelete: 'cascade' }),
+    taskId: parentKey('task_id', () => qcTasks.id),
+    taskRuleId: parentKey('task_rule_id', () => qcTaskRules.id),
     tableKey: text('table_key').notNull(),
     rowId: bigint('row_id', { mode: 'number' }).notNull(),
     patientId: bigint('patient_id', { mode: 'number' }).notNull(),

@@ -1,3 +1,4 @@
+import { LIBRARY_FILING_RULES, LIBRARY_FILL_OUTCOMES, LIBRARY_STATUSES } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -7,15 +8,15 @@ import {
   integer,
   jsonb,
   pgTable,
-  serial,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { diseases } from './admin.js';
 import { patients } from './clinical.js';
-import { appId, at } from './columns.js';
+import { appId, appKeys, at, authored, createdAt, createdBy } from './columns.js';
 import { crfForms, crfRecords } from './crf.js';
 import { users } from './identity.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -24,16 +25,12 @@ import { appScope, oneOf } from './policies.js';
  * language (disease-library/template.ts); its patients are found by the shared cohort criteria.
  * Every row carries `app_id`.
  */
-const libraryId = () =>
-  integer('library_id')
-    .notNull()
-    .references(() => diseaseLibraries.id, { onDelete: 'cascade' });
+const libraryId = () => parentKey('library_id', () => diseaseLibraries.id);
 
 export const diseaseLibraries = pgTable(
   'disease_libraries',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     diseaseId: integer('disease_id').references(() => diseases.diseaseId, { onDelete: 'set null' }),
@@ -55,9 +52,7 @@ export const diseaseLibraries = pgTable(
     nextPushAt: at('next_push_at'),
     lastPushAt: at('last_push_at'),
     lastFillAt: at('last_fill_at'),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...authored(),
     /**
      * Soft delete: the library leaves every list and answers 404 to every use, while its
      * filings, records and fill log stay (like CRF records); its name may be used again.
@@ -68,8 +63,8 @@ export const diseaseLibraries = pgTable(
   (t) => [
     uniqueIndex('disease_libraries_app_name').on(t.appId, t.name).where(sql`${t.deletedAt} is null`),
     index('disease_libraries_next_push').on(t.nextPushAt),
-    oneOf('disease_libraries_status', t.status, ['enabled', 'disabled']),
-    oneOf('disease_libraries_filing_rule', t.filingRule, ['push', 'firstVisit', 'firstDiagnosis']),
+    oneOf('disease_libraries_status', t.status, LIBRARY_STATUSES),
+    oneOf('disease_libraries_filing_rule', t.filingRule, LIBRARY_FILING_RULES),
     appScope(),
   ],
 );
@@ -119,19 +114,12 @@ export const diseaseLibraryFillLog = pgTable(
     value: jsonb('value'),
     /** The rule and the source row: { rule, table, rowId, at }. */
     source: jsonb('source').notNull().default({}),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('disease_library_fill_log_lib').on(t.libraryId, t.id),
     index('disease_library_fill_log_patient').on(t.libraryId, t.patientId, t.itemKey),
-    oneOf('disease_library_fill_log_outcome', t.outcome, [
-      'filled',
-      'unchanged',
-      'keptManual',
-      'noData',
-      'unobtainable',
-      'invalid',
-    ]),
+    oneOf('disease_library_fill_log_outcome', t.outcome, LIBRARY_FILL_OUTCOMES),
     appScope(),
   ],
 );
@@ -140,16 +128,13 @@ export const diseaseLibraryFillLog = pgTable(
 export const diseaseLibraryTemplates = pgTable(
   'disease_library_templates',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
-    crfFormId: integer('crf_form_id')
-      .notNull()
-      .references(() => crfForms.id, { onDelete: 'cascade' }),
+    crfFormId: parentKey('crf_form_id', () => crfForms.id),
     sourceRules: jsonb('source_rules').notNull().default({}),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdBy: createdBy(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('disease_library_templates_app_name').on(t.appId, t.name), appScope()],
 );

@@ -1,3 +1,4 @@
+import { FREE_ACCESS_SCOPES } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
@@ -12,6 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { parentKey } from './keys.js';
 import { appScope, appScopeRead, oneOf } from './policies.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -36,9 +38,7 @@ export const apps = pgTable(
 export const appProducts = pgTable(
   'app_products',
   {
-    appId: integer('app_id')
-      .notNull()
-      .references(() => apps.appId, { onDelete: 'cascade' }),
+    appId: parentKey('app_id', () => apps.appId),
     productId: integer('product_id').notNull(),
   },
   (t) => [primaryKey({ columns: [t.appId, t.productId] }), appScope()],
@@ -63,12 +63,8 @@ export const users = pgTable(
 export const appMembers = pgTable(
   'app_members',
   {
-    appId: integer('app_id')
-      .notNull()
-      .references(() => apps.appId, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.userId, { onDelete: 'cascade' }),
+    appId: parentKey('app_id', () => apps.appId),
+    userId: parentKey('user_id', () => users.userId),
   },
   (t) => [primaryKey({ columns: [t.appId, t.userId] }), index('app_members_user').on(t.userId), appScope()],
 );
@@ -77,9 +73,7 @@ export const roles = pgTable(
   'roles',
   {
     roleId: serial('role_id').primaryKey(),
-    appId: integer('app_id')
-      .notNull()
-      .references(() => apps.appId, { onDelete: 'cascade' }),
+    appId: parentKey('app_id', () => apps.appId),
     roleName: text('role_name').notNull(),
     description: text('description').notNull().default(''),
     createdAt: createdAt(),
@@ -90,12 +84,8 @@ export const roles = pgTable(
 export const roleUsers = pgTable(
   'role_users',
   {
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.roleId, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.userId, { onDelete: 'cascade' }),
+    roleId: parentKey('role_id', () => roles.roleId),
+    userId: parentKey('user_id', () => users.userId),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.userId] }), index('role_users_user').on(t.userId)],
 );
@@ -104,12 +94,8 @@ export const roleUsers = pgTable(
 export const roleApps = pgTable(
   'role_apps',
   {
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.roleId, { onDelete: 'cascade' }),
-    appId: integer('app_id')
-      .notNull()
-      .references(() => apps.appId, { onDelete: 'cascade' }),
+    roleId: parentKey('role_id', () => roles.roleId),
+    appId: parentKey('app_id', () => apps.appId),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.appId] }), appScope()],
 );
@@ -133,9 +119,7 @@ export const functions = pgTable(
   'functions',
   {
     funcId: integer('func_id').primaryKey(),
-    menuId: integer('menu_id')
-      .notNull()
-      .references(() => menus.menuId, { onDelete: 'cascade' }),
+    menuId: parentKey('menu_id', () => menus.menuId),
     apiId: text('api_id').notNull().unique(),
     action: text('action').notNull(),
     title: text('title').notNull().default(''),
@@ -146,12 +130,8 @@ export const functions = pgTable(
 export const roleMenus = pgTable(
   'role_menus',
   {
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.roleId, { onDelete: 'cascade' }),
-    menuId: integer('menu_id')
-      .notNull()
-      .references(() => menus.menuId, { onDelete: 'cascade' }),
+    roleId: parentKey('role_id', () => roles.roleId),
+    menuId: parentKey('menu_id', () => menus.menuId),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.menuId] })],
 );
@@ -159,12 +139,8 @@ export const roleMenus = pgTable(
 export const roleFunctions = pgTable(
   'role_functions',
   {
-    roleId: integer('role_id')
-      .notNull()
-      .references(() => roles.roleId, { onDelete: 'cascade' }),
-    funcId: integer('func_id')
-      .notNull()
-      .references(() => functions.funcId, { onDelete: 'cascade' }),
+    roleId: parentKey('role_id', () => roles.roleId),
+    funcId: parentKey('func_id', () => functions.funcId),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.funcId] })],
 );
@@ -180,9 +156,7 @@ export const sessions = pgTable(
     sessionId: bigserial('session_id', { mode: 'number' }).primaryKey(),
     tokenHash: text('token_hash').notNull().unique(),
     userId: integer('user_id').references(() => users.userId, { onDelete: 'cascade' }),
-    appId: integer('app_id')
-      .notNull()
-      .references(() => apps.appId, { onDelete: 'cascade' }),
+    appId: parentKey('app_id', () => apps.appId),
     kind: text('kind').notNull().default('login'),
     scope: jsonb('scope'),
     createdAt: createdAt(),
@@ -235,9 +209,7 @@ export const freeAccessKeys = pgTable(
   {
     id: serial('id').primaryKey(),
     keyHash: text('key_hash').notNull().unique(),
-    appId: integer('app_id')
-      .notNull()
-      .references(() => apps.appId, { onDelete: 'cascade' }),
+    appId: parentKey('app_id', () => apps.appId),
     scopeKind: text('scope_kind').notNull(),
     objectId: text('object_id'),
     label: text('label').notNull().default(''),
@@ -246,5 +218,5 @@ export const freeAccessKeys = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [oneOf('free_access_keys_scope_kind', t.scopeKind, ['crf', 'term']), appScope()],
+  (t) => [oneOf('free_access_keys_scope_kind', t.scopeKind, FREE_ACCESS_SCOPES), appScope()],
 );

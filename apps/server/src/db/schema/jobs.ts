@@ -1,5 +1,8 @@
+import { JOB_STATUSES } from '@crdp/core';
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { apps, users } from './identity.js';
+import { createdAt, createdBy } from './columns.js';
+import { apps } from './identity.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -12,9 +15,7 @@ export const jobs = pgTable(
   'jobs',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    appId: integer('app_id')
-      .notNull()
-      .references(() => apps.appId, { onDelete: 'cascade' }),
+    appId: parentKey('app_id', () => apps.appId),
     kind: text('kind').notNull(),
     /** queued, running, succeeded, failed, cancelled. */
     status: text('status').notNull().default('queued'),
@@ -27,8 +28,8 @@ export const jobs = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** The process that runs it (host:pid), for operators. */
     workerId: text('worker_id'),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: createdBy(),
+    createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -38,7 +39,7 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_status').on(t.status, t.id),
     index('jobs_app').on(t.appId, t.id),
-    oneOf('jobs_status_value', t.status, ['queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    oneOf('jobs_status_value', t.status, JOB_STATUSES),
     appScope(),
   ],
 );

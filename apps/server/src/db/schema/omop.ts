@@ -1,7 +1,7 @@
+import { OMOP_MAPPING_KINDS } from '@crdp/core';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { appId, at } from './columns.js';
-import { users } from './identity.js';
+import { bigint, boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { appKeys, at, authored, createdAt, createdBy, timestamps } from './columns.js';
 import { jobs } from './jobs.js';
 import { appScope, oneOf } from './policies.js';
 
@@ -19,22 +19,19 @@ import { appScope, oneOf } from './policies.js';
 export const omopMappings = pgTable(
   'omop_mappings',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     /** condition, measurement, drug, gender, visit, unit. */
     kind: text('kind').notNull(),
     sourceCode: text('source_code').notNull(),
     conceptId: integer('concept_id').notNull(),
     conceptName: text('concept_name').notNull(),
     note: text('note').notNull().default(''),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [
     uniqueIndex('omop_mappings_app_kind_code').on(t.appId, t.kind, t.sourceCode),
     index('omop_mappings_app_updated').on(t.appId, t.updatedAt),
-    oneOf('omop_mappings_kind', t.kind, ['condition', 'measurement', 'drug', 'gender', 'visit', 'unit']),
+    oneOf('omop_mappings_kind', t.kind, OMOP_MAPPING_KINDS),
     appScope(),
   ],
 );
@@ -47,8 +44,7 @@ export const omopMappings = pgTable(
 export const omopRules = pgTable(
   'omop_rules',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     /** patients, visits, diagnoses, lab_results, orders. */
     sourceTable: text('source_table').notNull(),
@@ -57,8 +53,7 @@ export const omopRules = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     builtin: boolean('builtin').notNull().default(false),
     note: text('note').notNull().default(''),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
     deletedAt: at('deleted_at'),
   },
   (t) => [
@@ -74,16 +69,15 @@ export const omopRules = pgTable(
 export const omopTasks = pgTable(
   'omop_tasks',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     note: text('note').notNull().default(''),
     jobId: bigint('job_id', { mode: 'number' })
       .notNull()
       .references(() => jobs.id, { onDelete: 'cascade' }),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
+    createdBy: createdBy(),
     createdByName: text('created_by_name').notNull().default(''),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('omop_tasks_app').on(t.appId, t.id), uniqueIndex('omop_tasks_job').on(t.jobId), appScope()],
 );

@@ -1,3 +1,9 @@
+import {
+  MC_CENTER_ROLES,
+  RESEARCH_DATASET_STATUSES,
+  RESEARCH_PROJECT_ROLES,
+  TASK_STATUSES,
+} from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -14,10 +20,11 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
-import { appId, at } from './columns.js';
+import { appId, appKeys, at, authored, createdAt, createdBy } from './columns.js';
 import { crfForms } from './crf.js';
 import { users } from './identity.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -25,33 +32,22 @@ import { appScope, oneOf } from './policies.js';
  * multi-center topic is led by one app and joined by others, each of which enrols only its own
  * patients. Every row carries `app_id`.
  */
-/**
- * The task statuses of spec 001 section 3 (TASK_STATUSES of @crdp/core; db/checks.int.test.ts
- * checks that the two lists agree): the life of a research subject and of a multi-center topic.
+/*
+ * Status columns hold the task statuses of spec 001 section 3 (TASK_STATUSES of @crdp/core):
+ * the life of a research subject and of a multi-center topic.
  */
-const taskStatuses = [
-  'staged',
-  'recruiting',
-  'recruitmentStopped',
-  'dataPreparing',
-  'dataPrepared',
-  'calculationDone',
-  'closed',
-  'topicConcluded',
-];
 const userRef = (name: string) => integer(name).references(() => users.userId, { onDelete: 'set null' });
 
 /** The editable list of project types (cohort, case-control...), per app. */
 export const researchProjectTypes = pgTable(
   'research_project_types',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     code: text('code').notNull(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     sortOrder: integer('sort_order').notNull().default(0),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('research_project_types_app_code').on(t.appId, t.code), appScope()],
 );
@@ -59,8 +55,7 @@ export const researchProjectTypes = pgTable(
 export const researchSubjects = pgTable(
   'research_subjects',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     /** A built-in type code (cohort, caseControl...) or one of the app's own types. */
     typeCode: text('type_code').notNull().default('cohort'),
@@ -78,13 +73,11 @@ export const researchSubjects = pgTable(
     centers: jsonb('centers').notNull().default([]),
     /** A TASK_STATUSES code. */
     status: text('status').notNull().default('staged'),
-    createdBy: userRef('created_by'),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [
     index('research_subjects_app_status').on(t.appId, t.status),
-    oneOf('research_subjects_status', t.status, taskStatuses),
+    oneOf('research_subjects_status', t.status, TASK_STATUSES),
     appScope(),
   ],
 );
@@ -92,24 +85,14 @@ export const researchSubjects = pgTable(
 export const researchSubjectMembers = pgTable(
   'research_subject_members',
   {
-    subjectId: integer('subject_id')
-      .notNull()
-      .references(() => researchSubjects.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.userId, { onDelete: 'cascade' }),
+    subjectId: parentKey('subject_id', () => researchSubjects.id),
+    userId: parentKey('user_id', () => users.userId),
     /** pi, coordinator, investigator, statistician, dataManager. */
     role: text('role').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.subjectId, t.userId] }),
-    oneOf('research_subject_members_role', t.role, [
-      'pi',
-      'coordinator',
-      'investigator',
-      'statistician',
-      'dataManager',
-    ]),
+    oneOf('research_subject_members_role', t.role, RESEARCH_PROJECT_ROLES),
   ],
 );
 
@@ -119,9 +102,7 @@ export const researchStatusLog = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    subjectId: integer('subject_id')
-      .notNull()
-      .references(() => researchSubjects.id, { onDelete: 'cascade' }),
+    subjectId: parentKey('subject_id', () => researchSubjects.id),
     fromStatus: text('from_status').notNull(),
     toStatus: text('to_status').notNull(),
     userId: userRef('user_id'),
@@ -132,8 +113,8 @@ export const researchStatusLog = pgTable(
   (t) => [
     index('research_status_log_subject').on(t.subjectId, t.at),
     // '' is the move that created the subject.
-    oneOf('research_status_log_from_status', t.fromStatus, ['', ...taskStatuses]),
-    oneOf('research_status_log_to_status', t.toStatus, taskStatuses),
+    oneOf('research_status_log_from_status', t.fromStatus, ['', ...TASK_STATUSES]),
+    oneOf('research_status_log_to_status', t.toStatus, TASK_STATUSES),
     appScope(),
   ],
 );
@@ -143,9 +124,7 @@ export const researchEnrolments = pgTable(
   'research_enrolments',
   {
     appId: appId(),
-    subjectId: integer('subject_id')
-      .notNull()
-      .references(() => researchSubjects.id, { onDelete: 'cascade' }),
+    subjectId: parentKey('subject_id', () => researchSubjects.id),
     patientId: bigint('patient_id', { mode: 'number' })
       .notNull()
       .references(() => patients.id, { onDelete: 'cascade' }),
@@ -163,11 +142,8 @@ export const researchEnrolments = pgTable(
 export const researchDatasets = pgTable(
   'research_datasets',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    subjectId: integer('subject_id')
-      .notNull()
-      .references(() => researchSubjects.id, { onDelete: 'cascade' }),
+    ...appKeys(),
+    subjectId: parentKey('subject_id', () => researchSubjects.id),
     name: text('name').notNull(),
     /** Chosen variable definitions and derived columns, as requested. */
     spec: jsonb('spec').notNull(),
@@ -177,13 +153,13 @@ export const researchDatasets = pgTable(
     columns: jsonb('columns').notNull().default([]),
     rows: jsonb('rows').notNull().default([]),
     rowCount: integer('row_count').notNull().default(0),
-    createdBy: userRef('created_by'),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdBy: createdBy(),
+    createdAt: createdAt(),
     builtAt: at('built_at'),
   },
   (t) => [
     index('research_datasets_subject').on(t.appId, t.subjectId),
-    oneOf('research_datasets_status', t.status, ['building', 'ready', 'failed']),
+    oneOf('research_datasets_status', t.status, RESEARCH_DATASET_STATUSES),
     appScope(),
   ],
 );
@@ -204,14 +180,12 @@ export const mcTopics = pgTable(
     status: text('status').notNull().default('staged'),
     /** Pooled cells of other centers counting fewer cases than this are shown as "< n" (1–100). */
     minCellCount: integer('min_cell_count').notNull().default(5),
-    createdBy: userRef('created_by'),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [
     index('mc_topics_app').on(t.appId),
     check('mc_topics_min_cell_count', sql`${t.minCellCount} between 1 and 100`),
-    oneOf('mc_topics_status', t.status, taskStatuses),
+    oneOf('mc_topics_status', t.status, TASK_STATUSES),
     appScope(),
   ],
 );
@@ -219,9 +193,7 @@ export const mcTopics = pgTable(
 export const mcTopicCenters = pgTable(
   'mc_topic_centers',
   {
-    topicId: integer('topic_id')
-      .notNull()
-      .references(() => mcTopics.id, { onDelete: 'cascade' }),
+    topicId: parentKey('topic_id', () => mcTopics.id),
     appId: appId(),
     /** lead | member */
     role: text('role').notNull(),
@@ -242,7 +214,7 @@ export const mcTopicCenters = pgTable(
       'mc_topic_centers_status',
       sql`${t.status} in ('pending', 'accepted', 'declined', 'withdrawn', 'left')`,
     ),
-    oneOf('mc_topic_centers_role', t.role, ['lead', 'member']),
+    oneOf('mc_topic_centers_role', t.role, MC_CENTER_ROLES),
     appScope(),
   ],
 );
@@ -252,9 +224,7 @@ export const mcTopicCases = pgTable(
   'mc_topic_cases',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    topicId: integer('topic_id')
-      .notNull()
-      .references(() => mcTopics.id, { onDelete: 'cascade' }),
+    topicId: parentKey('topic_id', () => mcTopics.id),
     appId: appId(),
     patientId: bigint('patient_id', { mode: 'number' })
       .notNull()
@@ -276,9 +246,7 @@ export const mcTopicStatusLog = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    topicId: integer('topic_id')
-      .notNull()
-      .references(() => mcTopics.id, { onDelete: 'cascade' }),
+    topicId: parentKey('topic_id', () => mcTopics.id),
     fromStatus: text('from_status').notNull(),
     toStatus: text('to_status').notNull(),
     userId: userRef('user_id'),
@@ -287,8 +255,8 @@ export const mcTopicStatusLog = pgTable(
   },
   (t) => [
     index('mc_topic_status_log_topic').on(t.topicId, t.at),
-    oneOf('mc_topic_status_log_from_status', t.fromStatus, taskStatuses),
-    oneOf('mc_topic_status_log_to_status', t.toStatus, taskStatuses),
+    oneOf('mc_topic_status_log_from_status', t.fromStatus, TASK_STATUSES),
+    oneOf('mc_topic_status_log_to_status', t.toStatus, TASK_STATUSES),
     appScope(),
   ],
 );

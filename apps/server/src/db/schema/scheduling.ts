@@ -1,17 +1,8 @@
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { appId, at } from './columns.js';
-import { users } from './identity.js';
+import { SCHEDULE_TRIGGERS } from '@crdp/core';
+import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { appKeys, at, authored, createdAt, createdBy } from './columns.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -23,8 +14,7 @@ import { appScope, oneOf } from './policies.js';
 export const schedules = pgTable(
   'schedules',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     /** A kind of the schedulable registry (scheduling/registry.ts), e.g. diseaseLibrary.push. */
     kind: text('kind').notNull(),
@@ -41,9 +31,7 @@ export const schedules = pgTable(
     lastJobId: bigint('last_job_id', { mode: 'number' }).references(() => jobs.id, { onDelete: 'set null' }),
     /** Why the last due run queued nothing (its library was deleted...), worded in both languages. */
     lastError: jsonb('last_error'),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [
     uniqueIndex('schedules_app_name').on(t.appId, t.name),
@@ -59,20 +47,17 @@ export const schedules = pgTable(
 export const scheduleRuns = pgTable(
   'schedule_runs',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    scheduleId: integer('schedule_id')
-      .notNull()
-      .references(() => schedules.id, { onDelete: 'cascade' }),
+    ...appKeys(),
+    scheduleId: parentKey('schedule_id', () => schedules.id),
     jobId: bigint('job_id', { mode: 'number' }).references(() => jobs.id, { onDelete: 'set null' }),
     dueAt: at('due_at'),
     /** schedule | manual */
     trigger: text('trigger').notNull(),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('schedule_runs_due').on(t.scheduleId, t.dueAt),
-    oneOf('schedule_runs_trigger', t.trigger, ['schedule', 'manual']),
+    oneOf('schedule_runs_trigger', t.trigger, SCHEDULE_TRIGGERS),
     index('schedule_runs_job').on(t.jobId),
     appScope(),
   ],
@@ -82,16 +67,15 @@ export const scheduleRuns = pgTable(
 export const jobRetries = pgTable(
   'job_retries',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     jobId: bigint('job_id', { mode: 'number' })
       .notNull()
       .references(() => jobs.id, { onDelete: 'cascade' }),
     retryJobId: bigint('retry_job_id', { mode: 'number' })
       .notNull()
       .references(() => jobs.id, { onDelete: 'cascade' }),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdBy: createdBy(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('job_retries_retry').on(t.retryJobId),

@@ -1,5 +1,7 @@
-import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.js';
 import { apps, users } from './identity.js';
+import { parentKey } from './keys.js';
 import { appScope } from './policies.js';
 
 /**
@@ -12,13 +14,9 @@ export const sessionHandoffs = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     codeHash: text('code_hash').notNull().unique(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.userId, { onDelete: 'cascade' }),
-    appId: integer('app_id')
-      .notNull()
-      .references(() => apps.appId, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    userId: parentKey('user_id', () => users.userId),
+    appId: parentKey('app_id', () => apps.appId),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },

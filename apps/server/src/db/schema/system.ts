@@ -11,7 +11,9 @@ import {
   timestamp,
   unique,
 } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 import { apps, users } from './identity.js';
+import { parentKey } from './keys.js';
 import { appScope, appScopeRead } from './policies.js';
 
 /**
@@ -59,7 +61,7 @@ export const moduleConfig = pgTable(
     moduleName: text('module_name').notNull(),
     configName: text('config_name').notNull(),
     value: text('value').notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     unique('module_config_key').on(t.configGroup, t.moduleName, t.configName, t.appId).nullsNotDistinct(),
@@ -72,7 +74,7 @@ export const moduleConfig = pgTable(
 export const serverSecrets = pgTable('server_secrets', {
   name: text('name').primaryKey(),
   value: jsonb('value').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 /** Notices shown under the header bell: a job finished, a data element published, a record assigned. */
@@ -80,17 +82,13 @@ export const notices = pgTable(
   'notices',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    appId: integer('app_id')
-      .notNull()
-      .references(() => apps.appId, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.userId, { onDelete: 'cascade' }),
+    appId: parentKey('app_id', () => apps.appId),
+    userId: parentKey('user_id', () => users.userId),
     kind: text('kind').notNull(),
     title: text('title').notNull(),
     body: text('body').notNull().default(''),
     link: text('link').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },
   (t) => [index('notices_user').on(t.userId, t.appId, t.createdAt), appScope()],

@@ -1,6 +1,5 @@
-import { index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
-import { appId, at } from './columns.js';
-import { users } from './identity.js';
+import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { appKeys, authored } from './columns.js';
 import { appScope } from './policies.js';
 
 /**
@@ -12,17 +11,14 @@ import { appScope } from './policies.js';
 export const visCharts = pgTable(
   'vis_charts',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     /** { dataset, dimensions, measures, filters } of the dataset catalogue. */
     query: jsonb('query').notNull(),
     /** ChartSpec of @crdp/charts, checked with validateChart before it is stored. */
     spec: jsonb('spec').notNull(),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [index('vis_charts_app').on(t.appId, t.updatedAt), appScope()],
 );
@@ -30,15 +26,12 @@ export const visCharts = pgTable(
 export const visDashboards = pgTable(
   'vis_dashboards',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     /** Tiles in order: [{ chartId, span }] where span is 1-24 grid columns. */
     tiles: jsonb('tiles').notNull().default([]),
-    createdBy: integer('created_by').references(() => users.userId, { onDelete: 'set null' }),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [index('vis_dashboards_app').on(t.appId, t.updatedAt), appScope()],
 );

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
 import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
-import { LIVER_FORM } from '../../crf/testform.js';
+import { LIVER_FORM, registerPatients } from '../../crf/testform.js';
 import { makeDataQcObjects } from '../../data-qc/test/fixtures.js';
 import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
 import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
@@ -29,6 +29,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   const form = await post(app, '/api/v0.1/crf/forms', { name: '矩阵表单', definition: LIVER_FORM }, adminKey);
   const formId = form.body.data.id as number;
   await post(app, `/api/v0.1/crf/forms/${formId}/publish`, { note: 'matrix' }, adminKey);
+  await registerPatients(app, ['M-1']);
   await post(
     app,
     `/api/v0.1/crf/forms/${formId}/records`,

@@ -23,6 +23,7 @@ export const enUS: Messages = {
     unauthorizedBody: 'Authorization verification failed, please sign in again',
     title: 'Error',
     loadMenus: 'Could not load your app and menus, please sign in again',
+    badCsvHeader: 'The header (first line) of the CSV file cannot be read; check that its quotes are paired',
   },
   login: {
     tab: 'Sign in with a password',

@@ -21,6 +21,7 @@ export const zhCN = {
     unauthorizedBody: '授权验证失败，请重新登录',
     title: '错误',
     loadMenus: '加载应用与菜单失败，请重新登录',
+    badCsvHeader: '读不出 CSV 文件的表头（第一行），请检查引号是否成对',
   },
   login: {
     tab: '账号密码登录',

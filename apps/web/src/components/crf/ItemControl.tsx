@@ -223,6 +223,8 @@ function GapFilling(props: {
           size="small"
           style={{ width: 110 }}
           disabled={props.disabled}
+          // Spec 001: a number blank keeps the item's decimals (its own when it has them).
+          precision={decimals(b as FormItem) ?? decimals(props.item)}
           value={typeof v === 'number' ? v : null}
           onChange={(x) => set(k, x ?? undefined)}
         />

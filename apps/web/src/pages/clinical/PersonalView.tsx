@@ -75,7 +75,7 @@ export default function PersonalView() {
     examine: <ExamsTab id={id} t={t} />,
     surgery: <OperationsTab id={id} t={t} />,
     physicalExamination: <PhysicalTab id={id} t={t} />,
-    patientForm: <PatientFormsTab mrn={patient.mrn} t={t} />,
+    patientForm: <PatientFormsTab id={id} t={t} />,
   };
 
   return (

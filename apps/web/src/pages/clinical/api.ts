@@ -14,6 +14,7 @@ import type {
   CdrPerson,
   CdrSearchConditions,
   CdrSearchResult,
+  CdrSyntheticRun,
   CdrTableInfo,
   CdrVitals,
   JobView,
@@ -80,6 +81,7 @@ export const imports = {
   rerun: (id: number) => rest<CdrImport>({ url: `imports/${id}/rerun`, method: 'POST', data: {} }),
   synthetic: (patients: number, seed: number) =>
     rest<JobView>({ url: 'cdr/synthetic', method: 'POST', data: { patients, seed } }),
+  syntheticRuns: () => rest<CdrSyntheticRun[]>({ url: 'cdr/synthetic' }),
 };
 
 export const cdr = {

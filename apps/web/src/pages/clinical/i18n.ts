@@ -116,7 +116,7 @@ const zhCN = {
   },
   crf: {
     title: '患者 CRF 记录',
-    hint: '按病案号匹配 CRF 记录的受试者编号',
+    hint: '此患者的 CRF 记录',
     form: '表单',
     subject: '受试者编号',
     status: '状态',
@@ -367,7 +367,7 @@ const enUS: typeof zhCN = {
   },
   crf: {
     title: 'CRF records of the patient',
-    hint: 'CRF subject codes matched by medical record number',
+    hint: 'The CRF records of this patient',
     form: 'Form',
     subject: 'Subject code',
     status: 'Status',

@@ -390,14 +390,14 @@ export function PhysicalTab({ id, t }: { id: number; t: T }) {
   );
 }
 
-/** /form/patient: the CRF records whose subject code is the patient's record number. */
-export function PatientFormsTab({ mrn, t }: { mrn: string; t: T }) {
+/** /form/patient: the patient's CRF records (linked to the patient, whatever their subject code). */
+export function PatientFormsTab({ id, t }: { id: number; t: T }) {
   const forms = useQuery({ queryKey: ['crf-forms'], queryFn: () => crfApi.forms({ page: 1, size: 100 }) });
   const [formId, setFormId] = useState<number | null>(null);
   const chosen = formId ?? forms.data?.items[0]?.id ?? null;
   const records = useQuery({
-    queryKey: ['crf-records', chosen, mrn],
-    queryFn: () => crfApi.records(chosen!, { page: 1, size: 50, subject: mrn }),
+    queryKey: ['crf-records', chosen, id],
+    queryFn: () => crfApi.records(chosen!, { page: 1, size: 50, patientId: id }),
     enabled: chosen !== null,
   });
   return (

@@ -17,12 +17,14 @@ import { textRule } from '../../app/text-rule';
 import { Authorized } from '../../components/Authorized';
 import { CRF_NS } from '../../components/crf/i18n';
 import { LinkButton } from '../../components/crf/LinkButton';
+import { useNarrowTable } from '../../components/table/narrow';
 import { type CrfFormDetail, type CrfFormSummary, crfApi, exportUrl } from './api';
 import { downloadWithSession } from './download';
 
 /** CRF list: create, copy, archive, import, export, versions, design, fill, free-access link. */
 export default function FormList() {
   const { t } = useTranslation(CRF_NS);
+  const narrowTable = useNarrowTable();
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const table = useRef<ActionType>(null);
@@ -62,6 +64,7 @@ export default function FormList() {
             </Button>
           </Authorized>,
         ]}
+        {...narrowTable}
         columns={[
           { title: t('list.name'), dataIndex: 'name' },
           { title: t('list.category'), dataIndex: 'category', search: false },
@@ -146,7 +149,16 @@ export default function FormList() {
                 )}
                 <Authorized apiId="CrfManagementList.delete">
                   <Popconfirm
-                    title={f.status === 'active' ? t('list.archive') : t('list.restore')}
+                    // Says what archiving does: no new records; records, versions and exports stay.
+                    title={t(f.status === 'active' ? 'list.archiveTitle' : 'list.restoreTitle', {
+                      name: f.name,
+                    })}
+                    description={
+                      <div style={{ maxWidth: 320 }}>
+                        {t(f.status === 'active' ? 'list.archiveHint' : 'list.restoreHint')}
+                      </div>
+                    }
+                    okText={f.status === 'active' ? t('list.archive') : t('list.restore')}
                     onConfirm={async () => {
                       await crfApi.archive(f.id, f.status === 'active');
                       table.current?.reload();
@@ -321,8 +333,8 @@ export default function FormList() {
           dataSource={versions?.versions ?? []}
           pagination={false}
           columns={[
-            { title: t('list.version'), dataIndex: 'version', render: (v: number) => `v${v}` },
-            { title: t('list.note'), dataIndex: 'note' },
+            { title: t('list.versionNo'), dataIndex: 'version', render: (v: number) => `v${v}` },
+            { title: t('list.note'), dataIndex: 'note', render: (v: string) => v || '—' },
             {
               title: t('list.publishedAt'),
               dataIndex: 'publishedAt',

@@ -1,3 +1,4 @@
+import { truncateText } from '@crdp/core';
 import { CRF_REASON_MAX, type Form } from '@crdp/crf';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -12,6 +13,7 @@ import {
   Spin,
   Table,
   Tag,
+  Tooltip,
   Typography,
 } from 'antd';
 import { useRef, useState } from 'react';
@@ -25,7 +27,9 @@ import {
 } from '../../components/crf/CrfRenderer';
 import { CRF_NS } from '../../components/crf/i18n';
 import { StatusTag } from '../../components/crf/RecordStatusTag';
-import { type CrfRecord, crfApi, fieldOf, issuesOf } from './api';
+import { type RemoteOption, RemoteSelect } from '../../components/RemoteSelect';
+import { useUnsavedChanges } from '../../components/useUnsavedChanges';
+import { type CrfRecord, crfApi, fieldOf, issuesOf, refusalText } from './api';
 import { Prefill } from './Prefill';
 
 export { StatusTag };
@@ -33,6 +37,14 @@ export { StatusTag };
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const show = (v: unknown) =>
   v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+/** Width of a value cell in the history, as spec 001 counts it (a full-width character is 2). */
+const CELL_WIDTH = 40;
+/** A value in a table cell: cut by the spec's rule, whole on hover. */
+const cell = (v: unknown) => {
+  const text = show(v);
+  const cut = truncateText(text, CELL_WIDTH);
+  return cut === text ? text : <Tooltip title={text}>{cut}</Tooltip>;
+};
 
 export interface RecordEditorProps {
   formId: number;
@@ -71,6 +83,44 @@ function SubjectLine({ name, code }: { name?: string | undefined; code: string }
   );
 }
 
+/** Searches the app's patients by name or MRN as the person types (the server does the search). */
+const searchPatients = async (keyword: string): Promise<RemoteOption[]> =>
+  (await crfApi.patients(keyword)).items.map((p) => ({ value: p.id, label: `${p.name}（${p.mrn}）` }));
+
+/** The patient picker of a record: the app's patients by name or MRN. */
+function PatientPicker(props: {
+  value: RemoteOption | null;
+  onChange: (v: RemoteOption | null) => void;
+  error: string | null;
+  disabled?: boolean;
+}) {
+  const { t } = useTranslation(CRF_NS);
+  return (
+    <AntForm.Item
+      label={t('subject.patient')}
+      required
+      validateStatus={props.error ? 'error' : undefined}
+      help={props.error ?? undefined}
+      style={{ marginBottom: 0 }}
+    >
+      <RemoteSelect
+        id="crf-patient"
+        style={{ width: 300 }}
+        queryKey={['crf', 'patients']}
+        search={searchPatients}
+        placeholder={t('subject.pickPatient')}
+        value={props.value?.value}
+        selected={props.value}
+        disabled={props.disabled}
+        onChange={(_, option) => {
+          const o = Array.isArray(option) ? option[0] : option;
+          props.onChange(o ? { value: o.value as number, label: String(o.label) } : null);
+        }}
+      />
+    </AntForm.Item>
+  );
+}
+
 /** Fills, submits and changes one record; changes of a submitted record ask a reason per item. */
 export function RecordEditor(props: RecordEditorProps) {
   const { t } = useTranslation(CRF_NS);
@@ -79,6 +129,10 @@ export function RecordEditor(props: RecordEditorProps) {
   const renderer = useRef<CrfRendererHandle>(null);
   const [issues, setIssues] = useState<ItemIssue[] | undefined>();
   const [subject, setSubject] = useState(props.subjectCode ?? '');
+  const [patient, setPatient] = useState<RemoteOption | null>(null);
+  const [subjectError, setSubjectError] = useState<string | null>(null);
+  const [linkTo, setLinkTo] = useState<RemoteOption | null>(null);
+  const unsaved = useUnsavedChanges();
   const [busy, setBusy] = useState(false);
   // A new record was stored and its own page is on its way: typing here meanwhile would be
   // lost, so this editor stays read-only until it is shown another record.
@@ -123,24 +177,35 @@ export function RecordEditor(props: RecordEditorProps) {
     await qc.invalidateQueries({ queryKey: ['crf', 'history', props.recordId] });
   };
 
+  /** The subject of a new record: the page's patient, the picked patient or (free link) a code. */
+  const subjectMissing = () => {
+    if (rec || props.patientId) return false;
+    if (props.free ? subject.trim() : patient) return false;
+    setSubjectError(props.free ? t('subject.codeRequired') : t('subject.required'));
+    return true;
+  };
+
   const run = async (submit: boolean, reasons?: Record<string, string>) => {
     const snap = renderer.current!.snapshot();
+    const noSubject = subjectMissing();
     if (submit || (rec && rec.status !== 'draft')) {
       const found = renderer.current!.validate();
-      if (found.length) return;
+      if (found.length || noSubject) return;
     }
+    if (noSubject) return;
     setBusy(true);
     try {
       if (!rec) {
         const made = await crfApi.createRecord(props.formId, {
-          subjectCode: props.patientId ? undefined : subject || undefined,
-          patientId: props.patientId,
+          subjectCode: props.free ? subject.trim() : undefined,
+          patientId: props.patientId ?? (patient ? Number(patient.value) : undefined),
           answers: snap.answers,
           methods: snap.methods,
           submit,
         });
         message.success(submit ? t('records.submittedOk') : t('records.saved'));
         setStoredFrom('new');
+        unsaved.markSaved();
         props.onSaved?.(made, submit);
       } else {
         const saved = await crfApi.saveRecord(rec.id, {
@@ -151,15 +216,18 @@ export function RecordEditor(props: RecordEditorProps) {
           ...(reasons ? { reasons } : {}),
         });
         message.success(submit ? t('records.submittedOk') : t('records.saved'));
+        unsaved.markSaved();
         await refresh();
         props.onSaved?.(saved.record, submit);
       }
       setIssues(undefined);
     } catch (e) {
       const found = issuesOf(e);
+      const field = fieldOf(e);
       if (found) setIssues(found);
-      else
-        message.error(`${e instanceof Error ? e.message : String(e)}${fieldOf(e) ? ` (${fieldOf(e)})` : ''}`);
+      // The subject's refusal goes under the subject field, in words.
+      else if (field === 'body.subjectCode' || field === 'body.patientId') setSubjectError(refusalText(e));
+      else message.error(refusalText(e));
     } finally {
       setBusy(false);
     }
@@ -175,13 +243,37 @@ export function RecordEditor(props: RecordEditorProps) {
     );
     if (!keys.length) {
       message.info(t('records.saved'));
+      unsaved.markSaved();
       return;
     }
     reasonForm.resetFields();
     setReasonsFor(keys.map((key) => ({ key, title: titleOf(key) })));
   };
 
+  /** Links a record that carries only a code to the picked patient (its answers unchanged). */
+  const link = async () => {
+    if (!rec || !linkTo) return;
+    setBusy(true);
+    try {
+      await crfApi.saveRecord(rec.id, {
+        answers: rec.answers,
+        methods: rec.methods as Record<string, 'machine' | 'manual'>,
+        submit: false,
+        revision: rec.revision,
+        patientId: Number(linkTo.value),
+      });
+      message.success(t('subject.linked'));
+      setLinkTo(null);
+      await refresh();
+    } catch (e) {
+      setSubjectError(refusalText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const locked = rec?.status === 'locked';
+  const linkedPatient = record.data?.patient ?? null;
   // A deleted record stays readable with its history; it takes no change.
   const deleted = !!rec?.deletedAt;
   const submitted = rec && rec.status !== 'draft';
@@ -203,7 +295,17 @@ export function RecordEditor(props: RecordEditorProps) {
       <Space wrap style={{ marginBottom: 16 }}>
         {rec ? (
           <>
-            <SubjectLine name={props.patientName} code={rec.subjectCode || String(rec.patientId ?? '')} />
+            <SubjectLine
+              name={props.patientName ?? linkedPatient?.name}
+              code={rec.subjectCode || linkedPatient?.mrn || ''}
+            />
+            {!rec.patientId && (
+              <Tooltip title={t('subject.unlinkedHint', { code: rec.subjectCode })}>
+                <Tag color="warning" data-testid="crf-unlinked">
+                  {t('subject.unlinked')}
+                </Tag>
+              </Tooltip>
+            )}
             <StatusTag status={rec.status} />
             <span>
               {t('records.version')} {record.data?.version.version}
@@ -213,14 +315,37 @@ export function RecordEditor(props: RecordEditorProps) {
           props.patientName ? (
             <SubjectLine name={props.patientName} code="" />
           ) : null
+        ) : props.free ? (
+          <AntForm.Item
+            label={t('records.subjectCode')}
+            required
+            validateStatus={subjectError ? 'error' : undefined}
+            help={subjectError ?? undefined}
+            style={{ marginBottom: 0 }}
+          >
+            <Input
+              id="crf-subject"
+              style={{ width: 220 }}
+              placeholder={t('records.subjectCode')}
+              value={subject}
+              disabled={busy || handedOver}
+              onChange={(e) => {
+                setSubject(e.target.value);
+                setSubjectError(null);
+                unsaved.markDirty();
+              }}
+            />
+          </AntForm.Item>
         ) : (
-          <Input
-            id="crf-subject"
-            style={{ width: 220 }}
-            placeholder={t('records.subjectCode')}
-            value={subject}
+          <PatientPicker
+            value={patient}
+            error={subjectError}
             disabled={busy || handedOver}
-            onChange={(e) => setSubject(e.target.value)}
+            onChange={(v) => {
+              setPatient(v);
+              setSubjectError(null);
+              unsaved.markDirty();
+            }}
           />
         )}
         {!locked && !deleted && !submitted && (
@@ -239,7 +364,15 @@ export function RecordEditor(props: RecordEditorProps) {
             {t('records.saveChanges')}
           </Button>
         )}
-        {!rec && <Prefill form={definition} onAccept={(answers) => renderer.current?.apply(answers)} />}
+        {!rec && (
+          <Prefill
+            form={definition}
+            onAccept={(answers) => {
+              renderer.current?.apply(answers);
+              unsaved.markDirty();
+            }}
+          />
+        )}
         {rec && !props.free && (
           <>
             <Button onClick={() => setHistoryOpen(true)}>{t('records.history')}</Button>
@@ -289,6 +422,24 @@ export function RecordEditor(props: RecordEditorProps) {
           </>
         )}
       </Space>
+      {rec && !rec.patientId && !props.free && !deleted && !locked && (
+        <Authorized apiId="CrfHepatopathyPoc.edit">
+          <Space style={{ marginBottom: 16 }} align="start" wrap>
+            <PatientPicker
+              value={linkTo}
+              error={subjectError}
+              disabled={busy}
+              onChange={(v) => {
+                setLinkTo(v);
+                setSubjectError(null);
+              }}
+            />
+            <Button onClick={link} disabled={!linkTo} loading={busy} data-testid="crf-link-patient">
+              {t('subject.link')}
+            </Button>
+          </Space>
+        </Authorized>
+      )}
       <CrfRenderer
         key={`${rec?.id ?? 'new'}-${rec?.revision ?? 0}`}
         ref={renderer}
@@ -298,6 +449,7 @@ export function RecordEditor(props: RecordEditorProps) {
         // Read-only while a save is on its way: what is typed meanwhile would not be in it.
         readOnly={locked || deleted || busy || handedOver}
         issues={issues}
+        onChange={unsaved.markDirty}
         upload={(file) => crfApi.upload(props.formId, file)}
       />
       <Modal
@@ -344,9 +496,9 @@ export function RecordEditor(props: RecordEditorProps) {
               render: (k: string) =>
                 k.startsWith('@') ? <Tag>{t(`records.event.${k}`, { defaultValue: k })}</Tag> : titleOf(k),
             },
-            { title: t('records.oldValue'), dataIndex: 'oldValue', render: show },
-            { title: t('records.newValue'), dataIndex: 'newValue', render: show },
-            { title: t('records.reason'), dataIndex: 'reason' },
+            { title: t('records.oldValue'), dataIndex: 'oldValue', render: cell },
+            { title: t('records.newValue'), dataIndex: 'newValue', render: cell },
+            { title: t('records.reason'), dataIndex: 'reason', render: cell },
             { title: t('records.who'), dataIndex: 'userName' },
             {
               title: t('records.when'),

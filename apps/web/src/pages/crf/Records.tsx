@@ -1,7 +1,19 @@
 import { type ActionType, ProTable } from '@ant-design/pro-components';
 import { CRF_REASON_MAX } from '@crdp/crf';
 import { useQuery } from '@tanstack/react-query';
-import { Form as AntForm, App, Button, Card, Input, Modal, Select, Space, Tooltip } from 'antd';
+import {
+  Form as AntForm,
+  App,
+  Button,
+  Card,
+  Input,
+  Modal,
+  Select,
+  Space,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -137,7 +149,21 @@ export default function Records() {
           {
             title: t('records.subject'),
             dataIndex: 'subjectCode',
-            render: (_, r) => r.patientName ?? r.subjectCode,
+            // The patient by name with the MRN; a record with a code only says it is not linked.
+            render: (_, r) =>
+              r.patientId ? (
+                <span>
+                  {r.patientName}
+                  <Typography.Text type="secondary" style={{ marginLeft: 6 }}>
+                    {r.patientMrn}
+                  </Typography.Text>
+                </span>
+              ) : (
+                <Space size={4}>
+                  {r.subjectCode}
+                  <Tag color="warning">{t('subject.unlinked')}</Tag>
+                </Space>
+              ),
           },
           { title: t('records.version'), dataIndex: 'version', render: (_, r) => `v${r.version}` },
           {
@@ -145,7 +171,13 @@ export default function Records() {
             dataIndex: 'status',
             render: (_, r) => <StatusTag status={r.status} />,
           },
-          { title: t('records.updatedBy'), dataIndex: 'updatedByName' },
+          {
+            title: t('records.updatedBy'),
+            dataIndex: 'updatedByName',
+            // A free-access link acts as 'free:<key>': said in words.
+            render: (_, r) =>
+              r.updatedByName.startsWith('free:') ? t('records.byFreeLink') : r.updatedByName,
+          },
           { title: t('records.updatedAt'), dataIndex: 'updatedAt', valueType: 'dateTime' },
           {
             title: t('list.actions'),

@@ -9,6 +9,7 @@ import type {
   CrfFormPatchBody,
   CrfImportBody,
   CrfImported,
+  CrfPatientList,
   CrfProblems,
   CrfRecord,
   CrfRecordCreateBody,
@@ -47,6 +48,17 @@ export function issuesOf(e: unknown): ItemIssue[] | null {
 export function fieldOf(e: unknown): string | null {
   if (!(e instanceof RequestError)) return null;
   return (e.body as { field?: string } | undefined)?.field ?? null;
+}
+/**
+ * The words of a refusal without the envelope ("请求参数错误：body.subjectCode: …" → "…"): the
+ * screen shows them under the field it names, in its own words.
+ */
+export function refusalText(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  const field = fieldOf(e);
+  if (!field) return text;
+  const at = text.indexOf(`${field}: `);
+  return at >= 0 ? text.slice(at + field.length + 2) : text;
 }
 
 const silent = { silent: true };
@@ -97,6 +109,9 @@ export const crfApi = {
     }),
   records: (formId: number, q: CrfRecordListQuery) =>
     rest<CrfRecordPage>({ url: `crf/forms/${formId}/records`, params: q }),
+  /** Patients a record may be for, by name or MRN (the record editor's picker). */
+  patients: (keyword: string) =>
+    rest<CrfPatientList>({ url: 'crf/patients', params: keyword ? { keyword } : {} }),
   createRecord: (formId: number, body: CrfRecordCreateBody) =>
     rest<CrfRecord>({ url: `crf/forms/${formId}/records`, method: 'POST', data: body, ...silent }),
   record: (id: number) => rest<CrfRecordDetail>({ url: `crf/records/${id}` }),

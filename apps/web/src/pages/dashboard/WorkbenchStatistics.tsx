@@ -1,11 +1,12 @@
 import { ProCard } from '@ant-design/pro-components';
-import { API_BASE, SESSION_HEADER, TASK_STATUS_TABLE } from '@crdp/core';
+import { API_BASE, hasLabel, SESSION_HEADER } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Col, Row, Statistic } from 'antd';
 import axios from 'axios';
 import { useTranslation } from 'react-i18next';
 import { hasApiId } from '../../app/access';
 import { currentLocale } from '../../app/i18n';
+import { useLabel } from '../../app/labels';
 import { getSession, useSession } from '../../app/session';
 import { ChartView, type ViewSpec } from '../../components/chart/ChartView';
 import { type Area, aggregate } from '../visualization/api';
@@ -45,6 +46,7 @@ async function quietGet(url: string): Promise<unknown> {
 
 function StatisticsCard({ title, url }: { title: string; url: string }) {
   const { t, i18n } = useTranslation();
+  const word = useLabel();
   const locale = currentLocale();
   const q = useQuery({
     queryKey: ['workbench', 'statistics', url, locale],
@@ -57,7 +59,11 @@ function StatisticsCard({ title, url }: { title: string; url: string }) {
   const term = (key: string) =>
     i18n.exists(`vis.terms.${key}`)
       ? t(`vis.terms.${key}`)
-      : (TASK_STATUS_TABLE.find((s) => s.code === key)?.label[locale] ?? key);
+      : hasLabel('taskStatus', key)
+        ? word('taskStatus', key)
+        : hasLabel('researchType', key)
+          ? word('researchType', key)
+          : key;
   const series = shape.series;
   const category = t('vis.workbench.category');
   const rows =

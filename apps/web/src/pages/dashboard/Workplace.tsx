@@ -27,11 +27,13 @@ import { currentLocale } from '../../app/i18n';
 import { RouteIcon } from '../../app/icons';
 import { hasPage } from '../../app/pages';
 import { updateSession, useSession } from '../../app/session';
+import { DemoBanner } from './DemoBanner';
 
 // The statistics draw ECharts (about 1 MB): loaded after the greeting and shortcuts paint.
 const WorkbenchStatistics = lazy(() =>
   import('./WorkbenchStatistics').then((m) => ({ default: m.WorkbenchStatistics })),
 );
+const SavedCharts = lazy(() => import('./SavedCharts').then((m) => ({ default: m.SavedCharts })));
 
 /**
  * The workbench: greeting by hour, the person's apps, last sign-in and quick links to the
@@ -74,6 +76,7 @@ export default function Workplace() {
         </Space>
       }
     >
+      <DemoBanner />
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={16}>
           <ProCard title={t('workplace.quickLinks')} data-testid="quick-links">
@@ -143,6 +146,7 @@ export default function Workplace() {
       </Row>
       <Suspense fallback={<Skeleton active style={{ marginTop: 16 }} />}>
         <WorkbenchStatistics />
+        <SavedCharts />
       </Suspense>
     </PageContainer>
   );

@@ -23,6 +23,9 @@ describe('workbench statistics shapes', () => {
       numbers: [{ label: 'libraries', value: 0 }],
       series: null,
     });
+    // Topic types carry their code and their name: the axis shows the name, not 'crossSectional'.
+    const types = [{ typeCode: 'crossSectional', name: '横断面研究', count: 1 }];
+    expect(shapeOf(types)?.series?.category).toBe('name');
     expect(shapeOf(null)).toBeNull();
     expect(shapeOf('text')).toBeNull();
     expect(shapeOf([])).toBeNull();

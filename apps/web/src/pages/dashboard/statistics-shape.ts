@@ -8,6 +8,7 @@ export interface StatisticsShape {
 }
 
 const VALUE_KEYS = ['count', 'n', 'value', 'total', 'patients'];
+const NAME_KEYS = ['name', 'label'];
 
 /** Reads whichever shape a statistics call answers: a number, named numbers, a list of rows, or both. */
 export function shapeOf(data: unknown): StatisticsShape | null {
@@ -20,7 +21,10 @@ export function shapeOf(data: unknown): StatisticsShape | null {
   if (Array.isArray(list) && list.length > 0 && list[0] && typeof list[0] === 'object') {
     const first = list[0] as Record<string, unknown>;
     const keys = Object.keys(first);
-    const category = keys.find((k) => typeof first[k] === 'string');
+    // A row that carries its name in words (topic types: typeCode + name) is shown by that name.
+    const category =
+      keys.find((k) => NAME_KEYS.includes(k) && typeof first[k] === 'string') ??
+      keys.find((k) => typeof first[k] === 'string');
     const numeric = keys.filter((k) => typeof first[k] === 'number' && k !== 'id');
     const value = numeric.find((k) => VALUE_KEYS.includes(k)) ?? numeric[0];
     if (category && value) series = { rows: list as ChartRow[], category, value };

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { cdr } from '../clinical/api';
 import { CLINICAL_NS } from '../clinical/i18n';
+import { SyntheticPatientsButton } from './SyntheticPatients';
 
 const show = (v: unknown) =>
   v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -26,7 +27,7 @@ export default function CdrBrowser() {
   const columns = (def?.columns ?? []).filter((c) => c !== 'contacts' && c !== 'body').slice(0, 12);
 
   return (
-    <Card title={t('cdr.title')}>
+    <Card title={t('cdr.title')} extra={<SyntheticPatientsButton />}>
       <Form
         layout="inline"
         initialValues={{ table: 'patients' }}

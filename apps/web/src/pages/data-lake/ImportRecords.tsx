@@ -8,7 +8,6 @@ import {
   Descriptions,
   Drawer,
   Form,
-  InputNumber,
   Modal,
   Progress,
   Select,
@@ -20,11 +19,14 @@ import {
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RequestError } from '../../api/client';
+import { useLabel } from '../../app/labels';
 import { Authorized } from '../../components/Authorized';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { type ImportRecord, imports } from '../clinical/api';
 import { CLINICAL_NS } from '../clinical/i18n';
 import { dt } from '../clinical/shared';
+import { csvHeader } from './csv-header';
+import { SyntheticPatientsButton, SyntheticRuns } from './SyntheticPatients';
 
 const STATUS_COLOR: Record<ImportRecord['status'], string> = {
   queued: 'default',
@@ -40,13 +42,13 @@ const readText = (file: File) => file.text();
 /** Import records (`/data-lake/data-resource-maintenance`): FHIR bundles, CSV with a column mapping, progress and refused rows. */
 export default function ImportRecords() {
   const { t } = useTranslation(CLINICAL_NS);
+  const word = useLabel();
+  const { t: tApp } = useTranslation();
   const { message } = App.useApp();
   const table = useRef<ActionType>(null);
   const [detail, setDetail] = useState<number | null>(null);
   const [csv, setCsv] = useState<{ fileName: string; text: string; header: string[] } | null>(null);
-  const [synthetic, setSynthetic] = useState(false);
   const [form] = Form.useForm();
-  const [synForm] = Form.useForm();
   const fields = useQuery({ queryKey: ['csv-fields'], queryFn: imports.csvFields, enabled: !!csv });
   const target = Form.useWatch('table', form) as string | undefined;
   const rec = useJobPoll({
@@ -76,9 +78,14 @@ export default function ImportRecords() {
   };
   const uploadCsv = async (file: File) => {
     const text = await readText(file);
-    const header = (text.replace(/^\ufeff/, '').split(/\r?\n/)[0] ?? '')
-      .split(',')
-      .map((h) => h.replace(/^"|"$/g, '').trim());
+    let header: string[];
+    try {
+      header = csvHeader(text);
+    } catch {
+      // A header the parser cannot read (an unclosed quote): nothing to map its columns from.
+      message.error(tApp('error.badCsvHeader'));
+      return false;
+    }
     form.resetFields();
     setCsv({ fileName: file.name, text, header });
     return false;
@@ -86,6 +93,7 @@ export default function ImportRecords() {
 
   return (
     <>
+      <SyntheticRuns />
       <ProTable<ImportRecord>
         rowKey="id"
         actionRef={table}
@@ -110,9 +118,7 @@ export default function ImportRecords() {
               <Button icon={<UploadOutlined />}>{t('imports.csv')}</Button>
             </Upload>
           </Authorized>,
-          <Authorized key="syn" apiId="DataLakeDataResourceMaintenance.import">
-            <Button onClick={() => setSynthetic(true)}>{t('imports.synthetic')}</Button>
-          </Authorized>,
+          <SyntheticPatientsButton key="syn" />,
         ]}
         columns={[
           {
@@ -134,7 +140,7 @@ export default function ImportRecords() {
             dataIndex: 'status',
             render: (_, r) => (
               <Tag color={STATUS_COLOR[r.status]} data-testid="import-status">
-                {t(`imports.state.${r.status}`)}
+                {word('cdrImportStatus', r.status)}
               </Tag>
             ),
           },
@@ -176,7 +182,7 @@ export default function ImportRecords() {
             />
             <Descriptions size="small" column={2} bordered>
               <Descriptions.Item label={t('imports.status')}>
-                <Tag color={STATUS_COLOR[rec.data.status]}>{t(`imports.state.${rec.data.status}`)}</Tag>
+                <Tag color={STATUS_COLOR[rec.data.status]}>{word('cdrImportStatus', rec.data.status)}</Tag>
               </Descriptions.Item>
               <Descriptions.Item label={t('imports.total')}>{rec.data.total}</Descriptions.Item>
               <Descriptions.Item label={t('imports.succeeded')}>{rec.data.succeeded}</Descriptions.Item>
@@ -234,26 +240,6 @@ export default function ImportRecords() {
               />
             </Form.Item>
           ))}
-        </Form>
-      </Modal>
-      <Modal
-        open={synthetic}
-        title={t('imports.synthetic')}
-        onCancel={() => setSynthetic(false)}
-        onOk={async () => {
-          const v = await synForm.validateFields();
-          await imports.synthetic(v.patients, v.seed);
-          message.success(t('imports.queued'));
-          setSynthetic(false);
-        }}
-      >
-        <Form form={synForm} initialValues={{ patients: 100, seed: 1 }}>
-          <Form.Item name="patients" label={t('imports.patients')} rules={[{ required: true }]}>
-            <InputNumber min={1} max={5000} />
-          </Form.Item>
-          <Form.Item name="seed" label={t('imports.seed')} rules={[{ required: true }]}>
-            <InputNumber min={0} />
-          </Form.Item>
         </Form>
       </Modal>
     </>

@@ -1,30 +1,20 @@
-import {
-  type ActionType,
-  DrawerForm,
-  ProFormSelect,
-  ProFormSwitch,
-  ProFormText,
-  ProFormTextArea,
-  ProTable,
-} from '@ant-design/pro-components';
-import { QC_DESCRIPTION_MAX, QC_NAME_MAX } from '@crdp/core';
+import { type ActionType, DrawerForm, ProFormSelect, ProTable } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Space, Tag, Tooltip } from 'antd';
-import dayjs from 'dayjs';
 import { type ReactElement, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { currentLocale } from '../../app/i18n';
-import { textRule } from '../../app/text-rule';
-import { fieldError, type Plan, type PlanInput, qcApi, useCan } from './api';
+import { enabledColumn, updatedColumn } from '../../components/table-columns';
+import { type Plan, type PlanInput, qcApi, useCan } from './api';
+import { EditLink, QcEnabledAndDescription, QcNameField, useSaveDrawer } from './forms';
 import { QC_NS } from './i18n';
 import { ToggleDeleteActions } from './RowActions';
 
 /** Create or edit a plan: a name and the enabled rules it runs, in the order picked. */
 function PlanDrawer({ plan, trigger, onSaved }: { plan?: Plan; trigger: ReactElement; onSaved: () => void }) {
   const { t } = useTranslation(QC_NS);
-  const { message } = App.useApp();
   const [form] = Form.useForm<PlanInput>();
+  const saveWith = useSaveDrawer(form, onSaved);
   return (
     <DrawerForm<PlanInput>
       form={form}
@@ -39,31 +29,12 @@ function PlanDrawer({ plan, trigger, onSaved }: { plan?: Plan; trigger: ReactEle
           ? { name: plan.name, description: plan.description, enabled: plan.enabled, ruleIds: plan.ruleIds }
           : { enabled: true, ruleIds: [] }
       }
-      onFinish={async (v) => {
-        try {
-          const body = { ...v, description: v.description ?? '' };
-          if (plan) await qcApi.updatePlan(plan.id, body);
-          else await qcApi.createPlan(body);
-          message.success(t('common.saved'));
-          onSaved();
-          return true;
-        } catch (e) {
-          const f = fieldError(e);
-          if (f) form.setFields([{ name: f.name as keyof PlanInput, errors: [f.message] }]);
-          message.error((e as Error).message);
-          return false;
-        }
+      onFinish={(v) => {
+        const body = { ...v, description: v.description ?? '' };
+        return saveWith(() => (plan ? qcApi.updatePlan(plan.id, body) : qcApi.createPlan(body)));
       }}
     >
-      <ProFormText
-        name="name"
-        label={t('common.name')}
-        fieldProps={{ maxLength: QC_NAME_MAX }}
-        rules={[
-          { required: true, whitespace: true, message: t('rules.required') },
-          textRule(currentLocale()),
-        ]}
-      />
+      <QcNameField />
       <ProFormSelect
         name="ruleIds"
         label={t('plans.rules')}
@@ -80,13 +51,7 @@ function PlanDrawer({ plan, trigger, onSaved }: { plan?: Plan; trigger: ReactEle
         }}
         fieldProps={{ showSearch: true, optionFilterProp: 'label' }}
       />
-      <ProFormSwitch name="enabled" label={t('common.on')} />
-      <ProFormTextArea
-        name="description"
-        label={t('common.description')}
-        fieldProps={{ rows: 2, maxLength: QC_DESCRIPTION_MAX }}
-        rules={[textRule(currentLocale(), { multiline: true })]}
-      />
+      <QcEnabledAndDescription />
     </DrawerForm>
   );
 }
@@ -156,19 +121,8 @@ export default function PlanList() {
             </Space>
           ),
         },
-        {
-          title: t('common.enabled'),
-          dataIndex: 'enabled',
-          width: 90,
-          render: (_, p) =>
-            p.enabled ? <Tag color="green">{t('common.on')}</Tag> : <Tag>{t('common.off')}</Tag>,
-        },
-        {
-          title: t('common.updated'),
-          dataIndex: 'updatedAt',
-          width: 140,
-          render: (_, p) => dayjs(p.updatedAt).format('YYYY-MM-DD HH:mm'),
-        },
+        enabledColumn<Plan>({ title: t('common.enabled'), on: t('common.on'), off: t('common.off') }),
+        updatedColumn<Plan>(t('common.updated')),
         {
           title: t('common.actions'),
           valueType: 'option',
@@ -192,17 +146,7 @@ export default function PlanList() {
                   {t('plans.run')}
                 </Button>
               )}
-              {can('DataQcPlan.edit') && (
-                <PlanDrawer
-                  plan={p}
-                  onSaved={reload}
-                  trigger={
-                    <Button type="link" size="small">
-                      {t('common.edit')}
-                    </Button>
-                  }
-                />
-              )}
+              {can('DataQcPlan.edit') && <PlanDrawer plan={p} onSaved={reload} trigger={<EditLink />} />}
               <ToggleDeleteActions
                 area="DataQcPlan"
                 name={p.name}

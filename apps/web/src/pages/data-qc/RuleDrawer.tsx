@@ -4,17 +4,14 @@ import {
   ProFormDigit,
   ProFormRadio,
   ProFormSelect,
-  ProFormSwitch,
   ProFormText,
-  ProFormTextArea,
 } from '@ant-design/pro-components';
-import { QC_DESCRIPTION_MAX, QC_NAME_MAX, QC_PATTERN_MAX } from '@crdp/core';
-import { App, Form, Space } from 'antd';
+import { QC_PATTERN_MAX } from '@crdp/core';
+import { Form, Space } from 'antd';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentLocale } from '../../app/i18n';
-import { textRule } from '../../app/text-rule';
-import { type Catalogue, fieldError, qcApi, type Rule, type RuleInput } from './api';
+import { type Catalogue, qcApi, type Rule, type RuleInput } from './api';
+import { QcEnabledAndDescription, QcNameField, useSaveDrawer } from './forms';
 import { QC_NS } from './i18n';
 
 const EMPTY: Partial<RuleInput> = { kind: 'required', severity: 'error', enabled: true };
@@ -56,8 +53,8 @@ export function RuleDrawer({
   onSaved: () => void;
 }) {
   const { t } = useTranslation(QC_NS);
-  const { message } = App.useApp();
   const [form] = Form.useForm<RuleInput>();
+  const saveWith = useSaveDrawer(form, onSaved);
   const tableOf = (key?: string) => catalogue.tables.find((x) => x.key === key);
   const typesOf = (kind?: string) => catalogue.kinds.find((k) => k.key === kind)?.types ?? [];
   const columnOptions = (table?: string, types?: string[]) =>
@@ -81,30 +78,11 @@ export function RuleDrawer({
           form.setFieldsValue({ column: undefined, otherColumn: undefined, filterColumn: undefined });
         if ('kind' in changed) form.setFieldsValue({ column: undefined, otherColumn: undefined });
       }}
-      onFinish={async (v) => {
-        try {
-          if (rule) await qcApi.updateRule(rule.id, toInput(v));
-          else await qcApi.createRule(toInput(v));
-          message.success(t('common.saved'));
-          onSaved();
-          return true;
-        } catch (e) {
-          const f = fieldError(e);
-          if (f) form.setFields([{ name: f.name as keyof RuleInput, errors: [f.message] }]);
-          message.error((e as Error).message);
-          return false;
-        }
-      }}
+      onFinish={(v) =>
+        saveWith(() => (rule ? qcApi.updateRule(rule.id, toInput(v)) : qcApi.createRule(toInput(v))))
+      }
     >
-      <ProFormText
-        name="name"
-        label={t('common.name')}
-        fieldProps={{ maxLength: QC_NAME_MAX }}
-        rules={[
-          { required: true, whitespace: true, message: t('rules.required') },
-          textRule(currentLocale()),
-        ]}
-      />
+      <QcNameField />
       <ProFormSelect
         name="table"
         label={t('rules.table')}
@@ -214,13 +192,7 @@ export function RuleDrawer({
           { value: 'warning', label: t('severity.warning') },
         ]}
       />
-      <ProFormSwitch name="enabled" label={t('common.on')} />
-      <ProFormTextArea
-        name="description"
-        label={t('common.description')}
-        fieldProps={{ rows: 2, maxLength: QC_DESCRIPTION_MAX }}
-        rules={[textRule(currentLocale(), { multiline: true })]}
-      />
+      <QcEnabledAndDescription />
     </DrawerForm>
   );
 }

@@ -1,10 +1,11 @@
 import { type ActionType, ProTable } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Space, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { enabledColumn, updatedColumn } from '../../components/table-columns';
 import { type Catalogue, qcApi, type Rule, useCan } from './api';
+import { EditLink } from './forms';
 import { QC_NS } from './i18n';
 import { ToggleDeleteActions } from './RowActions';
 import { RuleDrawer } from './RuleDrawer';
@@ -100,19 +101,8 @@ export default function RuleList() {
           width: 90,
           render: (_, r) => <SeverityTag severity={r.severity} />,
         },
-        {
-          title: t('common.enabled'),
-          dataIndex: 'enabled',
-          width: 80,
-          render: (_, r) =>
-            r.enabled ? <Tag color="green">{t('common.on')}</Tag> : <Tag>{t('common.off')}</Tag>,
-        },
-        {
-          title: t('common.updated'),
-          dataIndex: 'updatedAt',
-          width: 140,
-          render: (_, r) => dayjs(r.updatedAt).format('YYYY-MM-DD HH:mm'),
-        },
+        enabledColumn<Rule>({ title: t('common.enabled'), on: t('common.on'), off: t('common.off') }, 80),
+        updatedColumn<Rule>(t('common.updated')),
         {
           title: t('common.actions'),
           valueType: 'option',
@@ -120,16 +110,7 @@ export default function RuleList() {
           render: (_, r) => (
             <Space size={0}>
               {c && can('DataQcRule.edit') && (
-                <RuleDrawer
-                  catalogue={c}
-                  rule={r}
-                  onSaved={reload}
-                  trigger={
-                    <Button type="link" size="small">
-                      {t('common.edit')}
-                    </Button>
-                  }
-                />
+                <RuleDrawer catalogue={c} rule={r} onSaved={reload} trigger={<EditLink />} />
               )}
               <ToggleDeleteActions
                 area="DataQcRule"

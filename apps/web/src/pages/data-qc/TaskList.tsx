@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useLabel } from '../../app/labels';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { qcApi, type Task, useCan } from './api';
 import { QC_NS } from './i18n';
@@ -19,8 +20,8 @@ const BADGE: Record<QcTaskStatus, 'default' | 'processing' | 'success' | 'error'
 const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
 
 export function TaskStatus({ task }: { task: Task }) {
-  const { t } = useTranslation(QC_NS);
-  const badge = <Badge status={BADGE[task.status]} text={t(`tasks.statuses.${task.status}`)} />;
+  const word = useLabel();
+  const badge = <Badge status={BADGE[task.status]} text={word('jobStatus', task.status)} />;
   if (task.status === 'running')
     return (
       <Space>

@@ -1,6 +1,5 @@
 import {
   type ActionType,
-  ModalForm,
   ProFormSelect,
   ProFormText,
   ProFormTextArea,
@@ -10,6 +9,7 @@ import { LIBRARY_DESCRIPTION_MAX, LIBRARY_NAME_MAX } from '@crdp/core';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { type ReactElement, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GuardedModalForm } from '../../components/form/GuardedModalForm';
 import { type CommonTemplate, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { parseRules, rulesText } from './rules';
@@ -33,7 +33,7 @@ function TemplateForm({
   const { t } = useTranslation(LIBRARY_NS);
   const { message } = App.useApp();
   return (
-    <ModalForm<Values>
+    <GuardedModalForm<Values>
       title={template ? t('templates.edit') : t('templates.create')}
       trigger={trigger}
       modalProps={{ destroyOnHidden: true }}
@@ -91,7 +91,7 @@ function TemplateForm({
         label={t('create.description')}
         rules={[{ max: LIBRARY_DESCRIPTION_MAX }]}
       />
-    </ModalForm>
+    </GuardedModalForm>
   );
 }
 

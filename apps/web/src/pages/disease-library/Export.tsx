@@ -3,6 +3,7 @@ import { App, Button, Checkbox, Col, Progress, Radio, Row, Space, Table, Tag, Ty
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLabel } from '../../app/labels';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { downloadWithSession } from '../crf/download';
 import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
@@ -18,6 +19,7 @@ const STATUS_COLOR: Record<string, string> = {
 
 function ExportPanel({ lib }: { lib: LibraryDetail }) {
   const { t } = useTranslation(LIBRARY_NS);
+  const word = useLabel();
   const { message } = App.useApp();
   const [chosen, setChosen] = useState<string[]>(lib.items.map((i) => i.key));
   const [format, setFormat] = useState<'csv' | 'xlsx'>('xlsx');
@@ -106,9 +108,7 @@ function ExportPanel({ lib }: { lib: LibraryDetail }) {
             {
               title: t('export.status'),
               dataIndex: 'status',
-              render: (v: string) => (
-                <Tag color={STATUS_COLOR[v] ?? 'default'}>{t(`export.statuses.${v}`, v)}</Tag>
-              ),
+              render: (v: string) => <Tag color={STATUS_COLOR[v] ?? 'default'}>{word('jobStatus', v)}</Tag>,
             },
             { title: t('export.rows'), key: 'rows', render: (_, j) => result(j)?.rows ?? '-' },
             {

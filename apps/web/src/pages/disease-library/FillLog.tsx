@@ -1,21 +1,21 @@
 import { ProTable } from '@ant-design/pro-components';
-import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { type FillLogEntry, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
+import { LibraryPage } from './LibraryPage';
 
 /** fill_log: per patient and item, what the fill did and which source row a value came from. */
 export default function FillLog() {
   const { t } = useTranslation(LIBRARY_NS);
-  const [params] = useSearchParams();
-  const libraryId = Number(params.get('libraryId') ?? 0);
-  if (!libraryId) return <Alert type="info" message={t('patients.pick')} />;
+  return <LibraryPage title={t('list.log')}>{(lib) => <Log key={lib.id} libraryId={lib.id} />}</LibraryPage>;
+}
+
+function Log({ libraryId }: { libraryId: number }) {
+  const { t } = useTranslation(LIBRARY_NS);
   return (
     <ProTable<FillLogEntry>
       rowKey="id"
       search={false}
-      headerTitle={t('list.log')}
       request={async (p) => {
         const r = await libraryApi.fillLog(libraryId, { page: p.current ?? 1, size: p.pageSize ?? 20 });
         return { data: r.items, total: r.total, success: true };

@@ -3,6 +3,7 @@ import { App, Button, Progress, Space, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLabel } from '../../app/labels';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
@@ -14,6 +15,7 @@ const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') :
 
 function Jobs({ lib, kind }: { lib: LibraryDetail; kind: Kind }) {
   const { t } = useTranslation(LIBRARY_NS);
+  const word = useLabel();
   const { message } = App.useApp();
   const [jobId, setJobId] = useState<number | null>(null);
   const jobs = useQuery({
@@ -77,7 +79,7 @@ function Jobs({ lib, kind }: { lib: LibraryDetail; kind: Kind }) {
             dataIndex: 'status',
             render: (v: string, j) => (
               <Space>
-                <Tag color={STATUS_COLOR[v] ?? 'default'}>{t(`export.statuses.${v}`, v)}</Tag>
+                <Tag color={STATUS_COLOR[v] ?? 'default'}>{word('jobStatus', v)}</Tag>
                 {j.scheduled && <Tag>{t('jobs.scheduled')}</Tag>}
               </Space>
             ),

@@ -1,8 +1,9 @@
-import { type ActionType, ModalForm, ProTable } from '@ant-design/pro-components';
+import { type ActionType, ProTable } from '@ant-design/pro-components';
 import { App, Button, Dropdown, Space } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { GuardedModalForm } from '../../components/form/GuardedModalForm';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { type Library, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
@@ -88,7 +89,7 @@ export default function LibraryList() {
           return { data: r.items, total: r.total, success: true };
         }}
         toolBarRender={() => [
-          <ModalForm<LibraryFormValues>
+          <GuardedModalForm<LibraryFormValues>
             key="create"
             title={t('list.create')}
             width={960}
@@ -106,7 +107,7 @@ export default function LibraryList() {
             }}
           >
             <LibraryFormFields />
-          </ModalForm>,
+          </GuardedModalForm>,
         ]}
         columns={[
           { title: t('list.name'), dataIndex: 'name' },

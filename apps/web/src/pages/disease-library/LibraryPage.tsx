@@ -1,23 +1,42 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Select, Skeleton, Space } from 'antd';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { readStored, writeStored } from '../../app/storage';
+import { useTabObject } from '../../shell/useTabs';
 import { type LibraryDetail, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 
-/** The library a page works on: `?libraryId=` in the address, so a page can be linked and reloaded. */
+/** The library last chosen on any library page (cleared with the rest of storage on logout). */
+const LAST_LIBRARY = 'ZHUANBING_LIBRARY_ID';
+
+/**
+ * The library a page works on: `?libraryId=` in the address, so a page can be linked and reloaded.
+ * A page opened without it (from the menu) takes the library chosen last and writes it into the
+ * address, so the sub-pages of one library never ask for it again.
+ */
 export function useLibraryId(): [number, (id: number) => void] {
   const [params, setParams] = useSearchParams();
-  const id = Number(params.get('libraryId') ?? 0) || 0;
+  const inAddress = Number(params.get('libraryId') ?? 0) || 0;
+  const id = inAddress || readStored<number>(LAST_LIBRARY, 0) || 0;
+  useEffect(() => {
+    if (inAddress) writeStored(LAST_LIBRARY, inAddress);
+    else if (id)
+      setParams(
+        (p) => {
+          const q = new URLSearchParams(p);
+          q.set('libraryId', String(id));
+          return q;
+        },
+        { replace: true },
+      );
+  }, [inAddress, id, setParams]);
   return [
     id,
     (next) =>
-      setParams((p) => {
-        const q = new URLSearchParams(p);
-        q.set('libraryId', String(next));
-        return q;
-      }),
+      // Another library: what the page showed of the last one (a patient) goes.
+      setParams(new URLSearchParams({ libraryId: String(next) })),
   ];
 }
 
@@ -63,6 +82,7 @@ export function LibraryPage({
     queryFn: () => libraryApi.detail(id),
     enabled: id > 0,
   });
+  useTabObject(detail.data?.name);
   return (
     <Card
       title={title}

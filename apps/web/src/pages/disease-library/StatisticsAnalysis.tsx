@@ -1,4 +1,5 @@
-import { ProForm, ProFormSelect, ProFormText } from '@ant-design/pro-components';
+import { ProForm, ProFormDependency, ProFormSelect, ProFormText } from '@ant-design/pro-components';
+import { answerItems, type Form, itemValueKind } from '@crdp/crf';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Card, Col, Descriptions, Row, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -180,8 +181,25 @@ interface FormValues {
   b?: string;
 }
 
+/** Single-choice items of the library's form with their options, so groups are picked by name, not typed as codes. */
+function choiceOptions(definition: unknown) {
+  const out = new Map<string, Array<{ value: string; label: string }>>();
+  try {
+    for (const { item } of answerItems(definition as Form))
+      if (itemValueKind(item) === 'choice')
+        out.set(
+          item.key,
+          (item.options ?? []).map((o) => ({ value: String(o.code), label: o.name })),
+        );
+  } catch {
+    // A definition the CRF model cannot read: groups are typed as before.
+  }
+  return out;
+}
+
 function Analysis({ lib }: { lib: LibraryDetail }) {
   const { t } = useTranslation(LIBRARY_NS);
+  const choices = choiceOptions(lib.definition);
   const run = useMutation({
     mutationFn: (v: FormValues) =>
       libraryApi.statistics(lib.id, {
@@ -190,6 +208,8 @@ function Analysis({ lib }: { lib: LibraryDetail }) {
       }),
   });
   const vars = run.variables;
+  const nameOf = (key: string | undefined, code: string) =>
+    (key ? choices.get(key)?.find((o) => o.value === code)?.label : undefined) ?? code;
   const options = lib.items.map((i) => ({ value: i.key, label: i.title }));
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="middle">
@@ -211,8 +231,22 @@ function Analysis({ lib }: { lib: LibraryDetail }) {
           rules={[{ required: true }]}
         />
         <ProFormSelect name="compareKey" label={t('stats.groupBy')} width="sm" options={options} allowClear />
-        <ProFormText name="a" label={t('stats.groupA')} width="xs" />
-        <ProFormText name="b" label={t('stats.groupB')} width="xs" />
+        <ProFormDependency name={['compareKey']}>
+          {({ compareKey }) => {
+            const picks = compareKey ? choices.get(compareKey as string) : undefined;
+            return picks ? (
+              <>
+                <ProFormSelect name="a" label={t('stats.groupA')} width="xs" options={picks} />
+                <ProFormSelect name="b" label={t('stats.groupB')} width="xs" options={picks} />
+              </>
+            ) : (
+              <>
+                <ProFormText name="a" label={t('stats.groupA')} width="xs" />
+                <ProFormText name="b" label={t('stats.groupB')} width="xs" />
+              </>
+            );
+          }}
+        </ProFormDependency>
       </ProForm>
       <Typography.Text type="secondary">{t('stats.hint')}</Typography.Text>
       {run.error && <Alert type="error" showIcon message={(run.error as Error).message} />}
@@ -223,7 +257,13 @@ function Analysis({ lib }: { lib: LibraryDetail }) {
             items={[{ key: 'n', label: t('stats.patients'), children: run.data.patients }]}
           />
           <Describe result={run.data} />
-          {run.data.comparisons && vars?.a && vars.b && <Compare result={run.data} a={vars.a} b={vars.b} />}
+          {run.data.comparisons && vars?.a && vars.b && (
+            <Compare
+              result={run.data}
+              a={nameOf(vars.compareKey, vars.a)}
+              b={nameOf(vars.compareKey, vars.b)}
+            />
+          )}
         </>
       )}
     </Space>

@@ -19,8 +19,10 @@ import { Alert, App, Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { RequestError } from '../../api/client';
+import { useSite } from '../../app/queries';
 import { type Center, mcApi, type TopicVariableInput } from './api';
 import { MC_NS } from './i18n';
+import { MultiCenterOff } from './ModeOff';
 
 interface Values {
   name: string;
@@ -37,8 +39,20 @@ export default function CreateTopic() {
   const { t, i18n } = useTranslation(MC_NS);
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const centers = useQuery({ queryKey: ['mc', 'centers'], queryFn: () => mcApi.centers(), retry: false });
+  const site = useSite();
+  const centers = useQuery({
+    queryKey: ['mc', 'centers'],
+    queryFn: () => mcApi.centers(),
+    retry: false,
+    enabled: site.multiCenter,
+  });
   const en = i18n.language === 'en-US';
+  if (!site.multiCenter)
+    return (
+      <Card title={t('create')}>
+        <MultiCenterOff />
+      </Card>
+    );
   return (
     <Card title={t('create')}>
       {centers.error && (

@@ -4,10 +4,12 @@ import { App, Button, Card, Popconfirm, Space, Table, Tag, Typography } from 'an
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useSite } from '../../app/queries';
 import { Authorized } from '../../components/Authorized';
 import { StatusTag } from '../research/StatusTag';
 import { type Invitation, MANAGE_TOPIC, mcApi, type Topic } from './api';
 import { MC_NS } from './i18n';
+import { MultiCenterOff } from './ModeOff';
 
 /**
  * Invitations waiting for this center's administrator: the topic's title, the leading hospital
@@ -92,8 +94,10 @@ export default function Topics() {
   const { t } = useTranslation(MC_NS);
   const navigate = useNavigate();
   const table = useRef<ActionType>(undefined);
+  const site = useSite();
   return (
     <>
+      {!site.multiCenter && <MultiCenterOff />}
       <Authorized apiId={MANAGE_TOPIC}>
         <Invitations onAccepted={() => table.current?.reload()} />
       </Authorized>
@@ -104,7 +108,12 @@ export default function Topics() {
         headerTitle={t('topics')}
         request={async () => ({ data: await mcApi.list(), success: true })}
         toolBarRender={() => [
-          <Button key="n" type="primary" onClick={() => navigate('/multi-center/create-topic')}>
+          <Button
+            key="n"
+            type="primary"
+            disabled={!site.multiCenter}
+            onClick={() => navigate('/multi-center/create-topic')}
+          >
             {t('create')}
           </Button>,
         ]}

@@ -12,6 +12,10 @@ const zhCN = {
   centers: '中心数',
   status: '状态',
   create: '创建主题',
+  modeOffTitle: '本院未开启多中心模式',
+  modeOffBody:
+    '多中心研究需要先开启多中心模式，开启前不能创建或参与主题。拥有“系统配置”编辑权限的人员（通常是系统管理员）可在 系统设置 → 系统配置 → 中心模式 中选择“多中心”并保存。',
+  modeOffLink: '去开启',
   pickCenters: '邀请参与中心',
   pickCentersHelp: '可选已开启多中心模式的其他中心；对方管理员接受邀请后才参与，本中心为牵头中心',
   pickCentersEmpty: '暂无其他已开启多中心模式的中心',
@@ -126,6 +130,10 @@ const enUS: typeof zhCN = {
   centers: 'Centers',
   status: 'Status',
   create: 'New topic',
+  modeOffTitle: 'Multi-center mode is off for this hospital',
+  modeOffBody:
+    'Multi-center studies need multi-center mode: until it is on, topics cannot be created or joined. Someone with the right to edit the system configuration (usually the system administrator) turns it on under System settings → System configuration → Centre mode: Multi-centre, then saves.',
+  modeOffLink: 'Turn it on',
   pickCenters: 'Invite centers',
   pickCentersHelp:
     'Other centers with multi-center mode switched on; each takes part once its administrator accepts. This center leads',

@@ -21,6 +21,7 @@ import {
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLabel } from '../../app/labels';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { downloadWithSession } from '../crf/download';
@@ -46,6 +47,7 @@ const size = (b: number) =>
 
 function TaskDetail({ task, onMap }: { task: Task; onMap: (prefill: Partial<MappingInput>) => void }) {
   const { t } = useTranslation(OMOP_NS);
+  const word = useLabel();
   const can = useHasAction();
   const [filter, setFilter] = useState('');
   const r = task.result;
@@ -53,7 +55,7 @@ function TaskDetail({ task, onMap }: { task: Task; onMap: (prefill: Partial<Mapp
     return <Alert type="error" showIcon message={t('tasks.failed', { error: task.error ?? '' })} />;
   // A task cancelled on the job screen before it ran has nothing to show.
   if (task.status === 'cancelled')
-    return <Alert type="warning" showIcon message={t('tasks.statuses.cancelled')} />;
+    return <Alert type="warning" showIcon message={word('jobStatus', 'cancelled')} />;
   if (!r) return <Progress percent={task.progress} size="small" status="active" />;
   const kinds = MAPPING_KINDS.filter((k) => r.unmapped[k]);
   const canMap = can('OmopMappingManage', 'add');
@@ -151,6 +153,7 @@ function TaskDetail({ task, onMap }: { task: Task; onMap: (prefill: Partial<Mapp
 /** active-mapping-task: start an OMOP CDM export, follow it, read its counts and unmapped codes, download it. */
 export default function Tasks() {
   const { t } = useTranslation(OMOP_NS);
+  const word = useLabel();
   const { message } = App.useApp();
   const can = useHasAction();
   const [page, setPage] = useState({ page: 1, size: 10 });
@@ -234,7 +237,7 @@ export default function Tasks() {
             render: (_, r) => (
               <Space>
                 <Tag color={STATUS_COLOR[r.status]} data-testid={`task-status-${r.id}`}>
-                  {t(`tasks.statuses.${r.status}`)}
+                  {word('jobStatus', r.status)}
                 </Tag>
                 {(r.status === 'running' || r.status === 'queued') && (
                   <Progress percent={r.progress} size="small" style={{ width: 90 }} />

@@ -1,9 +1,10 @@
 import { Alert, Descriptions, Space, Table, Typography } from 'antd';
 import ReactECharts from 'echarts-for-react';
 import { useTranslation } from 'react-i18next';
+import { useLabel } from '../../app/labels';
 import type { DatasetColumn } from './api';
 import { RESEARCH_NS } from './i18n';
-import { columnLabel } from './labels';
+import { codeText, columnLabel } from './labels';
 
 /**
  * Renders an analysis result: tables for statistics and coefficients, a step chart for
@@ -53,7 +54,11 @@ export function AnalysisResult({
   columns?: DatasetColumn[];
 }) {
   const { t } = useTranslation(RESEARCH_NS);
+  const word = useLabel();
   const byKey = new Map(columns.map((c) => [c.key, c]));
+  /** A level of a coded column (sex 1/2, a choice 0/1/3) in words. */
+  const levelOf = (key: string | undefined, value: unknown) =>
+    codeText(key ? byKey.get(key) : undefined, value, word);
   const labelOf = (key: string) => {
     const c = byKey.get(key);
     return c ? columnLabel(t, c) : key;
@@ -101,7 +106,7 @@ export function AnalysisResult({
             key: 'levels',
             render: (_, r: Any) =>
               (r.levels ?? [])
-                .map((l: Any) => `${l.value}: ${l.count} (${l.percent.toFixed(1)}%)`)
+                .map((l: Any) => `${levelOf(r.key, l.value)}: ${l.count} (${l.percent.toFixed(1)}%)`)
                 .join('; '),
           },
         ]}
@@ -162,7 +167,11 @@ export function AnalysisResult({
 
   if (method === 'kaplanMeier') {
     const groupName = (g: string) =>
-      g === 'all' && !params.group ? t('result.all') : params.group ? `${labelOf(params.group)} = ${g}` : g;
+      g === 'all' && !params.group
+        ? t('result.all')
+        : params.group
+          ? `${labelOf(params.group)} = ${levelOf(params.group, g)}`
+          : g;
     const series = result.curves.map((c: Any) => ({
       name: groupName(c.group),
       type: 'line',
@@ -230,14 +239,14 @@ export function AnalysisResult({
     [t('result.p'), fp(result.p)],
     ...(result.meanX !== undefined && levels.length === 2
       ? [
-          [t('result.meanOf', { group: `${groupTitle} = ${levels[0]!.level}` }), f(result.meanX, 3)] as [
-            string,
-            string,
-          ],
-          [t('result.meanOf', { group: `${groupTitle} = ${levels[1]!.level}` }), f(result.meanY, 3)] as [
-            string,
-            string,
-          ],
+          [
+            t('result.meanOf', { group: `${groupTitle} = ${levelOf(params.group, levels[0]!.level)}` }),
+            f(result.meanX, 3),
+          ] as [string, string],
+          [
+            t('result.meanOf', { group: `${groupTitle} = ${levelOf(params.group, levels[1]!.level)}` }),
+            f(result.meanY, 3),
+          ] as [string, string],
           [t('result.difference'), `${f(result.difference, 3)} (${ci(result.ci95)})`] as [string, string],
         ]
       : []),
@@ -252,7 +261,7 @@ export function AnalysisResult({
           pagination={false}
           dataSource={levels}
           columns={[
-            { title: groupTitle, dataIndex: 'level' },
+            { title: groupTitle, dataIndex: 'level', render: (v: string) => levelOf(params.group, v) },
             { title: t('result.n'), dataIndex: 'n' },
             { title: t('result.mean'), dataIndex: 'mean', render: (v) => f(v, 3) },
             { title: t('result.sd'), dataIndex: 'sd', render: (v) => f(v, 3) },
@@ -272,13 +281,24 @@ export function AnalysisResult({
           pagination={false}
           dataSource={(result.rowLevels as string[]).map((level, i) => ({ level, counts: result.table[i] }))}
           columns={[
-            { title: groupTitle, dataIndex: 'level' },
+            { title: groupTitle, dataIndex: 'level', render: (v: string) => levelOf(params.group, v) },
             ...(result.colLevels as string[]).map((c, j) => ({
-              title: t('result.outcome', { value: params.outcome ? `${labelOf(params.outcome)} = ${c}` : c }),
+              title: t('result.outcome', {
+                value: params.outcome ? `${labelOf(params.outcome)} = ${levelOf(params.outcome, c)}` : c,
+              }),
               key: `c${j}`,
               render: (_: unknown, r: Any) => r.counts[j],
             })),
           ]}
+        />
+      )}
+      {result.switchedFrom && (
+        <Alert
+          type="info"
+          showIcon
+          message={t('result.switchedToChiSquare', {
+            outcome: params.outcome ? labelOf(params.outcome) : '',
+          })}
         />
       )}
       {result.smallExpected && <Alert type="warning" showIcon message={t('result.smallExpected')} />}

@@ -6,37 +6,25 @@ import {
   ProFormTextArea,
   StepsForm,
 } from '@ant-design/pro-components';
-import {
-  type CohortCondition,
-  type CohortCriteria,
-  RESEARCH_DESCRIPTION_MAX,
-  RESEARCH_SUBJECT_NAME_MAX,
-  RESEARCH_TARGET_SIZE_MAX,
-  type ResearchVariableBody,
-} from '@crdp/core';
+import { RESEARCH_DESCRIPTION_MAX, RESEARCH_SUBJECT_NAME_MAX, RESEARCH_TARGET_SIZE_MAX } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { App, Card, Checkbox, Typography } from 'antd';
+import { App, Card, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSite } from '../../app/queries';
 import { useSession } from '../../app/session';
+import {
+  ConditionBuilder,
+  completeCriteria,
+  type DraftCriteria,
+  emptyDraft,
+} from '../../components/cohort/ConditionBuilder';
 import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
 import { MembersEditor, type TeamRow, useAppUsers, userLabel } from './Team';
-
-/** A variable without its label (the label is added in the creator's language). */
-type Preset = ResearchVariableBody extends infer V ? (V extends unknown ? Omit<V, 'label'> : never) : never;
-
-/** Preset variables a subject can take; the server reads each from the CDR. Labels are stored in the creator's language. */
-const PRESETS: Preset[] = [
-  { key: 'age', source: 'age' },
-  { key: 'sex', source: 'gender' },
-  { key: 'glu', source: 'lab', itemCode: 'GLU', aggregate: 'last' },
-  { key: 'dm', source: 'diagnosis', codes: ['E11'] },
-  { key: 'visits', source: 'visitCount' },
-  { key: 'mi', source: 'survival', codes: ['I21'] },
-];
+import { VariablePicker } from './VariablePicker';
+import { type Computed, type Picked, variablesOf } from './variables';
 
 interface Values {
   name: string;
@@ -45,34 +33,23 @@ interface Values {
   startDate?: string;
   endDate?: string;
   targetSize?: number;
-  glucoseMin?: number;
-  diagnosis?: string;
-  excludeGender?: number[];
   piUserId?: number;
   centers?: string[];
   crfFormId?: number;
 }
 
-function criteriaOf(v: Partial<Values>): CohortCriteria {
-  const inclusion: CohortCondition[] = [];
-  if (v.glucoseMin !== undefined && v.glucoseMin !== null)
-    inclusion.push({ kind: 'lab', itemCode: 'GLU', min: v.glucoseMin });
-  const codes = (v.diagnosis ?? '').split(/[,，\s]+/).filter(Boolean);
-  if (codes.length) inclusion.push({ kind: 'diagnosis', codes });
-  const exclusion: CohortCondition[] = v.excludeGender?.length
-    ? [{ kind: 'gender', codes: v.excludeGender }]
-    : [];
-  return { match: 'all', inclusion, exclusion };
-}
-
-/** create-subject: a step form (basics, team, eligibility with a live count, variables, confirm). */
+/**
+ * create-subject: a step form (basics, team, eligibility in the cohort condition builder with a
+ * live count, variables from the app's own data, confirm).
+ */
 export default function CreateSubject() {
   const { t } = useTranslation(RESEARCH_NS);
   const { message } = App.useApp();
   const navigate = useNavigate();
   const types = useQuery({ queryKey: ['research', 'types'], queryFn: researchApi.types });
-  const [vars, setVars] = useState<string[]>(['age', 'sex', 'glu', 'dm']);
-  const [matched, setMatched] = useState<number | null>(null);
+  const [computed, setComputed] = useState<Computed[]>(['age', 'gender']);
+  const [picked, setPicked] = useState<Picked[]>([]);
+  const [criteria, setCriteria] = useState<DraftCriteria>(emptyDraft);
   const [all, setAll] = useState<Partial<Values>>({});
   const [members, setMembers] = useState<TeamRow[]>([]);
   const users = useAppUsers();
@@ -92,11 +69,12 @@ export default function CreateSubject() {
             startDate: merged.startDate || undefined,
             endDate: merged.endDate || undefined,
             targetSize: merged.targetSize ?? 0,
-            criteria: criteriaOf(merged),
-            variables: PRESETS.filter((p) => vars.includes(p.key)).map((p) => ({
-              ...p,
-              label: t(`presets.${p.key}`),
-            })),
+            criteria: completeCriteria(criteria),
+            variables: variablesOf(computed, picked, {
+              computed: (c) => t(`vars.computed.${c}`),
+              diagnosis: (name, code) => t('vars.diagnosisLabel', { name, code }),
+              survival: (name, code) => t('vars.survivalLabel', { name, code }),
+            }),
             piUserId: merged.piUserId || undefined,
             members: members.filter((m) => m.userId !== merged.piUserId),
             centers: multiCenter ? (merged.centers ?? []) : [],
@@ -176,36 +154,15 @@ export default function CreateSubject() {
             />
           )}
         </StepsForm.StepForm>
-        <StepsForm.StepForm
-          name="criteria"
-          title={t('create.criteria')}
-          onValuesChange={async (_, v) => {
-            try {
-              setMatched((await researchApi.count(criteriaOf(v))).count);
-            } catch {
-              setMatched(null);
-            }
-          }}
-          onFinish={async (v) => {
-            setAll((a) => ({ ...a, ...v }));
-            return true;
-          }}
-        >
-          <ProFormDigit name="glucoseMin" label={t('create.glucoseMin')} fieldProps={{ step: 0.1 }} />
-          <ProFormText name="diagnosis" label={t('create.diagnosis')} placeholder="E11, I10" />
-          <ProFormSelect
-            name="excludeGender"
-            label={t('create.excludeGender')}
-            mode="multiple"
-            options={[
-              { value: 0, label: t('create.genderUnknown') },
-              { value: 1, label: t('create.genderMale') },
-              { value: 2, label: t('create.genderFemale') },
-            ]}
-          />
-          {matched !== null && (
-            <Typography.Text type="secondary">{t('create.matched', { n: matched })}</Typography.Text>
-          )}
+        <StepsForm.StepForm name="criteria" title={t('create.criteria')}>
+          <div style={{ maxWidth: 960, marginBottom: 24 }}>
+            <ConditionBuilder
+              value={criteria}
+              onChange={setCriteria}
+              count={async (c) => (await researchApi.count(c)).count}
+              countText={(n) => t('create.matched', { n })}
+            />
+          </div>
         </StepsForm.StepForm>
         <StepsForm.StepForm
           name="variables"
@@ -215,12 +172,7 @@ export default function CreateSubject() {
             return true;
           }}
         >
-          <Checkbox.Group
-            value={vars}
-            onChange={(v) => setVars(v as string[])}
-            options={PRESETS.map((p) => ({ value: p.key, label: t(`presets.${p.key}`) }))}
-            style={{ marginBottom: 24 }}
-          />
+          <VariablePicker computed={computed} onComputed={setComputed} picked={picked} onPicked={setPicked} />
           <ProFormSelect
             name="crfFormId"
             label={t('create.crfForm')}
@@ -238,7 +190,7 @@ export default function CreateSubject() {
           <Typography.Paragraph>
             {t('create.summary', {
               name: all.name,
-              vars: vars.length,
+              vars: computed.length + picked.length,
               // The creator stays on the team (as PI when no one else is).
               members: new Set([...members.map((m) => m.userId), all.piUserId ?? me, me]).size,
             })}

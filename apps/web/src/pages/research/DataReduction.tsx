@@ -2,16 +2,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Input, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLabel } from '../../app/labels';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
-import { columnLabel } from './labels';
+import { cellText, columnDecimals, columnLabel } from './labels';
 import SubjectList from './SubjectList';
 import { useSubjectId } from './useSubjectId';
 
 /** data-reduction: build an analysis dataset as a background job and preview it. */
 export default function DataReduction() {
   const { t } = useTranslation(RESEARCH_NS);
+  const word = useLabel();
   const { message } = App.useApp();
   const id = useSubjectId();
   const qc = useQueryClient();
@@ -139,7 +141,7 @@ export default function DataReduction() {
             {
               title: t('reduction.status'),
               dataIndex: 'status',
-              render: (v: string) => (['building', 'ready', 'failed'].includes(v) ? t(`reduction.${v}`) : v),
+              render: (v: string) => word('datasetStatus', v),
             },
             { title: t('reduction.rows'), dataIndex: 'rowCount' },
             {
@@ -160,10 +162,19 @@ export default function DataReduction() {
             size="small"
             scroll={{ x: true }}
             dataSource={rows.data.rows}
-            columns={[{ key: 'studyNo', label: t('columns.studyNo') }, ...rows.data.columns].map((c) => ({
-              title: columnLabel(t, c),
-              dataIndex: c.key,
-            }))}
+            columns={[
+              { key: 'studyNo', title: t('columns.studyNo'), dataIndex: 'studyNo' },
+              ...rows.data.columns.map((c) => {
+                const decimals = columnDecimals(rows.data.rows, c.key);
+                return {
+                  key: c.key,
+                  title: columnLabel(t, c),
+                  dataIndex: c.key,
+                  align: (c.type === 'number' && !c.options?.length ? 'right' : 'left') as 'right' | 'left',
+                  render: (v: unknown) => cellText(c, v, decimals, word),
+                };
+              }),
+            ]}
           />
         </Card>
       )}

@@ -1,11 +1,25 @@
 import type { TaskStatus } from '@crdp/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Progress, Space, Table, Timeline, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Popconfirm,
+  Progress,
+  Space,
+  Table,
+  Timeline,
+  Typography,
+} from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { researchApi, type Subject } from './api';
 import { RESEARCH_NS } from './i18n';
+import { moveConsequence, moveNeedsConfirmation } from './moves';
+import { MOVES_NS } from './moves-i18n';
 import { StatusTag, statusText } from './StatusTag';
 import SubjectList from './SubjectList';
 import { MembersEditor, PersonName, type TeamRow } from './Team';
@@ -84,6 +98,7 @@ function TeamPanel({ subject }: { subject: Subject }) {
 /** project-data: one subject — status and its allowed moves, recruitment, the cohort by variables. */
 export default function ProjectData() {
   const { t, i18n } = useTranslation(RESEARCH_NS);
+  const { t: tm } = useTranslation(MOVES_NS);
   const { message } = App.useApp();
   const id = useSubjectId();
   const navigate = useNavigate();
@@ -152,16 +167,35 @@ export default function ProjectData() {
           {s.allowedMoves.length === 0 && (
             <Typography.Text type="secondary">{t('detail.final')}</Typography.Text>
           )}
-          {s.allowedMoves.map((to) => (
-            <Button
-              key={to}
-              data-testid={`move-${to}`}
-              loading={move.isPending}
-              onClick={() => move.mutate(to)}
-            >
-              {t('detail.move', { to: statusText(to, i18n.language) })}
-            </Button>
-          ))}
+          {s.allowedMoves.map((to) => {
+            const label = t('detail.move', { to: statusText(to, i18n.language) });
+            if (!moveNeedsConfirmation(s.status, to))
+              return (
+                <Button
+                  key={to}
+                  data-testid={`move-${to}`}
+                  loading={move.isPending}
+                  onClick={() => move.mutate(to)}
+                >
+                  {label}
+                </Button>
+              );
+            // Stopping recruitment or closing is asked for first: one stray click must not do it.
+            return (
+              <Popconfirm
+                key={to}
+                title={tm('title', { to: statusText(to, i18n.language) })}
+                description={tm(moveConsequence(s.status, to))}
+                okText={tm('ok')}
+                cancelText={tm('cancel')}
+                onConfirm={() => move.mutateAsync(to).catch(() => undefined)}
+              >
+                <Button data-testid={`move-${to}`} loading={move.isPending} danger={to === 'closed'}>
+                  {label}
+                </Button>
+              </Popconfirm>
+            );
+          })}
           {s.status === 'recruiting' && (
             <Button
               type="primary"

@@ -1,8 +1,9 @@
-import { type ActionType, ModalForm, ProFormText, ProTable } from '@ant-design/pro-components';
+import { type ActionType, ProFormText, ProTable } from '@ant-design/pro-components';
 import { RESEARCH_TYPE_CODE_PATTERN, RESEARCH_TYPE_NAME_MAX } from '@crdp/core';
 import { App, Button, Popconfirm, Tag } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GuardedModalForm } from '../../components/form/GuardedModalForm';
 import { researchApi, type ProjectType as Type } from './api';
 import { RESEARCH_NS } from './i18n';
 
@@ -19,7 +20,7 @@ export default function ProjectType() {
       headerTitle={t('types.title')}
       request={async () => ({ data: await researchApi.types(), success: true })}
       toolBarRender={() => [
-        <ModalForm<{ code: string; name: string }>
+        <GuardedModalForm<{ code: string; name: string }>
           key="add"
           title={t('types.add')}
           trigger={<Button type="primary">{t('types.add')}</Button>}
@@ -45,7 +46,7 @@ export default function ProjectType() {
             label={t('list.name')}
             rules={[{ required: true, whitespace: true, max: RESEARCH_TYPE_NAME_MAX }]}
           />
-        </ModalForm>,
+        </GuardedModalForm>,
       ]}
       columns={[
         { title: t('types.code'), dataIndex: 'code' },

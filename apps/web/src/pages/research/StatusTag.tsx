@@ -1,15 +1,13 @@
-import { TASK_STATUS_TABLE } from '@crdp/core';
+import { label, TASK_STATUS_TABLE } from '@crdp/core';
 import { Badge } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from '../../app/labels';
 
 /** A task status with its badge and class (spec 001 section 3). */
 export function StatusTag({ status }: { status: string }) {
-  const { i18n } = useTranslation();
+  const word = useLabel();
   const e = TASK_STATUS_TABLE.find((x) => x.code === status);
-  const locale = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
-  return <Badge className={e?.className} status={e?.badge ?? 'default'} text={e?.label[locale] ?? status} />;
+  return <Badge className={e?.className} status={e?.badge ?? 'default'} text={word('taskStatus', status)} />;
 }
 export function statusText(status: string, lang: string) {
-  const e = TASK_STATUS_TABLE.find((x) => x.code === status);
-  return e?.label[lang === 'en-US' ? 'en-US' : 'zh-CN'] ?? status;
+  return label('taskStatus', status, lang === 'en-US' ? 'en-US' : 'zh-CN');
 }

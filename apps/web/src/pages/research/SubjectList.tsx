@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useNarrowTable } from '../../components/table/narrow';
 import { researchApi, type SubjectListItem } from './api';
 import { RESEARCH_NS } from './i18n';
 import { StatusTag } from './StatusTag';
@@ -15,6 +16,7 @@ import { PersonName, useAppUsers, userLabel } from './Team';
  */
 export default function SubjectList({ target = 'subject-list/project-data' }: { target?: string }) {
   const { t, i18n } = useTranslation(RESEARCH_NS);
+  const narrowTable = useNarrowTable();
   const navigate = useNavigate();
   const types = useQuery({ queryKey: ['research', 'types'], queryFn: researchApi.types });
   const users = useAppUsers();
@@ -45,6 +47,7 @@ export default function SubjectList({ target = 'subject-list/project-data' }: { 
         });
         return { data: r.items, total: r.total, success: true };
       }}
+      {...narrowTable}
       columns={[
         {
           title: t('list.name'),
@@ -76,7 +79,9 @@ export default function SubjectList({ target = 'subject-list/project-data' }: { 
           title: t('list.status'),
           dataIndex: 'status',
           valueType: 'select',
-          fieldProps: { options: TASK_STATUS_TABLE.map((s) => ({ value: s.code, label: s.label[locale] })) },
+          fieldProps: {
+            options: TASK_STATUS_TABLE.map((s) => ({ value: s.code, label: s.label[locale] })),
+          },
           render: (_, r) => <StatusTag status={r.status} />,
         },
         { title: t('list.enrolled'), dataIndex: 'enrolled', search: false },

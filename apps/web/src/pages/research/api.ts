@@ -3,6 +3,7 @@ import type {
   ResearchAnalysis,
   ResearchAnalysisQueued,
   ResearchAppUser,
+  ResearchCatalogueItem,
   ResearchCrfForm,
   ResearchCrfItems,
   ResearchCriteriaCount,
@@ -60,6 +61,8 @@ export const researchApi = {
   get: (id: number) => rest<ResearchSubjectView>({ url: `${R}/subjects/${id}` }),
   create: (data: ResearchSubjectBody) =>
     rest<ResearchSubjectRecord>({ url: `${R}/subjects`, method: 'POST', data }),
+  catalogue: (params: { kind: 'lab' | 'diagnosis'; q: string }) =>
+    rest<ResearchCatalogueItem[]>({ url: `${R}/variable-catalogue`, params }),
   count: (criteria: CohortCriteria) =>
     rest<ResearchCriteriaCount>({ url: `${R}/criteria/count`, method: 'POST', data: criteria }),
   move: (id: number, to: TaskStatus, reason = '') =>

@@ -3,12 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Col, Descriptions, Result, Row, Spin, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useLabel } from '../../app/labels';
 import { auditApi } from './api';
 import { ADMIN_NS } from './i18n';
 
 /** One audit entry: who, when, what, and the state before and after side by side. */
 export default function ActivationDetails() {
   const { t } = useTranslation(ADMIN_NS);
+  const word = useLabel();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
@@ -37,8 +39,8 @@ export default function ActivationDetails() {
         <Descriptions.Item label={t('audit.at')}>{new Date(e.at).toLocaleString()}</Descriptions.Item>
         <Descriptions.Item label={t('audit.user')}>{e.userName}</Descriptions.Item>
         <Descriptions.Item label={t('audit.outcome')}>{t(`audit.${e.outcome}`)}</Descriptions.Item>
-        <Descriptions.Item label={t('audit.action')}>{e.action}</Descriptions.Item>
-        <Descriptions.Item label={t('audit.entity')}>{e.entity}</Descriptions.Item>
+        <Descriptions.Item label={t('audit.action')}>{word('auditAction', e.action)}</Descriptions.Item>
+        <Descriptions.Item label={t('audit.entity')}>{word('auditEntity', e.entity)}</Descriptions.Item>
         <Descriptions.Item label={t('audit.entityId')}>{e.entityId}</Descriptions.Item>
         <Descriptions.Item label={t('audit.ip')}>{e.ip}</Descriptions.Item>
         <Descriptions.Item label={t('audit.requestId')}>{e.requestId}</Descriptions.Item>

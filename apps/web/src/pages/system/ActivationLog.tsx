@@ -1,10 +1,15 @@
 import { ProTable } from '@ant-design/pro-components';
 import { Button, Tag } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useLabel, useLabelOptions } from '../../app/labels';
 import { useHasAction } from '../../components/Authorized';
 import { type AuditLogRow, auditApi } from './api';
 import { ADMIN_NS } from './i18n';
+
+/** The action filter is a list of hundred-odd actions: typing narrows it. */
+const SEARCHABLE = { showSearch: true } as const;
 
 const OUTCOME_COLOR = { success: 'success', failure: 'warning', denied: 'error' } as const;
 
@@ -13,9 +18,12 @@ export default function ActivationLog() {
   const { t } = useTranslation(ADMIN_NS);
   const navigate = useNavigate();
   const can = useHasAction();
-  // Codes hold dots (access.denied), so they index the label table rather than form an i18n key.
-  const labelOf = (table: 'auditAction' | 'auditEntity', code: string) =>
-    (t(table, { returnObjects: true }) as unknown as Record<string, string>)[code] ?? code;
+  const word = useLabel();
+  const actions = useLabelOptions('auditAction');
+  const actionEnum = useMemo(
+    () => Object.fromEntries(actions.map((o) => [o.value, { text: o.label }])),
+    [actions],
+  );
   return (
     <ProTable<AuditLogRow>
       rowKey="id"
@@ -44,12 +52,15 @@ export default function ActivationLog() {
         {
           title: t('audit.action'),
           dataIndex: 'action',
-          render: (_, r) => labelOf('auditAction', r.action),
+          valueType: 'select',
+          valueEnum: actionEnum,
+          fieldProps: SEARCHABLE,
+          render: (_, r) => word('auditAction', r.action),
         },
         {
           title: t('audit.entity'),
           dataIndex: 'entity',
-          render: (_, r) => labelOf('auditEntity', r.entity),
+          render: (_, r) => word('auditEntity', r.entity),
         },
         { title: t('audit.entityId'), dataIndex: 'entityId' },
         {

@@ -1,13 +1,14 @@
 import { type ActionType, ModalForm, ProFormSwitch, ProFormText, ProTable } from '@ant-design/pro-components';
 import { DISEASE_CATEGORY_MAX, DISEASE_ICD10_PATTERN, DISEASE_NAME_MAX } from '@crdp/core';
-import { App, Button, Popconfirm, Tag } from 'antd';
+import { App, Button, Tag } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { textRule } from '../../app/text-rule';
-import { Authorized, useHasAction } from '../../components/Authorized';
+import { Authorized } from '../../components/Authorized';
 import { type AdminDisease, diseaseApi, fieldOf } from './api';
 import { ADMIN_NS } from './i18n';
+import { useEditDeleteActions } from './RowActions';
 
 /** The server's ICD-10 rule; the server upper-cases the code, so either case may be typed. */
 const ICD10_INPUT = new RegExp(`^$|${DISEASE_ICD10_PATTERN.source}`, 'i');
@@ -17,7 +18,7 @@ export default function MaintainDisease() {
   const { t } = useTranslation(ADMIN_NS);
   const { message } = App.useApp();
   const table = useRef<ActionType>(null);
-  const can = useHasAction();
+  const rowActions = useEditDeleteActions('SystemMaintainDisease');
   const [editing, setEditing] = useState<AdminDisease | 'new' | null>(null);
   const existing = editing && editing !== 'new' ? editing : null;
 
@@ -66,28 +67,13 @@ export default function MaintainDisease() {
           {
             title: t('common.actions'),
             valueType: 'option',
-            render: (_, d) => [
-              can('SystemMaintainDisease', 'edit') && (
-                <Button type="link" size="small" key="edit" onClick={() => setEditing(d)}>
-                  {t('common.edit')}
-                </Button>
-              ),
-              can('SystemMaintainDisease', 'delete') && (
-                <Popconfirm
-                  key="del"
-                  title={t('common.confirmDelete', { name: d.name })}
-                  onConfirm={async () => {
-                    await diseaseApi.remove(d.id);
-                    message.success(t('common.deleted'));
-                    table.current?.reload();
-                  }}
-                >
-                  <Button type="link" size="small">
-                    {t('common.delete')}
-                  </Button>
-                </Popconfirm>
-              ),
-            ],
+            render: (_, d) =>
+              rowActions({
+                name: d.name,
+                edit: () => setEditing(d),
+                remove: () => diseaseApi.remove(d.id),
+                onDone: () => table.current?.reload(),
+              }),
           },
         ]}
       />

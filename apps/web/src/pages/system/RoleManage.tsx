@@ -19,24 +19,28 @@ import {
   Space,
   Spin,
   Tabs,
+  Tag,
+  Tooltip,
   Tree,
   Typography,
 } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isAlwaysAllowed } from '../../app/access';
 import { currentLocale } from '../../app/i18n';
+import { hasPage } from '../../app/pages';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { type AdminRole, appApi, fieldOf, type PermissionMenu, roleApi } from './api';
 import { ADMIN_NS } from './i18n';
+import { useEditDeleteActions } from './RowActions';
 
 /** Role management (spec 000 section 6): roles of the current app, their members, apps and permissions. */
 export default function RoleManage() {
   const { t } = useTranslation(ADMIN_NS);
-  const { message } = App.useApp();
   const table = useRef<ActionType>(null);
-  const can = useHasAction();
+  const rowActions = useEditDeleteActions('RoleManage');
   const [editing, setEditing] = useState<AdminRole | 'new' | null>(null);
   const [open, setOpen] = useState<AdminRole | null>(null);
 
@@ -84,27 +88,13 @@ export default function RoleManage() {
               >
                 {t('role.permissions')}
               </Button>,
-              can('RoleManage', 'edit') && (
-                <Button type="link" size="small" key="edit" onClick={() => setEditing(role)}>
-                  {t('common.edit')}
-                </Button>
-              ),
-              can('RoleManage', 'delete') && (
-                <Popconfirm
-                  key="delete"
-                  title={t('common.confirmDelete', { name: role.RoleName })}
-                  description={t('role.deleteHint')}
-                  onConfirm={async () => {
-                    await roleApi.remove(role.RoleId);
-                    message.success(t('common.deleted'));
-                    table.current?.reload();
-                  }}
-                >
-                  <Button type="link" size="small">
-                    {t('common.delete')}
-                  </Button>
-                </Popconfirm>
-              ),
+              ...rowActions({
+                name: role.RoleName,
+                hint: t('role.deleteHint'),
+                edit: () => setEditing(role),
+                remove: () => roleApi.remove(role.RoleId),
+                onDone: () => table.current?.reload(),
+              }),
             ],
           },
         ]}
@@ -207,7 +197,7 @@ function PermissionEditor({ role }: { role: AdminRole }) {
   const [funcs, setFuncs] = useState<Set<number> | null>(null);
   const client = useQueryClient();
 
-  const { tree, leaves } = useMemo(() => buildTree(menus.data ?? []), [menus.data]);
+  const { tree, leaves, built } = useMemo(() => buildTree(menus.data ?? []), [menus.data]);
   const menuChecked = checked ?? (granted.data?.MenuIds ?? []).filter((id) => leaves.has(id));
   const funcChecked = funcs ?? new Set(granted.data?.FuncIds ?? []);
 
@@ -227,6 +217,11 @@ function PermissionEditor({ role }: { role: AdminRole }) {
     return (
       <Space size="middle" wrap>
         <span>{title(m)}</span>
+        {!built.has(m.MenuId) && (
+          <Tooltip title={t('role.notYetAvailableHint')}>
+            <Tag data-testid={`not-available-${m.RouterName}`}>{t('role.notYetAvailable')}</Tag>
+          </Tooltip>
+        )}
         {m.Functions.length > 0 && (
           // biome-ignore lint/a11y/noStaticElementInteractions: stops the tree from toggling the menu when a button box is clicked
           <span onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
@@ -280,14 +275,25 @@ function PermissionEditor({ role }: { role: AdminRole }) {
   );
 }
 
+/**
+ * The menus as a tree; `built` holds the menus with a screen (an area: one of its menus has one),
+ * so a menu without a screen yet is marked as not yet available instead of offered as if it were.
+ */
 function buildTree(menus: PermissionMenu[]) {
   const byParent = new Map<number | null, PermissionMenu[]>();
   for (const m of menus) byParent.set(m.ParentId, [...(byParent.get(m.ParentId) ?? []), m]);
   const leaves = new Set<number>();
+  const built = new Set<number>();
   const walk = (parentId: number | null): DataNode[] =>
     (byParent.get(parentId) ?? []).map((m) => {
       const children = walk(m.MenuId);
       if (!children.length) leaves.add(m.MenuId);
+      if (
+        hasPage(m.RouterName) ||
+        isAlwaysAllowed(m.RouterName) ||
+        children.some((c) => built.has(Number(c.key)))
+      )
+        built.add(m.MenuId);
       return {
         key: m.MenuId,
         title: m.Title,
@@ -295,7 +301,46 @@ function buildTree(menus: PermissionMenu[]) {
         children: children.length ? children : undefined,
       } as DataNode;
     });
-  return { tree: walk(null), leaves };
+  return { tree: walk(null), leaves, built };
+}
+
+/** A multiple select and an add button (with the edit function): what a role gains, members or apps. */
+function PickAndAdd(props: {
+  placeholder: string;
+  addLabel: string;
+  options: Array<{ value: number; label: string }>;
+  /** Search on the server as the user types (the options are then that search's answer). */
+  onSearch?: (keyword: string) => void;
+  add: (ids: number[]) => Promise<unknown>;
+  onAdded: () => unknown;
+}) {
+  const [picked, setPicked] = useState<number[]>([]);
+  const add = useMutation({
+    mutationFn: () => props.add(picked),
+    onSuccess: () => {
+      setPicked([]);
+      void props.onAdded();
+    },
+  });
+  const search = props.onSearch ? { showSearch: true, filterOption: false, onSearch: props.onSearch } : {};
+  return (
+    <Authorized apiId="RoleManage.edit">
+      <Space.Compact style={{ width: '100%' }}>
+        <Select
+          mode="multiple"
+          style={{ flex: 1 }}
+          placeholder={props.placeholder}
+          value={picked}
+          onChange={setPicked}
+          {...search}
+          options={props.options}
+        />
+        <Button type="primary" disabled={!picked.length} loading={add.isPending} onClick={() => add.mutate()}>
+          {props.addLabel}
+        </Button>
+      </Space.Compact>
+    </Authorized>
+  );
 }
 
 function RoleMembers({ role }: { role: AdminRole }) {
@@ -308,43 +353,20 @@ function RoleMembers({ role }: { role: AdminRole }) {
     queryKey: ['admin', 'members', keyword],
     queryFn: () => appApi.members(keyword),
   });
-  const [picked, setPicked] = useState<number[]>([]);
   const refresh = () => client.invalidateQueries({ queryKey: key });
-  const add = useMutation({
-    mutationFn: () => roleApi.addUsers(role.RoleId, picked),
-    onSuccess: () => {
-      setPicked([]);
-      void refresh();
-    },
-  });
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Authorized apiId="RoleManage.edit">
-        <Space.Compact style={{ width: '100%' }}>
-          <Select
-            mode="multiple"
-            style={{ flex: 1 }}
-            placeholder={t('role.pickMembers')}
-            value={picked}
-            onChange={setPicked}
-            showSearch
-            filterOption={false}
-            onSearch={setKeyword}
-            options={(members.data ?? []).map((u) => ({
-              value: u.UserId,
-              label: `${u.NickName || u.UserName} (${u.UserName})`,
-            }))}
-          />
-          <Button
-            type="primary"
-            disabled={!picked.length}
-            loading={add.isPending}
-            onClick={() => add.mutate()}
-          >
-            {t('role.addMembers')}
-          </Button>
-        </Space.Compact>
-      </Authorized>
+      <PickAndAdd
+        placeholder={t('role.pickMembers')}
+        addLabel={t('role.addMembers')}
+        onSearch={setKeyword}
+        options={(members.data ?? []).map((u) => ({
+          value: u.UserId,
+          label: `${u.NickName || u.UserName} (${u.UserName})`,
+        }))}
+        add={(ids) => roleApi.addUsers(role.RoleId, ids)}
+        onAdded={refresh}
+      />
       <List
         loading={users.isLoading}
         dataSource={users.data ?? []}
@@ -381,39 +403,18 @@ function RoleApps({ role }: { role: AdminRole }) {
   const key = ['admin', 'role-apps', role.RoleId];
   const shared = useQuery({ queryKey: key, queryFn: () => roleApi.apps(role.RoleId) });
   const related = useQuery({ queryKey: ['admin', 'related-apps'], queryFn: appApi.related });
-  const [picked, setPicked] = useState<number[]>([]);
-  const add = useMutation({
-    mutationFn: () => roleApi.addApps(role.RoleId, picked),
-    onSuccess: () => {
-      setPicked([]);
-      void client.invalidateQueries({ queryKey: key });
-    },
-  });
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Authorized apiId="RoleManage.edit">
-        <Space.Compact style={{ width: '100%' }}>
-          <Select
-            mode="multiple"
-            style={{ flex: 1 }}
-            placeholder={t('role.pickApps')}
-            value={picked}
-            onChange={setPicked}
-            options={(related.data ?? []).map((a) => ({
-              value: a.AppId,
-              label: `${a.AppName} (${a.AppShortName})`,
-            }))}
-          />
-          <Button
-            type="primary"
-            disabled={!picked.length}
-            loading={add.isPending}
-            onClick={() => add.mutate()}
-          >
-            {t('role.addApps')}
-          </Button>
-        </Space.Compact>
-      </Authorized>
+      <PickAndAdd
+        placeholder={t('role.pickApps')}
+        addLabel={t('role.addApps')}
+        options={(related.data ?? []).map((a) => ({
+          value: a.AppId,
+          label: `${a.AppName} (${a.AppShortName})`,
+        }))}
+        add={(ids) => roleApi.addApps(role.RoleId, ids)}
+        onAdded={() => client.invalidateQueries({ queryKey: key })}
+      />
       <List
         loading={shared.isLoading}
         dataSource={shared.data ?? []}

@@ -1,19 +1,27 @@
-import { type ActionType, ModalForm, ProFormSelect, ProFormText, ProTable } from '@ant-design/pro-components';
+import { type ActionType, ProFormSelect, ProFormText, ProTable } from '@ant-design/pro-components';
 import { ADMIN_PASSWORD_MAX, NICKNAME_MAX, USER_NAME_PATTERN } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Popconfirm, Tag, Typography } from 'antd';
+import { App, Button, Form, Popconfirm, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { useSession } from '../../app/session';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { GuardedModalForm } from '../../components/form/GuardedModalForm';
+import { showServerFieldError } from '../../components/form/server-errors';
+import { useNarrowTable } from '../../components/table/narrow';
 import { type AdminUser, fieldOf, roleApi, userApi } from './api';
+
+/** The fields of the user form, as the server names them. */
+const USER_FIELDS = ['UserName', 'NickName', 'Password', 'RoleIds'];
+
 import { ADMIN_NS } from './i18n';
 
 /** User management: members of the current app, their state and roles. */
 export default function UserManage() {
   const { t } = useTranslation(ADMIN_NS);
+  const narrowTable = useNarrowTable();
   const { message, modal } = App.useApp();
   const table = useRef<ActionType>(null);
   const can = useHasAction();
@@ -53,6 +61,7 @@ export default function UserManage() {
             </Button>
           </Authorized>,
         ]}
+        {...narrowTable}
         columns={[
           { title: t('common.keyword'), dataIndex: 'keyword', hideInTable: true },
           { title: t('user.userName'), dataIndex: 'UserName', search: false },
@@ -183,8 +192,10 @@ function UserForm({
   const { message } = App.useApp();
   const isNew = user === 'new';
   const existing = user && user !== 'new' ? user : null;
+  const [form] = Form.useForm<UserValues>();
   return (
-    <ModalForm<UserValues>
+    <GuardedModalForm<UserValues>
+      form={form}
       title={isNew ? t('user.add') : t('user.edit')}
       open={!!user}
       modalProps={{ destroyOnHidden: true, onCancel: onClose }}
@@ -201,6 +212,8 @@ function UserForm({
         try {
           await userApi.save({ ...values, ...(existing ? { UserId: existing.UserId } : {}) });
         } catch (e) {
+          // A refusal naming a field of this form is shown under that field.
+          if (showServerFieldError(form, e, USER_FIELDS)) return false;
           message.error((e as Error).message);
           if (fieldOf(e)) return false;
           throw e;
@@ -247,6 +260,6 @@ function UserForm({
         options={roleOptions}
         fieldProps={{ 'data-testid': 'user-roles' } as object}
       />
-    </ModalForm>
+    </GuardedModalForm>
   );
 }

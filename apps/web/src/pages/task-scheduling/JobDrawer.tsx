@@ -13,6 +13,7 @@ import {
 } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { useLabel } from '../../app/labels';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { type Job, schedulingApi, useCan } from './api';
 import { TS_NS } from './i18n';
@@ -27,10 +28,8 @@ const BADGE = {
 export const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
 
 export function JobStatusBadge({ job }: { job: Pick<Job, 'status' | 'progress'> }) {
-  const { t } = useTranslation(TS_NS);
-  const badge = (
-    <Badge status={BADGE[job.status] ?? 'default'} text={t(`statuses.${job.status}`, job.status)} />
-  );
+  const word = useLabel();
+  const badge = <Badge status={BADGE[job.status] ?? 'default'} text={word('jobStatus', job.status)} />;
   if (job.status !== 'running') return badge;
   return (
     <Space>

@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { labelNow } from '../../app/labels';
 import { JOB_STATUSES, type Job, type JobStatus, schedulingApi, useCan } from './api';
 import { TS_NS } from './i18n';
 import { JobActions, JobDrawer, JobStatusBadge, StartedBy, time, useDuration } from './JobDrawer';
@@ -99,7 +100,7 @@ export default function JobList() {
             dataIndex: 'status',
             width: 120,
             valueType: 'select',
-            valueEnum: Object.fromEntries(JOB_STATUSES.map((s) => [s, { text: t(`statuses.${s}`) }])),
+            valueEnum: Object.fromEntries(JOB_STATUSES.map((s) => [s, { text: labelNow('jobStatus', s) }])),
             render: (_, j) => (
               <Space direction="vertical" size={0}>
                 <JobStatusBadge job={j} />

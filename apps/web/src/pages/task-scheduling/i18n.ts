@@ -13,13 +13,6 @@ const zhCN = {
     yes: '是',
     no: '否',
   },
-  statuses: {
-    queued: '排队中',
-    running: '运行中',
-    succeeded: '成功',
-    failed: '失败',
-    cancelled: '已取消',
-  },
   jobs: {
     title: '作业管理',
     hint: '本院所有后台作业：推送、填充、导入、导出、质控等。失败的作业可以重试，排队中的作业可以取消。',
@@ -129,13 +122,6 @@ const enUS: typeof zhCN = {
     deleted: 'Deleted',
     yes: 'Yes',
     no: 'No',
-  },
-  statuses: {
-    queued: 'Queued',
-    running: 'Running',
-    succeeded: 'Succeeded',
-    failed: 'Failed',
-    cancelled: 'Cancelled',
   },
   jobs: {
     title: 'Jobs',

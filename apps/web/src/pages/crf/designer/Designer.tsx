@@ -31,6 +31,7 @@ import { currentLocale } from '../../../app/i18n';
 import { CrfRenderer } from '../../../components/crf/CrfRenderer';
 import { CRF_NS } from '../../../components/crf/i18n';
 import { LinkButton } from '../../../components/crf/LinkButton';
+import { useUnsavedChanges } from '../../../components/useUnsavedChanges';
 import { crfApi } from '../api';
 import { ConditionList, GroupProperties, ItemProperties } from './ItemProperties';
 import {
@@ -44,7 +45,6 @@ import {
   type Loc,
   moveElement,
   newGroup,
-  newItem,
   parseFaultText,
   removeElement,
   replaceItem,
@@ -52,15 +52,18 @@ import {
   updateContainer,
 } from './model';
 import { useSaveDraft } from './useSaveDraft';
+import { useDesignerWords } from './words';
 
 /** `hepatopathyPoc/edit?id=`: pages and items, properties, show rules, problems and a live preview. */
 export default function Designer() {
   const { t } = useTranslation(CRF_NS);
+  const words = useDesignerWords();
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const formId = Number(params.get('id')) || 0;
   const saveDraft = useSaveDraft(formId);
+  const unsaved = useUnsavedChanges();
   const meta = useQuery({
     queryKey: ['crf', 'form', formId],
     queryFn: () => crfApi.form(formId),
@@ -70,10 +73,19 @@ export default function Designer() {
   const [page, setPage] = useState(0);
   const [selected, setSelected] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The draft as last loaded or saved: any other form on screen is an unsaved edit.
+  const [stored, setStored] = useState<Form | null>(null);
 
   useEffect(() => {
-    if (meta.data?.draft && !form) setForm(meta.data.draft);
+    if (meta.data?.draft && !form) {
+      setForm(meta.data.draft);
+      setStored(meta.data.draft);
+    }
   }, [meta.data, form]);
+  const { markDirty } = unsaved;
+  useEffect(() => {
+    if (form && stored && form !== stored) markDirty();
+  }, [form, stored, markDirty]);
 
   // The preview runs only a form the engine accepts; a fault is shown instead.
   const checked = useMemo(() => {
@@ -103,7 +115,12 @@ export default function Designer() {
   const save = async () => {
     setBusy(true);
     try {
-      return await saveDraft(form);
+      const ok = await saveDraft(form);
+      if (ok) {
+        setStored(form);
+        unsaved.markSaved();
+      }
+      return ok;
     } finally {
       setBusy(false);
     }
@@ -142,7 +159,7 @@ export default function Designer() {
         <Button
           onClick={async () => {
             // Unsaved changes are saved first: the table editor opens the stored draft.
-            if (form !== meta.data?.draft && !(await save())) return;
+            if (form !== stored && !(await save())) return;
             navigate(`/crf-management/hepatopathyPoc/editTable?id=${formId}`);
           }}
         >
@@ -192,7 +209,7 @@ export default function Designer() {
                 testId="add-item"
                 label={t('designer.addItem')}
                 onPick={(type) => {
-                  const item = newItem(form, type, type);
+                  const item = words.newItem(form, type);
                   setForm(addElement(form, page, item));
                   setSelected(item.key);
                 }}
@@ -245,6 +262,7 @@ export default function Designer() {
               >
                 <ConditionList
                   items={choices}
+                  form={form}
                   conditions={[
                     {
                       indicatorName: r.indicatorName ?? '',
@@ -308,11 +326,21 @@ export default function Designer() {
               message={t('designer.problems')}
               description={
                 <ul style={{ margin: 0, paddingLeft: 18 }}>
-                  {checked.problems.map((p) => (
-                    <li key={`${p.code}-${p.at}`}>
-                      <LinkButton onClick={() => setSelected(p.at)}>{p.at}</LinkButton>: {p.message}
-                    </li>
-                  ))}
+                  {checked.problems.map((p, i) => {
+                    const said = words.problem(form, p);
+                    return (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: one place may have two problems of one code
+                      <li key={`${p.code}-${p.at}-${i}`} data-testid="designer-problem">
+                        {said.item ? (
+                          <LinkButton onClick={() => setSelected(said.item!)}>{said.where}</LinkButton>
+                        ) : (
+                          said.where
+                        )}
+                        {t('problem.sep')}
+                        {said.what}
+                      </li>
+                    );
+                  })}
                 </ul>
               }
             />
@@ -348,10 +376,11 @@ function AddItemButton(props: {
   size?: 'small';
   onPick: (type: FormItem['type']) => void;
 }) {
+  const words = useDesignerWords();
   return (
     <Dropdown
       menu={{
-        items: ITEM_TYPES.map((type) => ({ key: type, label: type })),
+        items: ITEM_TYPES.map((type) => ({ key: type, label: words.itemType(type) })),
         onClick: ({ key }) => props.onPick(key as FormItem['type']),
       }}
     >
@@ -387,6 +416,7 @@ function Outline(props: {
   onChange: (form: Form) => void;
 }) {
   const { t } = useTranslation(CRF_NS);
+  const words = useDesignerWords();
   const { modal } = App.useApp();
   const { form, page, selected, faulty, onSelect, onChange } = props;
   const [dragFrom, setDragFrom] = useState<Loc | null>(null);
@@ -462,7 +492,7 @@ function Outline(props: {
               >
                 <Badge status={e.key && faulty.has(e.key) ? 'error' : 'default'} />
                 <span style={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis' }}>
-                  ⋮⋮ {e.title ?? e.key} <small style={{ color: '#999' }}>{e.type}</small>
+                  ⋮⋮ {e.title ?? e.key} <small style={{ color: '#999' }}>{words.itemType(e.type)}</small>
                 </span>
                 {arrows(at)}
                 <LinkButton
@@ -531,7 +561,7 @@ function Outline(props: {
                     size="small"
                     label={`+ ${t('designer.addItemToGroup')}`}
                     onPick={(type) => {
-                      const item = newItem(form, type, type);
+                      const item = words.newItem(form, type);
                       onChange(addElement(form, page, item, key));
                       onSelect(item.key);
                     }}

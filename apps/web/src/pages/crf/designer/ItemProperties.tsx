@@ -1,10 +1,11 @@
 import type { Form, FormElement, FormItem, Option } from '@crdp/crf';
-import { OPERATORS } from '@crdp/crf';
+import { OPERATORS, parseOperator } from '@crdp/crf';
 import { Form as AntForm, Button, Divider, Input, InputNumber, Radio, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CRF_NS } from '../../../components/crf/i18n';
 import { LinkButton } from '../../../components/crf/LinkButton';
 import { allItems, itemCount } from './model';
+import { useDesignerWords } from './words';
 
 const FUNCTIONS = ['sum', 'average', 'min', 'max', 'count', 'score', 'bmi', 'dateDiff', 'age'];
 const on = (f: unknown) => f === true || f === 1 || f === '1' || f === 'true';
@@ -12,6 +13,7 @@ const on = (f: unknown) => f === true || f === 1 || f === '1' || f === 'true';
 /** Every field of an item: options, blanks, matrix, calculation and required rule pick items from the form. */
 export function ItemProperties(props: { form: Form; item: FormItem; onChange: (item: FormItem) => void }) {
   const { t } = useTranslation(CRF_NS);
+  const words = useDesignerWords();
   const { item, form } = props;
   const set = (patch: Partial<FormItem>) => {
     const next = { ...item, ...patch } as FormItem;
@@ -69,7 +71,10 @@ export function ItemProperties(props: { form: Form; item: FormItem; onChange: (i
             <Select
               id="prop-textType"
               value={item.textType ?? 'text'}
-              options={['text', 'textarea', 'number', 'date'].map((v) => ({ value: v, label: v }))}
+              options={['text', 'textarea', 'number', 'date', 'nationalId'].map((v) => ({
+                value: v,
+                label: words.textType(v),
+              }))}
               onChange={(v) => set({ textType: v })}
             />
           </AntForm.Item>
@@ -92,9 +97,9 @@ export function ItemProperties(props: { form: Form; item: FormItem; onChange: (i
           <Radio.Group
             value={item.typeQ ?? ''}
             options={[
-              { value: '', label: 'radio' },
-              { value: 'select', label: 'select' },
-              { value: 'multi', label: 'multi' },
+              { value: '', label: words.typeQ('radio') },
+              { value: 'select', label: words.typeQ('select') },
+              { value: 'multi', label: words.typeQ('multi') },
             ]}
             onChange={(e) => set({ typeQ: e.target.value || undefined })}
           />
@@ -119,7 +124,7 @@ export function ItemProperties(props: { form: Form; item: FormItem; onChange: (i
           <AntForm.Item label={t('designer.forM')}>
             <Radio.Group
               value={item.forM ?? 'radio'}
-              options={['radio', 'checkbox', 'input'].map((v) => ({ value: v, label: v }))}
+              options={['radio', 'checkbox', 'input'].map((v) => ({ value: v, label: words.forM(v) }))}
               onChange={(e) => set({ forM: e.target.value })}
             />
           </AntForm.Item>
@@ -160,7 +165,10 @@ export function ItemProperties(props: { form: Form; item: FormItem; onChange: (i
               <Select
                 style={{ width: 100 }}
                 value={b.gapFillingProperty ?? 'text'}
-                options={['text', 'number', 'date'].map((v) => ({ value: v, label: v }))}
+                options={['text', 'number', 'date', 'nationalId'].map((v) => ({
+                  value: v,
+                  label: words.blankType(v),
+                }))}
                 onChange={(v) =>
                   set({
                     gapFilling: (item.gapFilling ?? []).map((x, j) =>
@@ -187,6 +195,10 @@ export function ItemProperties(props: { form: Form; item: FormItem; onChange: (i
               </LinkButton>
             </Space>
           ))}
+          {(item.gapFilling ?? []).some((b) => b.gapFillingProperty === 'number') && (
+            // Number blanks keep this many decimals (spec 001: the item's fixed setting).
+            <div style={{ margin: '4px 0' }}>{num('fixed', t('designer.fixed'))}</div>
+          )}
           <Button
             size="small"
             onClick={() =>
@@ -210,7 +222,7 @@ export function ItemProperties(props: { form: Form; item: FormItem; onChange: (i
               id="prop-calc-func"
               allowClear
               value={item.fxTopicData?.func}
-              options={FUNCTIONS.map((f) => ({ value: f, label: f }))}
+              options={FUNCTIONS.map((f) => ({ value: f, label: words.func(f) }))}
               onChange={(func) =>
                 set(
                   func
@@ -247,6 +259,7 @@ export function ItemProperties(props: { form: Form; item: FormItem; onChange: (i
       <Divider plain>{t('designer.requiredRule')}</Divider>
       <ConditionList
         items={others}
+        form={form}
         conditions={item.requiredRule?.rules ?? []}
         onChange={(rules) =>
           set({
@@ -338,14 +351,72 @@ export interface EditableCondition {
   indicatorVal?: unknown;
 }
 
+/** Operators that take no value, and those that take several (a list of option codes). */
+const NO_VALUE = new Set(['isEmpty', 'exists']);
+const SEVERAL = new Set(['inList', 'notInList']);
+
+/**
+ * The value of a condition: on an item with options, picked from its options (several for
+ * "is one of"); otherwise typed.
+ */
+function ConditionValue(props: {
+  item: FormItem | undefined;
+  c: EditableCondition;
+  onChange: (v: unknown) => void;
+}) {
+  const { t } = useTranslation(CRF_NS);
+  const { item, c } = props;
+  const options = item?.type === 'matrix' ? undefined : item?.options;
+  const op = parseOperator(c.condition) ?? c.condition;
+  if (NO_VALUE.has(op)) return null;
+  if (options?.length) {
+    const several = SEVERAL.has(op);
+    const current = c.indicatorVal;
+    const value = several
+      ? (Array.isArray(current) ? current : current === undefined || current === '' ? [] : [current]).map(
+          String,
+        )
+      : current === undefined || current === '' || Array.isArray(current)
+        ? undefined
+        : String(current);
+    return (
+      <Select
+        style={{ minWidth: 120 }}
+        data-testid="rule-value"
+        placeholder={t('vocab.pickValue')}
+        mode={several ? 'multiple' : undefined}
+        value={value}
+        options={options.map((o) => ({ value: String(o.code), label: o.name }))}
+        onChange={(v: string | string[]) => {
+          // The option's own code, number or text as the form stores it.
+          const codeOf = (s: string) => options.find((o) => String(o.code) === s)?.code ?? s;
+          props.onChange(Array.isArray(v) ? v.map(codeOf) : codeOf(v));
+        }}
+      />
+    );
+  }
+  return (
+    <Input
+      style={{ width: 100 }}
+      placeholder={t('designer.ruleValue')}
+      value={c.indicatorVal === undefined ? '' : String(c.indicatorVal)}
+      onChange={(e) => props.onChange(e.target.value)}
+    />
+  );
+}
+
 /** Conditions on other items, picked from the form. */
 export function ConditionList(props: {
   items: Array<{ value: string; label: string }>;
+  /** The form, to offer an item's options as the value. */
+  form: Form;
   conditions: EditableCondition[];
   onChange: (c: EditableCondition[]) => void;
   extra?: React.ReactNode;
 }) {
   const { t } = useTranslation(CRF_NS);
+  const words = useDesignerWords();
+  const itemOf = (key: string) => allItems(props.form).find((i) => i.key === key);
   const setAt = (i: number, patch: Partial<EditableCondition>) =>
     props.onChange(props.conditions.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   return (
@@ -363,15 +434,15 @@ export function ConditionList(props: {
           />
           <Select
             style={{ width: 130 }}
-            value={c.condition}
-            options={OPERATORS.map((o) => ({ value: o, label: o }))}
+            // Older forms store words or symbols ('>', '等于'): shown as the operator they mean.
+            value={parseOperator(c.condition) ?? c.condition}
+            options={OPERATORS.map((o) => ({ value: o, label: words.operator(o) }))}
             onChange={(v) => setAt(i, { condition: v })}
           />
-          <Input
-            style={{ width: 100 }}
-            placeholder={t('designer.ruleValue')}
-            value={c.indicatorVal === undefined ? '' : String(c.indicatorVal)}
-            onChange={(e) => setAt(i, { indicatorVal: e.target.value })}
+          <ConditionValue
+            item={itemOf(c.indicatorName)}
+            c={c}
+            onChange={(v) => setAt(i, { indicatorVal: v })}
           />
           <LinkButton onClick={() => props.onChange(props.conditions.filter((_, j) => j !== i))}>
             {t('designer.remove')}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { currentLocale } from '../../../app/i18n';
 import { CRF_NS } from '../../../components/crf/i18n';
+import { useUnsavedChanges } from '../../../components/useUnsavedChanges';
 import { crfApi } from '../api';
 import {
   addElement,
@@ -23,6 +24,7 @@ import {
   updateContainer,
 } from './model';
 import { useSaveDraft } from './useSaveDraft';
+import { useDesignerWords } from './words';
 
 const on = (f: unknown) => f === true || f === 1 || f === '1' || f === 'true';
 const optionsText = (i: FormItem) => (i.options ?? []).map((o) => `${o.code}=${o.name}`).join('; ');
@@ -49,15 +51,26 @@ export default function TableEditor() {
   const [params] = useSearchParams();
   const formId = Number(params.get('id')) || 0;
   const saveDraft = useSaveDraft(formId);
+  const words = useDesignerWords();
+  const unsaved = useUnsavedChanges();
   const meta = useQuery({
     queryKey: ['crf', 'form', formId],
     queryFn: () => crfApi.form(formId),
     enabled: !!formId,
   });
   const [form, setForm] = useState<Form | null>(null);
+  // The draft as last loaded or saved: any other form on screen is an unsaved edit.
+  const [stored, setStored] = useState<Form | null>(null);
   useEffect(() => {
-    if (meta.data?.draft && !form) setForm(meta.data.draft);
+    if (meta.data?.draft && !form) {
+      setForm(meta.data.draft);
+      setStored(meta.data.draft);
+    }
   }, [meta.data, form]);
+  const { markDirty } = unsaved;
+  useEffect(() => {
+    if (form && stored && form !== stored) markDirty();
+  }, [form, stored, markDirty]);
   const error = useMemo(() => {
     if (!form) return null;
     try {
@@ -81,7 +94,14 @@ export default function TableEditor() {
     label: [pageTitle(g.page), ...g.path].join(' › '),
   }));
   const groups = targets.filter((g) => g.container !== null);
-  const save = () => saveDraft(form);
+  const save = async () => {
+    const ok = await saveDraft(form);
+    if (ok) {
+      setStored(form);
+      unsaved.markSaved();
+    }
+    return ok;
+  };
   const edit = (key: string, patch: Partial<FormItem>, item: FormItem) =>
     setForm(replaceItem(form, key, { ...item, ...patch } as FormItem));
 
@@ -94,7 +114,7 @@ export default function TableEditor() {
         </Button>
         <Button
           onClick={() => {
-            setForm(addElement(form, form.pages.length - 1, newItem(form, 'textQuestion', '')));
+            setForm(addElement(form, form.pages.length - 1, words.newItem(form, 'textQuestion')));
           }}
         >
           {t('designer.addItem')}
@@ -102,7 +122,7 @@ export default function TableEditor() {
         <Button
           onClick={async () => {
             // Unsaved changes are saved first: the designer opens the stored draft.
-            if (form !== meta.data?.draft && !(await save())) return;
+            if (form !== stored && !(await save())) return;
             navigate(`/crf-management/hepatopathyPoc/edit?id=${formId}`);
           }}
         >
@@ -249,7 +269,7 @@ export default function TableEditor() {
                   size="small"
                   style={{ width: 130 }}
                   value={i.type}
-                  options={ITEM_TYPES.map((v) => ({ value: v, label: v }))}
+                  options={ITEM_TYPES.map((v) => ({ value: v, label: words.itemType(v) }))}
                   onChange={(type) =>
                     edit(i.key, { ...newItem(form, type, i.title ?? ''), key: i.key, title: i.title }, i)
                   }

@@ -23,7 +23,18 @@ export function freshKey(form: Form, prefix: string): string {
   return `${prefix}${n}`;
 }
 
-export function newItem(form: Form, type: ItemType, title: string): FormItem {
+/** Words of a new item's starting options, in the designer's language. */
+export interface StarterWords {
+  yes: string;
+  no: string;
+  mild: string;
+  moderate: string;
+  severe: string;
+  row: string;
+}
+const ZH_WORDS: StarterWords = { yes: '是', no: '否', mild: '轻', moderate: '中', severe: '重', row: '行' };
+
+export function newItem(form: Form, type: ItemType, title: string, w: StarterWords = ZH_WORDS): FormItem {
   const key = freshKey(form, 'q');
   const base: FormItem = { key, type, title };
   switch (type) {
@@ -32,17 +43,17 @@ export function newItem(form: Form, type: ItemType, title: string): FormItem {
       return {
         ...base,
         options: [
-          { name: '是', code: '1' },
-          { name: '否', code: '0' },
+          { name: w.yes, code: '1' },
+          { name: w.no, code: '0' },
         ],
       };
     case 'score':
       return {
         ...base,
         options: [
-          { name: '轻', code: '1', score: 1 },
-          { name: '中', code: '2', score: 2 },
-          { name: '重', code: '3', score: 3 },
+          { name: w.mild, code: '1', score: 1 },
+          { name: w.moderate, code: '2', score: 2 },
+          { name: w.severe, code: '3', score: 3 },
         ],
       };
     case 'gapFilling':
@@ -52,12 +63,12 @@ export function newItem(form: Form, type: ItemType, title: string): FormItem {
         ...base,
         forM: 'radio',
         rows: [
-          { key: 'r1', name: '行 1' },
-          { key: 'r2', name: '行 2' },
+          { key: 'r1', name: `${w.row} 1` },
+          { key: 'r2', name: `${w.row} 2` },
         ],
         columns: [
-          { name: '是', code: '1' },
-          { name: '否', code: '0' },
+          { name: w.yes, code: '1' },
+          { name: w.no, code: '0' },
         ],
       };
     case 'textQuestion':

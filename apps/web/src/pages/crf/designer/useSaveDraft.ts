@@ -3,12 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CRF_NS } from '../../../components/crf/i18n';
-import { crfApi, fieldOf } from '../api';
+import { crfApi, refusalText } from '../api';
 
 /**
  * Saves a form's draft and puts it in the form's query cache: the designer and the table editor
  * open from that cache, so switching between them shows what was just saved. Answers whether
- * the save went through; a refusal is shown with the field it names.
+ * the save went through; a refusal is shown in the server's words, without the field's path.
  */
 export function useSaveDraft(formId: number) {
   const qc = useQueryClient();
@@ -23,7 +23,7 @@ export function useSaveDraft(formId: number) {
       message.success(t('list.saved'));
       return true;
     } catch (e) {
-      message.error(`${e instanceof Error ? e.message : String(e)} ${fieldOf(e) ?? ''}`);
+      message.error(refusalText(e));
       return false;
     }
   };

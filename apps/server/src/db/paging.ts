@@ -1,0 +1,36 @@
+import { count, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Tx } from './client.js';
+
+/** The page a list asks for: 1-based page number and page size. */
+export interface PageQuery {
+  page: number;
+  size: number;
+}
+
+/** LIMIT and OFFSET of a page. */
+export const pageWindow = (q: PageQuery) => ({ limit: q.size, offset: (q.page - 1) * q.size });
+
+/**
+ * One page of a table's rows that match `where`, in the order given, and how many match in all:
+ * the two queries every plain list of one table makes.
+ */
+export async function pageOfTable<T extends PgTable>(
+  db: Tx,
+  table: T,
+  where: SQL | undefined,
+  orderBy: Array<SQL | AnyPgColumn>,
+  q: PageQuery,
+): Promise<{ total: number; rows: Array<T['$inferSelect']> }> {
+  const t = table as PgTable;
+  const { limit, offset } = pageWindow(q);
+  const [total] = await db.select({ n: count() }).from(t).where(where);
+  const rows = await db
+    .select()
+    .from(t)
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(limit)
+    .offset(offset);
+  return { total: total?.n ?? 0, rows: rows as Array<T['$inferSelect']> };
+}

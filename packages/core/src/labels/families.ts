@@ -1,0 +1,123 @@
+import type { AuditAction } from '../contracts/audit.js';
+import type { CdrImportStatus } from '../contracts/clinical.js';
+import type { JobKind, JobStatus } from '../contracts/jobs.js';
+import type { RESEARCH_DATASET_STATUSES } from '../contracts/research.js';
+import type { NoticeKind } from '../contracts/system.js';
+import { TASK_STATUS_TABLE, type TaskStatus } from '../helpers/code-tables.js';
+import { AUDIT_ACTION_LABELS } from './audit-actions.js';
+import { AUDIT_ENTITY_LABELS } from './audit-entities.js';
+import type { LabelText } from './types.js';
+
+const both = (zh: string, en: string): LabelText => ({ 'zh-CN': zh, 'en-US': en });
+
+export const JOB_KIND_LABELS = {
+  'diseaseLibrary.push': both('专病库患者推送', 'Disease library push'),
+  'diseaseLibrary.fill': both('专病库数据填充', 'Disease library data fill'),
+  'diseaseLibrary.export': both('专病库数据导出', 'Disease library export'),
+  'research.dataset': both('科研数据集生成', 'Research dataset build'),
+  'research.analysis': both('科研统计分析', 'Research analysis'),
+  'cdr.import': both('临床数据导入', 'Clinical data import'),
+  'cdr.synthetic': both('模拟临床数据生成', 'Synthetic clinical data'),
+  'omop.export': both('OMOP 数据导出', 'OMOP export'),
+  'dataQc.run': both('数据质控任务', 'Data quality check'),
+  'demo.seed': both('示范数据生成', 'Demo data preparation'),
+} as const satisfies Record<JobKind, LabelText>;
+
+export const JOB_STATUS_LABELS = {
+  queued: both('排队中', 'Queued'),
+  running: both('运行中', 'Running'),
+  succeeded: both('成功', 'Succeeded'),
+  failed: both('失败', 'Failed'),
+  cancelled: both('已取消', 'Cancelled'),
+} as const satisfies Record<JobStatus, LabelText>;
+
+/** Research subject (课题) statuses of spec 001 section 3, from the status code table. */
+export const TASK_STATUS_LABELS = Object.fromEntries(
+  TASK_STATUS_TABLE.map((e) => [e.code, e.label]),
+) as Record<TaskStatus, LabelText>;
+
+/**
+ * CRF record statuses. The union lives in @crdp/crf (`CRF_RECORD_STATUSES`), which depends on
+ * this package; its test checks every status has a label here.
+ */
+export const CRF_RECORD_STATUS_LABELS = {
+  draft: both('草稿', 'Draft'),
+  submitted: both('已提交', 'Submitted'),
+  verified: both('已核查', 'Verified'),
+  locked: both('已锁定', 'Locked'),
+} as const satisfies Record<string, LabelText>;
+
+export const CRF_FORM_STATUS_LABELS = {
+  active: both('使用中', 'In use'),
+  archived: both('已归档', 'Archived'),
+} as const satisfies Record<string, LabelText>;
+
+/** The built-in research design types every app has (an app's own types carry their own names). */
+export const RESEARCH_TYPE_LABELS = {
+  cohort: both('队列研究', 'Cohort study'),
+  caseControl: both('病例对照研究', 'Case-control study'),
+  crossSectional: both('横断面研究', 'Cross-sectional study'),
+  registry: both('登记研究', 'Registry'),
+  interventional: both('干预性研究', 'Interventional study'),
+} as const satisfies Record<string, LabelText>;
+
+export const DATASET_STATUS_LABELS = {
+  building: both('生成中', 'Building'),
+  ready: both('就绪', 'Ready'),
+  failed: both('失败', 'Failed'),
+} as const satisfies Record<(typeof RESEARCH_DATASET_STATUSES)[number], LabelText>;
+
+export const CDR_IMPORT_STATUS_LABELS = {
+  queued: both('排队中', 'Queued'),
+  running: both('导入中', 'Importing'),
+  succeeded: both('成功', 'Succeeded'),
+  partial: both('部分成功', 'Partly imported'),
+  failed: both('失败', 'Failed'),
+  cancelled: both('已取消', 'Cancelled'),
+} as const satisfies Record<CdrImportStatus, LabelText>;
+
+export const NOTICE_KIND_LABELS = {
+  'job.finished': both('任务完成', 'Job finished'),
+  'dataElement.published': both('数据元发布', 'Data element published'),
+  'record.assigned': both('记录分配', 'Record assigned'),
+  system: both('系统通知', 'System notice'),
+} as const satisfies Record<NoticeKind, LabelText>;
+
+export const GENDER_LABELS = {
+  0: both('未知', 'Unknown'),
+  1: both('男', 'Male'),
+  2: both('女', 'Female'),
+  3: both('其他', 'Other'),
+} as const satisfies Record<number, LabelText>;
+
+/** Every family of codes the labelling layer words, by name. */
+export const LABEL_FAMILIES = {
+  auditAction: AUDIT_ACTION_LABELS as Record<AuditAction, LabelText>,
+  auditEntity: AUDIT_ENTITY_LABELS,
+  jobKind: JOB_KIND_LABELS,
+  jobStatus: JOB_STATUS_LABELS,
+  taskStatus: TASK_STATUS_LABELS,
+  crfRecordStatus: CRF_RECORD_STATUS_LABELS,
+  crfFormStatus: CRF_FORM_STATUS_LABELS,
+  researchType: RESEARCH_TYPE_LABELS,
+  datasetStatus: DATASET_STATUS_LABELS,
+  cdrImportStatus: CDR_IMPORT_STATUS_LABELS,
+  noticeKind: NOTICE_KIND_LABELS,
+  gender: GENDER_LABELS,
+} as const;
+
+/** What each family is called, for the fallback of a code it does not know. */
+export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
+  auditAction: both('操作', 'Action'),
+  auditEntity: both('对象', 'Object'),
+  jobKind: both('任务', 'Job'),
+  jobStatus: both('状态', 'Status'),
+  taskStatus: both('课题状态', 'Subject status'),
+  crfRecordStatus: both('记录状态', 'Record status'),
+  crfFormStatus: both('表单状态', 'Form status'),
+  researchType: both('研究类型', 'Study type'),
+  datasetStatus: both('数据集状态', 'Dataset status'),
+  cdrImportStatus: both('导入状态', 'Import status'),
+  noticeKind: both('通知', 'Notice'),
+  gender: both('性别', 'Sex'),
+};

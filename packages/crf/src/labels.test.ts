@@ -1,0 +1,14 @@
+import { hasLabel, label } from '@crdp/core';
+import { describe, expect, it } from 'vitest';
+import { CRF_FORM_STATUSES, CRF_RECORD_STATUSES } from './contracts.js';
+
+describe('CRF statuses in the labelling layer of @crdp/core', () => {
+  it('words every record and form status in both languages', () => {
+    for (const s of CRF_RECORD_STATUSES) {
+      expect(hasLabel('crfRecordStatus', s), s).toBe(true);
+      expect(label('crfRecordStatus', s, 'zh-CN')).toMatch(/[\u4e00-\u9fff]/);
+      expect(label('crfRecordStatus', s, 'en-US')).not.toBe(s);
+    }
+    for (const s of CRF_FORM_STATUSES) expect(hasLabel('crfFormStatus', s), s).toBe(true);
+  });
+});
