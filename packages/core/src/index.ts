@@ -2,6 +2,7 @@ export * from './cohort/index.js';
 export * from './cohort/reason.js';
 export * from './constants.js';
 export * from './contracts/index.js';
+export * from './disease-library/index.js';
 export * from './helpers/index.js';
 export * from './labels/index.js';
 export * from './messages.js';

@@ -1,7 +1,7 @@
 import type { LibraryComputed } from '@crdp/core';
+import { parseTemplate, resultKind, ruleText, TemplateError } from '@crdp/core';
 import type { Tx } from '../db/client.js';
 import { invalid, libraryOf } from './libraries.js';
-import { parseTemplate, resultKind, ruleText, TemplateError } from './template.js';
 import { computeRule, libraryBase, patientsBase } from './template-sql.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { LibraryFillOutcome, libraryFillLogPage } from '@crdp/core';
+import { parseTemplate, ruleText, SOURCES } from '@crdp/core';
 import { createFormEngine, type Form } from '@crdp/crf';
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -16,7 +17,6 @@ import {
 } from '../db/schema/index.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
 import { type Actor, libraryOf } from './libraries.js';
-import { parseTemplate, ruleText, SOURCES } from './template.js';
 import { type ComputedValue, computeRule, libraryBase } from './template-sql.js';
 
 /**

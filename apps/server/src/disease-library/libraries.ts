@@ -6,6 +6,7 @@ import type {
   libraryPage,
   librarySaved,
 } from '@crdp/core';
+import { parseTemplate, TemplateError } from '@crdp/core';
 import { answerItems, type Form } from '@crdp/crf';
 import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -21,7 +22,6 @@ import {
 } from '../db/schema/index.js';
 import { type RequestContext, type SignedIn, signedIn } from '../http/context.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
-import { parseTemplate, TemplateError } from './template.js';
 
 /** Who acts on disease libraries: the session's user in the session's app (http/context.ts). */
 export type Actor = SignedIn;

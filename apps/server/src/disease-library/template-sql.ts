@@ -1,7 +1,7 @@
+import { type Anchor, type Condition, type IndicatorRule, resultKind, SOURCES } from '@crdp/core';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
-import { type Anchor, type Condition, type IndicatorRule, resultKind, SOURCES } from './template.js';
 
 /**
  * Compiles an indicator rule to one set-based query: for every patient of a base set `lp`

@@ -1,6 +1,7 @@
 /**
  * The indicator template language: one line that says where a CRF item's value comes from in
- * the clinical data. Parsed to a small syntax tree here (pure); `template-sql.ts` compiles the
+ * the clinical data. Parsed to a small syntax tree here (pure, shared by server and web); the
+ * server's `apps/server/src/disease-library/template-sql.ts` compiles the
  * tree to one set-based query over all patients of a library.
  *
  *   rule   := agg source ['.' field] ['where' cond {'and' cond}] [anchor]

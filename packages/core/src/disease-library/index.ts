@@ -1,0 +1,3 @@
+export * from './rule-builder.js';
+export * from './rule-labels.js';
+export * from './template.js';
