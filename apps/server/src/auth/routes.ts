@@ -34,12 +34,23 @@ import {
   login,
   logout,
   productMenusAndPermissions,
+  productMenusTag,
   setCurrentApp,
 } from './service.js';
 
 /** An id in JSON: a positive integer, or its decimal string (older clients send both). Never true, [] or 1.5. */
 export const idValue = looseId;
 const loginParams = z.tuple([loginInput]);
+const productMenusQuery = z.object({ product_id: looseId.optional() });
+
+/** Whether an If-None-Match header names the tag (weak or strong, in a list, or `*`). */
+export function matchesTag(header: string | string[] | undefined, tag: string) {
+  const values = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',');
+  return values.some((v) => {
+    const t = v.trim();
+    return t === '*' || t.replace(/^W\//, '') === tag;
+  });
+}
 
 /**
  * The signed-in session of a request; routes declared `session` only run with one. Prefer
@@ -209,6 +220,29 @@ export async function authRoutes(app: FastifyInstance) {
         ApiIds: [...s.apiIds].sort(),
         AppId: s.appId,
       });
+    },
+  );
+  r.get(
+    '/api/v0.1/product_menus',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'REST form of MerchantsLogin.GetProductMenusAndPermissions, with an ETag of the ACL version: a request whose If-None-Match holds the current tag gets 304 and no body',
+        querystring: productMenusQuery,
+        response: { 200: restOkZero(productMenusResult) },
+      },
+    },
+    async (req, reply) => {
+      const s = signedIn(req.ctx);
+      const productId = req.query.product_id ?? PRODUCT_ID;
+      const tag = await productMenusTag(app.db, s.userId, s.appId, productId);
+      // The HTTP cache keeps no /api/ answer (no-store plugin): the web app keeps the last answer
+      // itself and asks again with If-None-Match, so it never uses one without the server's word.
+      reply.header('ETag', tag);
+      if (matchesTag(req.headers['if-none-match'], tag)) return reply.code(304).send();
+      return ok0(await productMenusAndPermissions(app.db, s.userId, s.appId, productId));
     },
   );
   r.get(

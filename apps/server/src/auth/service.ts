@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   ALWAYS_ALLOWED_ROUTES,
   type AppSummary,
@@ -11,7 +12,16 @@ import {
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { type AuditEntry, audit } from '../audit/audit.js';
 import type { Tx } from '../db/client.js';
-import { appMembers, appProducts, apps, functions, loginAttempts, menus, users } from '../db/schema/index.js';
+import {
+  aclVersion,
+  appMembers,
+  appProducts,
+  apps,
+  functions,
+  loginAttempts,
+  menus,
+  users,
+} from '../db/schema/index.js';
 import type { RequestContext, SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.js';
@@ -245,6 +255,23 @@ export async function productMenusAndPermissions(
     ProductMenus: menuRows,
   };
 }
+
+/**
+ * What one answer of `GetProductMenusAndPermissions` depends on, as an entity tag: the
+ * database's ACL version (a trigger bumps it on any change of roles, memberships, menus or
+ * functions, migration 0007), the user, the app and the product, plus the revision of the
+ * answer's shape and of the always-allowed routes (code, not data). A role edit changes the
+ * version, so a browser that revalidates its kept answer never keeps stale menus. The version is
+ * read before the answer is built: a change in between gives a newer answer under the older
+ * tag, which the next request replaces. The answer is the same in every language.
+ */
+export async function productMenusTag(db: Tx, userId: number, appId: number, productId: number) {
+  const [row] = await db.select({ version: aclVersion.version }).from(aclVersion).where(eq(aclVersion.id, 1));
+  const version = String(row?.version ?? 0);
+  const basis = [MENUS_ANSWER_REVISION, version, userId, appId, productId].join('|');
+  return `"m${createHash('sha256').update(basis).digest('base64url').slice(0, 22)}"`;
+}
+const MENUS_ANSWER_REVISION = `1:${ALWAYS_ALLOWED_ROUTES.join(',')}`;
 
 /**
  * One password check throttled per (user name, address): the guess is counted before it is
