@@ -1,4 +1,4 @@
-import type { Locale } from '@crdp/core';
+import { CHART_CHANNEL_LABELS, CHART_SUBTYPE_LABELS, type Locale } from '@crdp/core';
 
 /** The 27 chart subtypes of spec 001 section 3, in the order the builder lists them. */
 export const CHART_SUBTYPES = [
@@ -157,49 +157,8 @@ export const SUBTYPES: Record<ChartSubtype, SubtypeDef> = {
   },
 };
 
-export const CHANNEL_LABELS: Record<Channel, Record<Locale, string>> = {
-  x: { 'zh-CN': 'X 轴', 'en-US': 'X axis' },
-  y: { 'zh-CN': 'Y 轴', 'en-US': 'Y axis' },
-  color: { 'zh-CN': '颜色', 'en-US': 'Colour' },
-  label: { 'zh-CN': '标签', 'en-US': 'Label' },
-  value: { 'zh-CN': '数值', 'en-US': 'Value' },
-  group: { 'zh-CN': '分组', 'en-US': 'Group' },
-  column: { 'zh-CN': '列', 'en-US': 'Columns' },
-  text: { 'zh-CN': '文本', 'en-US': 'Text' },
-  size: { 'zh-CN': '大小', 'en-US': 'Size' },
-  xs: { 'zh-CN': '多个 X 轴', 'en-US': 'X axes' },
-  ys: { 'zh-CN': '多个 Y 轴', 'en-US': 'Y axes' },
-  category: { 'zh-CN': '类别', 'en-US': 'Category' },
-  intensity: { 'zh-CN': '强度', 'en-US': 'Intensity' },
-  conditions: { 'zh-CN': '条件', 'en-US': 'Conditions' },
-  sets: { 'zh-CN': '集合', 'en-US': 'Sets' },
-};
+/** Channel words live in the labelling layer of @crdp/core (family `chartChannel`). */
+export const CHANNEL_LABELS: Record<Channel, Record<Locale, string>> = CHART_CHANNEL_LABELS;
 
-export const SUBTYPE_LABELS: Record<ChartSubtype, Record<Locale, string>> = {
-  'rich-text': { 'zh-CN': '富文本', 'en-US': 'Rich text' },
-  table: { 'zh-CN': '表格', 'en-US': 'Table' },
-  column: { 'zh-CN': '柱状图', 'en-US': 'Column' },
-  'stacked-column': { 'zh-CN': '堆叠柱状图', 'en-US': 'Stacked column' },
-  'per-stacked-column': { 'zh-CN': '百分比堆叠柱状图', 'en-US': '100% stacked column' },
-  bar: { 'zh-CN': '条形图', 'en-US': 'Bar' },
-  'stacked-bar': { 'zh-CN': '堆叠条形图', 'en-US': 'Stacked bar' },
-  'per-stacked-bar': { 'zh-CN': '百分比堆叠条形图', 'en-US': '100% stacked bar' },
-  line: { 'zh-CN': '折线图', 'en-US': 'Line' },
-  area: { 'zh-CN': '面积图', 'en-US': 'Area' },
-  'stacked-area': { 'zh-CN': '堆叠面积图', 'en-US': 'Stacked area' },
-  coordinates: { 'zh-CN': '平行坐标图', 'en-US': 'Parallel coordinates' },
-  pie: { 'zh-CN': '饼图', 'en-US': 'Pie' },
-  rose: { 'zh-CN': '玫瑰图', 'en-US': 'Rose' },
-  sunburst: { 'zh-CN': '旭日图', 'en-US': 'Sunburst' },
-  map: { 'zh-CN': '地图', 'en-US': 'Map' },
-  radar: { 'zh-CN': '雷达图', 'en-US': 'Radar' },
-  'word-cloud': { 'zh-CN': '词云', 'en-US': 'Word cloud' },
-  'scatter-plot': { 'zh-CN': '散点图', 'en-US': 'Scatter plot' },
-  bubble: { 'zh-CN': '气泡图', 'en-US': 'Bubble' },
-  'sankey-diagram': { 'zh-CN': '桑基图', 'en-US': 'Sankey diagram' },
-  heatmap: { 'zh-CN': '热力图', 'en-US': 'Heatmap' },
-  box: { 'zh-CN': '箱线图', 'en-US': 'Box plot' },
-  funnel: { 'zh-CN': '漏斗图', 'en-US': 'Funnel' },
-  'tree-map': { 'zh-CN': '矩形树图', 'en-US': 'Tree map' },
-  venn: { 'zh-CN': '韦恩图', 'en-US': 'Venn' },
-};
+/** Subtype words live in the labelling layer of @crdp/core (family `chartSubtype`). */
+export const SUBTYPE_LABELS: Record<ChartSubtype, Record<Locale, string>> = CHART_SUBTYPE_LABELS;

@@ -1,3 +1,4 @@
+import { hasLabel, label } from '@crdp/core';
 import { describe, expect, it } from 'vitest';
 import { aggregate, quantile } from './aggregate.js';
 import type { ChartSpec } from './schema.js';
@@ -16,7 +17,13 @@ describe('subtype table', () => {
     expect(new Set(CHART_SUBTYPES).size).toBe(26);
     for (const s of CHART_SUBTYPES) {
       expect(SUBTYPE_LABELS[s]['zh-CN']).toBeTruthy();
-      for (const d of SUBTYPES[s].channels) expect(CHANNELS).toContain(d.channel);
+      // The words are the labelling layer's (family chartSubtype), in both languages.
+      expect(hasLabel('chartSubtype', s), s).toBe(true);
+      expect(label('chartSubtype', s, 'en-US')).not.toBe(s);
+      for (const d of SUBTYPES[s].channels) {
+        expect(CHANNELS).toContain(d.channel);
+        expect(hasLabel('chartChannel', d.channel), d.channel).toBe(true);
+      }
     }
   });
 });

@@ -60,13 +60,13 @@ describe('parseForm', () => {
     expect(faults).toEqual([
       {
         path: 'pages.0.groups.0.panel.0.options',
-        message: 'a radio item needs options',
-        messageZh: 'radio 题目需要选项',
+        message: 'a single choice item needs options',
+        messageZh: '单选题需要选项',
       },
       {
         path: 'pages.0.groups.0.panel.1.key',
-        message: 'a textQuestion item needs a key',
-        messageZh: 'textQuestion 题目需要 key',
+        message: 'a text / number item needs a key',
+        messageZh: '填空题需要编码（key）',
       },
       {
         path: 'pages.0.groups.0.panel.2.type',

@@ -1,3 +1,4 @@
+import { label } from '@crdp/core';
 import { z } from 'zod';
 import { CONTAINER_FIELDS, type Form, type FormElement, ITEM_TYPES } from './types.js';
 import { walkBelow } from './walk.js';
@@ -75,6 +76,9 @@ const calculation = z.looseObject({
 });
 
 const itemTypes = new Set<string>(ITEM_TYPES);
+// An item type in the reader's words (the labelling layer of @crdp/core), never its code.
+const typeZh = (type: string) => label('crfItemType', type, 'zh-CN');
+const typeEn = (type: string) => label('crfItemType', type, 'en-US').toLowerCase();
 
 /** A custom schema fault worded in English (the message) and Chinese (`params.zh`). */
 function fault(path: (string | number)[], message: string, zh: string) {
@@ -140,16 +144,16 @@ const element: z.ZodType<unknown> = z
       return;
     }
     if (type !== 'paragraph' && !value.key) {
-      ctx.addIssue(fault(['key'], `a ${type} item needs a key`, `${type} 题目需要 key`));
+      ctx.addIssue(fault(['key'], `a ${typeEn(type)} item needs a key`, `${typeZh(type)}需要编码（key）`));
     }
     if ((type === 'radio' || type === 'checkbox') && !value.options?.length) {
-      ctx.addIssue(fault(['options'], `a ${type} item needs options`, `${type} 题目需要选项`));
+      ctx.addIssue(fault(['options'], `a ${typeEn(type)} item needs options`, `${typeZh(type)}需要选项`));
     }
     if (type === 'matrix' && !value.rows?.length) {
       ctx.addIssue(fault(['rows'], 'a matrix item needs rows', '矩阵题需要行'));
     }
     if (type === 'gapFilling' && !value.gapFilling?.length) {
-      ctx.addIssue(fault(['gapFilling'], 'a gap-filling item needs blanks', '填空题需要空'));
+      ctx.addIssue(fault(['gapFilling'], 'a gap-filling item needs blanks', `${typeZh(type)}需要至少一个空`));
     }
   });
 

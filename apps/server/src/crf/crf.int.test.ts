@@ -27,9 +27,17 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
     );
     expect(bad.status).toBe(400);
     expect(bad.body.field).toMatch(/^body\.definition\.pages\.0\.items\.0/);
-    expect(bad.body.message).toBe(
-      '请求参数错误：body.definition.pages.0.items.0.options: radio 题目需要选项',
-    );
+    // The item type in words, never its code (issue 16), in the reader's language.
+    expect(bad.body.message).toBe('请求参数错误：body.definition.pages.0.items.0.options: 单选题需要选项');
+    const badEn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v0.1/crf/forms',
+      headers: { WeAppAuthorization: researcher, 'accept-language': 'en-US' },
+      payload: { name: 'bad form', definition: { pages: [{ items: [{ key: 'a', type: 'radio' }] }] } },
+    });
+    expect(badEn.statusCode).toBe(400);
+    expect(badEn.json().message).toContain('a single choice item needs options');
+    expect(badEn.json().message).not.toMatch(/radio|[\u4e00-\u9fff]/);
     const none = await get(t.app, '/api/v0.1/crf/forms', researcher);
     expect(none.body.data.total).toBe(0);
 

@@ -6,6 +6,8 @@ import type { NoticeKind } from '../contracts/system.js';
 import { TASK_STATUS_TABLE, type TaskStatus } from '../helpers/code-tables.js';
 import { AUDIT_ACTION_LABELS } from './audit-actions.js';
 import { AUDIT_ENTITY_LABELS } from './audit-entities.js';
+import { CDR_FIELD_LABELS, CDR_TABLE_LABELS } from './cdr.js';
+import { CHART_CHANNEL_LABELS, CHART_SUBTYPE_LABELS, CRF_ITEM_TYPE_LABELS } from './crf-chart.js';
 import type { LabelText } from './types.js';
 
 const both = (zh: string, en: string): LabelText => ({ 'zh-CN': zh, 'en-US': en });
@@ -90,6 +92,15 @@ export const GENDER_LABELS = {
   3: both('其他', 'Other'),
 } as const satisfies Record<number, LabelText>;
 
+/**
+ * The event column of a survival variable (`<key>_event` of a research dataset): 1 the event
+ * happened, 0 the follow-up ended without it (censored).
+ */
+export const SURVIVAL_EVENT_LABELS = {
+  1: both('事件', 'Event'),
+  0: both('删失', 'Censored'),
+} as const satisfies Record<number, LabelText>;
+
 /** Every family of codes the labelling layer words, by name. */
 export const LABEL_FAMILIES = {
   auditAction: AUDIT_ACTION_LABELS as Record<AuditAction, LabelText>,
@@ -104,6 +115,12 @@ export const LABEL_FAMILIES = {
   cdrImportStatus: CDR_IMPORT_STATUS_LABELS,
   noticeKind: NOTICE_KIND_LABELS,
   gender: GENDER_LABELS,
+  crfItemType: CRF_ITEM_TYPE_LABELS,
+  chartSubtype: CHART_SUBTYPE_LABELS,
+  chartChannel: CHART_CHANNEL_LABELS,
+  survivalEvent: SURVIVAL_EVENT_LABELS,
+  cdrTable: CDR_TABLE_LABELS,
+  cdrField: CDR_FIELD_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -120,4 +137,10 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   cdrImportStatus: both('导入状态', 'Import status'),
   noticeKind: both('通知', 'Notice'),
   gender: both('性别', 'Sex'),
+  crfItemType: both('题型', 'Item type'),
+  chartSubtype: both('图表类型', 'Chart type'),
+  chartChannel: both('图表通道', 'Chart channel'),
+  survivalEvent: both('结局', 'Outcome'),
+  cdrTable: both('数据表', 'Table'),
+  cdrField: both('字段', 'Field'),
 };

@@ -274,8 +274,10 @@ describe('why a form does not parse', () => {
     } catch (e) {
       fault = e;
     }
-    expect(parseFaultText(fault, 'zh-CN')).toBe('pages.0.items.0.options: radio 题目需要选项');
-    expect(parseFaultText(fault, 'en-US')).toBe('pages.0.items.0.options: a radio item needs options');
+    expect(parseFaultText(fault, 'zh-CN')).toBe('pages.0.items.0.options: 单选题需要选项');
+    expect(parseFaultText(fault, 'en-US')).toBe(
+      'pages.0.items.0.options: a single choice item needs options',
+    );
     expect(parseFaultText(new Error('x'), 'zh-CN')).toBe('x');
   });
 });
