@@ -1,14 +1,12 @@
 import { DownloadOutlined, SaveOutlined } from '@ant-design/icons';
 import { PageContainer, ProCard } from '@ant-design/pro-components';
 import {
-  CHANNEL_LABELS,
   CHART_SUBTYPES,
   type Channel,
   type ChannelField,
   type ChannelRole,
   type ChartSpec,
   type ChartSubtype,
-  SUBTYPE_LABELS,
   SUBTYPES,
 } from '@crdp/charts';
 import { VIS_NAME_MAX } from '@crdp/core';
@@ -39,6 +37,7 @@ import {
   saveChart,
 } from './api';
 import './locales';
+import { useLabel } from '../../app/labels';
 
 type Picks = Partial<Record<Channel, string[]>>;
 type SortChoice = 'none' | 'valueDesc' | 'valueAsc' | 'categoryAsc' | 'categoryValueAsc';
@@ -126,6 +125,7 @@ export function buildSpec(
 export function ChartBuilder({ area }: { area: Area }) {
   const { t } = useTranslation();
   const locale = currentLocale();
+  const word = useLabel();
   const { message } = App.useApp();
   const { access } = useSession();
   const perm = area === 'visualization' ? 'VisualizationChart' : 'DataLakeVisualizeChart';
@@ -239,14 +239,14 @@ export function ChartBuilder({ area }: { area: Area }) {
                   optionFilterProp="label"
                   value={subtype}
                   onChange={(v) => setSubtype(v)}
-                  options={CHART_SUBTYPES.map((s) => ({ value: s, label: SUBTYPE_LABELS[s][locale] }))}
+                  options={CHART_SUBTYPES.map((s) => ({ value: s, label: word('chartSubtype', s) }))}
                 />
               </Form.Item>
               {dataset &&
                 SUBTYPES[subtype].channels.map((def) => (
                   <Form.Item
                     key={def.channel}
-                    label={CHANNEL_LABELS[def.channel][locale]}
+                    label={word('chartChannel', def.channel)}
                     required={SUBTYPES[subtype].requires.some((r) => r.channels.includes(def.channel))}
                   >
                     <Select
