@@ -9,6 +9,8 @@ interface ErrorBody {
   message: string;
   errorCode: string;
   field?: string | undefined;
+  /** The message's plain values (seconds to wait…), so a screen can word the code in its own language. */
+  values?: Record<string, string | number> | undefined;
 }
 
 /** Sends an error in the shape of the route: envelope `{ code: 1, error }` or REST `{ code, message }`. */
@@ -20,7 +22,7 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, e: ErrorBody
     return reply.send({
       code: 1,
       result: null,
-      error: { message: e.message, errorCode: e.errorCode, field: e.field },
+      error: { message: e.message, errorCode: e.errorCode, field: e.field, values: e.values },
       requestId,
     });
   }
@@ -30,6 +32,7 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, e: ErrorBody
     message: e.message,
     errorCode: e.errorCode,
     field: e.field,
+    values: e.values,
     requestId,
   });
 }
@@ -83,6 +86,12 @@ function ajvText(
   }
 }
 
+/** The values that read the same in every language (numbers, plain strings); none when there are none. */
+function plainValues(values: AppError['values']): Record<string, string | number> | undefined {
+  const out = Object.fromEntries(Object.entries(values).filter(([, v]) => typeof v !== 'object'));
+  return Object.keys(out).length ? (out as Record<string, string | number>) : undefined;
+}
+
 /** The one error handler: typed errors become their status, bad input a 400 naming the field, the rest a 500 that hides internals. */
 export function errorHandler(error: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
@@ -95,6 +104,7 @@ export function errorHandler(error: FastifyError, req: FastifyRequest, reply: Fa
       message: t(req, error.key, valuesIn(error.values, localeOf(req))),
       errorCode: error.key,
       field: error.field,
+      values: plainValues(error.values),
     });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

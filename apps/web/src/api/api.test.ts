@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CancelRegistry, cancelKey, PAGE_CHANGE_REASON } from './cancel';
-import { classifyFailure, isBodyUnauthorized, serverMessage, timeoutFor } from './errors';
+import { classifyFailure, isBodyUnauthorized, refusalText, serverMessage, timeoutFor } from './errors';
 
 describe('cancel registry', () => {
   it('keys by method and path without query', () => {
@@ -92,5 +92,29 @@ describe('error catalogue', () => {
     expect(serverMessage({ code: 400, message: 'b' })).toBe('b');
     expect(isBodyUnauthorized({ code: 401 })).toBe(true);
     expect(isBodyUnauthorized({ code: 0 })).toBe(false);
+  });
+});
+
+describe('a server refusal in the reader’s language (issue 16)', () => {
+  it('words a catalogue code again in the screen’s language, values included', () => {
+    const wrong = { code: 1, error: { message: '用户名或密码错误', errorCode: 'auth.badCredentials' } };
+    expect(refusalText(wrong, '用户名或密码错误', 'en-US')).toBe('Wrong user name or password');
+    expect(refusalText(wrong, '用户名或密码错误', 'zh-CN')).toBe('用户名或密码错误');
+    const wait = {
+      code: 429,
+      message: '密码错误次数过多，请 30 秒后再试',
+      errorCode: 'auth.tooManyGuesses',
+      values: { seconds: 30 },
+    };
+    expect(refusalText(wait, wait.message, 'en-US')).toBe(
+      'Too many wrong passwords; try again in 30 seconds',
+    );
+    const disabled = { code: 1, error: { message: '账号已停用，请联系管理员', errorCode: 'auth.disabled' } };
+    expect(refusalText(disabled, '', 'en-US')).toMatch(/disabled/);
+  });
+
+  it('keeps the server’s text when the code is not in the catalogue', () => {
+    expect(refusalText({ errorCode: 'x.unknown' }, 'text', 'en-US')).toBe('text');
+    expect(refusalText(undefined, 'text', 'en-US')).toBe('text');
   });
 });

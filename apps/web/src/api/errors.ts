@@ -1,4 +1,4 @@
-import { HTTP_TIMEOUT_MS, PATIENT360_TIMEOUT_MS } from '@crdp/core';
+import { formatMessage, HTTP_TIMEOUT_MS, isMessageKey, type Locale, PATIENT360_TIMEOUT_MS } from '@crdp/core';
 
 /** Patient 360 calls (`/api/v0.1/360...`) get the shorter time-out of spec 000 section 9. */
 export function timeoutFor(url: string | undefined): number {
@@ -46,6 +46,24 @@ export function errorCodeOf(body: unknown): string | undefined {
   const b = body as { errorCode?: unknown; error?: { errorCode?: unknown } };
   const code = b.errorCode ?? b.error?.errorCode;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** The plain values a server error carries with its code (`error.values` or `values`). */
+export function errorValuesOf(body: unknown): Record<string, string | number> {
+  if (!body || typeof body !== 'object') return {};
+  const b = body as { values?: unknown; error?: { values?: unknown } };
+  const v = b.values ?? b.error?.values;
+  return v && typeof v === 'object' ? (v as Record<string, string | number>) : {};
+}
+
+/**
+ * A server refusal in the reader's language: a code of the shared catalogue is worded again in
+ * `locale` (the server wrote the text in the language of the request, which the reader may have
+ * changed since); anything else keeps the server's text.
+ */
+export function refusalText(body: unknown, serverText: string, locale: Locale): string {
+  const code = errorCodeOf(body);
+  return code && isMessageKey(code) ? formatMessage(code, locale, errorValuesOf(body)) : serverText;
 }
 
 const LOGIN_FIRST = /log\s*in first|请先登录/i;

@@ -5,16 +5,28 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { login, setCurrentApp } from '../../api/auth';
+import { RequestError } from '../../api/client';
+import { refusalText } from '../../api/errors';
 import { afterLoginAddress, productApps, startSession } from '../../app/auth-flow';
 import { useSite } from '../../app/queries';
 
 /** Sign-in with user name and password; app choice when the person belongs to several apps. */
 export default function LoginPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const site = useSite();
   const navigate = useNavigate();
   const location = useLocation();
-  const [error, setError] = useState<string | null>(null);
+  // The refusal itself, worded at render time: switching the language words it again (issue 16).
+  const [failure, setFailure] = useState<unknown>(null);
+  const locale = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
+  const error =
+    failure == null
+      ? null
+      : failure instanceof RequestError
+        ? refusalText(failure.body, failure.message, locale)
+        : failure instanceof Error
+          ? failure.message
+          : t('error.retry');
   const [choice, setChoice] = useState<{ apps: AppSummary[]; selected: number } | null>(null);
   const [switching, setSwitching] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -39,7 +51,7 @@ export default function LoginPage() {
       await setCurrentApp(choice.selected);
       finish();
     } catch (e) {
-      setError(e instanceof Error ? e.message : t('error.retry'));
+      setFailure(e);
       setChoice(null);
     } finally {
       setSwitching(false);
@@ -65,12 +77,12 @@ export default function LoginPage() {
         size="large"
         style={{ minWidth: 280, maxWidth: 328, margin: '0 auto' }}
         onFinish={async (values) => {
-          setError(null);
+          setFailure(null);
           setSubmitting(true);
           try {
             onSignedIn(await login({ ...values, AppId: appIdInAddress }));
           } catch (e) {
-            setError(e instanceof Error ? e.message : t('error.retry'));
+            setFailure(e);
           } finally {
             setSubmitting(false);
           }
