@@ -18,11 +18,11 @@ test('the CSV import offers a quoted column name with a comma as one column to m
   // The target table by keyboard (patients is the first table): the open dropdown under a
   // loaded machine keeps moving while it animates in, and the key needs no stable box.
   await modal.getByRole('combobox', { name: /目标表/ }).click();
-  await expect(page.locator('.ant-select-item-option-active[title="patients"]')).toBeVisible();
+  await expect(page.locator('.ant-select-item-option-active[title="患者"]')).toBeVisible();
   await page.keyboard.press('Enter');
-  await expect(modal.getByRole('combobox', { name: /^mrn/ })).toBeVisible();
+  await expect(modal.getByRole('combobox', { name: /^病案号/ })).toBeVisible();
   // The first column field of the patients table (mrn) lists the file's three columns.
-  await modal.getByRole('combobox', { name: /^mrn/ }).click();
+  await modal.getByRole('combobox', { name: /^病案号/ }).click();
   const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option-content');
   await expect(options).toHaveText(['mrn', 'name, full', 'gender']);
   await screenshot(page, 'csv-import-quoted-header');

@@ -1,5 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { type ActionType, ProTable } from '@ant-design/pro-components';
+import { cdrFieldLabelKey, hasLabel } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -190,7 +191,7 @@ export default function ImportRecords() {
               <Descriptions.Item label={t('imports.counts')} span={2}>
                 {Object.entries(rec.data.counts).map(([k, v]) => (
                   <Tag key={k}>
-                    {k}: {v}
+                    {word('cdrTable', k)}: {v}
                   </Tag>
                 ))}
               </Descriptions.Item>
@@ -202,7 +203,13 @@ export default function ImportRecords() {
               dataSource={rec.data.errors ?? []}
               columns={[
                 { title: t('imports.row'), dataIndex: 'row', width: 70 },
-                { title: t('imports.field'), dataIndex: 'field', width: 140 },
+                {
+                  title: t('imports.field'),
+                  dataIndex: 'field',
+                  width: 140,
+                  // A mapped field in words; a path or a FHIR element as the server names it.
+                  render: (f: string) => (hasLabel('cdrField', f) ? word('cdrField', f) : f),
+                },
                 { title: t('imports.message'), dataIndex: 'message' },
                 { title: 'FHIR', dataIndex: 'ref' },
               ]}
@@ -229,10 +236,17 @@ export default function ImportRecords() {
       >
         <Form form={form} layout="horizontal" labelCol={{ span: 8 }}>
           <Form.Item name="table" label={t('imports.table')} rules={[{ required: true }]}>
-            <Select options={Object.keys(fields.data ?? {}).map((k) => ({ value: k, label: k }))} />
+            <Select
+              data-testid="csv-table"
+              options={Object.keys(fields.data ?? {}).map((k) => ({ value: k, label: word('cdrTable', k) }))}
+            />
           </Form.Item>
           {(fields.data?.[target ?? ''] ?? []).map((f) => (
-            <Form.Item key={f} name={['mapping', f]} label={f}>
+            <Form.Item
+              key={f}
+              name={['mapping', f]}
+              label={word('cdrField', cdrFieldLabelKey(target ?? '', f))}
+            >
               <Select
                 allowClear
                 placeholder={t('imports.column')}
