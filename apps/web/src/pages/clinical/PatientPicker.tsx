@@ -4,6 +4,7 @@ import { Button, Card, Input, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
+import { CutText } from '../../components/CutText';
 import { type Patient, patient360 } from './api';
 import { CLINICAL_NS } from './i18n';
 
@@ -45,7 +46,7 @@ export function PatientPicker({ onPick }: { onPick: (p: Patient) => void }) {
             dataIndex: 'name',
             render: (v: string) => (
               <Button type="link" size="small" style={{ padding: 0 }}>
-                {v}
+                <CutText text={v} limit={20} />
               </Button>
             ),
           },
@@ -65,7 +66,11 @@ export function PatientPicker({ onPick }: { onPick: (p: Patient) => void }) {
               </Space>
             ),
           },
-          { title: t('patient.source'), dataIndex: 'source' },
+          {
+            title: t('patient.source'),
+            dataIndex: 'source',
+            render: (v: string) => <CutText text={v} limit={20} />,
+          },
         ]}
       />
       <Space style={{ marginTop: 12 }}>

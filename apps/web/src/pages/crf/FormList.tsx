@@ -15,6 +15,7 @@ import { useNavigate } from 'react-router';
 import { currentLocale } from '../../app/i18n';
 import { textRule } from '../../app/text-rule';
 import { Authorized } from '../../components/Authorized';
+import { CutText } from '../../components/CutText';
 import { CRF_NS } from '../../components/crf/i18n';
 import { LinkButton } from '../../components/crf/LinkButton';
 import { useNarrowTable } from '../../components/table/narrow';
@@ -66,8 +67,13 @@ export default function FormList() {
         ]}
         {...narrowTable}
         columns={[
-          { title: t('list.name'), dataIndex: 'name' },
-          { title: t('list.category'), dataIndex: 'category', search: false },
+          { title: t('list.name'), dataIndex: 'name', render: (_, r) => <CutText text={r.name} /> },
+          {
+            title: t('list.category'),
+            dataIndex: 'category',
+            search: false,
+            render: (_, r) => <CutText text={r.category} limit={20} />,
+          },
           {
             title: t('list.status'),
             dataIndex: 'status',
@@ -334,7 +340,11 @@ export default function FormList() {
           pagination={false}
           columns={[
             { title: t('list.versionNo'), dataIndex: 'version', render: (v: number) => `v${v}` },
-            { title: t('list.note'), dataIndex: 'note', render: (v: string) => v || '—' },
+            {
+              title: t('list.note'),
+              dataIndex: 'note',
+              render: (v: string) => (v ? <CutText text={v} /> : '—'),
+            },
             {
               title: t('list.publishedAt'),
               dataIndex: 'publishedAt',

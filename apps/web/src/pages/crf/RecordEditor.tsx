@@ -1,4 +1,3 @@
-import { truncateText } from '@crdp/core';
 import { CRF_REASON_MAX, type Form } from '@crdp/crf';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -19,6 +18,7 @@ import {
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../../components/Authorized';
+import { CutText } from '../../components/CutText';
 import {
   CrfRenderer,
   type CrfRendererHandle,
@@ -29,6 +29,7 @@ import { CRF_NS } from '../../components/crf/i18n';
 import { StatusTag } from '../../components/crf/RecordStatusTag';
 import { type RemoteOption, RemoteSelect } from '../../components/RemoteSelect';
 import { useUnsavedChanges } from '../../components/useUnsavedChanges';
+import { useTabObject } from '../../shell/useTabs';
 import { type CrfRecord, crfApi, fieldOf, issuesOf, refusalText } from './api';
 import { Prefill } from './Prefill';
 
@@ -37,14 +38,8 @@ export { StatusTag };
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const show = (v: unknown) =>
   v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-/** Width of a value cell in the history, as spec 001 counts it (a full-width character is 2). */
-const CELL_WIDTH = 40;
-/** A value in a table cell: cut by the spec's rule, whole on hover. */
-const cell = (v: unknown) => {
-  const text = show(v);
-  const cut = truncateText(text, CELL_WIDTH);
-  return cut === text ? text : <Tooltip title={text}>{cut}</Tooltip>;
-};
+/** A value in a table cell: cut by the spec's rule (the shared CutText), whole on hover. */
+const cell = (v: unknown) => <CutText text={show(v)} />;
 
 export interface RecordEditorProps {
   formId: number;
@@ -152,6 +147,9 @@ export function RecordEditor(props: RecordEditorProps) {
     enabled: !!props.recordId,
   });
   const latest = form.data?.latestVersion ?? 0;
+  // The form by name and version in the page's tab: the record's own version, or the one a new record gets.
+  const tabVersion = props.recordId ? record.data?.version.version : latest || undefined;
+  useTabObject(form.data && tabVersion ? `${form.data.name} v${tabVersion}` : undefined);
   const version = useQuery({
     queryKey: ['crf', 'version', props.formId, latest],
     queryFn: () => crfApi.version(props.formId, latest),

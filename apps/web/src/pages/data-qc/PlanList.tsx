@@ -4,6 +4,7 @@ import { App, Button, Form, Space, Tag, Tooltip } from 'antd';
 import { type ReactElement, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { CutText } from '../../components/CutText';
 import { enabledColumn, updatedColumn } from '../../components/table-columns';
 import { type Plan, type PlanInput, qcApi, useCan } from './api';
 import { EditLink, QcEnabledAndDescription, QcNameField, useSaveDrawer } from './forms';
@@ -101,7 +102,12 @@ export default function PlanList() {
           : []
       }
       columns={[
-        { title: t('common.name'), dataIndex: 'name', width: 200, ellipsis: true },
+        {
+          title: t('common.name'),
+          dataIndex: 'name',
+          width: 200,
+          render: (_, r) => <CutText text={r.name} limit={24} />,
+        },
         {
           title: t('plans.rules'),
           key: 'rules',

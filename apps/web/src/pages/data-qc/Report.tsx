@@ -19,6 +19,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { CutText } from '../../components/CutText';
 import { type Fault, qcApi, type ReportRule, useCan } from './api';
 import { QC_NS } from './i18n';
 import { SeverityTag } from './RuleList';
@@ -211,8 +212,18 @@ function TaskReport({ taskId }: { taskId: number }) {
         ]}
         columns={[
           { title: t('report.patient'), dataIndex: 'patientName', width: 130 },
-          { title: t('report.mrn'), dataIndex: 'patientMrn', width: 140, ellipsis: true },
-          { title: t('rules.title'), dataIndex: 'ruleName', width: 160, ellipsis: true },
+          {
+            title: t('report.mrn'),
+            dataIndex: 'patientMrn',
+            width: 140,
+            render: (_, r) => <CutText text={r.patientMrn} limit={16} />,
+          },
+          {
+            title: t('rules.title'),
+            dataIndex: 'ruleName',
+            width: 160,
+            render: (_, r) => <CutText text={r.ruleName} limit={18} />,
+          },
           {
             title: t('severity.label'),
             dataIndex: 'severity',

@@ -2,6 +2,7 @@ import { ProTable } from '@ant-design/pro-components';
 import { Segmented, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CutText } from '../../components/CutText';
 import { type FillLogEntry, type LibraryDetail, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
@@ -48,8 +49,7 @@ function Findings({ lib }: { lib: LibraryDetail }) {
           {
             title: t('log.source'),
             dataIndex: 'source',
-            ellipsis: true,
-            render: (_, r) => r.source.rule ?? '-',
+            render: (_, r) => (r.source.rule ? <CutText text={r.source.rule} /> : '-'),
           },
           { title: t('log.time'), dataIndex: 'createdAt', valueType: 'dateTime' },
         ]}

@@ -1,5 +1,6 @@
 import {
   type ActionType,
+  ProFormDependency,
   ProFormSelect,
   ProFormText,
   ProFormTextArea,
@@ -9,16 +10,18 @@ import { LIBRARY_DESCRIPTION_MAX, LIBRARY_NAME_MAX } from '@crdp/core';
 import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { type ReactElement, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CutText } from '../../components/CutText';
 import { GuardedModalForm } from '../../components/form/GuardedModalForm';
 import { type CommonTemplate, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
-import { parseRules, rulesText } from './rules';
+import { SourceRulesFormItem } from './RuleBuilder';
 
 interface Values {
   name: string;
   description?: string;
   crfFormId: number;
-  rules?: string;
+  /** Item key -> template text, as saved. */
+  rules?: Record<string, string>;
 }
 
 function TemplateForm({
@@ -37,13 +40,14 @@ function TemplateForm({
       title={template ? t('templates.edit') : t('templates.create')}
       trigger={trigger}
       modalProps={{ destroyOnHidden: true }}
+      width={860}
       initialValues={
         template
           ? {
               name: template.name,
               description: template.description,
               crfFormId: template.crfFormId,
-              rules: rulesText(template.sourceRules),
+              rules: { ...template.sourceRules },
             }
           : {}
       }
@@ -52,7 +56,7 @@ function TemplateForm({
           name: v.name,
           description: v.description ?? '',
           crfFormId: v.crfFormId,
-          sourceRules: parseRules(v.rules),
+          sourceRules: v.rules ?? {},
         };
         try {
           if (template) await libraryApi.updateTemplate(template.id, data);
@@ -80,12 +84,15 @@ function TemplateForm({
             .map((f) => ({ label: f.name, value: f.id }))
         }
       />
-      <ProFormTextArea
-        name="rules"
-        label={t('create.rules')}
-        fieldProps={{ rows: 6, style: { fontFamily: 'monospace' } }}
-        placeholder={'alt = latest lab.value where code = "ALT" before first_visit'}
-      />
+      <ProFormDependency name={['crfFormId']}>
+        {({ crfFormId }) => (
+          <SourceRulesFormItem
+            name="rules"
+            label={t('create.rules')}
+            formId={crfFormId as number | undefined}
+          />
+        )}
+      </ProFormDependency>
       <ProFormTextArea
         name="description"
         label={t('create.description')}
@@ -130,7 +137,11 @@ export default function CommonTemplates() {
             </Typography.Text>
           ),
         },
-        { title: t('create.description'), dataIndex: 'description', ellipsis: true },
+        {
+          title: t('create.description'),
+          dataIndex: 'description',
+          render: (_, r) => <CutText text={r.description} />,
+        },
         { title: t('templates.created'), dataIndex: 'createdAt', valueType: 'dateTime' },
         {
           title: '',

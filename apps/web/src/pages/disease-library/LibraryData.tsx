@@ -1,5 +1,6 @@
 import { ProTable } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
+import { CutText } from '../../components/CutText';
 import { type LibraryItem, libraryApi, type SearchRow } from './api';
 import { LIBRARY_NS } from './i18n';
 import { cellText, LibraryPage } from './LibraryPage';
@@ -14,9 +15,8 @@ export function useGridColumns(items: LibraryItem[]) {
     ...items.map((it) => ({
       title: it.title,
       key: it.key,
-      ellipsis: true,
       width: 140,
-      render: (_: unknown, r: SearchRow) => cellText(r.values[it.key]),
+      render: (_: unknown, r: SearchRow) => <CutText text={cellText(r.values[it.key])} limit={16} />,
     })),
   ];
 }

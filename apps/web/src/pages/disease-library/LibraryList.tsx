@@ -3,6 +3,7 @@ import { App, Button, Dropdown, Space } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { CutText } from '../../components/CutText';
 import { GuardedModalForm } from '../../components/form/GuardedModalForm';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { type Library, libraryApi } from './api';
@@ -110,9 +111,17 @@ export default function LibraryList() {
           </GuardedModalForm>,
         ]}
         columns={[
-          { title: t('list.name'), dataIndex: 'name' },
-          { title: t('list.disease'), dataIndex: 'diseaseName' },
-          { title: t('list.crf'), dataIndex: 'crfFormName' },
+          { title: t('list.name'), dataIndex: 'name', render: (_, r) => <CutText text={r.name} /> },
+          {
+            title: t('list.disease'),
+            dataIndex: 'diseaseName',
+            render: (_, r) => <CutText text={r.diseaseName} limit={24} />,
+          },
+          {
+            title: t('list.crf'),
+            dataIndex: 'crfFormName',
+            render: (_, r) => <CutText text={r.crfFormName} limit={24} />,
+          },
           { title: t('list.patients'), dataIndex: 'patients' },
           { title: t('list.lastPush'), dataIndex: 'lastPushAt', valueType: 'dateTime' },
           { title: t('list.lastFill'), dataIndex: 'lastFillAt', valueType: 'dateTime' },

@@ -4,6 +4,7 @@ import { Alert, App, Breadcrumb, Button, Card, Progress, Skeleton, Space, Tag } 
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { CutText } from '../../components/CutText';
 import { CrfRenderer, type CrfRendererHandle } from '../../components/crf/CrfRenderer';
 import { useNarrowTable } from '../../components/table/narrow';
 import {
@@ -181,7 +182,11 @@ function Patients({ lib }: { lib: LibraryDetail }) {
         }}
         {...narrowTable}
         columns={[
-          { title: t('patients.name'), dataIndex: 'Patient_name' },
+          {
+            title: t('patients.name'),
+            dataIndex: 'Patient_name',
+            render: (_, r) => <CutText text={r.Patient_name} limit={20} />,
+          },
           { title: t('patients.mrn'), dataIndex: 'mrn' },
           {
             title: t('patients.filing'),
@@ -189,7 +194,11 @@ function Patients({ lib }: { lib: LibraryDetail }) {
             render: (_, r) => r.Filing_date.slice(0, 10),
           },
           { title: t('patients.firstVisit'), dataIndex: 'first_visit' },
-          { title: t('patients.reason'), dataIndex: 'reason', render: (_, r) => r.reason.join('；') },
+          {
+            title: t('patients.reason'),
+            dataIndex: 'reason',
+            render: (_, r) => <CutText text={r.reason.join('；')} />,
+          },
           {
             title: t('patients.completeness'),
             dataIndex: 'completeness',

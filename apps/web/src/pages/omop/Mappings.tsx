@@ -4,6 +4,7 @@ import { Alert, App, Button, Card, Modal, Popconfirm, Space, Table, Tag, Typogra
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { CutText } from '../../components/CutText';
 import { downloadWithSession } from '../crf/download';
 import {
   type BuiltinMapping,
@@ -149,7 +150,12 @@ export default function Mappings() {
           { title: t('mappings.sourceCode'), dataIndex: 'sourceCode', search: false, copyable: true },
           { title: t('mappings.conceptId'), dataIndex: 'conceptId', search: false, width: 140 },
           { title: t('mappings.conceptName'), dataIndex: 'conceptName', search: false },
-          { title: t('mappings.note'), dataIndex: 'note', search: false, ellipsis: true },
+          {
+            title: t('mappings.note'),
+            dataIndex: 'note',
+            search: false,
+            render: (_, r) => <CutText text={r.note} />,
+          },
           {
             title: t('mappings.updated'),
             dataIndex: 'updatedAt',

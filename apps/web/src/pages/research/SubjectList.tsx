@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { CutText } from '../../components/CutText';
 import { useNarrowTable } from '../../components/table/narrow';
 import { researchApi, type SubjectListItem } from './api';
 import { RESEARCH_NS } from './i18n';
@@ -58,7 +59,7 @@ export default function SubjectList({ target = 'subject-list/project-data' }: { 
               size="small"
               onClick={() => navigate(`/scientific-research-subject/${target}?id=${r.id}`)}
             >
-              {r.name}
+              <CutText text={r.name} />
             </Button>
           ),
         },

@@ -32,6 +32,7 @@ import { currentLocale } from '../../app/i18n';
 import { hasPage } from '../../app/pages';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { CutText } from '../../components/CutText';
 import { type AdminRole, appApi, fieldOf, type PermissionMenu, roleApi } from './api';
 import { ADMIN_NS } from './i18n';
 import { useEditDeleteActions } from './RowActions';
@@ -65,7 +66,12 @@ export default function RoleManage() {
         ]}
         columns={[
           { title: t('role.name'), dataIndex: 'RoleName' },
-          { title: t('role.description'), dataIndex: 'Description', search: false, ellipsis: true },
+          {
+            title: t('role.description'),
+            dataIndex: 'Description',
+            search: false,
+            render: (_, r) => <CutText text={r.Description} />,
+          },
           { title: t('role.users'), dataIndex: 'UserCount', search: false, width: 100 },
           {
             title: t('common.createdAt'),
