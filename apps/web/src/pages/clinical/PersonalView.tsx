@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { currentLocale } from '../../app/i18n';
 import { useHasAction } from '../../components/Authorized';
+import { useTabObject } from '../../shell/useTabs';
 import { patient360 } from './api';
 import { CLINICAL_NS } from './i18n';
 import { PatientPicker } from './PatientPicker';
@@ -59,6 +60,8 @@ export default function PersonalView() {
     fromPath && visible.includes(fromPath) ? fromPath.key : (visible[0]?.key ?? ''),
   );
   const person = useQuery({ queryKey: ['person', id], queryFn: () => patient360.person(id!), enabled: !!id });
+  // The patient's name in the tab, as this page shows it (masked when the reader may not see identities).
+  useTabObject(person.data?.patient.name);
 
   if (!id) return <PatientPicker onPick={(p) => setParams({ id: String(p.id) })} />;
   if (person.isLoading || !person.data) return <Skeleton active />;

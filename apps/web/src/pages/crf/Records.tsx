@@ -20,6 +20,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Authorized } from '../../components/Authorized';
 import { CRF_NS } from '../../components/crf/i18n';
 import { LinkButton } from '../../components/crf/LinkButton';
+import { useTabObject } from '../../shell/useTabs';
 import { type CrfRecordRow, crfApi } from './api';
 import { RecordEditor, StatusTag } from './RecordEditor';
 
@@ -56,6 +57,8 @@ export default function Records() {
   );
 
   const current = forms.data?.items.find((f) => f.id === formId);
+  // The list of one form's records names the form in its tab (the editor names form and version).
+  useTabObject(formId && !(isNew || recordId) ? current?.name : undefined);
   if (formId && (isNew || recordId))
     return (
       <Card

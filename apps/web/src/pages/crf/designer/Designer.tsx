@@ -32,6 +32,7 @@ import { CrfRenderer } from '../../../components/crf/CrfRenderer';
 import { CRF_NS } from '../../../components/crf/i18n';
 import { LinkButton } from '../../../components/crf/LinkButton';
 import { useUnsavedChanges } from '../../../components/useUnsavedChanges';
+import { useTabObject } from '../../../shell/useTabs';
 import { crfApi } from '../api';
 import { ConditionList, GroupProperties, ItemProperties } from './ItemProperties';
 import {
@@ -69,6 +70,8 @@ export default function Designer() {
     queryFn: () => crfApi.form(formId),
     enabled: !!formId,
   });
+  // The form being designed, by name, in the page's tab.
+  useTabObject(meta.data?.name);
   const [form, setForm] = useState<Form | null>(null);
   const [page, setPage] = useState(0);
   const [selected, setSelected] = useState<string | null>(null);

@@ -7,6 +7,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { currentLocale } from '../../../app/i18n';
 import { CRF_NS } from '../../../components/crf/i18n';
 import { useUnsavedChanges } from '../../../components/useUnsavedChanges';
+import { useTabObject } from '../../../shell/useTabs';
 import { crfApi } from '../api';
 import {
   addElement,
@@ -58,6 +59,8 @@ export default function TableEditor() {
     queryFn: () => crfApi.form(formId),
     enabled: !!formId,
   });
+  // The form being edited, by name, in the page's tab.
+  useTabObject(meta.data?.name);
   const [form, setForm] = useState<Form | null>(null);
   // The draft as last loaded or saved: any other form on screen is an unsaved edit.
   const [stored, setStored] = useState<Form | null>(null);
