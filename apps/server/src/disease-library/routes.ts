@@ -52,6 +52,7 @@ import {
   saveLibraryRecord,
 } from './patients.js';
 import { enqueueDuePushes, libraryJobs, PUSH_KIND, pushJob, requestPush } from './push.js';
+import { ruleCatalogueRoutes } from './rule-catalogue.js';
 
 const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
@@ -370,4 +371,5 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
   );
 
   await analysisRoutes(app);
+  await ruleCatalogueRoutes(app);
 }

@@ -102,14 +102,14 @@ export const RULE_OPERATOR_LABELS = {
 } as const satisfies Record<Operator, LabelText>;
 
 export const RULE_ANCHOR_LABELS = {
-  first_visit: both('首次就诊', 'the first visit'),
-  first_admission: both('首次住院', 'the first admission'),
-  filing_date: both('建档日期', 'the filing date'),
+  first_visit: both('首次就诊', 'First visit'),
+  first_admission: both('首次住院', 'First admission'),
+  filing_date: both('建档日期', 'Filing date'),
 } as const satisfies Record<RuleAnchorRef, LabelText>;
 
 export const RULE_SIDE_LABELS = {
-  before: both('之前（含当天）', 'on or before'),
-  after: both('之后（含当天）', 'on or after'),
+  before: both('之前（含当天）', 'On or before'),
+  after: both('之后（含当天）', 'On or after'),
 } as const satisfies Record<'before' | 'after', LabelText>;
 
 /** Known values of the coded text fields, offered as a list (another value stays possible in text). */

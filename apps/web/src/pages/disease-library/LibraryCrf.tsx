@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Descriptions, Input, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Descriptions, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RequestError } from '../../api/client';
 import { type LibraryDetail, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
+import { rulesComplete, SourceRulesEditor } from './RuleBuilder';
+import { RULES_NS } from './rule-builder-i18n';
 
 interface Trial {
   ok: boolean;
@@ -14,6 +16,7 @@ interface Trial {
 
 function RuleEditor({ lib }: { lib: LibraryDetail }) {
   const { t } = useTranslation(LIBRARY_NS);
+  const { t: tr } = useTranslation(RULES_NS);
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [rules, setRules] = useState<Record<string, string>>(lib.sourceRules);
@@ -21,6 +24,7 @@ function RuleEditor({ lib }: { lib: LibraryDetail }) {
   const [saving, setSaving] = useState(false);
   const dirty = JSON.stringify(rules) !== JSON.stringify(lib.sourceRules);
 
+  const complete = rulesComplete(rules);
   const tryRule = async (key: string) => {
     const rule = rules[key]?.trim();
     if (!rule) return;
@@ -65,46 +69,34 @@ function RuleEditor({ lib }: { lib: LibraryDetail }) {
         ]}
       />
       <Typography.Paragraph type="secondary">{t('crfs.hint')}</Typography.Paragraph>
-      <Table
-        size="small"
-        rowKey="key"
-        pagination={false}
-        dataSource={lib.items}
-        columns={[
-          { title: t('crfs.item'), dataIndex: 'title', width: 200 },
-          { title: t('crfs.key'), dataIndex: 'key', width: 120, render: (v: string) => <Tag>{v}</Tag> },
-          {
-            title: t('crfs.rule'),
-            key: 'rule',
-            render: (_, it) => (
-              <Space direction="vertical" style={{ width: '100%' }} size={2}>
-                <Space.Compact style={{ width: '100%' }}>
-                  <Input
-                    size="small"
-                    style={{ fontFamily: 'monospace' }}
-                    placeholder={t('crfs.manualOnly')}
-                    value={rules[it.key] ?? ''}
-                    onChange={(e) => setRules((r) => ({ ...r, [it.key]: e.target.value }))}
-                  />
-                  <Button size="small" disabled={!rules[it.key]?.trim()} onClick={() => tryRule(it.key)}>
-                    {t('crfs.try')}
-                  </Button>
-                </Space.Compact>
-                {trials[it.key] && (
-                  <Typography.Text
-                    type={trials[it.key]!.ok ? 'secondary' : 'danger'}
-                    style={{ fontSize: 12 }}
-                  >
-                    {trials[it.key]!.text}
-                  </Typography.Text>
-                )}
-              </Space>
-            ),
-          },
-        ]}
+      <SourceRulesEditor
+        items={lib.items}
+        value={rules}
+        onChange={setRules}
+        extra={(key, text) => (
+          <Space size={4} wrap>
+            {trials[key] && (
+              <Typography.Text
+                type={trials[key].ok ? 'secondary' : 'danger'}
+                style={{ fontSize: 12 }}
+                data-testid={`rule-trial-${key}`}
+              >
+                {trials[key].text}
+              </Typography.Text>
+            )}
+            <Button size="small" disabled={!text || !complete} onClick={() => tryRule(key)}>
+              {t('crfs.try')}
+            </Button>
+          </Space>
+        )}
       />
+      {!complete && (
+        <Typography.Text type="danger" role="alert">
+          {tr('incomplete')}
+        </Typography.Text>
+      )}
       <Space>
-        <Button type="primary" disabled={!dirty} loading={saving} onClick={save}>
+        <Button type="primary" disabled={!dirty || !complete} loading={saving} onClick={save}>
           {t('crfs.save')}
         </Button>
         <Button disabled={!dirty} onClick={() => setRules(lib.sourceRules)}>

@@ -14,6 +14,8 @@ import {
   type LibraryCreateBody,
   type LibraryFilingRule,
 } from '@crdp/core';
+import { useQuery } from '@tanstack/react-query';
+import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
 import {
@@ -25,7 +27,7 @@ import {
 import { RemoteSelect } from '../../components/RemoteSelect';
 import { libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
-import { parseRules } from './rules';
+import { SourceRulesFormItem } from './RuleBuilder';
 
 export interface LibraryFormValues {
   name: string;
@@ -36,7 +38,8 @@ export interface LibraryFormValues {
   templateId?: number;
   criteria: DraftCriteria;
   filingRule: LibraryFilingRule;
-  rules?: string;
+  /** Item key -> template text, as saved. */
+  rules?: Record<string, string>;
   pushEveryHours?: number;
 }
 
@@ -47,7 +50,7 @@ export const libraryFormDefaults = (): Partial<LibraryFormValues> => ({
   criteria: emptyDraft(),
 });
 
-/** The create-library call from the form: complete conditions only, rules from their text. */
+/** The create-library call from the form: complete conditions only, rules as built. */
 export function toLibraryInput(v: LibraryFormValues): LibraryCreateBody {
   return {
     name: v.name,
@@ -57,7 +60,7 @@ export function toLibraryInput(v: LibraryFormValues): LibraryCreateBody {
     filingRule: v.filingRule,
     pushEveryHours: v.pushEveryHours ?? 0,
     criteria: completeCriteria(v.criteria ?? emptyDraft()),
-    sourceRules: parseRules(v.rules),
+    sourceRules: v.rules ?? {},
   };
 }
 
@@ -66,6 +69,7 @@ export function LibraryFormFields() {
   const { t } = useTranslation(LIBRARY_NS);
   const can = useHasAction();
   const mayReadDiseases = can('SystemMaintainDisease', 'query');
+  const form = Form.useFormInstance();
   return (
     <>
       <ProForm.Group>
@@ -109,6 +113,13 @@ export function LibraryFormFields() {
               label={t('create.template')}
               width="lg"
               rules={[{ required: true }]}
+              fieldProps={{
+                // The template's rules are the starting point: shown, and changed here if need be.
+                onChange: async (id) => {
+                  const picked = (await libraryApi.templates()).find((x) => x.id === id);
+                  form.setFieldValue('rules', picked ? { ...picked.sourceRules } : {});
+                },
+              }}
               request={async () =>
                 (await libraryApi.templates()).map((x) => ({
                   value: x.id,
@@ -156,14 +167,7 @@ export function LibraryFormFields() {
           max={LIBRARY_PUSH_EVERY_HOURS_MAX}
         />
       </ProForm.Group>
-      <ProFormTextArea
-        name="rules"
-        label={t('create.rules')}
-        fieldProps={{ rows: 4, style: { fontFamily: 'monospace' } }}
-        placeholder={
-          'alt = latest lab.value where code = "ALT" before first_visit\nadmissions = count visit where kind = "inpatient"'
-        }
-      />
+      <LibraryRulesField />
       <ProFormTextArea
         name="description"
         label={t('create.description')}
@@ -171,5 +175,24 @@ export function LibraryFormFields() {
         rules={[{ max: LIBRARY_DESCRIPTION_MAX }]}
       />
     </>
+  );
+}
+
+/** The source rules of the chosen form's items (the template's form when starting from one). */
+function LibraryRulesField() {
+  const { t } = useTranslation(LIBRARY_NS);
+  const form = Form.useFormInstance();
+  const startFrom = Form.useWatch('startFrom', form);
+  const crfFormId = Form.useWatch('crfFormId', form) as number | undefined;
+  const templateId = Form.useWatch('templateId', form) as number | undefined;
+  const templates = useQuery({
+    queryKey: ['disease-library', 'templates'],
+    queryFn: () => libraryApi.templates(),
+    enabled: startFrom === 'template',
+  });
+  const formId =
+    startFrom === 'template' ? templates.data?.find((x) => x.id === templateId)?.crfFormId : crfFormId;
+  return (
+    <SourceRulesFormItem name="rules" label={t('create.rules')} formId={formId} error={templates.error} />
   );
 }

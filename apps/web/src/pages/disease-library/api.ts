@@ -42,8 +42,9 @@ import type {
   LibraryUnobtainableBody,
   LibraryUnobtainableMarks,
   LibraryValueSummary,
+  ResearchCatalogueItem,
 } from '@crdp/core';
-import type { CrfFormSummary, Form } from '@crdp/crf';
+import type { CrfFormSummary, CrfVersion, Form } from '@crdp/crf';
 import { rest } from '../../api/client';
 
 /**
@@ -146,6 +147,12 @@ export const libraryApi = {
       url: 'disease',
       params: { page: 1, size: 20, enabled: true, ...(keyword ? { keyword } : {}) },
     }),
+  /** Lab items or diagnosis categories of the app's data, for the source-rule builder. */
+  ruleCatalogue: (params: { kind: 'lab' | 'diagnosis'; q: string }) =>
+    rest<ResearchCatalogueItem[]>({ url: `${P}/rule-catalogue`, params }),
+  /** A published version of a CRF form (its items are what source rules fill). */
+  formVersion: (formId: number, version: number) =>
+    rest<CrfVersion>({ url: `crf/forms/${formId}/versions/${version}` }),
   forms: () =>
     rest<{ items: CrfFormSummary[]; total: number }>({
       url: 'crf/forms',
