@@ -3,6 +3,7 @@ import {
   checkNationalId,
   NATIONAL_ID_TIPS,
   nationalIdCheckDigit,
+  nationalIdProblem,
   parseNationalId,
   randomNationalId,
 } from './national-id.js';
@@ -114,5 +115,22 @@ describe('parseNationalId', () => {
     expect(parseNationalId('11010519491231002X')).toEqual({ birthDate: '1949-12-31', gender: 2 });
     expect(parseNationalId('110105491231001')).toEqual({ birthDate: '1949-12-31', gender: 1 });
     expect(parseNationalId('110105194912310021')).toBeNull();
+  });
+});
+
+describe('nationalIdProblem (the form fields of every screen)', () => {
+  it('says nothing of an empty field or a valid number', () => {
+    expect(nationalIdProblem('', 'zh-CN')).toBeNull();
+    expect(nationalIdProblem(undefined, 'en-US')).toBeNull();
+    expect(nationalIdProblem('11010519491231002X', 'en-US')).toBeNull();
+  });
+
+  it('words each of the three tips in both languages', () => {
+    expect(nationalIdProblem('1234', 'zh-CN')).toBe(NATIONAL_ID_TIPS.format);
+    expect(nationalIdProblem('1234', 'en-US')).toMatch(/15 or 18 digits/);
+    expect(nationalIdProblem('99010519491231002X', 'zh-CN')).toBe(NATIONAL_ID_TIPS.province);
+    expect(nationalIdProblem('99010519491231002X', 'en-US')).toMatch(/region code/);
+    expect(nationalIdProblem('110105194912310021', 'zh-CN')).toBe(NATIONAL_ID_TIPS.checkDigit);
+    expect(nationalIdProblem('110105194912310021', 'en-US')).toMatch(/check digit/);
   });
 });

@@ -1,3 +1,5 @@
+import type { Locale } from '../messages.js';
+
 /**
  * Chinese resident identity card number check (GB 11643-1999), spec 001 section 5.
  * The three tips are the product's own wording and are shown to users as they are.
@@ -69,6 +71,36 @@ export function checkNationalId(id: unknown): NationalIdResult {
     return { pass: false, tip: NATIONAL_ID_TIPS.checkDigit };
   }
   return { pass: true, tip: '' };
+}
+
+/**
+ * The three tips in words for a person, in both languages of the product (the Chinese is the
+ * spec's own tip). Every screen that checks a national ID field shows these.
+ */
+export const NATIONAL_ID_TIP_WORDS: Readonly<Record<string, Readonly<Record<Locale, string>>>> = {
+  [NATIONAL_ID_TIPS.format]: {
+    'zh-CN': NATIONAL_ID_TIPS.format,
+    'en-US': 'The national ID number is not 15 or 18 digits with a real birth date',
+  },
+  [NATIONAL_ID_TIPS.province]: {
+    'zh-CN': NATIONAL_ID_TIPS.province,
+    'en-US': 'The national ID number starts with an unknown region code',
+  },
+  [NATIONAL_ID_TIPS.checkDigit]: {
+    'zh-CN': NATIONAL_ID_TIPS.checkDigit,
+    'en-US': "The national ID number's check digit is wrong",
+  },
+};
+
+/**
+ * What is wrong with a national ID a person typed, in words (null when it passes or is empty:
+ * whether the field is required is the form's own rule). The same check as the server's.
+ */
+export function nationalIdProblem(id: unknown, locale: Locale): string | null {
+  if (id === undefined || id === null || (typeof id === 'string' && id.trim() === '')) return null;
+  const r = checkNationalId(id);
+  if (r.pass) return null;
+  return NATIONAL_ID_TIP_WORDS[r.tip]?.[locale] ?? r.tip;
 }
 
 /** Birth date (YYYY-MM-DD) and sex code (1 male, 2 female) read from a valid number, else null. */

@@ -1,14 +1,15 @@
 import { formatAge, genderLabel } from '@crdp/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Descriptions, Skeleton, Space, Tabs, Tag, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { currentLocale } from '../../app/i18n';
-import { useHasAction } from '../../components/Authorized';
+import { Authorized, useHasAction } from '../../components/Authorized';
 import { useTabObject } from '../../shell/useTabs';
 import { patient360 } from './api';
 import { CLINICAL_NS } from './i18n';
+import { PatientFormButton } from './PatientForm';
 import { PatientPicker } from './PatientPicker';
 import {
   AllergiesTab,
@@ -59,6 +60,7 @@ export default function PersonalView() {
   const [active, setActive] = useState<string>(
     fromPath && visible.includes(fromPath) ? fromPath.key : (visible[0]?.key ?? ''),
   );
+  const qc = useQueryClient();
   const person = useQuery({ queryKey: ['person', id], queryFn: () => patient360.person(id!), enabled: !!id });
   // The patient's name in the tab, as this page shows it (masked when the reader may not see identities).
   useTabObject(person.data?.patient.name);
@@ -98,7 +100,20 @@ export default function PersonalView() {
             ) : null}
           </Space>
         }
-        extra={<Button onClick={() => navigate(location.pathname)}>{t('patient.search')}</Button>}
+        extra={
+          <Space wrap>
+            {/* A masked reader cannot see, so cannot correct, the identity fields. */}
+            {!patient.identityMasked && (
+              <Authorized apiId="DataLakeDataResourceMaintenance.import">
+                <PatientFormButton
+                  patient={patient}
+                  onSaved={() => qc.invalidateQueries({ queryKey: ['person', id] })}
+                />
+              </Authorized>
+            )}
+            <Button onClick={() => navigate(location.pathname)}>{t('patient.search')}</Button>
+          </Space>
+        }
       >
         <Descriptions size="small" column={{ xs: 1, md: 2, xl: 4 }}>
           <Descriptions.Item label={t('patient.mrn')}>{patient.mrn}</Descriptions.Item>

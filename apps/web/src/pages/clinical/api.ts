@@ -10,6 +10,7 @@ import type {
   CdrLabPage,
   CdrOrder,
   CdrOverview,
+  CdrPatient,
   CdrPatientSearch,
   CdrPerson,
   CdrSearchConditions,
@@ -88,7 +89,25 @@ export const cdr = {
   tables: () => rest<CdrTableInfo[]>({ url: 'cdr/tables' }),
   rows: (q: Q) => rest<CdrBrowserPage>({ url: 'cdr/rows', params: q }),
   overview: () => rest<CdrOverview>({ url: 'cdr/overview' }),
+  /** Registers a patient by hand (the server checks the national ID again). */
+  createPatient: (input: CdrPatientInput) =>
+    rest<CdrPatient>({ url: 'cdr/patients', method: 'POST', data: input }),
+  /** Corrects a patient's registration (every field; audited with before and after). */
+  updatePatient: (id: number, input: CdrPatientInput) =>
+    rest<CdrPatient>({ url: `cdr/patients/${id}`, method: 'PUT', data: input }),
 };
+
+/** What the patient registration form sends (the server's patient input). */
+export interface CdrPatientInput {
+  mrn: string;
+  name: string;
+  gender: number;
+  birthDate?: string | undefined;
+  nationalId?: string | undefined;
+  phone?: string | undefined;
+  address?: string | undefined;
+  contacts?: Array<{ name: string; relation?: string | undefined; phone?: string | undefined }> | undefined;
+}
 
 export const fullText = {
   search: (c: CdrSearchConditions) =>

@@ -1,11 +1,14 @@
 import type { CdrBrowserRow } from '@crdp/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Form, Input, InputNumber, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
+import { Authorized } from '../../components/Authorized';
+import { CutText } from '../../components/CutText';
 import { cdr } from '../clinical/api';
 import { CLINICAL_NS } from '../clinical/i18n';
+import { PatientFormButton } from '../clinical/PatientForm';
 import { SyntheticPatientsButton } from './SyntheticPatients';
 
 const show = (v: unknown) =>
@@ -15,6 +18,7 @@ const show = (v: unknown) =>
 export default function CdrBrowser() {
   const { t } = useTranslation(CLINICAL_NS);
   const locale = currentLocale();
+  const qc = useQueryClient();
   const tables = useQuery({ queryKey: ['cdr-tables'], queryFn: cdr.tables });
   const [filters, setFilters] = useState<Record<string, string | number | undefined>>({ table: 'patients' });
   const [cursors, setCursors] = useState<string[]>([]);
@@ -27,7 +31,17 @@ export default function CdrBrowser() {
   const columns = (def?.columns ?? []).filter((c) => c !== 'contacts' && c !== 'body').slice(0, 12);
 
   return (
-    <Card title={t('cdr.title')} extra={<SyntheticPatientsButton />}>
+    <Card
+      title={t('cdr.title')}
+      extra={
+        <Space wrap>
+          <Authorized apiId="DataLakeDataResourceMaintenance.import">
+            <PatientFormButton onSaved={() => qc.invalidateQueries({ queryKey: ['cdr-rows'] })} />
+          </Authorized>
+          <SyntheticPatientsButton />
+        </Space>
+      }
+    >
       <Form
         layout="inline"
         initialValues={{ table: 'patients' }}
@@ -83,7 +97,8 @@ export default function CdrBrowser() {
               ? t('patient.name')
               : t(`cdr.columns.${c}`, { defaultValue: c }),
           dataIndex: c,
-          render: (v: unknown) => show(v).slice(0, 80),
+          // Spec 001's truncation (full-width characters count 2), whole text on hover.
+          render: (v: unknown) => <CutText text={show(v)} />,
         }))}
       />
       <Space style={{ marginTop: 12 }}>
