@@ -54,6 +54,9 @@ test('a national ID field checks the number in the browser, in both languages, b
   await id.fill('99010519491231002X');
   await showsError(page, '身份证号地址编码错误');
   await screenshot(page, 'defects16-national-id-zh');
+  await page.setViewportSize({ width: 375, height: 780 });
+  await screenshot(page, 'defects16-national-id-zh-375');
+  await page.setViewportSize({ width: 1440, height: 900 });
   // Nothing reached the server.
   const none = await restCall<{ items: unknown[] }>(
     'GET',
@@ -112,6 +115,9 @@ test('a long name is cut in the CRF list by the spec rule (full-width counts 2),
   await cell.hover();
   await expect(page.locator('.ant-tooltip:visible')).toHaveText(name);
   await screenshot(page, 'defects16-crf-list-cut');
+  await page.mouse.move(0, 0);
+  await page.setViewportSize({ width: 375, height: 780 });
+  await screenshot(page, 'defects16-crf-list-cut-375');
 });
 
 test('the CSV import dialog names tables and fields in words, in Chinese and English', async ({ page }) => {

@@ -170,7 +170,10 @@ export default function DataReduction() {
                   key: c.key,
                   title: columnLabel(t, c),
                   dataIndex: c.key,
-                  align: (c.type === 'number' && !c.options?.length ? 'right' : 'left') as 'right' | 'left',
+                  // Numbers to the right; codes in words (sex, options, a survival event) to the left.
+                  align: (c.type === 'number' && !c.options?.length && c.survival?.part !== 'event'
+                    ? 'right'
+                    : 'left') as 'right' | 'left',
                   render: (v: unknown) => cellText(c, v, decimals, word),
                 };
               }),

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { labelNow } from '../../app/labels';
+import { CutText } from '../../components/CutText';
 import { JOB_STATUSES, type Job, type JobStatus, schedulingApi, useCan } from './api';
 import { TS_NS } from './i18n';
 import { JobActions, JobDrawer, JobStatusBadge, StartedBy, time, useDuration } from './JobDrawer';
@@ -119,13 +120,14 @@ export default function JobList() {
             width: 230,
             render: (_, j) => (
               <Space direction="vertical" size={0}>
+                {/* Cut by spec 001's rule (full-width characters count 2), whole on hover. */}
                 {j.error ? (
-                  <Typography.Text type="danger" ellipsis={{ tooltip: j.error }} style={{ maxWidth: 210 }}>
-                    {j.error}
+                  <Typography.Text type="danger">
+                    <CutText text={j.error} limit={28} />
                   </Typography.Text>
                 ) : (
-                  <Typography.Text ellipsis={{ tooltip: j.summary }} style={{ maxWidth: 210 }}>
-                    {j.summary ?? '-'}
+                  <Typography.Text>
+                    {j.summary ? <CutText text={j.summary} limit={28} /> : '-'}
                   </Typography.Text>
                 )}
                 {j.retryOf !== null && (
