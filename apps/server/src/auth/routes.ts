@@ -231,7 +231,10 @@ export async function authRoutes(app: FastifyInstance) {
         summary:
           'REST form of MerchantsLogin.GetProductMenusAndPermissions, with an ETag of the ACL version: a request whose If-None-Match holds the current tag gets 304 and no body',
         querystring: productMenusQuery,
-        response: { 200: restOkZero(productMenusResult) },
+        response: {
+          200: restOkZero(productMenusResult),
+          304: z.null().describe('Not modified: the kept answer with this ETag is current; no body'),
+        },
       },
     },
     async (req, reply) => {
@@ -241,7 +244,8 @@ export async function authRoutes(app: FastifyInstance) {
       // The HTTP cache keeps no /api/ answer (no-store plugin): the web app keeps the last answer
       // itself and asks again with If-None-Match, so it never uses one without the server's word.
       reply.header('ETag', tag);
-      if (matchesTag(req.headers['if-none-match'], tag)) return reply.code(304).send();
+      // A 304 carries no body at all (the schema's null only documents it).
+      if (matchesTag(req.headers['if-none-match'], tag)) return reply.code(304).send(undefined as never);
       return ok0(await productMenusAndPermissions(app.db, s.userId, s.appId, productId));
     },
   );

@@ -1,4 +1,5 @@
 import {
+  API_BASE,
   type ChangePasswordInput,
   type CurrentAppSwitched,
   type CurrentUser,
@@ -12,7 +13,7 @@ import {
   type ProductMenusResult,
   type SiteSettings,
 } from '@crdp/core';
-import { callEnvelope, rest } from './client';
+import { callEnvelope, http, RequestError, rest } from './client';
 
 /** Shapes of the sign-in and session calls: contracts of @crdp/core (spec 000 §3, §7). */
 export type { FreeAccessSession, LoginResult, PasswordPublicKey, SiteSettings };
@@ -40,6 +41,33 @@ export const getProductMenus = () =>
   callEnvelope<ProductMenusResult>(MENUS, 'GetProductMenusAndPermissions', [PRODUCT_ID], {
     keepOnPageChange: true,
   });
+
+/** A menus answer and its version, or "unchanged" when the kept version is still current. */
+export type VersionedMenus =
+  | { changed: true; tag: string | null; result: ProductMenusResult }
+  | { changed: false; tag: string };
+
+/**
+ * The menus and functions (REST form of `GetProductMenusAndPermissions`) with their version:
+ * with the tag of a kept answer the server says 304 while it is current, so the 49 KB answer
+ * crosses the network only after a change of roles (issue 16).
+ */
+export async function getProductMenusVersioned(kept?: string | null): Promise<VersionedMenus> {
+  const res = await http.get<{ code: number; data: ProductMenusResult; message?: string } | ''>(
+    `${API_BASE}/product_menus`,
+    {
+      params: { product_id: PRODUCT_ID },
+      headers: kept ? { 'If-None-Match': kept } : {},
+      validateStatus: (s) => (s >= 200 && s < 300) || (s === 304 && !!kept),
+      keepOnPageChange: true,
+    },
+  );
+  const tag = typeof res.headers.etag === 'string' ? res.headers.etag : null;
+  if (res.status === 304 && kept) return { changed: false, tag: tag ?? kept };
+  const body = res.data || null;
+  if (body?.code !== 0) throw new RequestError(body?.message || 'menus', res.status, body);
+  return { changed: true, tag, result: body.data };
+}
 
 export const getSite = () => rest<SiteSettings>({ url: 'site', keepOnPageChange: true, silent: true });
 

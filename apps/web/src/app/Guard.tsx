@@ -8,7 +8,7 @@ import { Exception } from '../pages/exception/Exception';
 import { BasicLayout } from '../shell/BasicLayout';
 import { FreeLayout } from '../shell/FreeLayout';
 import { type Access, firstLeaf, menuTree, NO_ACCESS, resolvePath } from './access';
-import { endSession, loadAccess, loginAddress } from './auth-flow';
+import { endSession, loadAccess, loginAddress, provisionalAccess } from './auth-flow';
 import { PageLoading } from './PageLoading';
 import { PAGES } from './pages';
 import { useSession } from './session';
@@ -24,32 +24,50 @@ export function Guard() {
   const location = useLocation();
   if (!session.token) return <Navigate to={loginAddress(location.pathname, location.search)} replace />;
   if (session.ssh) return <FreeArea ssh={session.ssh} />;
-  if (!session.access) return <AccessLoader />;
   return <MainArea access={session.access} />;
 }
 
-/** Loads app and menus for a token without roles; any failure logs out. */
-function AccessLoader() {
+/**
+ * Loads app and menus for a token without roles; any failure logs out. Returns whether the
+ * load failed (the caller then goes to the sign-in page).
+ */
+function useAccessLoad(needed: boolean) {
   const { token } = useSession();
   const queryClient = useQueryClient();
   const { message } = App.useApp();
   const { t } = useTranslation();
-  const location = useLocation();
-  const query = useQuery({ queryKey: ['access', token], queryFn: loadAccess, retry: false, gcTime: 0 });
-  const failed = query.isError;
+  const query = useQuery({
+    queryKey: ['access', token],
+    queryFn: loadAccess,
+    enabled: needed,
+    retry: false,
+    gcTime: 0,
+  });
+  const failed = needed && query.isError;
   useEffect(() => {
     if (failed) {
       endSession(queryClient);
       message.error(t('error.loadMenus'));
     }
   }, [failed, queryClient, message, t]);
-  if (failed) return <Navigate to={loginAddress(location.pathname, location.search)} replace />;
-  return <PageLoading />;
+  return failed;
 }
 
-function MainArea({ access }: { access: Access }) {
-  const { pathname } = useLocation();
-  const resolved = resolvePath(pathname, access, { routes: ROUTE_TABLE, free: false }, KNOWN);
+/**
+ * The signed-in area. While the menus load (issue 16), a page the user may open by what the
+ * browser already knows (the workbench, or the tab's last menus answer) starts at once, its data
+ * request beside the menus request, inside the shell with its menu still loading; the 403 page
+ * and any other decision wait for the server's answer. The page keeps its place in the tree when
+ * the menus arrive, so it is not mounted twice.
+ */
+function MainArea({ access }: { access: Access | null }) {
+  const { pathname, search } = useLocation();
+  const failed = useAccessLoad(!access);
+  if (failed) return <Navigate to={loginAddress(pathname, search)} replace />;
+  const known = access ?? provisionalAccess();
+  if (!known) return <PageLoading />;
+  const resolved = resolvePath(pathname, known, { routes: ROUTE_TABLE, free: false }, KNOWN);
+  if (!access && resolved.kind !== 'allowed') return <PageLoading />;
   if (resolved.kind === 'notFound') return <Navigate to="/404" replace />;
   const { route } = resolved;
   if (resolved.kind === 'forbidden') {
@@ -60,6 +78,7 @@ function MainArea({ access }: { access: Access }) {
     );
   }
   if (route.children?.length && !PAGES[route.name]) {
+    if (!access) return <PageLoading />;
     // An area's own address opens its first visible child the user may open; a route with
     // children and a page of its own (the subject list) shows that page.
     const [area] = menuTree(access, [route]);

@@ -1,6 +1,7 @@
 import type { AppSummary, CurrentUser } from '@crdp/core';
 import { useSyncExternalStore } from 'react';
 import type { Access } from './access';
+import { keepMenus } from './menu-cache';
 import { clearStored, readStored, STORED, writeStored } from './storage';
 
 /** The signed-in user as `GetCurrentUser` returns it, and an app of theirs (contracts of @crdp/core). */
@@ -57,6 +58,7 @@ export function updateSession(patch: Partial<SessionState>) {
  */
 export function clearSession() {
   clearStored([STORED.settings, STORED.language, STORED.sidebarCollapsed]);
+  keepMenus(null);
   updateSession({
     token: null,
     user: null,

@@ -80,7 +80,8 @@ export function BasicLayout({
   route,
   children,
 }: {
-  access: Access;
+  /** Null while the menus load: the page may already run, the menu shows its skeleton. */
+  access: Access | null;
   route: RouteEntry;
   children: ReactNode;
 }) {
@@ -121,7 +122,7 @@ export function BasicLayout({
         children: e.children?.map(toItem),
       };
     };
-    return menuTree(access, undefined, hasPage).map(toItem);
+    return access ? menuTree(access, undefined, hasPage).map(toItem) : [];
   }, [access, lang]);
 
   const dark = settings.navTheme === 'dark';
@@ -129,7 +130,13 @@ export function BasicLayout({
   const title = site.menuTitle || i18n.t('app.name');
 
   return (
-    <div className={headerVisible ? undefined : 'crdp-header-hidden'} style={{ minHeight: '100%' }}>
+    <div
+      className={
+        [headerVisible ? '' : 'crdp-header-hidden', dark ? 'crdp-sider-dark' : ''].join(' ').trim() ||
+        undefined
+      }
+      style={{ minHeight: '100%' }}
+    >
       <ProLayout
         title={title}
         logo={site.loginLogo || '/logo.svg'}
@@ -153,7 +160,7 @@ export function BasicLayout({
         }}
         location={{ pathname: location.pathname }}
         route={{ path: '/', children: menuData }}
-        menu={{ locale: false, defaultOpenAll: false }}
+        menu={{ locale: false, defaultOpenAll: false, loading: !access }}
         menuRender={hideMenu ? false : undefined}
         menuItemRender={(item, dom) => (item.path ? <Link to={item.path}>{dom}</Link> : dom)}
         onMenuHeaderClick={() => navigate('/dashboard/workplace')}
