@@ -115,15 +115,17 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
   await addCondition(page, 'inclusion', '诊断编码', HBV_CODE);
   await addCondition(page, 'exclusion', '诊断编码', 'C22');
   await expect(dialog.getByTestId('criteria-count')).toHaveText(/符合条件的患者：\d+ 人/);
-  await dialog
-    .getByLabel(/指标来源规则/)
-    .fill(
-      [
-        'alt = latest lab.value where code = "ALT"',
-        'k74Date = first diagnosis.date where code starts "K74"',
-        'admissions = count visit where kind = "inpatient"',
-      ].join('\n'),
-    );
+  // Where values come from: each rule for an item picked by its title (here written as text).
+  for (const [title, item, text] of [
+    ['基线 ALT (U/L)', 'alt', 'latest lab.value where code = "ALT"'],
+    ['首次肝硬化诊断日期', 'k74Date', 'first diagnosis.date where code starts "K74"'],
+    ['住院次数', 'admissions', 'count visit where kind = "inpatient"'],
+  ] as const) {
+    await pickOption(page, dialog.getByRole('combobox', { name: '为条目添加规则' }), title);
+    const rule = dialog.getByTestId(`rule-row-${item}`);
+    await rule.getByRole('button', { name: '高级：编辑文本' }).click();
+    await rule.getByRole('textbox', { name: '规则文本' }).fill(text);
+  }
   await screenshot(page, 'disease-library-1-create');
   await dialog.getByRole('button', { name: /确\s*[定认]/ }).click();
   await expect(dialog).toHaveCount(0);
