@@ -9,10 +9,8 @@ import { LibraryPage } from './LibraryPage';
 import { rulesComplete, SourceRulesEditor } from './RuleBuilder';
 import { RULES_NS } from './rule-builder-i18n';
 
-interface Trial {
-  ok: boolean;
-  text: string;
-}
+/** A trial run: what it found (put in words on screen, in the current language) or why it failed. */
+type Trial = { ok: true; count: number; total: number; sample: string } | { ok: false; text: string };
 
 function RuleEditor({ lib }: { lib: LibraryDetail }) {
   const { t } = useTranslation(LIBRARY_NS);
@@ -36,10 +34,7 @@ function RuleEditor({ lib }: { lib: LibraryDetail }) {
         .join('、');
       setTrials((x) => ({
         ...x,
-        [key]: {
-          ok: true,
-          text: t('crfs.trial', { count: r.values.length, total: lib.patients, sample: sample || '-' }),
-        },
+        [key]: { ok: true, count: r.values.length, total: lib.patients, sample: sample || '-' },
       }));
     } catch (e) {
       const msg = e instanceof RequestError ? e.message : String(e);
@@ -81,7 +76,13 @@ function RuleEditor({ lib }: { lib: LibraryDetail }) {
                 style={{ fontSize: 12 }}
                 data-testid={`rule-trial-${key}`}
               >
-                {trials[key].text}
+                {trials[key].ok
+                  ? t('crfs.trial', {
+                      count: trials[key].count,
+                      total: trials[key].total,
+                      sample: trials[key].sample,
+                    })
+                  : trials[key].text}
               </Typography.Text>
             )}
             <Button size="small" disabled={!text || !complete} onClick={() => tryRule(key)}>
