@@ -54,8 +54,9 @@ function useAccessLoad(needed: boolean) {
 }
 
 /**
- * The signed-in area. While the menus load (issue 16), a page the user may open by what the
- * browser already knows (the workbench, or the tab's last menus answer) starts at once, its data
+ * The signed-in area. While the menus load (issue 16), once the user is known (stored from the
+ * last visit, or GetCurrentUser has answered), a page the user may open by what the browser
+ * already knows (the workbench, or the tab's last menus answer) starts at once, its data
  * request beside the menus request, inside the shell with its menu still loading; the 403 page
  * and any other decision wait for the server's answer. The page keeps its place in the tree when
  * the menus arrive, so it is not mounted twice.

@@ -93,6 +93,19 @@ describe('loading the session and the menus (issue 16)', () => {
     expect(readKeptMenus({ userId: 42, appId: 7 })?.tag).toBe('"v2"');
   });
 
+  it('knows the user as soon as GetCurrentUser answers, before the menus', async () => {
+    const m = later<Awaited<ReturnType<typeof api.getProductMenusVersioned>>>();
+    getCurrentUser.mockResolvedValue(user());
+    getMenus.mockReturnValue(m.promise);
+    expect(provisionalAccess()).toBeNull();
+    const loading = loadAccess();
+    await vi.waitFor(() => expect(getSession().user?.UserId).toBe(42));
+    expect(getSession().access).toBeNull();
+    expect(isRouteAllowed(provisionalAccess()!, { name: 'Workplace' })).toBe(true);
+    m.resolve({ changed: true, tag: '"v1"', result: menus() });
+    await loading;
+  });
+
   it('lets a page start before the menus only where the kept answer or the always-open routes allow', async () => {
     // Nothing kept: only the workbench and the error pages.
     updateSession({ user: user() });

@@ -51,7 +51,12 @@ async function fetchAccess(token: string | null): Promise<LoadedAccess> {
     pendingAppId = null;
   }
   const kept = readKeptMenus(whoIsKnown());
-  const [user, menus] = await Promise.all([getCurrentUser(), getProductMenusVersioned(kept?.tag)]);
+  // The user is known as soon as this answers: the page may start before the menus arrive.
+  const knownUser = getCurrentUser().then((u) => {
+    if (getSession().token === token) updateSession({ user: u });
+    return u;
+  });
+  const [user, menus] = await Promise.all([knownUser, getProductMenusVersioned(kept?.tag)]);
   let result: ProductMenusResult;
   if (menus.changed) result = menus.result;
   else if (kept) result = kept.result;
@@ -76,10 +81,11 @@ function whoIsKnown() {
  * What the page may go by before the menus have arrived: the always-allowed pages, and those
  * the tab's last menus answer allowed. It only lets the page start (and ask for its data, which
  * the server checks anyway); menus, buttons and the 403 page wait for the server's answer.
- * Null while an app switch asked for in the address is pending: nothing starts in the old app.
+ * Null while the user is not known yet (a fresh sign-in, until GetCurrentUser answers) and
+ * while an app switch asked for in the address is pending: nothing starts in the old app.
  */
 export function provisionalAccess(): Access | null {
-  if (pendingAppId) return null;
+  if (pendingAppId || !getSession().user) return null;
   const kept = readKeptMenus(whoIsKnown());
   if (!kept) return NO_ACCESS;
   if (provisional?.tag !== kept.tag) provisional = { tag: kept.tag, access: buildAccess(kept.result) };
