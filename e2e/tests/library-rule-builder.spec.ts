@@ -214,6 +214,7 @@ test('a source rule picked from lists is saved, shown again as the same choices,
   // The same in English, and on a phone.
   await switchLanguage(page, 'English');
   await expect(shown('Source')).toContainText('Lab result');
+  await expect(page.getByTestId('rule-trial-alt')).toContainText('3 of 3 patients');
   await expect(shown('Take')).toContainText('Latest');
   await expect(shown('Time window')).toContainText('On or before');
   await expect(shown('Relative to')).toContainText('First visit');
