@@ -229,4 +229,20 @@ test('a source rule picked from lists is saved, shown again as the same choices,
   await again.scrollIntoViewIfNeeded();
   await expect(shown('数据来源')).toContainText('检验结果');
   await screenshot(page, 'rule-builder-5-reopen-zh-375');
+
+  // A common template builds its rules the same way, for the items of the form it names.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/zhuanbing-library/commonly-template');
+  await page.getByRole('button', { name: '新建模板' }).click();
+  const tpl = page.getByRole('dialog');
+  await tpl.getByLabel('模板名称').fill(`E2E规则模板${run}`);
+  await pickOption(page, tpl.getByLabel('CRF 表单', { exact: true }), `E2E规则表${run}`);
+  await pickOption(page, tpl.getByRole('combobox', { name: '为条目添加规则' }), '基线 ALT (U/L)');
+  const tplRow = tpl.getByTestId('rule-row-alt');
+  await pickOption(page, tplRow.getByRole('combobox', { name: '数据来源' }), '患者信息');
+  await expect(tplRow.getByTestId('rule-expression')).toHaveText('value patient.age');
+  await screenshot(page, 'rule-builder-6-template-zh-1440');
+  await tpl.getByRole('button', { name: /确\s*[定认]/ }).click();
+  await expect(tpl).toHaveCount(0, LOAD);
+  await expect(page.getByRole('row').filter({ hasText: `E2E规则模板${run}` })).toContainText('1');
 });
