@@ -228,7 +228,10 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
 
   // The CRF rules of the library: trying a rule runs it over the library's patients.
   await page.goto(`/zhuanbing-library/library-list-Crf?libraryId=${libraryId}`);
-  await page.getByTestId('rule-row-alt').getByRole('button', { name: /试\s*算/ }).click();
+  await page
+    .getByTestId('rule-row-alt')
+    .getByRole('button', { name: /试\s*算/ })
+    .click();
   await expect(page.getByText(/8 \/ 11 位患者有值/)).toBeVisible();
   await screenshot(page, 'disease-library-11-crf-rules');
 
