@@ -294,7 +294,8 @@ test('a PI runs a subject from the step form to a logistic regression and its co
   await page.getByTestId('run-analysis').click();
   await expect(result.getByText('Welch t 检验')).toBeVisible({ timeout: 30_000 });
   await expect(result.getByRole('columnheader', { name: '吸烟', exact: true })).toBeVisible();
-  await expect(result.getByText('均值（吸烟 = 0）')).toBeVisible();
+  // A choice item's levels read as its options' labels (0/1 are 否/是).
+  await expect(result.getByText('均值（吸烟 = 否）')).toBeVisible();
   await screenshot(page, 'research-4b-ttest');
   await pick(page, 'method', '生存分析（Kaplan-Meier）');
   await pick(page, 'time', '急性心肌梗死生存（I21）（随访天数）');
@@ -304,7 +305,7 @@ test('a PI runs a subject from the step form to a logistic regression and its co
     timeout: 30_000,
   });
   await expect(result.getByRole('columnheader', { name: '事件数' })).toBeVisible();
-  await expect(result.getByRole('cell', { name: '吸烟 = 1', exact: true })).toBeVisible();
+  await expect(result.getByRole('cell', { name: '吸烟 = 是', exact: true })).toBeVisible();
   await page.waitForTimeout(1500); // the curves finish drawing before the picture (not a timing assertion)
   await screenshot(page, 'research-4c-km');
   await switchLanguage(page, 'English');

@@ -20,17 +20,15 @@ import {
   moduleSettings,
   PRODUCT_ID,
   permissionMenu,
-  restOk,
   rolePermissions,
 } from '@crdp/core';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
 import { appMembers, auditLog, diseases } from '../db/schema/index.js';
 import { signedIn } from '../http/context.js';
-import { ok } from '../http/reply.js';
+import { restRoutes } from '../http/route.js';
 import { auditEntry, auditScope, listAudit } from './audit-log.js';
 import { addDisease, deleteDisease, editDisease, listDiseases } from './diseases.js';
 import { generatePasswordLike } from './password-gen.js';
@@ -65,258 +63,210 @@ const auditOf = async (db: Db, appId: number) =>
 
 /** REST routes of the administration area under /api/v0.1. */
 export async function adminRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const db = app.db;
   const tags = ['admin'];
+  const api = restRoutes(app, { tags });
 
-  r.get(
+  api.get(
     '/api/v0.1/role',
     {
-      config: { access: { apiId: 'RoleManage.query' } },
-      schema: {
-        tags,
-        summary: 'Roles of the current app',
-        querystring: adminRolesQuery,
-        response: { 200: restOk(z.array(adminRole)) },
-      },
+      access: { apiId: 'RoleManage.query' },
+      summary: 'Roles of the current app',
+      query: adminRolesQuery,
+      answer: z.array(adminRole),
     },
-    async (req) => ok(await listRoles(db, actorOf(req).appId, req.query.name)),
+    (req) => listRoles(db, actorOf(req).appId, req.query.name),
   );
-  r.get(
+  api.get(
     '/api/v0.1/role_permission',
     {
-      config: { access: { apiId: 'RoleManage.query' } },
-      schema: {
-        tags,
-        summary: 'Menu and function ids of a role',
-        querystring: adminRoleIdQuery,
-        response: { 200: restOk(rolePermissions) },
-      },
+      access: { apiId: 'RoleManage.query' },
+      summary: 'Menu and function ids of a role',
+      query: adminRoleIdQuery,
+      answer: rolePermissions,
     },
-    async (req) => ok(await getRolePermissions(db, actorOf(req).appId, req.query.role_id, 'query.role_id')),
+    (req) => getRolePermissions(db, actorOf(req).appId, req.query.role_id, 'query.role_id'),
   );
-  r.get(
+  api.get(
     '/api/v0.1/role_user',
     {
-      config: { access: { apiId: 'RoleManage.query' } },
-      schema: {
-        tags,
-        summary: 'Members of a role',
-        querystring: adminRoleIdQuery,
-        response: { 200: restOk(z.array(adminMember)) },
-      },
+      access: { apiId: 'RoleManage.query' },
+      summary: 'Members of a role',
+      query: adminRoleIdQuery,
+      answer: z.array(adminMember),
     },
-    async (req) => ok(await listRoleUsers(db, actorOf(req).appId, req.query.role_id, 'query.role_id')),
+    (req) => listRoleUsers(db, actorOf(req).appId, req.query.role_id, 'query.role_id'),
   );
-  r.get(
+  api.get(
     '/api/v0.1/menu',
     {
-      config: { access: { apiId: 'RoleManage.query' } },
-      schema: {
-        tags,
-        summary: 'The menu tree of product 22 with each menu’s functions',
-        response: { 200: restOk(z.array(permissionMenu)) },
-      },
+      access: { apiId: 'RoleManage.query' },
+      summary: 'The menu tree of product 22 with each menu’s functions',
+      answer: z.array(permissionMenu),
     },
-    async () => ok(await permissionMenus(db, PRODUCT_ID)),
+    () => permissionMenus(db, PRODUCT_ID),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/users',
     {
-      config: { access: { apiId: 'UserManage.query' } },
-      schema: {
-        tags,
-        summary: 'Members of the current app, paged (GET user of spec 000 is the signed-in user)',
-        querystring: adminUsersQuery,
-        response: { 200: restOk(adminUserPage) },
-      },
+      access: { apiId: 'UserManage.query' },
+      summary: 'Members of the current app, paged (GET user of spec 000 is the signed-in user)',
+      query: adminUsersQuery,
+      answer: adminUserPage,
     },
     async (req) => {
       const q = req.query;
-      return ok(
-        await listUsers(db, actorOf(req).appId, {
-          PageIndex: q.page ?? 1,
-          PageSize: q.size ?? 10,
-          Keyword: q.keyword,
-          Enabled: q.enabled,
-          RoleId: q.role_id,
-        }),
-      );
+      return await listUsers(db, actorOf(req).appId, {
+        PageIndex: q.page ?? 1,
+        PageSize: q.size ?? 10,
+        Keyword: q.keyword,
+        Enabled: q.enabled,
+        RoleId: q.role_id,
+      });
     },
   );
   for (const [action, enabled] of [
     ['enable', true],
     ['disable', false],
   ] as const) {
-    r.post(
+    api.post(
       `/api/v0.1/users/:id/${action}`,
       {
-        config: { access: { apiId: `UserManage.${action}` }, ownedIds: membersOf },
-        schema: {
-          tags,
-          summary: enabled ? 'Enable a member' : 'Disable a member; their sessions end at once',
-          params: idParams,
-          response: { 200: restOk(adminUserAccount) },
-        },
+        access: { apiId: `UserManage.${action}` },
+        ownedIds: membersOf,
+        summary: enabled ? 'Enable a member' : 'Disable a member; their sessions end at once',
+        params: idParams,
+        answer: adminUserAccount,
       },
-      async (req) => ok(await setUserEnabled(actorOf(req), req.params.id, enabled)),
+      (req) => setUserEnabled(actorOf(req), req.params.id, enabled),
     );
   }
-  r.post(
+  api.post(
     '/api/v0.1/users/:id/reset_password',
     {
-      config: { access: { apiId: 'UserManage.edit' }, ownedIds: membersOf },
-      schema: {
-        tags,
-        summary: 'Set a new password (or, without one, make a temporary password shown once); sessions end',
-        params: idParams,
-        body: adminResetPasswordBody,
-        response: { 200: restOk(adminPasswordReset) },
-      },
+      access: { apiId: 'UserManage.edit' },
+      ownedIds: membersOf,
+      summary: 'Set a new password (or, without one, make a temporary password shown once); sessions end',
+      params: idParams,
+      body: adminResetPasswordBody,
+      answer: adminPasswordReset,
     },
-    async (req) =>
-      ok(
-        await resetPassword(
-          actorOf(req),
-          req.params.id,
-          req.body?.Password,
-          generatePasswordLike,
-          req.body?.OldPassword,
-        ),
+    (req) =>
+      resetPassword(
+        actorOf(req),
+        req.params.id,
+        req.body?.Password,
+        generatePasswordLike,
+        req.body?.OldPassword,
       ),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/config/module',
     {
-      config: { access: { apiId: 'SystemSet.query' } },
-      schema: {
-        tags,
-        summary: 'Module configuration of the current app (titles, logo, environment, company, mode)',
-        response: { 200: restOk(moduleSettings) },
-      },
+      access: { apiId: 'SystemSet.query' },
+      summary: 'Module configuration of the current app (titles, logo, environment, company, mode)',
+      answer: moduleSettings,
     },
-    async (req) => ok(await readModuleSettings(db, actorOf(req).appId)),
+    (req) => readModuleSettings(db, actorOf(req).appId),
   );
-  r.put(
+  api.put(
     '/api/v0.1/config/module',
     {
-      config: { access: { apiId: 'SystemSet.edit' } },
-      schema: {
-        tags,
-        summary: 'Change the module configuration of the current app',
-        body: moduleSettings,
-        response: { 200: restOk(moduleSettings) },
-      },
+      access: { apiId: 'SystemSet.edit' },
+      summary: 'Change the module configuration of the current app',
+      body: moduleSettings,
+      answer: moduleSettings,
     },
-    async (req) => ok(await saveModuleSettings(actorOf(req), req.body)),
+    (req) => saveModuleSettings(actorOf(req), req.body),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/disease',
     {
-      config: { access: { apiId: 'SystemMaintainDisease.query' } },
-      schema: {
-        tags,
-        summary: 'The disease dictionary of the current app',
-        querystring: adminDiseaseQuery,
-        response: { 200: restOk(adminDiseasePage) },
-      },
+      access: { apiId: 'SystemMaintainDisease.query' },
+      summary: 'The disease dictionary of the current app',
+      query: adminDiseaseQuery,
+      answer: adminDiseasePage,
     },
     async (req) => {
       const q = req.query;
-      return ok(
-        await listDiseases(db, actorOf(req).appId, {
-          keyword: q.keyword,
-          category: q.category,
-          enabled: q.enabled,
-          page: q.page ?? 1,
-          size: q.size ?? 10,
-        }),
-      );
+      return await listDiseases(db, actorOf(req).appId, {
+        keyword: q.keyword,
+        category: q.category,
+        enabled: q.enabled,
+        page: q.page ?? 1,
+        size: q.size ?? 10,
+      });
     },
   );
-  r.post(
+  api.post(
     '/api/v0.1/disease',
     {
-      config: { access: { apiId: 'SystemMaintainDisease.add' } },
-      schema: {
-        tags,
-        summary: 'Add a disease',
-        body: adminDiseaseCreate,
-        response: { 200: restOk(adminDisease) },
-      },
+      access: { apiId: 'SystemMaintainDisease.add' },
+      summary: 'Add a disease',
+      body: adminDiseaseCreate,
+      answer: adminDisease,
     },
-    async (req) => ok(await addDisease(actorOf(req), req.body)),
+    (req) => addDisease(actorOf(req), req.body),
   );
-  r.patch(
+  api.patch(
     '/api/v0.1/disease/:id',
     {
-      config: { access: { apiId: 'SystemMaintainDisease.edit' }, ownedIds: diseasesOf },
-      schema: {
-        tags,
-        summary: 'Change a disease (name, ICD-10 code, category, enabled)',
-        params: idParams,
-        body: adminDiseasePatch,
-        response: { 200: restOk(adminDisease) },
-      },
+      access: { apiId: 'SystemMaintainDisease.edit' },
+      ownedIds: diseasesOf,
+      summary: 'Change a disease (name, ICD-10 code, category, enabled)',
+      params: idParams,
+      body: adminDiseasePatch,
+      answer: adminDisease,
     },
-    async (req) => ok(await editDisease(actorOf(req), req.params.id, req.body)),
+    (req) => editDisease(actorOf(req), req.params.id, req.body),
   );
-  r.delete(
+  api.delete(
     '/api/v0.1/disease/:id',
     {
-      config: { access: { apiId: 'SystemMaintainDisease.delete' }, ownedIds: diseasesOf },
-      schema: {
-        tags,
-        summary: 'Delete a disease',
-        params: idParams,
-        response: { 200: restOk(z.literal(true)) },
-      },
+      access: { apiId: 'SystemMaintainDisease.delete' },
+      ownedIds: diseasesOf,
+      summary: 'Delete a disease',
+      params: idParams,
+      answer: z.literal(true),
     },
-    async (req) => ok(await deleteDisease(actorOf(req), req.params.id)),
+    (req) => deleteDisease(actorOf(req), req.params.id),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/audit',
     {
-      config: { access: { apiId: 'LogActivationLog.query' } },
-      schema: {
-        tags,
-        summary: 'The audit trail of the current app, filterable by user, action, object, outcome and time',
-        querystring: auditLogQuery,
-        response: { 200: restOk(auditLogPage) },
-      },
+      access: { apiId: 'LogActivationLog.query' },
+      summary: 'The audit trail of the current app, filterable by user, action, object, outcome and time',
+      query: auditLogQuery,
+      answer: auditLogPage,
     },
     async (req) => {
       const q = req.query;
-      return ok(
-        await listAudit(db, actorOf(req).appId, {
-          user: q.user,
-          action: q.action,
-          entity: q.entity,
-          entityId: q.entity_id,
-          outcome: q.outcome,
-          from: q.from ? new Date(q.from) : undefined,
-          to: q.to ? new Date(q.to) : undefined,
-          page: q.page ?? 1,
-          size: q.size ?? 20,
-        }),
-      );
+      return await listAudit(db, actorOf(req).appId, {
+        user: q.user,
+        action: q.action,
+        entity: q.entity,
+        entityId: q.entity_id,
+        outcome: q.outcome,
+        from: q.from ? new Date(q.from) : undefined,
+        to: q.to ? new Date(q.to) : undefined,
+        page: q.page ?? 1,
+        size: q.size ?? 20,
+      });
     },
   );
-  r.get(
+  api.get(
     '/api/v0.1/audit/:id',
     {
-      config: { access: { apiId: 'LogActivationDetails.get' }, ownedIds: auditOf },
-      schema: {
-        tags,
-        summary: 'One audit entry with the state before and after',
-        params: idParams,
-        response: { 200: restOk(auditLogEntry) },
-      },
+      access: { apiId: 'LogActivationDetails.get' },
+      ownedIds: auditOf,
+      summary: 'One audit entry with the state before and after',
+      params: idParams,
+      answer: auditLogEntry,
     },
-    async (req) => ok(await auditEntry(db, actorOf(req).appId, req.params.id)),
+    (req) => auditEntry(db, actorOf(req).appId, req.params.id),
   );
 }

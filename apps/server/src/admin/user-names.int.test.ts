@@ -65,7 +65,12 @@ describe("another hospital's user names", () => {
     const words = (r: typeof foreign, name: string) => ({
       ...r.body,
       requestId: undefined,
-      error: { ...r.body.error, message: r.body.error.message.replace(name, '{name}') },
+      error: {
+        ...r.body.error,
+        message: r.body.error.message.replace(name, '{name}'),
+        // The error's values name the user name asked for, so the web can word it in its language.
+        ...(r.body.error.values ? { values: { ...r.body.error.values, name: '{name}' } } : {}),
+      },
     });
     expect(words(foreign, 'researcher')).toEqual(words(own, 'OtherAdmin'));
     expect(foreign.body.error).toMatchObject({

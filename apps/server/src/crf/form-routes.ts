@@ -1,4 +1,3 @@
-import { restOk } from '@crdp/core';
 import {
   analyzeForm,
   crfAnalyzeBody,
@@ -16,7 +15,7 @@ import {
   crfVersion,
 } from '@crdp/crf';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { restRoutes } from '../http/route.js';
 import { crfActor } from './actor.js';
 import {
   checkDefinition,
@@ -32,190 +31,160 @@ import {
   saveDraft,
   updateForm,
 } from './forms.js';
-import { formParams, ok, versionParams } from './schemas.js';
+import { formParams, versionParams } from './schemas.js';
 
 /** Forms, drafts and versions: `/api/v0.1/crf/forms...`. */
 export async function crfFormRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['crf'];
+  const api = restRoutes(app, { tags });
 
-  r.get(
+  api.get(
     '/api/v0.1/crf/forms',
     {
-      config: { access: { apiId: 'CrfManagementList.query' } },
-      schema: {
-        tags,
-        summary: 'Forms of the current app',
-        querystring: crfFormListQuery,
-        response: { 200: restOk(crfFormPage) },
-      },
+      access: { apiId: 'CrfManagementList.query' },
+      summary: 'Forms of the current app',
+      query: crfFormListQuery,
+      answer: crfFormPage,
     },
-    async (req) => ok(await listForms(app.db, crfActor(req.ctx), req.query)),
+    (req) => listForms(app.db, crfActor(req.ctx), req.query),
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/crf/forms',
     {
-      config: { access: { apiId: 'CrfManagementList.add' } },
-      schema: {
-        tags,
-        summary: 'Create a form (empty, or from form JSON)',
-        body: crfFormCreateBody,
-        response: { 200: restOk(crfForm) },
-      },
+      access: { apiId: 'CrfManagementList.add' },
+      summary: 'Create a form (empty, or from form JSON)',
+      body: crfFormCreateBody,
+      answer: crfForm,
     },
-    async (req) => ok(await createForm(app.db, crfActor(req.ctx), req.body)),
+    (req) => createForm(app.db, crfActor(req.ctx), req.body),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/crf/forms/:formId',
     {
-      config: {
-        access: { apiId: 'CrfManagementList.get' },
-        freeScope: 'crf',
-        ownedIds: ownedFormIds,
-      },
-      schema: {
-        tags,
-        summary: 'A form with its draft, versions and draft problems',
-        params: formParams,
-        response: { 200: restOk(crfFormDetail) },
-      },
+      access: { apiId: 'CrfManagementList.get' },
+      ownedIds: ownedFormIds,
+      freeScope: 'crf',
+      summary: 'A form with its draft, versions and draft problems',
+      params: formParams,
+      answer: crfFormDetail,
     },
     async (req) => {
       const actor = crfActor(req.ctx);
       const form = await loadForm(app.db, actor, req.params.formId);
       const versions = await formVersions(app.db, form.id);
       // A free link fills the published form; it does not see the draft being designed.
-      if (actor.free) return ok({ ...formView(form), draft: null, problems: [], versions });
+      if (actor.free) return { ...formView(form), draft: null, problems: [], versions };
       let problems: ReturnType<typeof analyzeForm> = [];
       try {
         problems = analyzeForm(checkDefinition(form.draft, 'draft'));
       } catch {
         /* a stored draft always parsed when it was saved */
       }
-      return ok({ ...formView(form), versions, problems });
+      return { ...formView(form), versions, problems };
     },
   );
 
-  r.patch(
+  api.patch(
     '/api/v0.1/crf/forms/:formId',
     {
-      config: { access: { apiId: 'CrfManagementList.edit' }, ownedIds: ownedFormIds },
-      schema: {
-        tags,
-        summary: 'Rename or re-categorise a form',
-        params: formParams,
-        body: crfFormPatchBody,
-        response: { 200: restOk(crfForm) },
-      },
+      access: { apiId: 'CrfManagementList.edit' },
+      ownedIds: ownedFormIds,
+      summary: 'Rename or re-categorise a form',
+      params: formParams,
+      body: crfFormPatchBody,
+      answer: crfForm,
     },
-    async (req) => ok(await updateForm(app.db, crfActor(req.ctx), req.params.formId, req.body)),
+    (req) => updateForm(app.db, crfActor(req.ctx), req.params.formId, req.body),
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/crf/forms/:formId/archive',
     {
-      config: { access: { apiId: 'CrfManagementList.delete' }, ownedIds: ownedFormIds },
-      schema: {
-        tags,
-        summary: 'Archive a form (or bring it back); records and versions are kept',
-        params: formParams,
-        body: crfArchiveBody,
-        response: { 200: restOk(crfForm) },
-      },
+      access: { apiId: 'CrfManagementList.delete' },
+      ownedIds: ownedFormIds,
+      summary: 'Archive a form (or bring it back); records and versions are kept',
+      params: formParams,
+      body: crfArchiveBody,
+      answer: crfForm,
     },
-    async (req) =>
-      ok(
-        await updateForm(app.db, crfActor(req.ctx), req.params.formId, {
-          status: req.body.archived ? 'archived' : 'active',
-        }),
-      ),
+    (req) =>
+      updateForm(app.db, crfActor(req.ctx), req.params.formId, {
+        status: req.body.archived ? 'archived' : 'active',
+      }),
   );
 
-  r.put(
+  api.put(
     '/api/v0.1/crf/forms/:formId/draft',
     {
-      config: { access: { apiId: 'CrfHepatopathyPocEdit.edit' }, ownedIds: ownedFormIds },
+      access: { apiId: 'CrfHepatopathyPocEdit.edit' },
+      ownedIds: ownedFormIds,
+      summary: 'Save the draft; answers the problems analyzeForm finds in it',
+      params: formParams,
+      body: crfDraftBody,
       bodyLimit: 8 * 1024 * 1024,
-      schema: {
-        tags,
-        summary: 'Save the draft; answers the problems analyzeForm finds in it',
-        params: formParams,
-        body: crfDraftBody,
-        response: { 200: restOk(crfProblems) },
-      },
+      answer: crfProblems,
     },
-    async (req) => ok(await saveDraft(app.db, crfActor(req.ctx), req.params.formId, req.body.definition)),
+    (req) => saveDraft(app.db, crfActor(req.ctx), req.params.formId, req.body.definition),
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/crf/forms/:formId/analyze',
     {
-      config: { access: { apiId: 'CrfHepatopathyPocEdit.edit' }, ownedIds: ownedFormIds },
+      access: { apiId: 'CrfHepatopathyPocEdit.edit' },
+      ownedIds: ownedFormIds,
+      summary: 'Check form JSON without saving it: schema faults and analyzeForm problems',
+      params: formParams,
+      body: crfAnalyzeBody,
       bodyLimit: 8 * 1024 * 1024,
-      schema: {
-        tags,
-        summary: 'Check form JSON without saving it: schema faults and analyzeForm problems',
-        params: formParams,
-        body: crfAnalyzeBody,
-        response: { 200: restOk(crfProblems) },
-      },
+      answer: crfProblems,
     },
     async (req) => {
       await loadForm(app.db, crfActor(req.ctx), req.params.formId);
-      return ok({ problems: analyzeForm(checkDefinition(req.body.definition)) });
+      return { problems: analyzeForm(checkDefinition(req.body.definition)) };
     },
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/crf/forms/:formId/publish',
     {
-      config: { access: { apiId: 'CrfHepatopathyPocEdit.edit' }, ownedIds: ownedFormIds },
-      schema: {
-        tags,
-        summary: 'Publish the draft as the next immutable version',
-        params: formParams,
-        body: crfPublishBody,
-        response: { 200: restOk(crfVersion) },
-      },
+      access: { apiId: 'CrfHepatopathyPocEdit.edit' },
+      ownedIds: ownedFormIds,
+      summary: 'Publish the draft as the next immutable version',
+      params: formParams,
+      body: crfPublishBody,
+      answer: crfVersion,
     },
-    async (req) => ok(await publishForm(app.db, crfActor(req.ctx), req.params.formId, req.body.note)),
+    (req) => publishForm(app.db, crfActor(req.ctx), req.params.formId, req.body.note),
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/crf/forms/:formId/copy',
     {
-      config: { access: { apiId: 'CrfManagementList.add' }, ownedIds: ownedFormIds },
-      schema: {
-        tags,
-        summary: 'Copy a form (its draft) under a new name',
-        params: formParams,
-        body: crfCopyBody,
-        response: { 200: restOk(crfForm) },
-      },
+      access: { apiId: 'CrfManagementList.add' },
+      ownedIds: ownedFormIds,
+      summary: 'Copy a form (its draft) under a new name',
+      params: formParams,
+      body: crfCopyBody,
+      answer: crfForm,
     },
-    async (req) => ok(await copyForm(app.db, crfActor(req.ctx), req.params.formId, req.body.name)),
+    (req) => copyForm(app.db, crfActor(req.ctx), req.params.formId, req.body.name),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/crf/forms/:formId/versions/:version',
     {
-      config: {
-        access: { apiId: 'CrfManagementList.get' },
-        freeScope: 'crf',
-        ownedIds: async (db, appId) => (await ownedFormIds(db, appId)).map((f) => ({ ...f, version: 1 })),
-      },
-      schema: {
-        tags,
-        summary: 'One published version of a form',
-        params: versionParams,
-        response: { 200: restOk(crfVersion) },
-      },
+      access: { apiId: 'CrfManagementList.get' },
+      ownedIds: async (db, appId) => (await ownedFormIds(db, appId)).map((f) => ({ ...f, version: 1 })),
+      freeScope: 'crf',
+      summary: 'One published version of a form',
+      params: versionParams,
+      answer: crfVersion,
     },
     async (req) => {
       const { version } = await loadVersion(app.db, crfActor(req.ctx), req.params.formId, req.params.version);
-      return ok(version);
+      return version;
     },
   );
 }

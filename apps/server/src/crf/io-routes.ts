@@ -1,15 +1,16 @@
 import { Readable } from 'node:stream';
-import { fileDownload, restOk } from '@crdp/core';
+import { fileDownload } from '@crdp/core';
 import { crfExportQuery, crfImportBody, crfImported, crfUploadBody, crfUploaded } from '@crdp/crf';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { audit, auditRead } from '../audit/audit.js';
+import { restRoutes } from '../http/route.js';
 import { schemaMessage } from '../http/validation-messages.js';
 import { crfActor } from './actor.js';
 import { exportCsv, exportOdm, exportXlsx } from './export.js';
 import { createForm, loadVersion, ownedFormIds } from './forms.js';
 import { MAX_ODM_CHARS } from './import.js';
-import { formParams, ok, uploadParams } from './schemas.js';
+import { formParams, uploadParams } from './schemas.js';
 import { MAX_UPLOAD_BYTES, openUpload, ownedUploadIds, storeUpload } from './uploads.js';
 
 const CONTENT_TYPES = {
@@ -22,25 +23,23 @@ const CONTENT_TYPES = {
 export async function crfIoRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['crf'];
+  const api = restRoutes(app, { tags });
 
-  r.post(
+  api.post(
     '/api/v0.1/crf/forms/import',
     {
-      config: { access: { apiId: 'CrfManagementList.import' } },
+      access: { apiId: 'CrfManagementList.import' },
+      summary:
+        'Create a form from CRDP JSON, a REDCap data dictionary or CDISC ODM 1.3.2 metadata (one FormDef: `formOid`, default the first); reports what it could not translate',
+      body: crfImportBody.refine((b) => b.format !== 'odm' || b.content.length <= MAX_ODM_CHARS, {
+        path: ['content'],
+        message: schemaMessage(
+          `ODM 文件不能超过 ${MAX_ODM_CHARS / 1024 / 1024} MB`,
+          `an ODM file may be at most ${MAX_ODM_CHARS / 1024 / 1024} MB`,
+        ),
+      }),
       bodyLimit: 8 * 1024 * 1024,
-      schema: {
-        tags,
-        summary:
-          'Create a form from CRDP JSON, a REDCap data dictionary or CDISC ODM 1.3.2 metadata (one FormDef: `formOid`, default the first); reports what it could not translate',
-        body: crfImportBody.refine((b) => b.format !== 'odm' || b.content.length <= MAX_ODM_CHARS, {
-          path: ['content'],
-          message: schemaMessage(
-            `ODM 文件不能超过 ${MAX_ODM_CHARS / 1024 / 1024} MB`,
-            `an ODM file may be at most ${MAX_ODM_CHARS / 1024 / 1024} MB`,
-          ),
-        }),
-        response: { 200: restOk(crfImported) },
-      },
+      answer: crfImported,
     },
     async (req) => {
       const b = req.body;
@@ -62,7 +61,7 @@ export async function crfIoRoutes(app: FastifyInstance) {
               return { definition: x.form, unsupported: x.unsupported };
             })();
       const form = await createForm(app.db, crfActor(req.ctx), { name: b.name, category: '', definition });
-      return ok({ form, unsupported });
+      return { form, unsupported };
     },
   );
 
@@ -103,21 +102,19 @@ export async function crfIoRoutes(app: FastifyInstance) {
     },
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/crf/forms/:formId/uploads',
     {
-      config: { access: { apiId: 'CrfHepatopathyPoc.add' }, freeScope: 'crf', ownedIds: ownedFormIds },
+      access: { apiId: 'CrfHepatopathyPoc.add' },
+      ownedIds: ownedFormIds,
+      freeScope: 'crf',
+      summary: 'Store a file of an upload item (PNG, JPEG, PDF, text, CSV; at most 10 MB; content checked)',
+      params: formParams,
+      body: crfUploadBody,
       bodyLimit: Math.ceil(MAX_UPLOAD_BYTES * 1.4) + 4096,
-      schema: {
-        tags,
-        summary: 'Store a file of an upload item (PNG, JPEG, PDF, text, CSV; at most 10 MB; content checked)',
-        params: formParams,
-        body: crfUploadBody,
-        response: { 200: restOk(crfUploaded) },
-      },
+      answer: crfUploaded,
     },
-    async (req) =>
-      ok(await storeUpload(app.db, crfActor(req.ctx), app.config.dataDir, req.params.formId, req.body)),
+    (req) => storeUpload(app.db, crfActor(req.ctx), app.config.dataDir, req.params.formId, req.body),
   );
 
   r.get(

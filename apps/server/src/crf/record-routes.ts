@@ -22,6 +22,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRead, filterNames } from '../audit/audit.js';
+import { restRoutes } from '../http/route.js';
 import { crfActor } from './actor.js';
 import { ownedFormIds } from './forms.js';
 import {
@@ -54,23 +55,23 @@ async function saving<T>(req: FastifyRequest, reply: FastifyReply, run: () => Pr
 export async function crfRecordRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['crf'];
+  const api = restRoutes(app, { tags });
   const recordConfig = (apiId: string, free: boolean) => ({
     access: { apiId },
     ownedIds: ownedRecordIds,
     ...(free ? { freeScope: 'crf' as const } : {}),
   });
 
-  r.get(
+  api.get(
     '/api/v0.1/crf/forms/:formId/records',
     {
-      config: { access: { apiId: 'CrfHepatopathyPoc.query' }, freeScope: 'crf', ownedIds: ownedFormIds },
-      schema: {
-        tags,
-        summary: 'Records of a form (a free link sees only the records made through it)',
-        params: formParams,
-        querystring: crfRecordListQuery,
-        response: { 200: restOk(crfRecordPage) },
-      },
+      access: { apiId: 'CrfHepatopathyPoc.query' },
+      ownedIds: ownedFormIds,
+      freeScope: 'crf',
+      summary: 'Records of a form (a free link sees only the records made through it)',
+      params: formParams,
+      query: crfRecordListQuery,
+      answer: crfRecordPage,
     },
     async (req) => {
       const page = await listRecords(app.db, crfActor(req.ctx), req.params.formId, req.query);
@@ -85,21 +86,18 @@ export async function crfRecordRoutes(app: FastifyInstance) {
           total: page.total,
         },
       });
-      return ok(page);
+      return page;
     },
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/crf/patients',
     {
       // Whoever may start a record picks its patient; a free-access link may not look patients up.
-      config: { access: { apiId: 'CrfHepatopathyPoc.add' } },
-      schema: {
-        tags,
-        summary: 'Patients of the app a record may be for, by name or medical record number',
-        querystring: crfPatientQuery,
-        response: { 200: restOk(crfPatientList) },
-      },
+      access: { apiId: 'CrfHepatopathyPoc.add' },
+      summary: 'Patients of the app a record may be for, by name or medical record number',
+      query: crfPatientQuery,
+      answer: crfPatientList,
     },
     async (req) => {
       const data = await searchPatients(app.db, crfActor(req.ctx), req.query);
@@ -107,7 +105,7 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         entity: 'crf_patient_search',
         detail: { filters: filterNames(req.query, ['keyword']), count: data.items.length },
       });
-      return ok(data);
+      return data;
     },
   );
 
@@ -129,16 +127,13 @@ export async function crfRecordRoutes(app: FastifyInstance) {
       saving(req, reply, () => createRecord(app.db, crfActor(req.ctx), req.params.formId, req.body)),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/crf/records/:recordId',
     {
-      config: recordConfig('CrfHepatopathyPoc.get', true),
-      schema: {
-        tags,
-        summary: 'A record with the exact form version it was filled against',
-        params: recordParams,
-        response: { 200: restOk(crfRecordDetail) },
-      },
+      ...recordConfig('CrfHepatopathyPoc.get', true),
+      summary: 'A record with the exact form version it was filled against',
+      params: recordParams,
+      answer: crfRecordDetail,
     },
     async (req) => {
       const data = await recordWithDefinition(app.db, crfActor(req.ctx), req.params.recordId);
@@ -147,7 +142,7 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         entityId: req.params.recordId,
         detail: { formId: data.record.formId, patientId: data.record.patientId },
       });
-      return ok(data);
+      return data;
     },
   );
 
@@ -168,17 +163,14 @@ export async function crfRecordRoutes(app: FastifyInstance) {
       saving(req, reply, () => saveRecord(app.db, crfActor(req.ctx), req.params.recordId, req.body)),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/crf/records/:recordId/history',
     {
-      config: recordConfig('CrfHepatopathyPoc.get', true),
-      schema: {
-        tags,
-        summary: 'Every change of a record (item, old, new, reason, who, when), newest first',
-        params: recordParams,
-        querystring: crfHistoryQuery,
-        response: { 200: restOk(z.array(crfChange)) },
-      },
+      ...recordConfig('CrfHepatopathyPoc.get', true),
+      summary: 'Every change of a record (item, old, new, reason, who, when), newest first',
+      params: recordParams,
+      query: crfHistoryQuery,
+      answer: z.array(crfChange),
     },
     async (req) => {
       const history = await recordHistory(app.db, crfActor(req.ctx), req.params.recordId, req.query.item);
@@ -189,25 +181,21 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         detail: { view: 'history' },
         onceWithinMinutes: 30,
       });
-      return ok(history);
+      return history;
     },
   );
 
   const transition = (path: string, what: 'verify' | 'lock' | 'unlock', apiId: string, summary: string) =>
-    r.post(
+    api.post(
       `/api/v0.1/crf/records/:recordId/${path}`,
       {
-        config: recordConfig(apiId, false),
-        schema: {
-          tags,
-          summary,
-          params: recordParams,
-          body: what === 'unlock' ? crfUnlockBody : crfTransitionBody,
-          response: { 200: restOk(crfRecord) },
-        },
+        ...recordConfig(apiId, false),
+        summary,
+        params: recordParams,
+        body: what === 'unlock' ? crfUnlockBody : crfTransitionBody,
+        answer: crfRecord,
       },
-      async (req) =>
-        ok(await transitionRecord(app.db, crfActor(req.ctx), req.params.recordId, what, req.body.reason)),
+      (req) => transitionRecord(app.db, crfActor(req.ctx), req.params.recordId, what, req.body.reason),
     );
   transition(
     'verify',
@@ -223,40 +211,34 @@ export async function crfRecordRoutes(app: FastifyInstance) {
     'Unlock a record (a function of its own), with a reason',
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/crf/records/:recordId/delete',
     {
-      config: recordConfig('CrfHepatopathyPoc.delete', false),
-      schema: {
-        tags,
-        summary:
-          'Delete a record with a reason: it leaves lists and exports, its row and history stay; locked records are refused',
-        params: recordParams,
-        body: crfDeleteBody,
-        response: { 200: restOk(crfRecordDeleted) },
-      },
+      ...recordConfig('CrfHepatopathyPoc.delete', false),
+      summary:
+        'Delete a record with a reason: it leaves lists and exports, its row and history stay; locked records are refused',
+      params: recordParams,
+      body: crfDeleteBody,
+      answer: crfRecordDeleted,
     },
     async (req) => {
       const row = await deleteRecord(app.db, crfActor(req.ctx), req.params.recordId, req.body.reason);
-      return ok({ id: row.id, deletedAt: row.deletedAt!, deleteReason: row.deleteReason });
+      return { id: row.id, deletedAt: row.deletedAt!, deleteReason: row.deleteReason };
     },
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/crf/records/:recordId/assign',
     {
-      config: recordConfig('CrfHepatopathyPoc.edit', false),
-      schema: {
-        tags,
-        summary: 'Assign a record to a member of the app, who gets a notice',
-        params: recordParams,
-        body: crfAssignBody,
-        response: { 200: restOk(crfRecordAssigned) },
-      },
+      ...recordConfig('CrfHepatopathyPoc.edit', false),
+      summary: 'Assign a record to a member of the app, who gets a notice',
+      params: recordParams,
+      body: crfAssignBody,
+      answer: crfRecordAssigned,
     },
     async (req) => {
       await assignRecord(app.db, crfActor(req.ctx), req.params.recordId, req.body.userId);
-      return ok({ id: req.params.recordId });
+      return { id: req.params.recordId };
     },
   );
 }

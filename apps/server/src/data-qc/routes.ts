@@ -8,20 +8,19 @@ import {
   qcReport,
   qcRule,
   qcTask,
-  restOk,
 } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { audit, auditRead, filterNames } from '../audit/audit.js';
 import { canSeeIdentity } from '../clinical/privacy.js';
 import { CSV_TYPE, sendAttachment, XLSX_TYPE } from '../http/reply.js';
+import { restRoutes } from '../http/route.js';
 import { describeCatalogue } from './catalogue.js';
 import {
   actorOf,
   exportQuery,
   faultQuery,
   listQuery,
-  ok,
   pageQuery,
   planInput,
   planParams,
@@ -71,275 +70,216 @@ export async function dataQcRoutes(app: FastifyInstance) {
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['data-qc'];
+  const api = restRoutes(app, { tags });
   const id = (apiId: string) => ({ access: { apiId } });
 
-  r.get(
+  api.get(
     `${P}/catalogue`,
     {
-      config: id('DataQcRule.query'),
-      schema: {
-        tags,
-        summary: 'Tables, columns and rule kinds a QC rule may use',
-        response: { 200: restOk(qcCatalogue) },
-      },
+      ...id('DataQcRule.query'),
+      summary: 'Tables, columns and rule kinds a QC rule may use',
+      answer: qcCatalogue,
     },
-    async (req) => ok(describeCatalogue(req.locale)),
+    (req) => describeCatalogue(req.locale),
   );
 
   // Rules
-  r.get(
+  api.get(
     `${P}/rules`,
-    {
-      config: id('DataQcRule.query'),
-      schema: {
-        tags,
-        summary: 'QC rules of the app',
-        querystring: listQuery,
-        response: { 200: restOk(qcPage(qcRule)) },
-      },
-    },
-    async (req) => ok(await listRules(app.db, actorOf(req.ctx).appId, req.query)),
+    { ...id('DataQcRule.query'), summary: 'QC rules of the app', query: listQuery, answer: qcPage(qcRule) },
+    (req) => listRules(app.db, actorOf(req.ctx).appId, req.query),
   );
-  r.post(
+  api.post(
     `${P}/rules`,
-    {
-      config: id('DataQcRule.add'),
-      schema: { tags, summary: 'Create a QC rule', body: ruleInput, response: { 200: restOk(qcRule) } },
-    },
-    async (req) => ok(await createRule(app.db, actorOf(req.ctx), req.body)),
+    { ...id('DataQcRule.add'), summary: 'Create a QC rule', body: ruleInput, answer: qcRule },
+    (req) => createRule(app.db, actorOf(req.ctx), req.body),
   );
-  r.get(
+  api.get(
     `${P}/rules/:ruleId`,
     {
-      config: { ...id('DataQcRule.get'), ownedIds: ownedRuleIds },
-      schema: { tags, summary: 'A QC rule', params: ruleParams, response: { 200: restOk(qcRule) } },
+      ...id('DataQcRule.get'),
+      ownedIds: ownedRuleIds,
+      summary: 'A QC rule',
+      params: ruleParams,
+      answer: qcRule,
     },
-    async (req) => ok(ruleView(await ruleOf(app.db, actorOf(req.ctx).appId, req.params.ruleId))),
+    async (req) => ruleView(await ruleOf(app.db, actorOf(req.ctx).appId, req.params.ruleId)),
   );
-  r.put(
+  api.put(
     `${P}/rules/:ruleId`,
     {
-      config: { ...id('DataQcRule.edit'), ownedIds: ownedRuleIds },
-      schema: {
-        tags,
-        summary: 'Change a QC rule',
-        params: ruleParams,
-        body: ruleInput,
-        response: { 200: restOk(qcRule) },
-      },
+      ...id('DataQcRule.edit'),
+      ownedIds: ownedRuleIds,
+      summary: 'Change a QC rule',
+      params: ruleParams,
+      body: ruleInput,
+      answer: qcRule,
     },
-    async (req) => ok(await updateRule(app.db, actorOf(req.ctx), req.params.ruleId, req.body)),
+    (req) => updateRule(app.db, actorOf(req.ctx), req.params.ruleId, req.body),
   );
-  r.delete(
+  api.delete(
     `${P}/rules/:ruleId`,
     {
-      config: { ...id('DataQcRule.delete'), ownedIds: ownedRuleIds },
-      schema: {
-        tags,
-        summary: 'Delete a QC rule (plans lose it; past reports keep it)',
-        params: ruleParams,
-        response: { 200: restOk(qcDeleted) },
-      },
+      ...id('DataQcRule.delete'),
+      ownedIds: ownedRuleIds,
+      summary: 'Delete a QC rule (plans lose it; past reports keep it)',
+      params: ruleParams,
+      answer: qcDeleted,
     },
-    async (req) => ok(await deleteRule(app.db, actorOf(req.ctx), req.params.ruleId)),
+    (req) => deleteRule(app.db, actorOf(req.ctx), req.params.ruleId),
   );
   for (const action of ['enable', 'disable'] as const) {
-    r.post(
+    api.post(
       `${P}/rules/:ruleId/${action}`,
       {
-        config: { ...id(`DataQcRule.${action}`), ownedIds: ownedRuleIds },
-        schema: {
-          tags,
-          summary: `${action === 'enable' ? 'Enable' : 'Disable'} a QC rule`,
-          params: ruleParams,
-          response: { 200: restOk(qcRule) },
-        },
+        ...id(`DataQcRule.${action}`),
+        ownedIds: ownedRuleIds,
+        summary: `${action === 'enable' ? 'Enable' : 'Disable'} a QC rule`,
+        params: ruleParams,
+        answer: qcRule,
       },
-      async (req) =>
-        ok(await setRuleEnabled(app.db, actorOf(req.ctx), req.params.ruleId, action === 'enable')),
+      (req) => setRuleEnabled(app.db, actorOf(req.ctx), req.params.ruleId, action === 'enable'),
     );
   }
 
   // Plans
-  r.get(
+  api.get(
+    `${P}/plans`,
+    { ...id('DataQcPlan.query'), summary: 'QC plans of the app', query: listQuery, answer: qcPage(qcPlan) },
+    (req) => listPlans(app.db, actorOf(req.ctx).appId, req.query),
+  );
+  api.post(
     `${P}/plans`,
     {
-      config: id('DataQcPlan.query'),
-      schema: {
-        tags,
-        summary: 'QC plans of the app',
-        querystring: listQuery,
-        response: { 200: restOk(qcPage(qcPlan)) },
-      },
+      ...id('DataQcPlan.add'),
+      summary: 'Create a QC plan of enabled rules',
+      body: planInput,
+      answer: qcPlan,
     },
-    async (req) => ok(await listPlans(app.db, actorOf(req.ctx).appId, req.query)),
+    (req) => createPlan(app.db, actorOf(req.ctx), req.body),
   );
-  r.post(
-    `${P}/plans`,
-    {
-      config: id('DataQcPlan.add'),
-      schema: {
-        tags,
-        summary: 'Create a QC plan of enabled rules',
-        body: planInput,
-        response: { 200: restOk(qcPlan) },
-      },
-    },
-    async (req) => ok(await createPlan(app.db, actorOf(req.ctx), req.body)),
-  );
-  r.get(
+  api.get(
     `${P}/plans/:planId`,
     {
-      config: { ...id('DataQcPlan.get'), ownedIds: ownedPlanIds },
-      schema: {
-        tags,
-        summary: 'A QC plan with its rules',
-        params: planParams,
-        response: { 200: restOk(qcPlan) },
-      },
+      ...id('DataQcPlan.get'),
+      ownedIds: ownedPlanIds,
+      summary: 'A QC plan with its rules',
+      params: planParams,
+      answer: qcPlan,
     },
-    async (req) => ok(await planOf(app.db, actorOf(req.ctx).appId, req.params.planId)),
+    (req) => planOf(app.db, actorOf(req.ctx).appId, req.params.planId),
   );
-  r.put(
+  api.put(
     `${P}/plans/:planId`,
     {
-      config: { ...id('DataQcPlan.edit'), ownedIds: ownedPlanIds },
-      schema: {
-        tags,
-        summary: 'Change a QC plan',
-        params: planParams,
-        body: planInput,
-        response: { 200: restOk(qcPlan) },
-      },
+      ...id('DataQcPlan.edit'),
+      ownedIds: ownedPlanIds,
+      summary: 'Change a QC plan',
+      params: planParams,
+      body: planInput,
+      answer: qcPlan,
     },
-    async (req) => ok(await updatePlan(app.db, actorOf(req.ctx), req.params.planId, req.body)),
+    (req) => updatePlan(app.db, actorOf(req.ctx), req.params.planId, req.body),
   );
-  r.delete(
+  api.delete(
     `${P}/plans/:planId`,
     {
-      config: { ...id('DataQcPlan.delete'), ownedIds: ownedPlanIds },
-      schema: {
-        tags,
-        summary: 'Delete a QC plan (its tasks and reports stay)',
-        params: planParams,
-        response: { 200: restOk(qcDeleted) },
-      },
+      ...id('DataQcPlan.delete'),
+      ownedIds: ownedPlanIds,
+      summary: 'Delete a QC plan (its tasks and reports stay)',
+      params: planParams,
+      answer: qcDeleted,
     },
-    async (req) => ok(await deletePlan(app.db, actorOf(req.ctx), req.params.planId)),
+    (req) => deletePlan(app.db, actorOf(req.ctx), req.params.planId),
   );
   for (const action of ['enable', 'disable'] as const) {
-    r.post(
+    api.post(
       `${P}/plans/:planId/${action}`,
       {
-        config: { ...id(`DataQcPlan.${action}`), ownedIds: ownedPlanIds },
-        schema: {
-          tags,
-          summary: `${action === 'enable' ? 'Enable' : 'Disable'} a QC plan`,
-          params: planParams,
-          response: { 200: restOk(qcPlan) },
-        },
+        ...id(`DataQcPlan.${action}`),
+        ownedIds: ownedPlanIds,
+        summary: `${action === 'enable' ? 'Enable' : 'Disable'} a QC plan`,
+        params: planParams,
+        answer: qcPlan,
       },
-      async (req) =>
-        ok(await setPlanEnabled(app.db, actorOf(req.ctx), req.params.planId, action === 'enable')),
+      (req) => setPlanEnabled(app.db, actorOf(req.ctx), req.params.planId, action === 'enable'),
     );
   }
 
   // Tasks
-  r.get(
+  api.get(
     `${P}/tasks`,
     {
-      config: id('DataQcTask.query'),
-      schema: {
-        tags,
-        summary: 'QC tasks of the app with their status',
-        querystring: pageQuery,
-        response: { 200: restOk(qcPage(qcTask)) },
-      },
+      ...id('DataQcTask.query'),
+      summary: 'QC tasks of the app with their status',
+      query: pageQuery,
+      answer: qcPage(qcTask),
     },
-    async (req) => ok(await listTasks(app.db, actorOf(req.ctx).appId, req.query, false, req.locale)),
+    (req) => listTasks(app.db, actorOf(req.ctx).appId, req.query, false, req.locale),
   );
-  r.post(
+  api.post(
     `${P}/tasks`,
-    {
-      config: id('DataQcTask.add'),
-      schema: {
-        tags,
-        summary: 'Run a QC plan (a background job)',
-        body: taskInput,
-        response: { 200: restOk(qcTask) },
-      },
-    },
+    { ...id('DataQcTask.add'), summary: 'Run a QC plan (a background job)', body: taskInput, answer: qcTask },
     async (req) => {
       const task = await requestTask(app.db, actorOf(req.ctx), req.body.planId);
       app.jobs.nudge();
-      return ok(task);
+      return task;
     },
   );
-  r.get(
+  api.get(
     `${P}/tasks/:taskId`,
     {
-      config: { ...id('DataQcTask.get'), ownedIds: ownedTaskIds },
-      schema: {
-        tags,
-        summary: 'A QC task with its status and totals',
-        params: taskParams,
-        response: { 200: restOk(qcTask) },
-      },
+      ...id('DataQcTask.get'),
+      ownedIds: ownedTaskIds,
+      summary: 'A QC task with its status and totals',
+      params: taskParams,
+      answer: qcTask,
     },
-    async (req) => ok(await taskOf(app.db, actorOf(req.ctx).appId, req.params.taskId, req.locale)),
+    (req) => taskOf(app.db, actorOf(req.ctx).appId, req.params.taskId, req.locale),
   );
-  r.delete(
+  api.delete(
     `${P}/tasks/:taskId`,
     {
-      config: { ...id('DataQcTask.delete'), ownedIds: ownedTaskIds },
-      schema: {
-        tags,
-        summary: 'Delete a finished QC task and its findings',
-        params: taskParams,
-        response: { 200: restOk(qcDeleted) },
-      },
+      ...id('DataQcTask.delete'),
+      ownedIds: ownedTaskIds,
+      summary: 'Delete a finished QC task and its findings',
+      params: taskParams,
+      answer: qcDeleted,
     },
-    async (req) => ok(await deleteTask(app.db, actorOf(req.ctx), req.params.taskId)),
+    (req) => deleteTask(app.db, actorOf(req.ctx), req.params.taskId),
   );
 
   // Reports
-  r.get(
+  api.get(
     `${P}/reports`,
     {
-      config: id('DataQcReport.query'),
-      schema: {
-        tags,
-        summary: 'Finished QC tasks, whose reports can be read',
-        querystring: pageQuery,
-        response: { 200: restOk(qcPage(qcTask)) },
-      },
+      ...id('DataQcReport.query'),
+      summary: 'Finished QC tasks, whose reports can be read',
+      query: pageQuery,
+      answer: qcPage(qcTask),
     },
-    async (req) => ok(await listTasks(app.db, actorOf(req.ctx).appId, req.query, true, req.locale)),
+    (req) => listTasks(app.db, actorOf(req.ctx).appId, req.query, true, req.locale),
   );
-  r.get(
+  api.get(
     `${P}/reports/:taskId`,
     {
-      config: { ...id('DataQcReport.get'), ownedIds: ownedTaskIds },
-      schema: {
-        tags,
-        summary: 'Pass rate per rule and overall of a QC task',
-        params: taskParams,
-        response: { 200: restOk(qcReport) },
-      },
+      ...id('DataQcReport.get'),
+      ownedIds: ownedTaskIds,
+      summary: 'Pass rate per rule and overall of a QC task',
+      params: taskParams,
+      answer: qcReport,
     },
-    async (req) => ok(await reportOf(app.db, actorOf(req.ctx).appId, req.params.taskId, req.locale)),
+    (req) => reportOf(app.db, actorOf(req.ctx).appId, req.params.taskId, req.locale),
   );
-  r.get(
+  api.get(
     `${P}/reports/:taskId/faults`,
     {
-      config: { ...id('DataQcReport.get'), ownedIds: ownedTaskIds },
-      schema: {
-        tags,
-        summary: 'Rows at fault of a QC task, with their patient, paged',
-        params: taskParams,
-        querystring: faultQuery,
-        response: { 200: restOk(qcPage(qcFault)) },
-      },
+      ...id('DataQcReport.get'),
+      ownedIds: ownedTaskIds,
+      summary: 'Rows at fault of a QC task, with their patient, paged',
+      params: taskParams,
+      query: faultQuery,
+      answer: qcPage(qcFault),
     },
     async (req) => {
       const page = await listFaults(
@@ -362,7 +302,7 @@ export async function dataQcRoutes(app: FastifyInstance) {
           total: page.total,
         },
       });
-      return ok(page);
+      return page;
     },
   );
   r.get(

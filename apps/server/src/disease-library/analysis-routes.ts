@@ -22,14 +22,14 @@ import {
   libraryTemplatePatch,
   libraryTemplateRow,
   libraryWorkbenchStatistics,
-  restOk,
 } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRead } from '../audit/audit.js';
 import type { RequestContext } from '../http/context.js';
-import { CSV_TYPE, ok, sendAttachment, XLSX_TYPE } from '../http/reply.js';
+import { CSV_TYPE, sendAttachment, XLSX_TYPE } from '../http/reply.js';
+import { restRoutes } from '../http/route.js';
 import {
   diseaseLibraryStatistics,
   libraryDashboard,
@@ -49,8 +49,6 @@ import {
   ownedTemplateIds,
   updateTemplate,
 } from './templates.js';
-
-const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
 
 /** One read row per page of library patients: the items the conditions name, never their values. */
 const auditLibraryPage = (
@@ -80,51 +78,45 @@ export async function analysisRoutes(app: FastifyInstance) {
   app.jobs.handle(EXPORT_KIND, exportJob(app.config.dataDir));
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['disease-library'];
+  const api = restRoutes(app, { tags });
   const owned = { ownedIds: ownedLibraryIds };
 
-  r.get(
+  api.get(
     `${P}/disease_library_statistics`,
     {
-      config: { access: { apiId: 'ZhuanbingLibraryList.query' } },
-      schema: {
-        tags,
-        summary: 'Workbench: libraries and their patients',
-        response: answer(libraryWorkbenchStatistics),
-      },
+      access: { apiId: 'ZhuanbingLibraryList.query' },
+      summary: 'Workbench: libraries and their patients',
+      answer: libraryWorkbenchStatistics,
     },
-    async (req) => ok(await diseaseLibraryStatistics(app.db, req.auth!.appId)),
+    (req) => diseaseLibraryStatistics(app.db, req.auth!.appId),
   );
-  r.get(
+  api.get(
     `${P}/rdr_statistics`,
     {
-      config: { access: { apiId: 'ZhuanbingDashboard.query' } },
-      schema: {
-        tags,
-        summary: 'Workbench: the research data repository',
-        response: answer(libraryRdrStatistics),
-      },
+      access: { apiId: 'ZhuanbingDashboard.query' },
+      summary: 'Workbench: the research data repository',
+      answer: libraryRdrStatistics,
     },
-    async (req) => ok(await rdrStatistics(app.db, req.auth!.appId)),
+    (req) => rdrStatistics(app.db, req.auth!.appId),
   );
-  r.get(
+  api.get(
     `${P}/storage`,
     {
-      config: { access: { apiId: 'ZhuanbingDataStorage.query' } },
-      schema: { tags, summary: 'Sizes per library', response: answer(z.array(libraryStorageRow)) },
+      access: { apiId: 'ZhuanbingDataStorage.query' },
+      summary: 'Sizes per library',
+      answer: z.array(libraryStorageRow),
     },
-    async (req) => ok(await storageSizes(app.db, req.auth!.appId)),
+    (req) => storageSizes(app.db, req.auth!.appId),
   );
-  r.get(
+  api.get(
     `${P}/libraries/:id/missing`,
     {
-      config: { access: { apiId: 'ZhuanbingIndicatorMissingProcess.query' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Missing rate per item; with itemKey, the patients missing it',
-        params: libraryParams,
-        querystring: libraryMissingQuery,
-        response: answer(libraryMissingOverview),
-      },
+      access: { apiId: 'ZhuanbingIndicatorMissingProcess.query' },
+      ...owned,
+      summary: 'Missing rate per item; with itemKey, the patients missing it',
+      params: libraryParams,
+      query: libraryMissingQuery,
+      answer: libraryMissingOverview,
     },
     async (req) => {
       const data = await missingOverview(app.db, req.auth!.appId, req.params.id, req.query.itemKey);
@@ -135,38 +127,34 @@ export async function analysisRoutes(app: FastifyInstance) {
           entityId: req.params.id,
           detail: { view: 'missing', itemKey: req.query.itemKey, count: data.patients.length },
         });
-      return ok(data);
+      return data;
     },
   );
-  r.post(
+  api.post(
     `${P}/libraries/:id/search`,
     {
-      config: { access: { apiId: 'ZhuanbingDataSearch.query' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Patients by conditions on indicator values',
-        params: libraryParams,
-        body: librarySearchInput,
-        response: answer(librarySearchResult),
-      },
+      access: { apiId: 'ZhuanbingDataSearch.query' },
+      ...owned,
+      summary: 'Patients by conditions on indicator values',
+      params: libraryParams,
+      body: librarySearchInput,
+      answer: librarySearchResult,
     },
     async (req) => {
       const page = await searchLibrary(app.db, req.auth!.appId, req.params.id, req.body);
       await auditLibraryPage(req.ctx, req.params.id, 'search', req.body, page);
-      return ok(page);
+      return page;
     },
   );
-  r.post(
+  api.post(
     `${P}/libraries/:id/data`,
     {
-      config: { access: { apiId: 'ZhuanbingData.query' }, ...owned },
-      schema: {
-        tags,
-        summary: 'The library as a grid of patients by indicators',
-        params: libraryParams,
-        body: librarySearchInput,
-        response: answer(librarySearchResult),
-      },
+      access: { apiId: 'ZhuanbingData.query' },
+      ...owned,
+      summary: 'The library as a grid of patients by indicators',
+      params: libraryParams,
+      body: librarySearchInput,
+      answer: librarySearchResult,
     },
     async (req) => {
       const page = await searchLibrary(app.db, req.auth!.appId, req.params.id, {
@@ -174,70 +162,61 @@ export async function analysisRoutes(app: FastifyInstance) {
         conditions: [],
       });
       await auditLibraryPage(req.ctx, req.params.id, 'data', { ...req.body, conditions: [] }, page);
-      return ok(page);
+      return page;
     },
   );
-  r.post(
+  api.post(
     `${P}/libraries/:id/statistics`,
     {
-      config: { access: { apiId: 'ZhuanbingStatisticsAnalysis.query' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Describe indicators; compare two groups',
-        params: libraryParams,
-        body: libraryStatisticsInput,
-        response: answer(libraryStatisticsResult),
-      },
+      access: { apiId: 'ZhuanbingStatisticsAnalysis.query' },
+      ...owned,
+      summary: 'Describe indicators; compare two groups',
+      params: libraryParams,
+      body: libraryStatisticsInput,
+      answer: libraryStatisticsResult,
     },
-    async (req) =>
-      ok(await libraryStatistics(app.db, req.auth!.appId, req.params.id, req.body, req.ctx.locale)),
+    (req) => libraryStatistics(app.db, req.auth!.appId, req.params.id, req.body, req.ctx.locale),
   );
-  r.get(
+  api.get(
     `${P}/libraries/:id/dashboard`,
     {
-      config: { access: { apiId: 'ZhuanbingDashboard.query' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Enrolment, age, gender and completeness',
-        params: libraryParams,
-        response: answer(libraryDashboardData),
-      },
+      access: { apiId: 'ZhuanbingDashboard.query' },
+      ...owned,
+      summary: 'Enrolment, age, gender and completeness',
+      params: libraryParams,
+      answer: libraryDashboardData,
     },
-    async (req) => ok(await libraryDashboard(app.db, req.auth!.appId, req.params.id)),
+    (req) => libraryDashboard(app.db, req.auth!.appId, req.params.id),
   );
 
-  r.post(
+  api.post(
     `${P}/libraries/:id/export`,
     {
-      config: { access: { apiId: 'ZhuanbingExport.export' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Export chosen indicators as CSV or XLSX (a job)',
-        params: libraryParams,
-        body: libraryExportInput,
-        response: answer(libraryJobQueued),
-      },
+      access: { apiId: 'ZhuanbingExport.export' },
+      ...owned,
+      summary: 'Export chosen indicators as CSV or XLSX (a job)',
+      params: libraryParams,
+      body: libraryExportInput,
+      answer: libraryJobQueued,
     },
     async (req) => {
       const job = await requestExport(actorOf(req.ctx), req.params.id, req.body);
       app.jobs.nudge();
-      return ok({ jobId: job.id });
+      return { jobId: job.id };
     },
   );
-  r.get(
+  api.get(
     `${P}/libraries/:id/exports`,
     {
-      config: { access: { apiId: 'ZhuanbingExport.query' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Export jobs of the library',
-        params: libraryParams,
-        response: answer(z.array(libraryJob)),
-      },
+      access: { apiId: 'ZhuanbingExport.query' },
+      ...owned,
+      summary: 'Export jobs of the library',
+      params: libraryParams,
+      answer: z.array(libraryJob),
     },
     async (req) => {
       await libraryOf(app.db, req.auth!.appId, req.params.id);
-      return ok(await libraryJobs(app.db, req.auth!.appId, req.params.id, EXPORT_KIND));
+      return await libraryJobs(app.db, req.auth!.appId, req.params.id, EXPORT_KIND);
     },
   );
   r.get(
@@ -271,55 +250,49 @@ export async function analysisRoutes(app: FastifyInstance) {
     },
   );
 
-  r.get(
+  api.get(
     `${P}/templates`,
     {
-      config: { access: { apiId: 'ZhuanbingCommonlyTemplate.query' } },
-      schema: { tags, summary: 'Common templates', response: answer(z.array(libraryTemplate)) },
+      access: { apiId: 'ZhuanbingCommonlyTemplate.query' },
+      summary: 'Common templates',
+      answer: z.array(libraryTemplate),
     },
-    async (req) => ok(await listTemplates(app.db, req.auth!.appId)),
+    (req) => listTemplates(app.db, req.auth!.appId),
   );
-  r.post(
+  api.post(
     `${P}/templates`,
     {
-      config: { access: { apiId: 'ZhuanbingCommonlyTemplate.add' } },
-      schema: {
-        tags,
-        summary: 'Save a CRF with its source rules as a common template',
-        body: libraryTemplateInput,
-        response: answer(libraryTemplateRow),
-      },
+      access: { apiId: 'ZhuanbingCommonlyTemplate.add' },
+      summary: 'Save a CRF with its source rules as a common template',
+      body: libraryTemplateInput,
+      answer: libraryTemplateRow,
     },
-    async (req) => ok(await createTemplate(actorOf(req.ctx), req.body)),
+    (req) => createTemplate(actorOf(req.ctx), req.body),
   );
-  r.put(
+  api.put(
     `${P}/templates/:templateId`,
     {
-      config: { access: { apiId: 'ZhuanbingCommonlyTemplate.edit' }, ownedIds: ownedTemplateIds },
-      schema: {
-        tags,
-        summary: 'Change a common template',
-        params: libraryTemplateParams,
-        body: libraryTemplatePatch,
-        response: answer(libraryTemplateRow),
-      },
+      access: { apiId: 'ZhuanbingCommonlyTemplate.edit' },
+      ownedIds: ownedTemplateIds,
+      summary: 'Change a common template',
+      params: libraryTemplateParams,
+      body: libraryTemplatePatch,
+      answer: libraryTemplateRow,
     },
-    async (req) => ok(await updateTemplate(actorOf(req.ctx), req.params.templateId, req.body)),
+    (req) => updateTemplate(actorOf(req.ctx), req.params.templateId, req.body),
   );
-  r.delete(
+  api.delete(
     `${P}/templates/:templateId`,
     {
-      config: { access: { apiId: 'ZhuanbingCommonlyTemplate.delete' }, ownedIds: ownedTemplateIds },
-      schema: {
-        tags,
-        summary: 'Delete a common template',
-        params: libraryTemplateParams,
-        response: answer(z.null()),
-      },
+      access: { apiId: 'ZhuanbingCommonlyTemplate.delete' },
+      ownedIds: ownedTemplateIds,
+      summary: 'Delete a common template',
+      params: libraryTemplateParams,
+      answer: z.null(),
     },
     async (req) => {
       await deleteTemplate(actorOf(req.ctx), req.params.templateId);
-      return ok(null);
+      return null;
     },
   );
 }

@@ -31,6 +31,7 @@ import { auditRead, filterNames } from '../audit/audit.js';
 import { countPatients } from '../cohort/compile.js';
 import { sendIssues } from '../crf/evaluate.js';
 import { SubmissionInvalid } from '../crf/records.js';
+import { restRoutes } from '../http/route.js';
 import { analysisRoutes } from './analysis-routes.js';
 import { computeIndicator } from './compute.js';
 import { FILL_KIND, fillJob, fillLog, requestFill } from './fill.js';
@@ -83,169 +84,145 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['disease-library'];
+  const api = restRoutes(app, { tags });
   const owned = { ownedIds: ownedLibraryIds };
   const ownedPatient = { ownedIds: ownedLibraryPatientIds };
 
-  r.get(
+  api.get(
     `${P}/libraries`,
     {
-      config: { access: { apiId: 'ZhuanbingLibraryList.query' } },
-      schema: {
-        tags,
-        summary: 'Disease libraries of the app',
-        querystring: libraryListQuery,
-        response: answer(libraryPage),
-      },
+      access: { apiId: 'ZhuanbingLibraryList.query' },
+      summary: 'Disease libraries of the app',
+      query: libraryListQuery,
+      answer: libraryPage,
     },
-    async (req) => ok(await listLibraries(app.db, req.auth!.appId, req.query)),
+    (req) => listLibraries(app.db, req.auth!.appId, req.query),
   );
-  r.post(
+  api.post(
     `${P}/libraries`,
     {
-      config: { access: { apiId: 'ZhuanbingCreateLibrary.add' } },
-      schema: {
-        tags,
-        summary: 'Create a library (CRF, criteria, source rules, filing rule)',
-        body: libraryInput,
-        response: answer(librarySaved),
-      },
+      access: { apiId: 'ZhuanbingCreateLibrary.add' },
+      summary: 'Create a library (CRF, criteria, source rules, filing rule)',
+      body: libraryInput,
+      answer: librarySaved,
     },
-    async (req) => ok(await createLibrary(actorOf(req.ctx), req.body)),
+    (req) => createLibrary(actorOf(req.ctx), req.body),
   );
-  r.post(
+  api.post(
     `${P}/criteria/count`,
     {
-      config: { access: { apiId: 'ZhuanbingCreateLibrary.add' } },
-      schema: {
-        tags,
-        summary: 'How many patients of the app the criteria match',
-        body: cohortCriteriaSchema,
-        response: answer(libraryCount),
-      },
+      access: { apiId: 'ZhuanbingCreateLibrary.add' },
+      summary: 'How many patients of the app the criteria match',
+      body: cohortCriteriaSchema,
+      answer: libraryCount,
     },
-    async (req) => ok({ count: await countPatients(app.db, req.auth!.appId, req.body) }),
+    async (req) => ({ count: await countPatients(app.db, req.auth!.appId, req.body) }),
   );
-  r.get(
+  api.get(
     `${P}/libraries/:id`,
     {
-      config: { access: { apiId: 'ZhuanbingLibraryList.get' }, ...owned },
-      schema: {
-        tags,
-        summary: 'A library with its form and items',
-        params: libraryParams,
-        response: answer(libraryDetailView),
-      },
+      access: { apiId: 'ZhuanbingLibraryList.get' },
+      ...owned,
+      summary: 'A library with its form and items',
+      params: libraryParams,
+      answer: libraryDetailView,
     },
-    async (req) => ok(await libraryDetail(app.db, req.auth!.appId, req.params.id)),
+    (req) => libraryDetail(app.db, req.auth!.appId, req.params.id),
   );
-  r.put(
+  api.put(
     `${P}/libraries/:id`,
     {
-      config: { access: { apiId: 'ZhuanbingLibraryList.edit' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Change a library',
-        params: libraryParams,
-        body: libraryPatch,
-        response: answer(librarySaved),
-      },
+      access: { apiId: 'ZhuanbingLibraryList.edit' },
+      ...owned,
+      summary: 'Change a library',
+      params: libraryParams,
+      body: libraryPatch,
+      answer: librarySaved,
     },
-    async (req) => ok(await updateLibrary(actorOf(req.ctx), req.params.id, req.body)),
+    (req) => updateLibrary(actorOf(req.ctx), req.params.id, req.body),
   );
-  r.delete(
+  api.delete(
     `${P}/libraries/:id`,
     {
-      config: { access: { apiId: 'ZhuanbingLibraryList.delete' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Delete a library and its patients (not their clinical data)',
-        params: libraryParams,
-        response: answer(z.null()),
-      },
+      access: { apiId: 'ZhuanbingLibraryList.delete' },
+      ...owned,
+      summary: 'Delete a library and its patients (not their clinical data)',
+      params: libraryParams,
+      answer: z.null(),
     },
     async (req) => {
       await deleteLibrary(actorOf(req.ctx), req.params.id);
-      return ok(null);
+      return null;
     },
   );
 
-  r.post(
+  api.post(
     `${P}/libraries/:id/push`,
     {
-      config: { access: { apiId: 'ZhuanbingPatientsPush.add' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Push matching patients into the library (a job)',
-        params: libraryParams,
-        response: answer(libraryJobQueued),
-      },
+      access: { apiId: 'ZhuanbingPatientsPush.add' },
+      ...owned,
+      summary: 'Push matching patients into the library (a job)',
+      params: libraryParams,
+      answer: libraryJobQueued,
     },
     async (req) => {
       const job = await requestPush(actorOf(req.ctx), req.params.id);
       app.jobs.nudge();
-      return ok({ jobId: job.id });
+      return { jobId: job.id };
     },
   );
-  r.get(
+  api.get(
     `${P}/libraries/:id/pushes`,
     {
-      config: { access: { apiId: 'ZhuanbingPatientsPush.query' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Push jobs of the library',
-        params: libraryParams,
-        response: answer(z.array(libraryJob)),
-      },
+      access: { apiId: 'ZhuanbingPatientsPush.query' },
+      ...owned,
+      summary: 'Push jobs of the library',
+      params: libraryParams,
+      answer: z.array(libraryJob),
     },
     async (req) => {
       await libraryOf(app.db, req.auth!.appId, req.params.id);
-      return ok(await libraryJobs(app.db, req.auth!.appId, req.params.id, PUSH_KIND));
+      return await libraryJobs(app.db, req.auth!.appId, req.params.id, PUSH_KIND);
     },
   );
-  r.post(
+  api.post(
     `${P}/libraries/:id/fill`,
     {
-      config: { access: { apiId: 'ZhuanbingFillData.add' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Fill machine values from the clinical data (a job)',
-        params: libraryParams,
-        response: answer(libraryJobQueued),
-      },
+      access: { apiId: 'ZhuanbingFillData.add' },
+      ...owned,
+      summary: 'Fill machine values from the clinical data (a job)',
+      params: libraryParams,
+      answer: libraryJobQueued,
     },
     async (req) => {
       const job = await requestFill(actorOf(req.ctx), req.params.id);
       app.jobs.nudge();
-      return ok({ jobId: job.id });
+      return { jobId: job.id };
     },
   );
-  r.get(
+  api.get(
     `${P}/libraries/:id/fills`,
     {
-      config: { access: { apiId: 'ZhuanbingFillData.query' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Fill jobs of the library',
-        params: libraryParams,
-        response: answer(z.array(libraryJob)),
-      },
+      access: { apiId: 'ZhuanbingFillData.query' },
+      ...owned,
+      summary: 'Fill jobs of the library',
+      params: libraryParams,
+      answer: z.array(libraryJob),
     },
     async (req) => {
       await libraryOf(app.db, req.auth!.appId, req.params.id);
-      return ok(await libraryJobs(app.db, req.auth!.appId, req.params.id, FILL_KIND));
+      return await libraryJobs(app.db, req.auth!.appId, req.params.id, FILL_KIND);
     },
   );
-  r.get(
+  api.get(
     `${P}/libraries/:id/fill_log`,
     {
-      config: { access: { apiId: 'ZhuanbingFillLog.query' }, ...owned },
-      schema: {
-        tags,
-        summary: 'Where each value came from, per patient and item',
-        params: libraryParams,
-        querystring: libraryFillLogQuery,
-        response: answer(libraryFillLogPage),
-      },
+      access: { apiId: 'ZhuanbingFillLog.query' },
+      ...owned,
+      summary: 'Where each value came from, per patient and item',
+      params: libraryParams,
+      query: libraryFillLogQuery,
+      answer: libraryFillLogPage,
     },
     async (req) => {
       const page = await fillLog(app.db, req.auth!.appId, req.params.id, req.query);
@@ -261,34 +238,28 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
           total: page.total,
         },
       });
-      return ok(page);
+      return page;
     },
   );
-  r.post(
+  api.post(
     `${P}/compute_indicator`,
     {
-      config: { access: { apiId: 'ZhuanbingFillData.query' } },
-      schema: {
-        tags,
-        summary:
-          'Computed-indicator template call: template_str and template_params, optionally computed for patients',
-        body: libraryComputeInput,
-        response: answer(libraryComputed),
-      },
+      access: { apiId: 'ZhuanbingFillData.query' },
+      summary:
+        'Computed-indicator template call: template_str and template_params, optionally computed for patients',
+      body: libraryComputeInput,
+      answer: libraryComputed,
     },
-    async (req) => ok(await computeIndicator(app.db, req.auth!.appId, req.body)),
+    (req) => computeIndicator(app.db, req.auth!.appId, req.body),
   );
 
-  r.post(
+  api.post(
     `${P}/get_page_disease_library_patient_list`,
     {
-      config: { access: { apiId: 'ZhuanbingPatientsList.query' } },
-      schema: {
-        tags,
-        summary: 'Patients of a library, a page at a time (Patient_name, Filing_date)',
-        body: libraryPatientListInput,
-        response: answer(libraryPatientPage),
-      },
+      access: { apiId: 'ZhuanbingPatientsList.query' },
+      summary: 'Patients of a library, a page at a time (Patient_name, Filing_date)',
+      body: libraryPatientListInput,
+      answer: libraryPatientPage,
     },
     async (req) => {
       const page = await patientList(app.db, req.auth!.appId, req.body, req.ctx.locale);
@@ -303,19 +274,17 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
           total: page.total,
         },
       });
-      return ok(page);
+      return page;
     },
   );
-  r.get(
+  api.get(
     `${P}/libraries/:id/patients/:patientId`,
     {
-      config: { access: { apiId: 'ZhuanbingPatientsList.get' }, ...ownedPatient },
-      schema: {
-        tags,
-        summary: 'A library patient with the record form',
-        params: libraryPatientParams,
-        response: answer(libraryPatientView),
-      },
+      access: { apiId: 'ZhuanbingPatientsList.get' },
+      ...ownedPatient,
+      summary: 'A library patient with the record form',
+      params: libraryPatientParams,
+      answer: libraryPatientView,
     },
     async (req) => {
       const data = await libraryPatient(
@@ -330,7 +299,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
         entityId: req.params.patientId,
         detail: { libraryId: req.params.id },
       });
-      return ok(data);
+      return data;
     },
   );
   r.put(
@@ -354,20 +323,17 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
       }
     },
   );
-  r.post(
+  api.post(
     `${P}/libraries/:id/patients/:patientId/unobtainable`,
     {
-      config: { access: { apiId: 'ZhuanbingIndicatorMissingProcess.edit' }, ...ownedPatient },
-      schema: {
-        tags,
-        summary: 'Mark an item as not obtainable (or clear the mark)',
-        params: libraryPatientParams,
-        body: libraryUnobtainableInput,
-        response: answer(libraryUnobtainableMarks),
-      },
+      access: { apiId: 'ZhuanbingIndicatorMissingProcess.edit' },
+      ...ownedPatient,
+      summary: 'Mark an item as not obtainable (or clear the mark)',
+      params: libraryPatientParams,
+      body: libraryUnobtainableInput,
+      answer: libraryUnobtainableMarks,
     },
-    async (req) =>
-      ok(await markUnobtainable(actorOf(req.ctx), req.params.id, req.params.patientId, req.body)),
+    (req) => markUnobtainable(actorOf(req.ctx), req.params.id, req.params.patientId, req.body),
   );
 
   await analysisRoutes(app);

@@ -23,14 +23,12 @@ import {
   mcTopicSummary,
   mcWithdrawInput,
   mcWithdrawn,
-  restOk,
   type TaskStatus,
 } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { signedIn } from '../http/context.js';
-import { ok } from '../http/reply.js';
+import { restRoutes } from '../http/route.js';
 import { topicFor } from './access.js';
 import { enterCase, ownCases, ownPatients } from './cases.js';
 import {
@@ -53,12 +51,11 @@ import {
 } from './topics.js';
 
 const params = mcTopicParams;
-const answer = <T extends z.ZodType>(data: T) => ({ 200: restOk(data) });
 
 /** Multi-center research: topics, protocol, each center's cases, pooled aggregates, detection. */
 export async function multiCenterRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['multi-center'];
+  const api = restRoutes(app, { tags });
   /** A topic this center does not take part in is not found, whatever the body says. */
   const ownTopic = async (req: FastifyRequest) => {
     const id = Number((req.params as { id?: string }).id);
@@ -67,225 +64,207 @@ export async function multiCenterRoutes(app: FastifyInstance) {
   };
   const owned = { ownedIds: ownedTopicIds };
 
-  r.get(
+  api.get(
     '/api/v0.1/mc/topics',
     {
-      config: { access: { apiId: 'MultiCenterTopics.query' } },
-      schema: {
-        tags,
-        summary: 'Topics this center takes part in',
-        response: answer(z.array(mcTopicSummary)),
-      },
+      access: { apiId: 'MultiCenterTopics.query' },
+      summary: 'Topics this center takes part in',
+      answer: z.array(mcTopicSummary),
     },
-    async (req) => ok(await listTopics(app.db, req.auth!.appId)),
+    (req) => listTopics(app.db, req.auth!.appId),
   );
-  r.post(
+  api.post(
     '/api/v0.1/mc/topics',
     {
-      config: { access: { apiId: 'MultiCenterCreateTopic.add' } },
-      schema: {
-        tags,
-        summary: 'Create a topic led by this center',
-        body: mcTopicInput,
-        response: answer(mcTopicRow),
-      },
+      access: { apiId: 'MultiCenterCreateTopic.add' },
+      summary: 'Create a topic led by this center',
+      body: mcTopicInput,
+      answer: mcTopicRow,
     },
-    async (req) => ok(await createTopic(signedIn(req.ctx), req.body)),
+    (req) => createTopic(signedIn(req.ctx), req.body),
   );
-  r.get(
+  api.get(
     '/api/v0.1/mc/topics/:id',
     {
-      config: { access: { apiId: 'MultiCenterTopicDescription.get' }, ...owned },
+      access: { apiId: 'MultiCenterTopicDescription.get' },
+      ...owned,
+      summary: 'Protocol, variables and centers',
+      params,
       preValidation: ownTopic,
-      schema: { tags, summary: 'Protocol, variables and centers', params, response: answer(mcTopicDetail) },
+      answer: mcTopicDetail,
     },
-    async (req) => ok(await topicDescription(app.db, req.auth!.appId, req.params.id)),
+    (req) => topicDescription(app.db, req.auth!.appId, req.params.id),
   );
-  r.put(
+  api.put(
     '/api/v0.1/mc/topics/:id/protocol',
     {
-      config: { access: { apiId: 'MultiCenterTopicDescription.edit' }, ...owned },
+      access: { apiId: 'MultiCenterTopicDescription.edit' },
+      ...owned,
+      summary: 'Change the protocol (leading center)',
+      params,
+      body: mcProtocol,
       preValidation: ownTopic,
-      schema: {
-        tags,
-        summary: 'Change the protocol (leading center)',
-        params,
-        body: mcProtocol,
-        response: answer(mcTopicRow),
-      },
+      answer: mcTopicRow,
     },
-    async (req) => ok(await updateProtocol(signedIn(req.ctx), req.params.id, req.body)),
+    (req) => updateProtocol(signedIn(req.ctx), req.params.id, req.body),
   );
-  r.get(
+  api.get(
     '/api/v0.1/mc/topics/:id/cases',
     {
-      config: { access: { apiId: 'MultiCenterTopics.get' }, ...owned },
+      access: { apiId: 'MultiCenterTopics.get' },
+      ...owned,
+      summary: 'This center’s own cases',
+      params,
       preValidation: ownTopic,
-      schema: { tags, summary: 'This center’s own cases', params, response: answer(z.array(mcOwnCase)) },
+      answer: z.array(mcOwnCase),
     },
-    async (req) => ok(await ownCases(app.db, req.auth!.appId, req.params.id)),
+    (req) => ownCases(app.db, req.auth!.appId, req.params.id),
   );
-  r.post(
+  api.post(
     '/api/v0.1/mc/topics/:id/cases',
     {
-      config: { access: { apiId: 'MultiCenterTopics.edit' }, ...owned },
+      access: { apiId: 'MultiCenterTopics.edit' },
+      ...owned,
+      summary: 'Enter a case for one of this center’s patients',
+      params,
+      body: mcCaseInput,
       preValidation: ownTopic,
-      schema: {
-        tags,
-        summary: 'Enter a case for one of this center’s patients',
-        params,
-        body: mcCaseInput,
-        response: answer(mcCaseSaved),
-      },
+      answer: mcCaseSaved,
     },
-    async (req) => ok(await enterCase(signedIn(req.ctx), req.params.id, req.body)),
+    (req) => enterCase(signedIn(req.ctx), req.params.id, req.body),
   );
-  r.get(
+  api.get(
     '/api/v0.1/mc/centers',
     {
-      config: { access: { apiId: 'MultiCenterCreateTopic.add' } },
-      schema: {
-        tags,
-        summary: 'Other centers in multi-center mode that a topic can invite',
-        response: answer(z.array(mcInvitableCenter)),
-      },
+      access: { apiId: 'MultiCenterCreateTopic.add' },
+      summary: 'Other centers in multi-center mode that a topic can invite',
+      answer: z.array(mcInvitableCenter),
     },
-    async (req) => ok(await invitableCenters(app.db, req.auth!.appId)),
+    (req) => invitableCenters(app.db, req.auth!.appId),
   );
-  r.post(
+  api.post(
     '/api/v0.1/mc/topics/:id/status',
     {
-      config: { access: { apiId: 'MultiCenterTopicDescription.edit' }, ...owned },
+      access: { apiId: 'MultiCenterTopicDescription.edit' },
+      ...owned,
+      summary: 'Move the topic to another status (leading center; 409 lists the allowed moves)',
+      params,
+      body: mcMoveInput,
       preValidation: ownTopic,
-      schema: {
-        tags,
-        summary: 'Move the topic to another status (leading center; 409 lists the allowed moves)',
-        params,
-        body: mcMoveInput,
-        response: answer(mcMoved),
-      },
+      answer: mcMoved,
     },
-    async (req) => ok(await moveTopic(signedIn(req.ctx), req.params.id, req.body.to as TaskStatus)),
+    (req) => moveTopic(signedIn(req.ctx), req.params.id, req.body.to as TaskStatus),
   );
-  r.get(
+  api.get(
     '/api/v0.1/mc/topics/:id/patients',
     {
-      config: { access: { apiId: 'MultiCenterTopics.edit' }, ...owned },
+      access: { apiId: 'MultiCenterTopics.edit' },
+      ...owned,
+      summary: 'This center’s own patients, to pick one for a case (names masked)',
+      params,
+      query: mcPatientsQuery,
       preValidation: ownTopic,
-      schema: {
-        tags,
-        summary: 'This center’s own patients, to pick one for a case (names masked)',
-        params,
-        querystring: mcPatientsQuery,
-        response: answer(z.array(mcPatientOption)),
-      },
+      answer: z.array(mcPatientOption),
     },
-    async (req) => ok(await ownPatients(app.db, req.auth!.appId, req.params.id, req.query.keyword)),
+    (req) => ownPatients(app.db, req.auth!.appId, req.params.id, req.query.keyword),
   );
   // Invitations. Managing them, on both sides, takes the function that manages a topic
   // (主题详情 · 编辑: protocol and status), which a center's administrator holds.
   const manage = { apiId: 'MultiCenterTopicDescription.edit' };
-  r.post(
+  api.post(
     '/api/v0.1/mc/topics/:id/centers',
     {
-      config: { access: manage, ...owned },
+      access: manage,
+      ...owned,
+      summary: 'Invite a center in multi-center mode, by id or code (leading center)',
+      params,
+      body: mcInviteInput,
       preValidation: ownTopic,
-      schema: {
-        tags,
-        summary: 'Invite a center in multi-center mode, by id or code (leading center)',
-        params,
-        body: mcInviteInput,
-        response: answer(mcInvited),
-      },
+      answer: mcInvited,
     },
-    async (req) => ok(await inviteCenter(signedIn(req.ctx), req.params.id, req.body)),
+    (req) => inviteCenter(signedIn(req.ctx), req.params.id, req.body),
   );
-  r.post(
+  api.post(
     '/api/v0.1/mc/topics/:id/withdraw',
     {
-      config: { access: manage, ...owned },
+      access: manage,
+      ...owned,
+      summary: 'Withdraw an unanswered invitation (leading center)',
+      params,
+      body: mcWithdrawInput,
       preValidation: ownTopic,
-      schema: {
-        tags,
-        summary: 'Withdraw an unanswered invitation (leading center)',
-        params,
-        body: mcWithdrawInput,
-        response: answer(mcWithdrawn),
-      },
+      answer: mcWithdrawn,
     },
-    async (req) => ok(await withdrawInvitation(signedIn(req.ctx), req.params.id, req.body.appId)),
+    (req) => withdrawInvitation(signedIn(req.ctx), req.params.id, req.body.appId),
   );
-  r.post(
+  api.post(
     '/api/v0.1/mc/topics/:id/leave',
     {
-      config: { access: manage, ...owned },
+      access: manage,
+      ...owned,
+      summary: 'Stop taking part in a topic (participating center)',
+      params,
       preValidation: ownTopic,
-      schema: {
-        tags,
-        summary: 'Stop taking part in a topic (participating center)',
-        params,
-        response: answer(mcCenterAnswer),
-      },
+      answer: mcCenterAnswer,
     },
-    async (req) => ok(await leaveTopic(signedIn(req.ctx), req.params.id)),
+    (req) => leaveTopic(signedIn(req.ctx), req.params.id),
   );
-  r.put(
+  api.put(
     '/api/v0.1/mc/topics/:id/settings',
     {
-      config: { access: manage, ...owned },
+      access: manage,
+      ...owned,
+      summary: 'Minimum count of a pooled cell of another center (leading center; 1–100)',
+      params,
+      body: mcSettingsInput,
       preValidation: ownTopic,
-      schema: {
-        tags,
-        summary: 'Minimum count of a pooled cell of another center (leading center; 1–100)',
-        params,
-        body: mcSettingsInput,
-        response: answer(mcSettings),
-      },
+      answer: mcSettings,
     },
-    async (req) => ok(await updateSettings(signedIn(req.ctx), req.params.id, req.body)),
+    (req) => updateSettings(signedIn(req.ctx), req.params.id, req.body),
   );
-  r.get(
+  api.get(
     '/api/v0.1/mc/invitations',
     {
-      config: { access: manage },
-      schema: {
-        tags,
-        summary: 'Invitations waiting for this center’s answer (title and leading center only)',
-        response: answer(z.array(mcInvitation)),
-      },
+      access: manage,
+      summary: 'Invitations waiting for this center’s answer (title and leading center only)',
+      answer: z.array(mcInvitation),
     },
-    async (req) => ok(await listInvitations(app.db, req.auth!.appId)),
+    (req) => listInvitations(app.db, req.auth!.appId),
   );
   for (const reply of ['accept', 'decline'] as const)
-    r.post(
+    api.post(
       `/api/v0.1/mc/invitations/:id/${reply}`,
       {
-        config: { access: manage, ...owned },
-        schema: {
-          tags,
-          summary: `${reply === 'accept' ? 'Accept' : 'Decline'} an invitation to a topic`,
-          params,
-          response: answer(mcCenterAnswer),
-        },
+        access: manage,
+        ...owned,
+        summary: `${reply === 'accept' ? 'Accept' : 'Decline'} an invitation to a topic`,
+        params,
+        answer: mcCenterAnswer,
       },
-      async (req) => ok(await answerInvitation(signedIn(req.ctx), req.params.id, reply)),
+      (req) => answerInvitation(signedIn(req.ctx), req.params.id, reply),
     );
-  r.get(
+  api.get(
     '/api/v0.1/mc/topics/:id/pooled',
     {
-      config: { access: { apiId: 'MultiCenterTopics.get' }, ...owned },
+      access: { apiId: 'MultiCenterTopics.get' },
+      ...owned,
+      summary: 'Pooled de-identified aggregates',
+      params,
       preValidation: ownTopic,
-      schema: { tags, summary: 'Pooled de-identified aggregates', params, response: answer(mcPooled) },
+      answer: mcPooled,
     },
-    async (req) => ok(await pooled(app.db, req.auth!.appId, req.params.id)),
+    (req) => pooled(app.db, req.auth!.appId, req.params.id),
   );
-  r.get(
+  api.get(
     '/api/v0.1/mc/topics/:id/detection',
     {
-      config: { access: { apiId: 'MultiCenterDetection.query' }, ...owned },
+      access: { apiId: 'MultiCenterDetection.query' },
+      ...owned,
+      summary: 'Data checks per center',
+      params,
       preValidation: ownTopic,
-      schema: { tags, summary: 'Data checks per center', params, response: answer(z.array(mcCenterCheck)) },
+      answer: z.array(mcCenterCheck),
     },
-    async (req) => ok(await detection(app.db, req.auth!.appId, req.params.id, req.ctx.locale)),
+    (req) => detection(app.db, req.auth!.appId, req.params.id, req.ctx.locale),
   );
 }

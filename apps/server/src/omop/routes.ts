@@ -14,7 +14,6 @@ import {
   omopRuleList,
   omopTask,
   omopTaskPage,
-  restOk,
   omopRuleInput as ruleInput,
   omopRuleParams as ruleParams,
   omopRulePatch as rulePatch,
@@ -25,9 +24,11 @@ import {
 } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { appActor } from '../http/context.js';
-import { CSV_TYPE, deletedResponse, loadFirst, ok, sendAttachment } from '../http/reply.js';
+import { CSV_TYPE, loadFirst, sendAttachment } from '../http/reply.js';
+import { restRoutes } from '../http/route.js';
 import { EXPORT_KIND, exportJob } from './export.js';
 import {
   createMapping,
@@ -61,6 +62,7 @@ export async function omopRoutes(app: FastifyInstance) {
   app.jobs.handle(EXPORT_KIND, exportJob(app.config.dataDir));
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['omop'];
+  const api = restRoutes(app, { tags });
   const M = (action: string) => ({ apiId: `OmopMappingManage.${action}` });
   const R = (action: string) => ({ apiId: `OmopActiveMappingRule.${action}` });
   const T = (action: string) => ({ apiId: `OmopActiveMappingTask.${action}` });
@@ -72,46 +74,31 @@ export async function omopRoutes(app: FastifyInstance) {
   const taskFirst = loadFirst(taskParams, (req, p) => loadTask(app.db, appActor(req.ctx), p.taskId));
 
   // Mappings
-  r.get(
+  api.get(
     `${P}/mappings`,
     {
-      config: { access: M('query') },
-      schema: {
-        tags,
-        summary: 'Source-to-concept maps of the app, with the built-in ones',
-        querystring: mappingQuery,
-        response: { 200: restOk(omopMappingPage) },
-      },
+      access: M('query'),
+      summary: 'Source-to-concept maps of the app, with the built-in ones',
+      query: mappingQuery,
+      answer: omopMappingPage,
     },
-    async (req) => ok(await listMappings(app.db, appActor(req.ctx), req.query)),
+    (req) => listMappings(app.db, appActor(req.ctx), req.query),
   );
-  r.post(
+  api.post(
     `${P}/mappings`,
-    {
-      config: { access: M('add') },
-      schema: {
-        tags,
-        summary: 'Add a source-to-concept map',
-        body: mappingInput,
-        response: { 200: restOk(omopMapping) },
-      },
-    },
-    async (req) => ok(await createMapping(app.db, appActor(req.ctx), req.body)),
+    { access: M('add'), summary: 'Add a source-to-concept map', body: mappingInput, answer: omopMapping },
+    (req) => createMapping(app.db, appActor(req.ctx), req.body),
   );
-  r.post(
+  api.post(
     `${P}/mappings/import`,
     {
-      config: { access: M('import') },
+      access: M('import'),
+      summary: 'Import maps from CSV (kind, source_code, concept_id, concept_name[, note]); all rows or none',
+      body: mappingImportInput,
       bodyLimit: 8 * 1024 * 1024,
-      schema: {
-        tags,
-        summary:
-          'Import maps from CSV (kind, source_code, concept_id, concept_name[, note]); all rows or none',
-        body: mappingImportInput,
-        response: { 200: restOk(omopImportReport) },
-      },
+      answer: omopImportReport,
     },
-    async (req) => ok(await importMappings(app.db, appActor(req.ctx), app.parsing, req.body)),
+    (req) => importMappings(app.db, appActor(req.ctx), app.parsing, req.body),
   );
   r.get(
     `${P}/mappings/export`,
@@ -126,209 +113,168 @@ export async function omopRoutes(app: FastifyInstance) {
       return sendAttachment(reply, { type: CSV_TYPE, name: 'omop-mappings.csv', body });
     },
   );
-  r.get(
+  api.get(
     `${P}/mappings/:mappingId`,
     {
-      config: { access: M('get'), ownedIds: ownedMappingIds },
-      schema: {
-        tags,
-        summary: 'A source-to-concept map',
-        params: mappingParams,
-        response: { 200: restOk(omopMapping) },
-      },
+      access: M('get'),
+      ownedIds: ownedMappingIds,
+      summary: 'A source-to-concept map',
+      params: mappingParams,
+      answer: omopMapping,
     },
-    async (req) => ok(await loadMapping(app.db, appActor(req.ctx), req.params.mappingId)),
+    (req) => loadMapping(app.db, appActor(req.ctx), req.params.mappingId),
   );
-  r.put(
+  api.put(
     `${P}/mappings/:mappingId`,
     {
-      config: { access: M('edit'), ownedIds: ownedMappingIds },
-      schema: {
-        tags,
-        summary: 'Change a source-to-concept map',
-        params: mappingParams,
-        body: mappingInput,
-        response: { 200: restOk(omopMapping) },
-      },
+      access: M('edit'),
+      ownedIds: ownedMappingIds,
+      summary: 'Change a source-to-concept map',
+      params: mappingParams,
+      body: mappingInput,
       preValidation: mappingFirst,
+      answer: omopMapping,
     },
-    async (req) => ok(await updateMapping(app.db, appActor(req.ctx), req.params.mappingId, req.body)),
+    (req) => updateMapping(app.db, appActor(req.ctx), req.params.mappingId, req.body),
   );
-  r.delete(
+  api.delete(
     `${P}/mappings/:mappingId`,
     {
-      config: { access: M('delete'), ownedIds: ownedMappingIds },
-      schema: {
-        tags,
-        summary: 'Delete a source-to-concept map',
-        params: mappingParams,
-        response: deletedResponse,
-      },
+      access: M('delete'),
+      ownedIds: ownedMappingIds,
+      summary: 'Delete a source-to-concept map',
+      params: mappingParams,
+      answer: z.null(),
     },
-    async (req) => ok(await deleteMapping(app.db, appActor(req.ctx), req.params.mappingId)),
+    (req) => deleteMapping(app.db, appActor(req.ctx), req.params.mappingId),
   );
 
   // Rules
-  r.get(
+  api.get(
     `${P}/rules`,
     {
-      config: { access: R('query') },
-      schema: {
-        tags,
-        summary: 'Rules in effect (built-in until the app changes one)',
-        response: { 200: restOk(omopRuleList) },
-      },
+      access: R('query'),
+      summary: 'Rules in effect (built-in until the app changes one)',
+      answer: omopRuleList,
     },
-    async (req) => ok(await listRules(app.db, appActor(req.ctx))),
+    (req) => listRules(app.db, appActor(req.ctx)),
   );
-  r.post(
+  api.post(
     `${P}/rules/defaults`,
     {
-      config: { access: R('add') },
-      schema: {
-        tags,
-        summary: 'Write the built-in rules for the app (once; later calls change nothing)',
-        body: emptyBody,
-        response: { 200: restOk(omopRuleList) },
-      },
+      access: R('add'),
+      summary: 'Write the built-in rules for the app (once; later calls change nothing)',
+      body: emptyBody,
+      answer: omopRuleList,
     },
-    async (req) => ok(await writeDefaults(app.db, appActor(req.ctx))),
+    (req) => writeDefaults(app.db, appActor(req.ctx)),
   );
-  r.post(
+  api.post(
     `${P}/rules`,
-    {
-      config: { access: R('add') },
-      schema: {
-        tags,
-        summary: 'Add a rule of the catalogue',
-        body: ruleInput,
-        response: { 200: restOk(omopRule) },
-      },
-    },
-    async (req) => ok(await createRule(app.db, appActor(req.ctx), req.body)),
+    { access: R('add'), summary: 'Add a rule of the catalogue', body: ruleInput, answer: omopRule },
+    (req) => createRule(app.db, appActor(req.ctx), req.body),
   );
-  r.get(
+  api.get(
+    `${P}/rules/:ruleId`,
+    { access: R('get'), ownedIds: ownedRuleIds, summary: 'A rule', params: ruleParams, answer: omopRule },
+    (req) => loadRule(app.db, appActor(req.ctx), req.params.ruleId),
+  );
+  api.put(
     `${P}/rules/:ruleId`,
     {
-      config: { access: R('get'), ownedIds: ownedRuleIds },
-      schema: { tags, summary: 'A rule', params: ruleParams, response: { 200: restOk(omopRule) } },
-    },
-    async (req) => ok(await loadRule(app.db, appActor(req.ctx), req.params.ruleId)),
-  );
-  r.put(
-    `${P}/rules/:ruleId`,
-    {
-      config: { access: R('edit'), ownedIds: ownedRuleIds },
-      schema: {
-        tags,
-        summary: 'Rename a rule or change its note',
-        params: ruleParams,
-        body: rulePatch,
-        response: { 200: restOk(omopRule) },
-      },
+      access: R('edit'),
+      ownedIds: ownedRuleIds,
+      summary: 'Rename a rule or change its note',
+      params: ruleParams,
+      body: rulePatch,
       preValidation: ruleFirst,
+      answer: omopRule,
     },
-    async (req) => ok(await updateRule(app.db, appActor(req.ctx), req.params.ruleId, req.body)),
+    (req) => updateRule(app.db, appActor(req.ctx), req.params.ruleId, req.body),
   );
-  r.delete(
+  api.delete(
     `${P}/rules/:ruleId`,
     {
-      config: { access: R('delete'), ownedIds: ownedRuleIds },
-      schema: { tags, summary: 'Delete a rule', params: ruleParams, response: deletedResponse },
+      access: R('delete'),
+      ownedIds: ownedRuleIds,
+      summary: 'Delete a rule',
+      params: ruleParams,
+      answer: z.null(),
     },
-    async (req) => ok(await deleteRule(app.db, appActor(req.ctx), req.params.ruleId)),
+    (req) => deleteRule(app.db, appActor(req.ctx), req.params.ruleId),
   );
   for (const [action, enabled] of [
     ['enable', true],
     ['disable', false],
   ] as const)
-    r.post(
+    api.post(
       `${P}/rules/:ruleId/${action}`,
       {
-        config: { access: R(action), ownedIds: ownedRuleIds },
-        schema: {
-          tags,
-          summary: `${action === 'enable' ? 'Enable' : 'Disable'} a rule`,
-          params: ruleParams,
-          body: emptyBody,
-          response: { 200: restOk(omopRule) },
-        },
+        access: R(action),
+        ownedIds: ownedRuleIds,
+        summary: `${action === 'enable' ? 'Enable' : 'Disable'} a rule`,
+        params: ruleParams,
+        body: emptyBody,
         preValidation: ruleFirst,
+        answer: omopRule,
       },
-      async (req) => ok(await enableRule(app.db, appActor(req.ctx), req.params.ruleId, enabled)),
+      (req) => enableRule(app.db, appActor(req.ctx), req.params.ruleId, enabled),
     );
 
   // Tasks
-  r.get(
+  api.get(
     `${P}/tasks`,
-    {
-      config: { access: T('query') },
-      schema: {
-        tags,
-        summary: 'Export tasks of the app',
-        querystring: taskQuery,
-        response: { 200: restOk(omopTaskPage) },
-      },
-    },
-    async (req) => ok(await listTasks(app.db, appActor(req.ctx), req.query)),
+    { access: T('query'), summary: 'Export tasks of the app', query: taskQuery, answer: omopTaskPage },
+    (req) => listTasks(app.db, appActor(req.ctx), req.query),
   );
-  r.post(
+  api.post(
     `${P}/tasks`,
     {
-      config: { access: T('add') },
-      schema: {
-        tags,
-        summary: 'Start an export of the clinical data as OMOP CDM v5.4 (a job)',
-        body: taskInput,
-        response: { 200: restOk(omopTask) },
-      },
+      access: T('add'),
+      summary: 'Start an export of the clinical data as OMOP CDM v5.4 (a job)',
+      body: taskInput,
+      answer: omopTask,
     },
     async (req) => {
       const task = await startTask(app.db, appActor(req.ctx), req.body);
       app.jobs.nudge();
-      return ok(task);
+      return task;
     },
   );
-  r.get(
+  api.get(
     `${P}/tasks/:taskId`,
     {
-      config: { access: T('get'), ownedIds: ownedTaskIds },
-      schema: {
-        tags,
-        summary: 'An export task with its status, counts and unmapped codes',
-        params: taskParams,
-        response: { 200: restOk(omopTask) },
-      },
+      access: T('get'),
+      ownedIds: ownedTaskIds,
+      summary: 'An export task with its status, counts and unmapped codes',
+      params: taskParams,
+      answer: omopTask,
     },
-    async (req) => ok(await loadTask(app.db, appActor(req.ctx), req.params.taskId)),
+    (req) => loadTask(app.db, appActor(req.ctx), req.params.taskId),
   );
-  r.put(
+  api.put(
     `${P}/tasks/:taskId`,
     {
-      config: { access: T('edit'), ownedIds: ownedTaskIds },
-      schema: {
-        tags,
-        summary: 'Rename a task or change its note',
-        params: taskParams,
-        body: taskPatch,
-        response: { 200: restOk(omopTask) },
-      },
+      access: T('edit'),
+      ownedIds: ownedTaskIds,
+      summary: 'Rename a task or change its note',
+      params: taskParams,
+      body: taskPatch,
       preValidation: taskFirst,
+      answer: omopTask,
     },
-    async (req) => ok(await updateTask(app.db, appActor(req.ctx), req.params.taskId, req.body)),
+    (req) => updateTask(app.db, appActor(req.ctx), req.params.taskId, req.body),
   );
-  r.delete(
+  api.delete(
     `${P}/tasks/:taskId`,
     {
-      config: { access: T('delete'), ownedIds: ownedTaskIds },
-      schema: {
-        tags,
-        summary: 'Delete a finished task and its file',
-        params: taskParams,
-        response: deletedResponse,
-      },
+      access: T('delete'),
+      ownedIds: ownedTaskIds,
+      summary: 'Delete a finished task and its file',
+      params: taskParams,
+      answer: z.null(),
     },
-    async (req) => ok(await deleteTask(app.db, appActor(req.ctx), req.params.taskId, app.config.dataDir)),
+    (req) => deleteTask(app.db, appActor(req.ctx), req.params.taskId, app.config.dataDir),
   );
   r.get(
     `${P}/tasks/:taskId/download`,

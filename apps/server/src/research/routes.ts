@@ -25,14 +25,13 @@ import {
   researchTaskResultInput,
   researchTeam,
   researchTypePatch,
-  restOk,
 } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRead } from '../audit/audit.js';
 import { countPatients } from '../cohort/compile.js';
 import { notFound } from '../http/errors.js';
+import { restRoutes } from '../http/route.js';
 import { ANALYSIS_KIND, analysisJob, listAnalyses, requestAnalysis, taskResult } from './analysis.js';
 import { variableCatalogue } from './catalogue.js';
 import { projectData, subjectReport } from './cohort-data.js';
@@ -78,9 +77,7 @@ import {
 } from './subjects.js';
 import { createType, deleteType, listTypes, ownedTypeCodes, typeExists, updateType } from './types.js';
 
-const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
 /** The answer of a delete: `data` is null. */
-const deleted = { 200: restOk(z.null()) };
 const paging = {
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   size: z.coerce.number().int().min(1).max(200).default(20),
@@ -91,8 +88,8 @@ export async function researchRoutes(app: FastifyInstance) {
   app.jobs.handle('research.dataset', buildDatasetJob);
   app.jobs.handle(ANALYSIS_KIND, analysisJob);
   await statisticsRoutes(app);
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['research'];
+  const api = restRoutes(app, { tags });
   /** Another app's subject is not found, whatever the body says: ownership is checked before the body. */
   const ownSubject = async (req: FastifyRequest) => {
     const id = Number((req.params as { id?: string }).id);
@@ -110,277 +107,230 @@ export async function researchRoutes(app: FastifyInstance) {
   };
   const owned = { ownedIds: ownedSubjectIds };
 
-  r.get(
+  api.get(
     '/api/v0.1/research/status-table',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags,
-        summary: 'Allowed status moves of a research subject',
-        response: { 200: restOk(researchStatusTable) },
-      },
-    },
-    async () => ok(TRANSITIONS),
+    { access: 'session', summary: 'Allowed status moves of a research subject', answer: researchStatusTable },
+    () => TRANSITIONS,
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/research/types',
     {
-      config: { access: 'session' },
-      schema: {
-        tags,
-        summary: 'Project types: built-in and the app’s own',
-        response: { 200: restOk(z.array(researchProjectType)) },
-      },
+      access: 'session',
+      summary: 'Project types: built-in and the app’s own',
+      answer: z.array(researchProjectType),
     },
-    async (req) => ok(await listTypes(app.db, req.auth!.appId, req.locale)),
+    (req) => listTypes(app.db, req.auth!.appId, req.locale),
   );
-  r.post(
+  api.post(
     '/api/v0.1/research/types',
     {
-      config: { access: { apiId: 'ResearchProjectType.add' } },
-      schema: {
-        tags,
-        summary: 'Add a project type',
-        body: typeInput,
-        response: { 200: restOk(researchProjectTypeRecord) },
-      },
+      access: { apiId: 'ResearchProjectType.add' },
+      summary: 'Add a project type',
+      body: typeInput,
+      answer: researchProjectTypeRecord,
     },
-    async (req) => ok(await createType(app.db, actorOf(req.ctx), req.body)),
+    (req) => createType(app.db, actorOf(req.ctx), req.body),
   );
-  r.put(
+  api.put(
     '/api/v0.1/research/types/:code',
     {
-      config: { access: { apiId: 'ResearchProjectType.edit' }, ownedIds: ownedTypeCodes },
+      access: { apiId: 'ResearchProjectType.edit' },
+      ownedIds: ownedTypeCodes,
+      summary: 'Rename a project type',
+      params: typeParams,
+      body: researchTypePatch,
       preValidation: ownType,
-      schema: {
-        tags,
-        summary: 'Rename a project type',
-        params: typeParams,
-        body: researchTypePatch,
-        response: { 200: restOk(researchProjectTypeRecord) },
-      },
+      answer: researchProjectTypeRecord,
     },
-    async (req) => ok(await updateType(app.db, actorOf(req.ctx), req.params.code, req.body)),
+    (req) => updateType(app.db, actorOf(req.ctx), req.params.code, req.body),
   );
-  r.delete(
+  api.delete(
     '/api/v0.1/research/types/:code',
     {
-      config: { access: { apiId: 'ResearchProjectType.delete' }, ownedIds: ownedTypeCodes },
+      access: { apiId: 'ResearchProjectType.delete' },
+      ownedIds: ownedTypeCodes,
+      summary: 'Delete an unused project type',
+      params: typeParams,
       preValidation: ownType,
-      schema: { tags, summary: 'Delete an unused project type', params: typeParams, response: deleted },
+      answer: z.null(),
     },
     async (req) => {
       await deleteType(app.db, actorOf(req.ctx), req.params.code);
-      return ok(null);
+      return null;
     },
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/research/criteria/count',
     {
-      config: { access: { apiId: 'ResearchCreateSubject.add' } },
-      schema: {
-        tags,
-        summary: 'How many patients of the app the criteria match',
-        body: cohortCriteriaSchema,
-        response: { 200: restOk(researchCriteriaCount) },
-      },
+      access: { apiId: 'ResearchCreateSubject.add' },
+      summary: 'How many patients of the app the criteria match',
+      body: cohortCriteriaSchema,
+      answer: researchCriteriaCount,
     },
-    async (req) => ok({ count: await countPatients(app.db, req.auth!.appId, req.body) }),
+    async (req) => ({ count: await countPatients(app.db, req.auth!.appId, req.body) }),
   );
-  r.get(
+  api.get(
     '/api/v0.1/research/variable-catalogue',
     {
-      config: { access: { apiId: 'ResearchCreateSubject.add' } },
-      schema: {
-        tags,
-        summary: "Candidate variables from the app's clinical data (lab items, diagnosis categories)",
-        querystring: researchCatalogueQuery,
-        response: { 200: restOk(z.array(researchCatalogueItem)) },
-      },
+      access: { apiId: 'ResearchCreateSubject.add' },
+      summary: "Candidate variables from the app's clinical data (lab items, diagnosis categories)",
+      query: researchCatalogueQuery,
+      answer: z.array(researchCatalogueItem),
     },
-    async (req) => ok(await variableCatalogue(app.db, req.auth!.appId, req.query)),
+    (req) => variableCatalogue(app.db, req.auth!.appId, req.query),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/research/subjects',
     {
-      config: { access: { apiId: 'ResearchSubjectList.query' } },
-      schema: {
-        tags,
-        summary: 'Subjects of the app',
-        querystring: listQuery,
-        response: { 200: restOk(researchSubjectList) },
-      },
+      access: { apiId: 'ResearchSubjectList.query' },
+      summary: 'Subjects of the app',
+      query: listQuery,
+      answer: researchSubjectList,
     },
-    async (req) => ok(await listSubjects(app.db, req.auth!.appId, req.query, req.locale)),
+    (req) => listSubjects(app.db, req.auth!.appId, req.query, req.locale),
   );
-  r.post(
+  api.post(
     '/api/v0.1/research/subjects',
     {
-      config: { access: { apiId: 'ResearchCreateSubject.add' } },
-      schema: {
-        tags,
-        summary: 'Create a subject (staged)',
-        body: subjectInput,
-        response: { 200: restOk(researchSubjectRecord) },
-      },
+      access: { apiId: 'ResearchCreateSubject.add' },
+      summary: 'Create a subject (staged)',
+      body: subjectInput,
+      answer: researchSubjectRecord,
     },
-    async (req) => ok(await createSubject(app.db, actorOf(req.ctx), req.body)),
+    (req) => createSubject(app.db, actorOf(req.ctx), req.body),
   );
-  r.get(
+  api.get(
     '/api/v0.1/research/subjects/:id',
     {
-      config: { access: { apiId: 'ResearchSubjectList.get' }, ...owned },
+      access: { apiId: 'ResearchSubjectList.get' },
+      ...owned,
+      summary: 'A subject with members, status history and allowed moves',
+      params: subjectParams,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'A subject with members, status history and allowed moves',
-        params: subjectParams,
-        response: { 200: restOk(researchSubjectView) },
-      },
+      answer: researchSubjectView,
     },
     async (req) => {
       const actor = actorOf(req.ctx);
       const d = await subjectDetail(app.db, actor, req.params.id);
       const canManageMembers = d.myRole === 'pi' || actor.apiIds.has('ResearchSubjectList.edit');
-      return ok({ ...d, canManageMembers });
+      return { ...d, canManageMembers };
     },
   );
-  r.put(
+  api.put(
     '/api/v0.1/research/subjects/:id/members',
     {
       // The PI manages the team even without the edit function; the check is in setMembers.
-      config: { access: 'session', ...owned },
+      access: 'session',
+      ...owned,
+      summary: 'Replace the members of a subject (PI or the subject edit function)',
+      params: subjectParams,
+      body: membersInput,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Replace the members of a subject (PI or the subject edit function)',
-        params: subjectParams,
-        body: membersInput,
-        response: { 200: restOk(researchTeam) },
-      },
+      answer: researchTeam,
     },
-    async (req) => ok(await setMembers(app.db, actorOf(req.ctx), req.params.id, req.body)),
+    (req) => setMembers(app.db, actorOf(req.ctx), req.params.id, req.body),
   );
-  r.get(
+  api.get(
     '/api/v0.1/research/subjects/:id/crf-items',
     {
-      config: { access: { apiId: 'ResearchDataReduction.query' }, ...owned },
+      access: { apiId: 'ResearchDataReduction.query' },
+      ...owned,
+      summary: 'Items of the subject’s CRF form (latest published version) that can be dataset columns',
+      params: subjectParams,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Items of the subject’s CRF form (latest published version) that can be dataset columns',
-        params: subjectParams,
-        response: { 200: restOk(researchCrfItems) },
-      },
+      answer: researchCrfItems,
     },
     async (req) => {
       const s = await subjectOf(app.db, req.auth!.appId, req.params.id);
       const form = s.crfFormId ? await latestVersionOf(app.db, req.auth!.appId, s.crfFormId) : null;
-      return ok(form);
+      return form;
     },
   );
-  r.get(
+  api.get(
     '/api/v0.1/research/users',
     {
-      config: { access: { apiId: 'ResearchSubjectList.query' } },
-      schema: {
-        tags,
-        summary: 'Users of the app, to pick a subject’s PI and members',
-        response: { 200: restOk(z.array(researchAppUser)) },
-      },
+      access: { apiId: 'ResearchSubjectList.query' },
+      summary: 'Users of the app, to pick a subject’s PI and members',
+      answer: z.array(researchAppUser),
     },
-    async (req) => ok(await appUsers(app.db, req.auth!.appId)),
+    (req) => appUsers(app.db, req.auth!.appId),
   );
-  r.get(
+  api.get(
     '/api/v0.1/research/crf-forms',
     {
-      config: { access: { apiId: 'ResearchSubjectList.query' } },
-      schema: {
-        tags,
-        summary: 'Published CRF forms of the app a subject may use',
-        response: { 200: restOk(z.array(researchCrfForm)) },
-      },
+      access: { apiId: 'ResearchSubjectList.query' },
+      summary: 'Published CRF forms of the app a subject may use',
+      answer: z.array(researchCrfForm),
     },
-    async (req) => ok(await publishedForms(app.db, req.auth!.appId)),
+    (req) => publishedForms(app.db, req.auth!.appId),
   );
-  r.patch(
+  api.patch(
     '/api/v0.1/research/subjects/:id',
     {
-      config: { access: { apiId: 'ResearchSubjectList.edit' }, ...owned },
+      access: { apiId: 'ResearchSubjectList.edit' },
+      ...owned,
+      summary: 'Change a subject (design only before data preparation)',
+      params: subjectParams,
+      body: subjectPatch,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Change a subject (design only before data preparation)',
-        params: subjectParams,
-        body: subjectPatch,
-        response: { 200: restOk(researchSubjectRecord) },
-      },
+      answer: researchSubjectRecord,
     },
-    async (req) => ok(await updateSubject(app.db, actorOf(req.ctx), req.params.id, req.body)),
+    (req) => updateSubject(app.db, actorOf(req.ctx), req.params.id, req.body),
   );
-  r.delete(
+  api.delete(
     '/api/v0.1/research/subjects/:id',
     {
-      config: { access: { apiId: 'ResearchSubjectList.delete' }, ...owned },
+      access: { apiId: 'ResearchSubjectList.delete' },
+      ...owned,
+      summary: 'Delete a staged or closed subject',
+      params: subjectParams,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Delete a staged or closed subject',
-        params: subjectParams,
-        response: deleted,
-      },
+      answer: z.null(),
     },
     async (req) => {
       await deleteSubject(app.db, actorOf(req.ctx), req.params.id);
-      return ok(null);
+      return null;
     },
   );
-  r.post(
+  api.post(
     '/api/v0.1/research/subjects/:id/status',
     {
-      config: { access: { apiId: 'ResearchSubjectList.edit' }, ...owned },
+      access: { apiId: 'ResearchSubjectList.edit' },
+      ...owned,
+      summary: 'Move a subject to another status',
+      params: subjectParams,
+      body: moveInput,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Move a subject to another status',
-        params: subjectParams,
-        body: moveInput,
-        response: { 200: restOk(researchMoved) },
-      },
+      answer: researchMoved,
     },
-    async (req) =>
-      ok(await moveSubject(app.db, actorOf(req.ctx), req.params.id, req.body.to, req.body.reason)),
+    (req) => moveSubject(app.db, actorOf(req.ctx), req.params.id, req.body.to, req.body.reason),
   );
-  r.post(
+  api.post(
     '/api/v0.1/research/subjects/:id/recruit',
     {
-      config: { access: { apiId: 'ResearchSubjectList.edit' }, ...owned },
+      access: { apiId: 'ResearchSubjectList.edit' },
+      ...owned,
+      summary: 'Recruit patients by the criteria or by id',
+      params: subjectParams,
+      body: recruitInput,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Recruit patients by the criteria or by id',
-        params: subjectParams,
-        body: recruitInput,
-        response: { 200: restOk(researchRecruited) },
-      },
+      answer: researchRecruited,
     },
-    async (req) => ok(await recruit(app.db, actorOf(req.ctx), req.params.id, req.body)),
+    (req) => recruit(app.db, actorOf(req.ctx), req.params.id, req.body),
   );
-  r.get(
+  api.get(
     '/api/v0.1/research/subjects/:id/data',
     {
-      config: { access: { apiId: 'ResearchProjectData.query' }, ...owned },
+      access: { apiId: 'ResearchProjectData.query' },
+      ...owned,
+      summary: 'The enrolled cohort by variables',
+      params: subjectParams,
+      query: z.object(paging),
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'The enrolled cohort by variables',
-        params: subjectParams,
-        querystring: z.object(paging),
-        response: { 200: restOk(researchProjectData) },
-      },
+      answer: researchProjectData,
     },
     async (req) => {
       const data = await projectData(app.db, actorOf(req.ctx), req.params.id, req.query);
@@ -394,69 +344,58 @@ export async function researchRoutes(app: FastifyInstance) {
           total: data.patients.total,
         },
       });
-      return ok(data);
+      return data;
     },
   );
-  r.get(
+  api.get(
     '/api/v0.1/research/subjects/:id/report',
     {
-      config: { access: { apiId: 'ResearchReport.get' }, ...owned },
+      access: { apiId: 'ResearchReport.get' },
+      ...owned,
+      summary: 'Recruitment, completeness and key statistics',
+      params: subjectParams,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Recruitment, completeness and key statistics',
-        params: subjectParams,
-        response: { 200: restOk(researchReport) },
-      },
+      answer: researchReport,
     },
-    async (req) => ok(await subjectReport(app.db, actorOf(req.ctx), req.params.id)),
+    (req) => subjectReport(app.db, actorOf(req.ctx), req.params.id),
   );
-  r.get(
+  api.get(
     '/api/v0.1/research/subjects/:id/datasets',
     {
-      config: { access: { apiId: 'ResearchDataReduction.query' }, ...owned },
+      access: { apiId: 'ResearchDataReduction.query' },
+      ...owned,
+      summary: 'Analysis datasets of a subject',
+      params: subjectParams,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Analysis datasets of a subject',
-        params: subjectParams,
-        response: { 200: restOk(z.array(researchDataset)) },
-      },
+      answer: z.array(researchDataset),
     },
-    async (req) => ok(await listDatasets(app.db, req.auth!.appId, req.params.id)),
+    (req) => listDatasets(app.db, req.auth!.appId, req.params.id),
   );
-  r.post(
+  api.post(
     '/api/v0.1/research/subjects/:id/datasets',
     {
-      config: { access: { apiId: 'ResearchDataReduction.edit' }, ...owned },
+      access: { apiId: 'ResearchDataReduction.edit' },
+      ...owned,
+      summary: 'Build an analysis dataset (a background job)',
+      params: subjectParams,
+      body: datasetInput,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Build an analysis dataset (a background job)',
-        params: subjectParams,
-        body: datasetInput,
-        response: { 200: restOk(researchDatasetQueued) },
-      },
+      answer: researchDatasetQueued,
     },
     async (req) => {
       const out = await requestDataset(app.db, actorOf(req.ctx), req.params.id, req.body);
       app.jobs.nudge();
-      return ok(out);
+      return out;
     },
   );
-  r.get(
+  api.get(
     '/api/v0.1/research/subjects/:id/datasets/:datasetId',
     {
-      config: {
-        access: { apiId: 'ResearchDataReduction.query' },
-        ownedIds: ownedDatasetIds,
-      },
-      schema: {
-        tags,
-        summary: 'A dataset with its rows',
-        params: datasetParams,
-        response: { 200: restOk(researchDatasetRows) },
-      },
+      access: { apiId: 'ResearchDataReduction.query' },
+      ownedIds: ownedDatasetIds,
+      summary: 'A dataset with its rows',
+      params: datasetParams,
+      answer: researchDatasetRows,
     },
     async (req) => {
       const ds = await datasetOf(app.db, req.auth!.appId, req.params.id, req.params.datasetId);
@@ -465,7 +404,7 @@ export async function researchRoutes(app: FastifyInstance) {
         entityId: ds.id,
         detail: { subjectId: req.params.id, rowCount: ds.rowCount },
       });
-      return ok({
+      return {
         id: ds.id,
         name: ds.name,
         status: ds.status,
@@ -474,53 +413,46 @@ export async function researchRoutes(app: FastifyInstance) {
         rowCount: ds.rowCount,
         jobId: ds.jobId,
         builtAt: ds.builtAt?.toISOString() ?? null,
-      });
+      };
     },
   );
-  r.get(
+  api.get(
     '/api/v0.1/research/subjects/:id/analyses',
     {
-      config: { access: { apiId: 'ResearchAnalysisMiningIndex.query' }, ...owned },
+      access: { apiId: 'ResearchAnalysisMiningIndex.query' },
+      ...owned,
+      summary: 'Analyses run on a subject',
+      params: subjectParams,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Analyses run on a subject',
-        params: subjectParams,
-        response: { 200: restOk(z.array(researchAnalysis)) },
-      },
+      answer: z.array(researchAnalysis),
     },
-    async (req) => ok(await listAnalyses(app.db, req.auth!.appId, req.params.id, req.locale)),
+    (req) => listAnalyses(app.db, req.auth!.appId, req.params.id, req.locale),
   );
-  r.post(
+  api.post(
     '/api/v0.1/research/subjects/:id/analyses',
     {
-      config: { access: { apiId: 'ResearchAnalysisMiningIndex.query' }, ...owned },
+      access: { apiId: 'ResearchAnalysisMiningIndex.query' },
+      ...owned,
+      summary: 'Run an analysis on a dataset (a background job)',
+      params: subjectParams,
+      body: analysisInput,
       preValidation: ownSubject,
-      schema: {
-        tags,
-        summary: 'Run an analysis on a dataset (a background job)',
-        params: subjectParams,
-        body: analysisInput,
-        response: { 200: restOk(researchAnalysisQueued) },
-      },
+      answer: researchAnalysisQueued,
     },
     async (req) => {
       const out = await requestAnalysis(app.db, actorOf(req.ctx), req.params.id, req.body);
       app.jobs.nudge();
-      return ok(out);
+      return out;
     },
   );
-  r.post(
+  api.post(
     '/api/v0.1/get_value_task_result',
     {
-      config: { access: { apiId: 'ResearchAnalysisMiningIndex.query' } },
-      schema: {
-        tags,
-        summary: 'Status and result of an analysis or dataset task (spec: task_id = job id)',
-        body: researchTaskResultInput,
-        response: { 200: restOk(researchTaskResult) },
-      },
+      access: { apiId: 'ResearchAnalysisMiningIndex.query' },
+      summary: 'Status and result of an analysis or dataset task (spec: task_id = job id)',
+      body: researchTaskResultInput,
+      answer: researchTaskResult,
     },
-    async (req) => ok(await taskResult(app.db, req.auth!.appId, req.body.task_id, req.locale)),
+    (req) => taskResult(app.db, req.auth!.appId, req.body.task_id, req.locale),
   );
 }

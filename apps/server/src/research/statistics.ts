@@ -1,7 +1,6 @@
 import {
   type DataSourceRecordStatistics,
   dataSourceRecordStatistics as dataSourceRecordStatisticsSchema,
-  restOk,
   TASK_STATUSES,
   type TopicCount,
   type TopicCountChart,
@@ -12,10 +11,10 @@ import {
 } from '@crdp/core';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { type AppActor, appActor } from '../http/context.js';
+import { restRoutes } from '../http/route.js';
 import { listTypes } from './types.js';
 
 /**
@@ -122,52 +121,35 @@ export async function dataSourceRecordStatistics(db: Tx, appId: number): Promise
 
 export async function statisticsRoutes(app: FastifyInstance) {
   const tags = ['statistics'];
+  const api = restRoutes(app, { tags });
   // Each count belongs to the page whose list it summarises: a member with no role sees none.
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const ok = <T>(data: T) => ({ code: 200 as const, data, message: 'ok' });
   const subjects = { access: { apiId: 'ResearchSubjectList.query' } };
-  r.get(
+  api.get(
     '/api/v0.1/topic_count',
     {
-      config: subjects,
-      schema: {
-        tags,
-        summary: 'Research subjects by status, as the user may see them',
-        response: { 200: restOk(topicCountSchema) },
-      },
+      ...subjects,
+      summary: 'Research subjects by status, as the user may see them',
+      answer: topicCountSchema,
     },
-    async (req) => ok(await topicCount(app.db, appActor(req.ctx))),
+    (req) => topicCount(app.db, appActor(req.ctx)),
   );
-  r.get(
+  api.get(
     '/api/v0.1/topic_count_chart',
-    {
-      config: subjects,
-      schema: {
-        tags,
-        summary: 'Subjects created per month, last twelve months',
-        response: { 200: restOk(topicCountChartSchema) },
-      },
-    },
-    async (req) => ok(await topicCountChart(app.db, appActor(req.ctx))),
+    { ...subjects, summary: 'Subjects created per month, last twelve months', answer: topicCountChartSchema },
+    (req) => topicCountChart(app.db, appActor(req.ctx)),
   );
-  r.get(
+  api.get(
     '/api/v0.1/topic_type_count',
-    {
-      config: subjects,
-      schema: { tags, summary: 'Subjects per project type', response: { 200: restOk(topicTypeCountSchema) } },
-    },
-    async (req) => ok(await topicTypeCount(app.db, appActor(req.ctx))),
+    { ...subjects, summary: 'Subjects per project type', answer: topicTypeCountSchema },
+    (req) => topicTypeCount(app.db, appActor(req.ctx)),
   );
-  r.get(
+  api.get(
     '/api/v0.1/data_source_record_statistics',
     {
-      config: { access: { apiId: 'DataLakeOverviews.query' } },
-      schema: {
-        tags,
-        summary: 'Clinical records of the app per table and source',
-        response: { 200: restOk(dataSourceRecordStatisticsSchema) },
-      },
+      access: { apiId: 'DataLakeOverviews.query' },
+      summary: 'Clinical records of the app per table and source',
+      answer: dataSourceRecordStatisticsSchema,
     },
-    async (req) => ok(await dataSourceRecordStatistics(app.db, appActor(req.ctx).appId)),
+    (req) => dataSourceRecordStatistics(app.db, appActor(req.ctx).appId),
   );
 }

@@ -10,7 +10,6 @@ import {
   jobQueued,
   jobRetried,
   type Locale,
-  restOk,
   schedulableKinds,
   scheduleDetail as scheduleDetailSchema,
   scheduleInput,
@@ -23,11 +22,10 @@ import {
 } from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { signedIn } from '../http/context.js';
 import { notFound } from '../http/errors.js';
-import { ok } from '../http/reply.js';
+import { restRoutes } from '../http/route.js';
 import { findJob } from '../jobs/runner.js';
 import { scheduleTimezone } from './cron.js';
 import { cancelJob, jobDetail, jobKinds, listJobs, ownedJobIds, retryJob } from './jobs.js';
@@ -93,232 +91,194 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
     )
       throw notFound('job');
   };
-
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['task-scheduling'];
+  const api = restRoutes(app, { tags });
   const jobsFn = (action: string) => ({ apiId: `TaskProjectManagement.${action}` });
   const schedFn = (action: string) => ({ apiId: `TaskSchedulingList.${action}` });
 
   // ---- jobs (作业管理, TaskProjectManagement) ----
-  r.get(
+  api.get(
     `${P}/jobs`,
     {
-      config: { access: jobsFn('query') },
-      schema: {
-        tags,
-        summary: 'Background jobs of the app, newest first',
-        querystring: jobListQuery,
-        response: { 200: restOk(jobList) },
-      },
+      access: jobsFn('query'),
+      summary: 'Background jobs of the app, newest first',
+      query: jobListQuery,
+      answer: jobList,
     },
-    async (req) => ok(await listJobs(app.db, req.auth!.appId, req.query, locale(req))),
+    (req) => listJobs(app.db, req.auth!.appId, req.query, locale(req)),
   );
-  r.get(
+  api.get(
     `${P}/job-kinds`,
     {
-      config: { access: jobsFn('query') },
-      schema: {
-        tags,
-        summary: 'Job kinds with their names (list filter)',
-        response: { 200: restOk(z.array(jobKindOption)) },
-      },
+      access: jobsFn('query'),
+      summary: 'Job kinds with their names (list filter)',
+      answer: z.array(jobKindOption),
     },
-    async (req) => ok(await jobKinds(app.db, req.auth!.appId, locale(req))),
+    (req) => jobKinds(app.db, req.auth!.appId, locale(req)),
   );
-  r.get(
+  api.get(
     `${P}/jobs/:id`,
     {
-      config: { access: jobsFn('get'), ownedIds: ownedJobIds },
-      schema: {
-        tags,
-        summary: 'A job with its params and result',
-        params: jobParams,
-        response: { 200: restOk(jobDetailSchema) },
-      },
+      access: jobsFn('get'),
+      ownedIds: ownedJobIds,
+      summary: 'A job with its params and result',
+      params: jobParams,
+      answer: jobDetailSchema,
     },
-    async (req) => ok(await jobDetail(app.db, req.auth!.appId, req.params.id, locale(req))),
+    (req) => jobDetail(app.db, req.auth!.appId, req.params.id, locale(req)),
   );
-  r.post(
+  api.post(
     `${P}/jobs/:id/retry`,
     {
-      config: { access: jobsFn('add'), ownedIds: ownedJobIds },
+      access: jobsFn('add'),
+      ownedIds: ownedJobIds,
+      summary: 'Queue a failed or cancelled job again (same kind and params)',
+      params: jobParams,
       preValidation: ownJob,
-      schema: {
-        tags,
-        summary: 'Queue a failed or cancelled job again (same kind and params)',
-        params: jobParams,
-        response: { 200: restOk(jobRetried) },
-      },
+      answer: jobRetried,
     },
     async (req) => {
       const out = await retryJob(app.db, signedIn(req.ctx), req.params.id);
       app.jobs.nudge();
-      return ok(out);
+      return out;
     },
   );
-  r.post(
+  api.post(
     `${P}/jobs/:id/cancel`,
     {
-      config: { access: jobsFn('edit'), ownedIds: ownedJobIds },
+      access: jobsFn('edit'),
+      ownedIds: ownedJobIds,
+      summary: 'Cancel a queued job (a running job cannot be cancelled)',
+      params: jobParams,
       preValidation: ownJob,
-      schema: {
-        tags,
-        summary: 'Cancel a queued job (a running job cannot be cancelled)',
-        params: jobParams,
-        response: { 200: restOk(jobCancelled) },
-      },
+      answer: jobCancelled,
     },
-    async (req) => ok(await cancelJob(app.db, signedIn(req.ctx), app.jobs, req.params.id)),
+    (req) => cancelJob(app.db, signedIn(req.ctx), app.jobs, req.params.id),
   );
 
   // ---- schedules (调度任务, TaskSchedulingList) ----
-  r.get(
+  api.get(
     `${P}/schedulable-kinds`,
     {
-      config: { access: schedFn('query') },
-      schema: {
-        tags,
-        summary: 'Job kinds a schedule may run, with their names',
-        response: { 200: restOk(schedulableKinds) },
-      },
+      access: schedFn('query'),
+      summary: 'Job kinds a schedule may run, with their names',
+      answer: schedulableKinds,
     },
-    async (req) =>
-      ok({
-        timezone,
-        kinds: registry.list().map((k) => ({
-          kind: k.kind,
-          label: k.label[locale(req)],
-          params: z.toJSONSchema(k.params, { io: 'input', unrepresentable: 'any' }),
-        })),
-      }),
+    (req) => ({
+      timezone,
+      kinds: registry.list().map((k) => ({
+        kind: k.kind,
+        label: k.label[locale(req)],
+        params: z.toJSONSchema(k.params, { io: 'input', unrepresentable: 'any' }),
+      })),
+    }),
   );
-  r.get(
+  api.get(
     `${P}/cron/next`,
     {
-      config: { access: schedFn('query') },
-      schema: {
-        tags,
-        summary: 'Check a cron expression and give its next run times (server time zone)',
-        querystring: cronNextQuery,
-        response: { 200: restOk(cronPreview) },
-      },
+      access: schedFn('query'),
+      summary: 'Check a cron expression and give its next run times (server time zone)',
+      query: cronNextQuery,
+      answer: cronPreview,
     },
-    async (req) => ok(previewCron(env(), req.query.cron, req.query.count)),
+    (req) => previewCron(env(), req.query.cron, req.query.count),
   );
-  r.get(
+  api.get(
     `${P}/schedules`,
     {
-      config: { access: schedFn('query') },
-      schema: {
-        tags,
-        summary: 'Schedules of the app',
-        querystring: scheduleListQuery,
-        response: { 200: restOk(scheduleList) },
-      },
+      access: schedFn('query'),
+      summary: 'Schedules of the app',
+      query: scheduleListQuery,
+      answer: scheduleList,
     },
-    async (req) => ok(await listSchedules(env(), req.auth!.appId, req.query, locale(req))),
+    (req) => listSchedules(env(), req.auth!.appId, req.query, locale(req)),
   );
-  r.post(
+  api.post(
     `${P}/schedules`,
     {
-      config: { access: schedFn('add') },
-      schema: {
-        tags,
-        summary: 'Create a schedule (kind, params, cron)',
-        body: scheduleInput,
-        response: { 200: restOk(scheduleSaved) },
-      },
+      access: schedFn('add'),
+      summary: 'Create a schedule (kind, params, cron)',
+      body: scheduleInput,
+      answer: scheduleSaved,
     },
-    async (req) => ok(await createSchedule(env(), signedIn(req.ctx), req.body)),
+    (req) => createSchedule(env(), signedIn(req.ctx), req.body),
   );
-  r.get(
+  api.get(
     `${P}/schedules/:id`,
     {
-      config: { access: schedFn('get'), ownedIds: ownedScheduleIds },
-      schema: {
-        tags,
-        summary: 'A schedule with its recent runs',
-        params: scheduleParams,
-        response: { 200: restOk(scheduleDetailSchema) },
-      },
+      access: schedFn('get'),
+      ownedIds: ownedScheduleIds,
+      summary: 'A schedule with its recent runs',
+      params: scheduleParams,
+      answer: scheduleDetailSchema,
     },
-    async (req) => ok(await scheduleDetail(env(), req.auth!.appId, req.params.id, locale(req))),
+    (req) => scheduleDetail(env(), req.auth!.appId, req.params.id, locale(req)),
   );
-  r.put(
+  api.put(
     `${P}/schedules/:id`,
     {
-      config: { access: schedFn('edit'), ownedIds: ownedScheduleIds },
+      access: schedFn('edit'),
+      ownedIds: ownedScheduleIds,
+      summary: 'Change a schedule',
+      params: scheduleParams,
+      body: schedulePatch,
       preValidation: ownSchedule,
-      schema: {
-        tags,
-        summary: 'Change a schedule',
-        params: scheduleParams,
-        body: schedulePatch,
-        response: { 200: restOk(scheduleSaved) },
-      },
+      answer: scheduleSaved,
     },
-    async (req) => ok(await updateSchedule(env(), signedIn(req.ctx), req.params.id, req.body)),
+    (req) => updateSchedule(env(), signedIn(req.ctx), req.params.id, req.body),
   );
-  r.delete(
+  api.delete(
     `${P}/schedules/:id`,
     {
-      config: { access: schedFn('delete'), ownedIds: ownedScheduleIds },
-      schema: {
-        tags,
-        summary: 'Delete a schedule (its jobs stay)',
-        params: scheduleParams,
-        response: { 200: restOk(z.null()) },
-      },
+      access: schedFn('delete'),
+      ownedIds: ownedScheduleIds,
+      summary: 'Delete a schedule (its jobs stay)',
+      params: scheduleParams,
+      answer: z.null(),
     },
     async (req) => {
       await deleteSchedule(env(), signedIn(req.ctx), req.params.id);
-      return ok(null);
+      return null;
     },
   );
-  r.post(
+  api.post(
     `${P}/schedules/:id/enable`,
     {
-      config: { access: schedFn('enable'), ownedIds: ownedScheduleIds },
+      access: schedFn('enable'),
+      ownedIds: ownedScheduleIds,
+      summary: 'Enable a schedule (next run counted from now)',
+      params: scheduleParams,
       preValidation: ownSchedule,
-      schema: {
-        tags,
-        summary: 'Enable a schedule (next run counted from now)',
-        params: scheduleParams,
-        response: { 200: restOk(scheduleSwitched) },
-      },
+      answer: scheduleSwitched,
     },
-    async (req) => ok(await setEnabled(env(), signedIn(req.ctx), req.params.id, true)),
+    (req) => setEnabled(env(), signedIn(req.ctx), req.params.id, true),
   );
-  r.post(
+  api.post(
     `${P}/schedules/:id/disable`,
     {
-      config: { access: schedFn('disable'), ownedIds: ownedScheduleIds },
+      access: schedFn('disable'),
+      ownedIds: ownedScheduleIds,
+      summary: 'Disable a schedule',
+      params: scheduleParams,
       preValidation: ownSchedule,
-      schema: {
-        tags,
-        summary: 'Disable a schedule',
-        params: scheduleParams,
-        response: { 200: restOk(scheduleSwitched) },
-      },
+      answer: scheduleSwitched,
     },
-    async (req) => ok(await setEnabled(env(), signedIn(req.ctx), req.params.id, false)),
+    (req) => setEnabled(env(), signedIn(req.ctx), req.params.id, false),
   );
-  r.post(
+  api.post(
     `${P}/schedules/:id/run`,
     {
-      config: { access: schedFn('edit'), ownedIds: ownedScheduleIds },
+      access: schedFn('edit'),
+      ownedIds: ownedScheduleIds,
+      summary: 'Queue one run of the schedule now',
+      params: scheduleParams,
       preValidation: ownSchedule,
-      schema: {
-        tags,
-        summary: 'Queue one run of the schedule now',
-        params: scheduleParams,
-        response: { 200: restOk(jobQueued) },
-      },
+      answer: jobQueued,
     },
     async (req) => {
       const out = await runNow(env(), signedIn(req.ctx), req.params.id);
       app.jobs.nudge();
-      return ok(out);
+      return out;
     },
   );
 });

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { DISEASE_LIBRARY_DATASETS } from '../disease-library/datasets.js';
 import { appActor } from '../http/context.js';
 import { loadFirst, ok } from '../http/reply.js';
+import { restRoutes } from '../http/route.js';
 import { DatasetCatalogue } from './catalogue.js';
 import { CLINICAL_DATASETS } from './clinical-datasets.js';
 import { monthBar } from './month-bar.js';
@@ -86,146 +87,135 @@ export async function visualizationRoutes(app: FastifyInstance) {
 }
 
 function areaRoutes(app: FastifyInstance, { prefix, overview, builder }: Area) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['visualization'];
+  const api = restRoutes(app, { tags });
   const id = (action: string) => ({ apiId: `${builder}.${action}` });
 
-  r.get(
+  api.get(
     `${prefix}/datasets`,
     {
-      config: { access: id('query') },
-      schema: {
-        tags,
-        summary: 'Datasets of the chart builder with their dimensions and measures',
-        response: answer(z.array(visDataset)),
-      },
+      access: id('query'),
+      summary: 'Datasets of the chart builder with their dimensions and measures',
+      answer: z.array(visDataset),
     },
-    async (req) => ok(catalogue.describe(req.ctx.locale)),
+    (req) => catalogue.describe(req.ctx.locale),
   );
 
-  r.post(
+  api.post(
     `${prefix}/aggregate`,
     {
-      config: { access: id('query') },
-      schema: {
-        tags,
-        summary: 'Rows of a dataset grouped in the database by the chosen dimensions',
-        body: visAggregateQuery,
-        response: answer(visAggregateResult),
-      },
+      access: id('query'),
+      summary: 'Rows of a dataset grouped in the database by the chosen dimensions',
+      body: visAggregateQuery,
+      answer: visAggregateResult,
     },
-    async (req) => ok(await catalogue.aggregate(app.db, actorOf(req).appId, req.body, req.ctx.locale)),
+    (req) => catalogue.aggregate(app.db, actorOf(req).appId, req.body, req.ctx.locale),
   );
 
-  r.get(
+  api.get(
     `${prefix}/charts`,
-    {
-      config: { access: { apiId: `${overview}.query` } },
-      schema: { tags, summary: 'Saved charts of the app', response: answer(z.array(visChart)) },
-    },
-    async (req) => ok(await listCharts(app.db, actorOf(req))),
+    { access: { apiId: `${overview}.query` }, summary: 'Saved charts of the app', answer: z.array(visChart) },
+    (req) => listCharts(app.db, actorOf(req)),
   );
 
-  r.post(
+  api.post(
     `${prefix}/charts`,
-    {
-      config: { access: id('add') },
-      schema: { tags, summary: 'Save a chart', body: visChartBody, response: answer(visChart) },
-    },
-    async (req) => ok(await createChart(actorOf(req), catalogue, req.body)),
+    { access: id('add'), summary: 'Save a chart', body: visChartBody, answer: visChart },
+    (req) => createChart(actorOf(req), catalogue, req.body),
   );
 
-  r.get(
+  api.get(
     `${prefix}/charts/:chartId`,
     {
-      config: { access: { apiId: `${overview}.query` }, ownedIds: ownedChartIds },
-      schema: { tags, summary: 'A saved chart', params: chartParams, response: answer(visChart) },
+      access: { apiId: `${overview}.query` },
+      ownedIds: ownedChartIds,
+      summary: 'A saved chart',
+      params: chartParams,
+      answer: visChart,
     },
-    async (req) => ok(await loadChart(app.db, actorOf(req), req.params.chartId)),
+    (req) => loadChart(app.db, actorOf(req), req.params.chartId),
   );
 
-  r.put(
+  api.put(
     `${prefix}/charts/:chartId`,
     {
-      config: { access: id('edit'), ownedIds: ownedChartIds },
-      schema: {
-        tags,
-        summary: 'Change a saved chart',
-        params: chartParams,
-        body: visChartBody,
-        response: answer(visChart),
-      },
       // Another app's id answers 404 before its body is looked at.
+      access: id('edit'),
+      ownedIds: ownedChartIds,
+      summary: 'Change a saved chart',
+      params: chartParams,
+      body: visChartBody,
       preValidation: loadFirst(chartParams, (req, p) => loadChart(app.db, actorOf(req), p.chartId)),
+      answer: visChart,
     },
-    async (req) => ok(await updateChart(actorOf(req), catalogue, req.params.chartId, req.body)),
+    (req) => updateChart(actorOf(req), catalogue, req.params.chartId, req.body),
   );
 
-  r.delete(
+  api.delete(
     `${prefix}/charts/:chartId`,
     {
-      config: { access: id('delete'), ownedIds: ownedChartIds },
-      schema: { tags, summary: 'Delete a saved chart', params: chartParams, response: answer(visDeleted) },
+      access: id('delete'),
+      ownedIds: ownedChartIds,
+      summary: 'Delete a saved chart',
+      params: chartParams,
+      answer: visDeleted,
     },
-    async (req) => ok(await deleteChart(actorOf(req), req.params.chartId)),
+    (req) => deleteChart(actorOf(req), req.params.chartId),
   );
 
-  r.get(
+  api.get(
     `${prefix}/dashboards`,
     {
-      config: { access: { apiId: `${overview}.query` } },
-      schema: { tags, summary: 'Dashboards of the app', response: answer(z.array(visDashboard)) },
+      access: { apiId: `${overview}.query` },
+      summary: 'Dashboards of the app',
+      answer: z.array(visDashboard),
     },
-    async (req) => ok(await listDashboards(app.db, actorOf(req))),
+    (req) => listDashboards(app.db, actorOf(req)),
   );
 
-  r.post(
+  api.post(
     `${prefix}/dashboards`,
-    {
-      config: { access: id('add') },
-      schema: { tags, summary: 'Create a dashboard', body: visDashboardBody, response: answer(visDashboard) },
-    },
-    async (req) => ok(await createDashboard(actorOf(req), req.body)),
+    { access: id('add'), summary: 'Create a dashboard', body: visDashboardBody, answer: visDashboard },
+    (req) => createDashboard(actorOf(req), req.body),
   );
 
-  r.get(
+  api.get(
     `${prefix}/dashboards/:dashboardId`,
     {
-      config: { access: { apiId: `${overview}.query` }, ownedIds: ownedDashboardIds },
-      schema: {
-        tags,
-        summary: 'A dashboard with its charts',
-        params: dashboardParams,
-        response: answer(visDashboardWithCharts),
-      },
+      access: { apiId: `${overview}.query` },
+      ownedIds: ownedDashboardIds,
+      summary: 'A dashboard with its charts',
+      params: dashboardParams,
+      answer: visDashboardWithCharts,
     },
-    async (req) => ok(await loadDashboard(app.db, actorOf(req), req.params.dashboardId)),
+    (req) => loadDashboard(app.db, actorOf(req), req.params.dashboardId),
   );
 
-  r.put(
+  api.put(
     `${prefix}/dashboards/:dashboardId`,
     {
-      config: { access: id('edit'), ownedIds: ownedDashboardIds },
-      schema: {
-        tags,
-        summary: 'Change a dashboard',
-        params: dashboardParams,
-        body: visDashboardBody,
-        response: answer(visDashboard),
-      },
+      access: id('edit'),
+      ownedIds: ownedDashboardIds,
+      summary: 'Change a dashboard',
+      params: dashboardParams,
+      body: visDashboardBody,
       preValidation: loadFirst(dashboardParams, (req, p) =>
         loadDashboard(app.db, actorOf(req), p.dashboardId),
       ),
+      answer: visDashboard,
     },
-    async (req) => ok(await updateDashboard(actorOf(req), req.params.dashboardId, req.body)),
+    (req) => updateDashboard(actorOf(req), req.params.dashboardId, req.body),
   );
 
-  r.delete(
+  api.delete(
     `${prefix}/dashboards/:dashboardId`,
     {
-      config: { access: id('delete'), ownedIds: ownedDashboardIds },
-      schema: { tags, summary: 'Delete a dashboard', params: dashboardParams, response: answer(visDeleted) },
+      access: id('delete'),
+      ownedIds: ownedDashboardIds,
+      summary: 'Delete a dashboard',
+      params: dashboardParams,
+      answer: visDeleted,
     },
-    async (req) => ok(await deleteDashboard(actorOf(req), req.params.dashboardId)),
+    (req) => deleteDashboard(actorOf(req), req.params.dashboardId),
   );
 }

@@ -168,7 +168,7 @@ describe('the rule builder model', () => {
     for (const s of RULE_SOURCES) {
       expect(RULE_SOURCE_LABELS[s]['en-US']).toBeTruthy();
       const fields = s === 'patient' ? fieldsOf(s, 'value') : Object.keys(SOURCES[s]!.fields);
-      for (const f of fields) expect(RULE_FIELD_LABELS[s][f]?.['zh-CN'], `${s}.${f}`).toBeTruthy();
+      for (const f of fields) expect(RULE_FIELD_LABELS[s]?.[f]?.['zh-CN'], `${s}.${f}`).toBeTruthy();
       for (const a of aggregatesOf(s)) expect(RULE_AGGREGATE_LABELS[a]['zh-CN']).toBeTruthy();
     }
     for (const op of [...operatorsOf('text'), ...operatorsOf('number')])

@@ -1,11 +1,10 @@
-import { cdrCsvFields, cdrImport, cdrImportDetail, cdrImportPage, restOk } from '@crdp/core';
+import { cdrCsvFields, cdrImport, cdrImportDetail, cdrImportPage } from '@crdp/core';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { importRecords } from '../../db/schema/index.js';
 import { appActor, signedIn } from '../../http/context.js';
-import { ok } from '../../http/reply.js';
+import { restRoutes } from '../../http/route.js';
 import { str } from '../records.js';
 import { CDR_WRITE_API_ID } from '../routes-cdr.js';
 import { CSV_TARGETS, csvFields, csvImportInput } from './csv.js';
@@ -49,106 +48,90 @@ export async function importRoutes(app: FastifyInstance) {
       .set({ status: 'cancelled', finishedAt: new Date() })
       .where(and(eq(importRecords.jobId, job.id), eq(importRecords.appId, job.appId)));
   });
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['imports'];
+  const api = restRoutes(app, { tags });
 
-  r.post(
+  api.post(
     '/api/v0.1/imports/fhir',
     {
+      access: { apiId: CDR_WRITE_API_ID },
+      summary: 'Import a FHIR R4 Bundle (runs as a job; poll the import record)',
+      body: fhirBody,
       bodyLimit: BIG_BODY,
-      config: { access: { apiId: CDR_WRITE_API_ID } },
-      schema: {
-        tags,
-        summary: 'Import a FHIR R4 Bundle (runs as a job; poll the import record)',
-        body: fhirBody,
-        response: { 200: restOk(cdrImport) },
-      },
+      answer: cdrImport,
     },
     async (req) => {
       const rec = await queueImport(app.db, signedIn(req.ctx), 'fhir', req.body.fileName, req.body.bundle);
       app.jobs.nudge();
-      return ok(importView(rec));
+      return importView(rec);
     },
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/imports/csv',
     {
+      access: { apiId: CDR_WRITE_API_ID },
+      summary: 'Import a CSV file with a column mapping (runs as a job)',
+      body: csvImportInput,
       bodyLimit: BIG_BODY,
-      config: { access: { apiId: CDR_WRITE_API_ID } },
-      schema: {
-        tags,
-        summary: 'Import a CSV file with a column mapping (runs as a job)',
-        body: csvImportInput,
-        response: { 200: restOk(cdrImport) },
-      },
+      answer: cdrImport,
     },
     async (req) => {
       const rec = await queueImport(app.db, signedIn(req.ctx), 'csv', req.body.fileName, req.body);
       app.jobs.nudge();
-      return ok(importView(rec));
+      return importView(rec);
     },
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/imports/csv-fields',
     {
-      config: { access: { apiId: 'DataLakeDataResourceMaintenance.query' } },
-      schema: {
-        tags,
-        summary: 'The fields a CSV column may be mapped to, per target table',
-        response: { 200: restOk(cdrCsvFields) },
-      },
+      access: { apiId: 'DataLakeDataResourceMaintenance.query' },
+      summary: 'The fields a CSV column may be mapped to, per target table',
+      answer: cdrCsvFields,
     },
-    async () => ok(Object.fromEntries(CSV_TARGETS.map((t) => [t, csvFields(t)]))),
+    () => Object.fromEntries(CSV_TARGETS.map((t) => [t, csvFields(t)])),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/imports',
     {
-      config: { access: { apiId: 'DataLakeDataResourceMaintenance.query' } },
-      schema: {
-        tags,
-        summary: 'Import records of the app, newest first',
-        querystring: z.object({
-          page: z.coerce.number().int().min(1).max(10_000).default(1),
-          size: z.coerce.number().int().min(1).max(100).default(10),
-        }),
-        response: { 200: restOk(cdrImportPage) },
-      },
+      access: { apiId: 'DataLakeDataResourceMaintenance.query' },
+      summary: 'Import records of the app, newest first',
+      query: z.object({
+        page: z.coerce.number().int().min(1).max(10_000).default(1),
+        size: z.coerce.number().int().min(1).max(100).default(10),
+      }),
+      answer: cdrImportPage,
     },
-    async (req) => ok(await listImports(app.db, appActor(req.ctx).appId, req.query.page, req.query.size)),
+    (req) => listImports(app.db, appActor(req.ctx).appId, req.query.page, req.query.size),
   );
 
-  r.get(
+  api.get(
     '/api/v0.1/imports/:id',
     {
-      config: { access: { apiId: 'DataLakeDataResourceMaintenance.get' }, ownedIds: ownedImports },
-      schema: {
-        tags,
-        summary: 'One import: status, progress, counts and refused rows',
-        params: z.object({ id: dbId() }),
-        response: { 200: restOk(cdrImportDetail) },
-      },
+      access: { apiId: 'DataLakeDataResourceMaintenance.get' },
+      ownedIds: ownedImports,
+      summary: 'One import: status, progress, counts and refused rows',
+      params: z.object({ id: dbId() }),
+      answer: cdrImportDetail,
     },
-    async (req) => ok(await importDetail(app.db, appActor(req.ctx).appId, req.params.id, req.locale)),
+    (req) => importDetail(app.db, appActor(req.ctx).appId, req.params.id, req.locale),
   );
 
-  r.post(
+  api.post(
     '/api/v0.1/imports/:id/rerun',
     {
-      config: { access: { apiId: CDR_WRITE_API_ID }, ownedIds: ownedImports },
-      schema: {
-        tags,
-        summary: 'Run an import again (no duplicates: rows keep their source ids)',
-        params: z.object({ id: dbId() }),
-        response: { 200: restOk(cdrImport) },
-      },
+      access: { apiId: CDR_WRITE_API_ID },
+      ownedIds: ownedImports,
+      summary: 'Run an import again (no duplicates: rows keep their source ids)',
+      params: z.object({ id: dbId() }),
+      answer: cdrImport,
     },
     async (req) => {
       const rec = await rerunImport(app.db, signedIn(req.ctx), req.params.id);
       app.jobs.nudge();
-      return ok(importView(rec));
+      return importView(rec);
     },
   );
 }
