@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLabel, useLabelOptions } from '../../app/labels';
 import { useHasAction } from '../../components/Authorized';
-import { CutText } from '../../components/CutText';
 import { type AuditLogRow, auditApi } from './api';
 import { ADMIN_NS } from './i18n';
 
@@ -49,11 +48,7 @@ export default function ActivationLog() {
       columns={[
         { title: t('audit.at'), dataIndex: 'at', valueType: 'dateTimeRange', hideInTable: true },
         { title: t('audit.at'), dataIndex: 'at', valueType: 'dateTime', search: false, width: 180 },
-        {
-          title: t('audit.user'),
-          dataIndex: 'userName',
-          render: (_, r) => <CutText text={r.userName} limit={24} />,
-        },
+        { title: t('audit.user'), dataIndex: 'userName' },
         {
           title: t('audit.action'),
           dataIndex: 'action',
@@ -67,11 +62,7 @@ export default function ActivationLog() {
           dataIndex: 'entity',
           render: (_, r) => word('auditEntity', r.entity),
         },
-        {
-          title: t('audit.entityId'),
-          dataIndex: 'entityId',
-          render: (_, r) => <CutText text={r.entityId} limit={24} />,
-        },
+        { title: t('audit.entityId'), dataIndex: 'entityId' },
         {
           title: t('audit.outcome'),
           dataIndex: 'outcome',
