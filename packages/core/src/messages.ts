@@ -26,8 +26,8 @@ const catalogue = {
     'en-US': 'Your session has expired, please log in again',
   },
   'auth.forbidden': {
-    'zh-CN': '没有权限执行此操作（需要 {apiId}）',
-    'en-US': 'You have no permission for this action (needs {apiId})',
+    'zh-CN': '没有“{function}”的权限，请联系管理员分配',
+    'en-US': 'You do not have the permission “{function}”; ask an administrator to grant it',
   },
   'backup.operatorOnly': {
     'zh-CN':

@@ -228,6 +228,9 @@ describe('sign-in, sessions and permissions', () => {
       const r = await post(t.app, '/api/v0.1/free_access', { scopeKind: 'term' }, key);
       expect(r.status).toBe(403);
       expect(r.body.errorCode).toBe('auth.forbidden');
+      // The function is named as the permission tree names it, never by its ApiId.
+      expect(r.body.message).toBe('没有“CRF 列表 · 编辑”的权限，请联系管理员分配');
+      expect(r.body.message).not.toMatch(/[A-Za-z]+\.[a-z]+/);
     });
 
     it('reads module configuration, and the multi-center switch', async () => {

@@ -2,7 +2,7 @@ import { researchCatalogueItem, researchCatalogueQuery, restOk } from '@crdp/cor
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../http/errors.js';
+import { forbiddenFunction } from '../http/errors.js';
 import { variableCatalogue } from '../research/catalogue.js';
 
 /** Whoever writes source rules: on create-library, on a library's CRF page, on common templates. */
@@ -34,7 +34,7 @@ export async function ruleCatalogueRoutes(app: FastifyInstance) {
     async (req) => {
       const auth = req.auth!;
       if (auth.kind !== 'login' || !RULE_WRITER_API_IDS.some((id) => auth.apiIds.has(id)))
-        throw new AppError(403, 'auth.forbidden', { apiId: RULE_WRITER_API_IDS[0] });
+        throw forbiddenFunction(RULE_WRITER_API_IDS[0]);
       return {
         code: 200 as const,
         data: await variableCatalogue(app.db, auth.appId, req.query),

@@ -1,4 +1,4 @@
-import type { Locale, MessageKey } from '@crdp/core';
+import { functionWords, type Locale, type MessageKey } from '@crdp/core';
 
 /** A text in both languages of the product; the error handler picks the request's. */
 export interface Bilingual {
@@ -49,4 +49,7 @@ export const invalidField = (field: string, zh: string, en: string) =>
 export const unauthorized = (key: MessageKey = 'auth.required') => new AppError(401, key);
 export const forbidden = (key: MessageKey = 'auth.forbidden', values: Record<string, string> = {}) =>
   new AppError(403, key, values);
+/** A refusal for want of a function, named in words (用户管理 · 查询) with its ApiId kept for programs. */
+export const forbiddenFunction = (apiId: string) =>
+  new AppError(403, 'auth.forbidden', { apiId, function: functionWords(apiId) });
 export const notFound = (entity: string) => new AppError(404, 'entity.notFound', { entity });

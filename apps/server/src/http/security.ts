@@ -6,7 +6,7 @@ import { audit } from '../audit/audit.js';
 import { resolveSession } from '../auth/sessions.js';
 import { type DeclaredRoute, isImplicitlyPublic } from './access.js';
 import { buildContext, type RequestContext } from './context.js';
-import { AppError } from './errors.js';
+import { AppError, forbiddenFunction } from './errors.js';
 
 export const SESSION_HEADER_LC = 'weappauthorization';
 export const LOCAL_TOKEN_HEADER = 'x-crdp-local-token';
@@ -129,5 +129,5 @@ export function assertAccess(
     return;
   }
   if (access === 'session') return;
-  if (!auth.apiIds.has(access.apiId)) throw new AppError(403, 'auth.forbidden', { apiId: access.apiId });
+  if (!auth.apiIds.has(access.apiId)) throw forbiddenFunction(access.apiId);
 }

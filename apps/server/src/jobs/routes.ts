@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { jobs } from '../db/schema/index.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { forbiddenFunction, notFound } from '../http/errors.js';
 import { notify } from '../notices/routes.js';
 import { jobNoticeTitle } from '../notices/wording.js';
 import { jobFailureText } from './failure.js';
@@ -86,7 +86,7 @@ export const jobRoutes = fp(async (app: FastifyInstance) => {
       // Whoever started a job follows it; anyone else needs the job screen's detail function
       // (a member with no role may not read another's job: its params and result name data).
       if (job.createdBy !== a.userId && !a.apiIds.has(JOB_DETAIL_API_ID))
-        throw forbidden('auth.forbidden', { apiId: JOB_DETAIL_API_ID });
+        throw forbiddenFunction(JOB_DETAIL_API_ID);
       return { code: 200 as const, data: jobView(job, req.locale as Locale), message: 'ok' };
     },
   );

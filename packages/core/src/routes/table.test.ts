@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FUNCTION_ACTIONS } from '../constants.js';
-import { flattenRoutes, functionsOf } from './index.js';
+import { flattenRoutes, functionsOf, functionWords } from './index.js';
 import { FREE_ROUTE_SETS, LOGIN_FREE_ROUTE_NAMES, ROUTE_TABLE } from './table.js';
 
 const all = flattenRoutes(ROUTE_TABLE);
@@ -74,5 +74,17 @@ describe('route table', () => {
       }
     }
     expect(all.some((r) => r.path.startsWith('/crf/') || r.path.startsWith('/lg/'))).toBe(false);
+  });
+});
+
+describe('functionWords', () => {
+  it('names a function by its screen and action in both languages', () => {
+    expect(functionWords('UserManage.query')).toEqual({
+      'zh-CN': '用户管理 · 查询',
+      'en-US': 'Users · Search',
+    });
+  });
+  it('keeps an ApiId the route table does not know', () => {
+    expect(functionWords('Nowhere.query')).toEqual({ 'zh-CN': 'Nowhere.query', 'en-US': 'Nowhere.query' });
   });
 });
