@@ -19,8 +19,22 @@ export function HeaderActions({ onOpenSettings }: { onOpenSettings: () => void }
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
       {showEnvironment && (
-        <Tooltip title={t('header.environment')}>
-          <Tag color="blue" data-testid="environment" style={{ marginInlineEnd: 0 }}>
+        <Tooltip
+          title={
+            <>
+              {t('header.environment')}
+              <br />
+              {site.environment}
+            </>
+          }
+        >
+          {/* On a phone the tag is cut (the tooltip and a wide screen show it whole) so the avatar stays in the bar. */}
+          <Tag
+            color="blue"
+            data-testid="environment"
+            className="crdp-environment-tag"
+            style={{ marginInlineEnd: 0 }}
+          >
             {site.environment}
           </Tag>
         </Tooltip>
