@@ -1,13 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { csvText } from '../files/csv.js';
 import { xlsxBuffer } from '../files/xlsx.js';
 import { notFound } from '../http/errors.js';
-import { enqueueJob, findJob, type JobContext } from '../jobs/runner.js';
+import { requestJob } from '../jobs/request.js';
+import { findJob, type JobContext } from '../jobs/runner.js';
 import { type Actor, invalid, libraryDetail } from './libraries.js';
 
 /**
@@ -35,21 +35,12 @@ export async function requestExport(
       '专病库的表单中没有这个键的题目',
       'no item of the library’s form has this key',
     );
-  return db.transaction(async (tx) => {
-    const job = await enqueueJob(tx, {
-      appId: actor.appId,
-      kind: EXPORT_KIND,
-      params: { libraryId, itemKeys: input.itemKeys, format: input.format },
-      createdBy: actor.userId,
-    });
-    await audit(tx, actor, {
-      action: 'disease_library.export',
-      entity: 'disease_library',
-      entityId: libraryId,
-      after: { jobId: job.id, ...input },
-    });
-    return job;
-  });
+  return requestJob(
+    db,
+    actor,
+    { kind: EXPORT_KIND, params: { libraryId, itemKeys: input.itemKeys, format: input.format } },
+    { action: 'disease_library.export', entity: 'disease_library', entityId: libraryId, after: input },
+  );
 }
 
 export function exportJob(dataDir: string) {

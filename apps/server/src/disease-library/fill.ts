@@ -15,7 +15,8 @@ import {
   patients,
   users,
 } from '../db/schema/index.js';
-import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { requestJob } from '../jobs/request.js';
+import type { JobContext } from '../jobs/runner.js';
 import { type Actor, libraryOf } from './libraries.js';
 import { type ComputedValue, computeRule, libraryBase } from './template-sql.js';
 
@@ -215,21 +216,12 @@ export async function fillJob({ db, job, progress }: JobContext) {
 export async function requestFill(actor: Actor, libraryId: number) {
   const { db } = actor;
   await libraryOf(db, actor.appId, libraryId);
-  return db.transaction(async (tx) => {
-    const job = await enqueueJob(tx, {
-      appId: actor.appId,
-      kind: FILL_KIND,
-      params: { libraryId },
-      createdBy: actor.userId,
-    });
-    await audit(tx, actor, {
-      action: 'disease_library.fill.request',
-      entity: 'disease_library',
-      entityId: libraryId,
-      after: { jobId: job.id },
-    });
-    return job;
-  });
+  return requestJob(
+    db,
+    actor,
+    { kind: FILL_KIND, params: { libraryId } },
+    { action: 'disease_library.fill.request', entity: 'disease_library', entityId: libraryId },
+  );
 }
 
 /** The fill log of a library, newest first, with the patient's name. */

@@ -6,6 +6,7 @@ import { conditionSql, criteriaSql } from '../cohort/compile.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { diseaseLibraries, diseases, jobs, users } from '../db/schema/index.js';
+import { requestJob } from '../jobs/request.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
 import { type Actor, invalid, type LibraryRow, libraryOf, publishedForm } from './libraries.js';
 
@@ -148,21 +149,12 @@ export async function requestPush(actor: Actor, libraryId: number) {
   const lib = await libraryOf(db, actor.appId, libraryId);
   if (lib.status !== 'enabled')
     throw invalid('params.id', '该专病库已停用，请先启用', 'the library is disabled; enable it first');
-  return db.transaction(async (tx) => {
-    const job = await enqueueJob(tx, {
-      appId: actor.appId,
-      kind: PUSH_KIND,
-      params: { libraryId },
-      createdBy: actor.userId,
-    });
-    await audit(tx, actor, {
-      action: 'disease_library.push.request',
-      entity: 'disease_library',
-      entityId: libraryId,
-      after: { jobId: job.id },
-    });
-    return job;
-  });
+  return requestJob(
+    db,
+    actor,
+    { kind: PUSH_KIND, params: { libraryId } },
+    { action: 'disease_library.push.request', entity: 'disease_library', entityId: libraryId },
+  );
 }
 
 /**

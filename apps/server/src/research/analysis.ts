@@ -18,12 +18,12 @@ import {
   welchTTest,
 } from '@crdp/stats';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
-import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { requestJob } from '../jobs/request.js';
+import type { JobContext } from '../jobs/runner.js';
 import type { Column, Row } from './datasets.js';
 import { datasetOf } from './datasets.js';
 import type { AnalysisParams } from './inputs.js';
@@ -76,21 +76,13 @@ export async function requestAnalysis(
   const cols = new Set((ds.columns as Column[]).map((c) => c.key));
   for (const [field, key] of columnsNamed(input.params))
     if (!cols.has(key)) throw invalid(field, `没有列 ${key}`, `no column ${key}`);
-  return db.transaction(async (tx) => {
-    const job = await enqueueJob(tx, {
-      appId: actor.appId,
-      kind: ANALYSIS_KIND,
-      params: { subjectId, datasetId: ds.id, analysis: input.params },
-      createdBy: actor.userId,
-    });
-    await audit(tx, actor, {
-      action: 'analyse',
-      entity: 'research_subject',
-      entityId: subjectId,
-      after: { jobId: job.id, ...input },
-    });
-    return { task_id: job.id };
-  });
+  const job = await requestJob(
+    db,
+    actor,
+    { kind: ANALYSIS_KIND, params: { subjectId, datasetId: ds.id, analysis: input.params } },
+    { action: 'analyse', entity: 'research_subject', entityId: subjectId, after: input },
+  );
+  return { task_id: job.id };
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
