@@ -189,7 +189,9 @@ test('a PI runs a subject from the step form to a logistic regression and its co
   await page.getByRole('button', { name: '下一步' }).click();
   await page.getByRole('button', { name: /提\s*交/ }).click();
   await expect(page).toHaveURL(/project-data\?id=\d+/);
-  await expect(page.getByText(NAME)).toBeVisible();
+  // The page's card and its tab both name the subject.
+  await expect(page.getByTestId('page-content').getByText(NAME, { exact: true })).toBeVisible();
+  await expect(page.locator('[data-tab-key]').filter({ hasText: NAME })).toBeVisible();
   await expect(page.locator('.task-status-staged')).toBeVisible();
   await expect(page.locator('.ant-descriptions-item').filter({ hasText: '负责人' })).toContainText(
     '系统管理员 (admin)',

@@ -1,5 +1,5 @@
 import { type LabelFamily, label, labelOptions, setUnknownLabelReporter } from '@crdp/core';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from './i18n';
 
@@ -14,7 +14,11 @@ if (!import.meta.env.DEV) setUnknownLabelReporter(null);
 export function useLabel() {
   const { i18n } = useTranslation();
   const locale = i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
-  return (family: LabelFamily, code: string | number | null | undefined) => label(family, code, locale);
+  // The same function while the language stays: tables whose columns use it keep them.
+  return useCallback(
+    (family: LabelFamily, code: string | number | null | undefined) => label(family, code, locale),
+    [locale],
+  );
 }
 
 /**

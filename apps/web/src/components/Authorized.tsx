@@ -1,5 +1,5 @@
 import type { FunctionAction } from '@crdp/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useCallback } from 'react';
 import { hasAction, hasApiId } from '../app/access';
 import { useSession } from '../app/session';
 
@@ -23,6 +23,9 @@ export function Authorized({
 /** `permissionId.action` check for code paths, e.g. `can('UserManage', 'add')` to show a column. */
 export function useHasAction() {
   const { access } = useSession();
-  return (permissionId: string, action: FunctionAction) =>
-    !!access && hasAction(access, permissionId, action);
+  // The same function while the permissions stay: tables whose columns depend on it keep them.
+  return useCallback(
+    (permissionId: string, action: FunctionAction) => !!access && hasAction(access, permissionId, action),
+    [access],
+  );
 }

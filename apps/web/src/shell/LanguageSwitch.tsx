@@ -13,7 +13,10 @@ export function LanguageSwitch({ style, compact }: { style?: React.CSSProperties
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   return (
+    // Opened by a click (a phone has no hover, and a hover menu closed when the pointer crossed
+    // the avatar on its way to a language).
     <Dropdown
+      trigger={['click']}
       menu={{
         selectedKeys: [i18n.language],
         items: LANGUAGES.map((l) => ({ key: l.value, label: l.label })),

@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Checkbox, Col, Progress, Radio, Row, Space, Table, Tag, Typography } from 'antd';
+import { Button, Checkbox, Col, Progress, Radio, Row, Space, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
-import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { downloadWithSession } from '../crf/download';
 import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
+import { useLibraryJob } from './useLibraryJob';
 
 const STATUS_COLOR: Record<string, string> = {
   succeeded: 'success',
@@ -20,7 +20,6 @@ const STATUS_COLOR: Record<string, string> = {
 function ExportPanel({ lib }: { lib: LibraryDetail }) {
   const { t } = useTranslation(LIBRARY_NS);
   const word = useLabel();
-  const { message } = App.useApp();
   const [chosen, setChosen] = useState<string[]>(lib.items.map((i) => i.key));
   const [format, setFormat] = useState<'csv' | 'xlsx'>('xlsx');
   const [jobId, setJobId] = useState<number | null>(null);
@@ -32,21 +31,7 @@ function ExportPanel({ lib }: { lib: LibraryDetail }) {
     setJobId(null);
     void jobs.refetch();
   };
-  const running = useJobPoll({
-    queryKey: ['job', jobId],
-    queryFn: () => libraryApi.job(jobId!),
-    enabled: jobId !== null,
-    underWay: (j) => isUnderWay(j.status),
-    onEnd: (job) => {
-      if (job.status === 'failed') message.error(t('list.failed', { error: job.error ?? '' }));
-      else if (job.status === 'cancelled') message.warning(t('list.cancelled'));
-      else message.success(t('export.done', { rows: (job.result as { rows?: number })?.rows ?? 0 }));
-      over();
-    },
-    // The client's error layer has said why the export could not be followed.
-    onError: over,
-  });
-  const progress = jobId === null ? null : (running.data?.progress ?? 0);
+  const progress = useLibraryJob(jobId, 'export', over);
   const start = async () => {
     const r = await libraryApi.exportStart(lib.id, { itemKeys: chosen, format });
     setJobId(r.jobId);

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Progress, Space, Table, Tag, Typography } from 'antd';
+import { Button, Progress, Space, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
-import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
+import { useLibraryJob } from './useLibraryJob';
 
 type Kind = 'push' | 'fill';
 const STATUS_COLOR: Record<string, string> = { succeeded: 'success', failed: 'error', running: 'processing' };
@@ -16,7 +16,6 @@ const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') :
 function Jobs({ lib, kind }: { lib: LibraryDetail; kind: Kind }) {
   const { t } = useTranslation(LIBRARY_NS);
   const word = useLabel();
-  const { message } = App.useApp();
   const [jobId, setJobId] = useState<number | null>(null);
   const jobs = useQuery({
     queryKey: ['diseaseLibrary', lib.id, kind === 'push' ? 'pushes' : 'fills'],
@@ -26,22 +25,7 @@ function Jobs({ lib, kind }: { lib: LibraryDetail; kind: Kind }) {
     setJobId(null);
     void jobs.refetch();
   };
-  const running = useJobPoll({
-    queryKey: ['job', jobId],
-    queryFn: () => libraryApi.job(jobId!),
-    enabled: jobId !== null,
-    underWay: (j) => isUnderWay(j.status),
-    onEnd: (job) => {
-      if (job.status === 'failed') message.error(t('list.failed', { error: job.error ?? '' }));
-      else if (job.status === 'cancelled') message.warning(t('list.cancelled'));
-      else if (kind === 'push') message.success(t('list.pushed', job.result as Record<string, number>));
-      else message.success(t('list.filled', (job.result as { counts: Record<string, number> }).counts));
-      over();
-    },
-    // The client's error layer has said why the job could not be followed.
-    onError: over,
-  });
-  const progress = jobId === null ? null : (running.data?.progress ?? 0);
+  const progress = useLibraryJob(jobId, kind, over);
   const start = async () => {
     const r = await (kind === 'push' ? libraryApi.push(lib.id) : libraryApi.fill(lib.id));
     setJobId(r.jobId);

@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CutText } from '../../components/CutText';
 import { GuardedModalForm } from '../../components/form/GuardedModalForm';
-import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { type Library, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import {
@@ -14,6 +13,7 @@ import {
   libraryFormDefaults,
   toLibraryInput,
 } from './LibraryForm';
+import { useLibraryJob } from './useLibraryJob';
 
 /** Pages over one library, reached from its row. */
 const LIBRARY_PAGES = [
@@ -37,22 +37,7 @@ interface Run {
 
 /** Follows one run and says how it went; several runs may be followed at once. */
 function RunWatch({ run, onOver }: { run: Run; onOver: (run: Run) => void }) {
-  const { t } = useTranslation(LIBRARY_NS);
-  const { message } = App.useApp();
-  useJobPoll({
-    queryKey: ['job', run.jobId],
-    queryFn: () => libraryApi.job(run.jobId),
-    underWay: (j) => isUnderWay(j.status),
-    onEnd: (job) => {
-      if (job.status === 'failed') message.error(t('list.failed', { error: job.error ?? '' }));
-      else if (job.status === 'cancelled') message.warning(t('list.cancelled'));
-      else if (run.kind === 'push') message.success(t('list.pushed', job.result as Record<string, number>));
-      else message.success(t('list.filled', (job.result as { counts: Record<string, number> }).counts));
-      onOver(run);
-    },
-    // The client's error layer has said why the run could not be followed.
-    onError: () => onOver(run),
-  });
+  useLibraryJob(run.jobId, run.kind, () => onOver(run));
   return null;
 }
 

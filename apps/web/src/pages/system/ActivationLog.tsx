@@ -1,4 +1,4 @@
-import { ProTable } from '@ant-design/pro-components';
+import { type ProColumns, ProTable } from '@ant-design/pro-components';
 import { Button, Tag } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +24,57 @@ export default function ActivationLog() {
     () => Object.fromEntries(actions.map((o) => [o.value, { text: o.label }])),
     [actions],
   );
+  // Built once per language and permission set: a ProTable given new columns on every render
+  // may rebuild its search form; suspected in CI runs where the 查询 button stayed 'loading'.
+  const columns = useMemo<ProColumns<AuditLogRow>[]>(
+    () => [
+      { title: t('audit.at'), dataIndex: 'at', valueType: 'dateTimeRange', hideInTable: true },
+      { title: t('audit.at'), dataIndex: 'at', valueType: 'dateTime', search: false, width: 180 },
+      { title: t('audit.user'), dataIndex: 'userName' },
+      {
+        title: t('audit.action'),
+        dataIndex: 'action',
+        valueType: 'select',
+        valueEnum: actionEnum,
+        fieldProps: SEARCHABLE,
+        render: (_, r) => word('auditAction', r.action),
+      },
+      {
+        title: t('audit.entity'),
+        dataIndex: 'entity',
+        render: (_, r) => word('auditEntity', r.entity),
+      },
+      { title: t('audit.entityId'), dataIndex: 'entityId' },
+      {
+        title: t('audit.outcome'),
+        dataIndex: 'outcome',
+        valueType: 'select',
+        valueEnum: {
+          success: { text: t('audit.success') },
+          failure: { text: t('audit.failure') },
+          denied: { text: t('audit.denied') },
+        },
+        render: (_, r) => <Tag color={OUTCOME_COLOR[r.outcome]}>{t(`audit.${r.outcome}`)}</Tag>,
+      },
+      { title: t('audit.ip'), dataIndex: 'ip', search: false },
+      {
+        title: t('common.actions'),
+        valueType: 'option',
+        render: (_, r) =>
+          can('LogActivationDetails', 'get') && (
+            <Button
+              type="link"
+              size="small"
+              onClick={() => navigate(`/log-management/activation-details?id=${r.id}`)}
+              data-testid={`audit-${r.action}`}
+            >
+              {t('audit.detail')}
+            </Button>
+          ),
+      },
+    ],
+    [t, word, actionEnum, can, navigate],
+  );
   return (
     <ProTable<AuditLogRow>
       rowKey="id"
@@ -45,52 +96,7 @@ export default function ActivationLog() {
         });
         return { data: r.items, total: r.total, success: true };
       }}
-      columns={[
-        { title: t('audit.at'), dataIndex: 'at', valueType: 'dateTimeRange', hideInTable: true },
-        { title: t('audit.at'), dataIndex: 'at', valueType: 'dateTime', search: false, width: 180 },
-        { title: t('audit.user'), dataIndex: 'userName' },
-        {
-          title: t('audit.action'),
-          dataIndex: 'action',
-          valueType: 'select',
-          valueEnum: actionEnum,
-          fieldProps: SEARCHABLE,
-          render: (_, r) => word('auditAction', r.action),
-        },
-        {
-          title: t('audit.entity'),
-          dataIndex: 'entity',
-          render: (_, r) => word('auditEntity', r.entity),
-        },
-        { title: t('audit.entityId'), dataIndex: 'entityId' },
-        {
-          title: t('audit.outcome'),
-          dataIndex: 'outcome',
-          valueType: 'select',
-          valueEnum: {
-            success: { text: t('audit.success') },
-            failure: { text: t('audit.failure') },
-            denied: { text: t('audit.denied') },
-          },
-          render: (_, r) => <Tag color={OUTCOME_COLOR[r.outcome]}>{t(`audit.${r.outcome}`)}</Tag>,
-        },
-        { title: t('audit.ip'), dataIndex: 'ip', search: false },
-        {
-          title: t('common.actions'),
-          valueType: 'option',
-          render: (_, r) =>
-            can('LogActivationDetails', 'get') && (
-              <Button
-                type="link"
-                size="small"
-                onClick={() => navigate(`/log-management/activation-details?id=${r.id}`)}
-                data-testid={`audit-${r.action}`}
-              >
-                {t('audit.detail')}
-              </Button>
-            ),
-        },
-      ]}
+      columns={columns}
     />
   );
 }
