@@ -271,3 +271,62 @@ export async function restCall<T>(method: string, url: string, sessionKey?: stri
   });
   return { status: res.status, body: (await res.json()) as { code: number; data: T; message?: string } };
 }
+
+/** Switches the language from the header and waits until its menu has closed (before screenshots). */
+export async function switchLanguage(page: Page, name: 'English' | '简体中文') {
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name }).click();
+  await page.mouse.move(700, 700);
+  await expect(page.getByRole('menuitem', { name })).toBeHidden();
+}
+
+/** Waits until a job of the app has succeeded (a failed job fails the wait with its status). */
+export async function waitForJob(key: string, id: number, timeout = 120_000) {
+  await expect(async () => {
+    const job = await restCall<{ status: string }>('GET', `jobs/${id}`, key);
+    expect(job.body.data.status).toBe('succeeded');
+  }).toPass({ timeout });
+}
+
+/**
+ * A research subject of the given patients moved to data preparation, with a dataset built
+ * (through the API, as the PI): its id, the dataset's id and the stored rows (codes, unrounded).
+ */
+export async function preparedDataset(
+  key: string,
+  subject: Record<string, unknown>,
+  patientIds: number[],
+  datasetName: string,
+) {
+  const made = await restCall<{ id: number }>('POST', 'research/subjects', key, subject);
+  expect(made.status, JSON.stringify(made.body)).toBe(200);
+  const id = made.body.data.id;
+  const move = async (to: string) =>
+    expect(
+      (await restCall('POST', `research/subjects/${id}/status`, key, { to, reason: 'e2e' })).status,
+    ).toBe(200);
+  await move('recruiting');
+  const recruited = await restCall('POST', `research/subjects/${id}/recruit`, key, {
+    mode: 'patients',
+    patientIds,
+  });
+  expect(recruited.status, JSON.stringify(recruited.body)).toBe(200);
+  await move('recruitmentStopped');
+  await move('dataPreparing');
+  const ds = await restCall<{ jobId: number; datasetId: number }>(
+    'POST',
+    `research/subjects/${id}/datasets`,
+    key,
+    {
+      name: datasetName,
+    },
+  );
+  expect(ds.status, JSON.stringify(ds.body)).toBe(200);
+  await waitForJob(key, ds.body.data.jobId);
+  const stored = await restCall<{ rows: Array<Record<string, unknown>> }>(
+    'GET',
+    `research/subjects/${id}/datasets/${ds.body.data.datasetId}`,
+    key,
+  );
+  return { id, datasetId: ds.body.data.datasetId, rows: stored.body.data.rows };
+}

@@ -3,7 +3,6 @@ import {
   account,
   apiLogin,
   expect,
-  ownAccount,
   restCall,
   runId,
   screenshot,

@@ -1,5 +1,16 @@
 import type { Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
+import {
+  account,
+  apiLogin,
+  expect,
+  preparedDataset,
+  restCall,
+  runId,
+  screenshot,
+  signInToWorkbench,
+  switchLanguage,
+  test,
+} from '../fixtures';
 
 /**
  * The remaining small defects of issue 16, each as a person meets it: a national ID field
@@ -9,20 +20,6 @@ import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkben
  */
 
 test.use({ viewport: { width: 1440, height: 900 } });
-
-async function switchLanguage(page: Page, name: 'English' | '简体中文') {
-  await page.getByTestId('language-switch').click();
-  await page.getByRole('menuitem', { name }).click();
-  await page.mouse.move(700, 700);
-  await expect(page.getByRole('menuitem', { name })).toBeHidden();
-}
-
-async function waitForJob(key: string, id: number) {
-  await expect(async () => {
-    const job = await restCall<{ status: string }>('GET', `jobs/${id}`, key);
-    expect(job.body.data.status).toBe('succeeded');
-  }).toPass({ timeout: 120_000 });
-}
 
 const errorOf = (page: Page) =>
   page.locator('.ant-modal .ant-form-item-explain-error:not(.ant-form-show-help-item-leave)');
@@ -268,42 +265,18 @@ test('a research dataset preview shows a survival event as event / censored, not
       expect(d.status, JSON.stringify(d.body)).toBe(200);
     }
   }
-  const subject = await restCall<{ id: number }>('POST', 'research/subjects', key, {
-    name: `生存课题${run}`,
-    typeCode: 'cohort',
-    variables: [{ key: 'cirr', label: '肝硬化', source: 'survival', codes: [`K74.6V${run}`] }],
-  });
-  expect(subject.status, JSON.stringify(subject.body)).toBe(200);
-  const id = subject.body.data.id;
-  const move = async (to: string) =>
-    expect(
-      (await restCall('POST', `research/subjects/${id}/status`, key, { to, reason: 'e2e' })).status,
-    ).toBe(200);
-  await move('recruiting');
-  const recruited = await restCall('POST', `research/subjects/${id}/recruit`, key, {
-    mode: 'patients',
-    patientIds: ids,
-  });
-  expect(recruited.status, JSON.stringify(recruited.body)).toBe(200);
-  await move('recruitmentStopped');
-  await move('dataPreparing');
-  const ds = await restCall<{ jobId: number; datasetId: number }>(
-    'POST',
-    `research/subjects/${id}/datasets`,
+  const { id, rows } = await preparedDataset(
     key,
     {
-      name: `生存数据集${run}`,
+      name: `生存课题${run}`,
+      typeCode: 'cohort',
+      variables: [{ key: 'cirr', label: '肝硬化', source: 'survival', codes: [`K74.6V${run}`] }],
     },
-  );
-  expect(ds.status, JSON.stringify(ds.body)).toBe(200);
-  await waitForJob(key, ds.body.data.jobId);
-  const stored = await restCall<{ rows: Array<Record<string, unknown>> }>(
-    'GET',
-    `research/subjects/${id}/datasets/${ds.body.data.datasetId}`,
-    key,
+    ids,
+    `生存数据集${run}`,
   );
   // Stored as codes: one event, one censored.
-  expect(stored.body.data.rows.map((r) => r.cirr_event).sort()).toEqual([0, 1]);
+  expect(rows.map((r) => r.cirr_event).sort()).toEqual([0, 1]);
 
   await signInToWorkbench(page, ownAdmin);
   await page.goto(`/scientific-research-subject/subject-list/data-reduction?id=${id}`);

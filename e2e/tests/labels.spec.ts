@@ -1,5 +1,15 @@
-import type { Page } from '@playwright/test';
-import { apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
+import {
+  apiLogin,
+  expect,
+  preparedDataset,
+  restCall,
+  runId,
+  screenshot,
+  signInToWorkbench,
+  switchLanguage,
+  test,
+  waitForJob,
+} from '../fixtures';
 
 /**
  * Codes read as words (issue 16): the bell's job titles, the operation log's actions, a library
@@ -9,20 +19,6 @@ import { apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test 
 
 // Screens are looked at as a desk screen shows them.
 test.use({ viewport: { width: 1440, height: 900 } });
-
-async function switchLanguage(page: Page, name: 'English' | '简体中文') {
-  await page.getByTestId('language-switch').click();
-  await page.getByRole('menuitem', { name }).click();
-  await page.mouse.move(700, 700);
-  await expect(page.getByRole('menuitem', { name })).toBeHidden();
-}
-
-async function waitForJob(key: string, id: number) {
-  await expect(async () => {
-    const job = await restCall<{ status: string }>('GET', `jobs/${id}`, key);
-    expect(job.body.data.status).toBe('succeeded');
-  }).toPass({ timeout: 90_000 });
-}
 
 /** Three patients with a liver cancer diagnosis of this attempt's code; sexes 1, 2, 1. */
 async function patients(key: string, run: string, code: string) {
@@ -182,45 +178,21 @@ test('a research dataset preview shows sex in words and survival days rounded', 
   const key = await apiLogin(ownAdmin);
   const code = `C22.9R${run}`;
   const ids = await patients(key, run, code);
-  const subject = await restCall<{ id: number }>('POST', 'research/subjects', key, {
-    name: `标签课题${run}`,
-    typeCode: 'crossSectional',
-    variables: [
-      { key: 'sex', label: '性别', source: 'gender' },
-      { key: 'cirr', label: '肝硬化', source: 'survival', codes: [`K74.6Z${run}`] },
-    ],
-  });
-  expect(subject.status, JSON.stringify(subject.body)).toBe(200);
-  const id = subject.body.data.id;
-  const move = async (to: string) =>
-    expect(
-      (await restCall('POST', `research/subjects/${id}/status`, key, { to, reason: 'e2e' })).status,
-    ).toBe(200);
-  await move('recruiting');
-  const recruited = await restCall('POST', `research/subjects/${id}/recruit`, key, {
-    mode: 'patients',
-    patientIds: ids,
-  });
-  expect(recruited.status, JSON.stringify(recruited.body)).toBe(200);
-  await move('recruitmentStopped');
-  await move('dataPreparing');
-  const ds = await restCall<{ jobId: number; datasetId: number }>(
-    'POST',
-    `research/subjects/${id}/datasets`,
+  const { id, rows } = await preparedDataset(
     key,
     {
-      name: `标签数据集${run}`,
+      name: `标签课题${run}`,
+      typeCode: 'crossSectional',
+      variables: [
+        { key: 'sex', label: '性别', source: 'gender' },
+        { key: 'cirr', label: '肝硬化', source: 'survival', codes: [`K74.6Z${run}`] },
+      ],
     },
+    ids,
+    `标签数据集${run}`,
   );
-  expect(ds.status, JSON.stringify(ds.body)).toBe(200);
-  await waitForJob(key, ds.body.data.jobId);
   // The stored cells are codes and unrounded days; the screen must word and round them.
-  const stored = await restCall<{ rows: Array<Record<string, unknown>> }>(
-    'GET',
-    `research/subjects/${id}/datasets/${ds.body.data.datasetId}`,
-    key,
-  );
-  expect(stored.body.data.rows.map((r) => r.sex).sort()).toEqual([1, 1, 2]);
+  expect(rows.map((r) => r.sex).sort()).toEqual([1, 1, 2]);
 
   await signInToWorkbench(page, ownAdmin);
   await page.goto(`/scientific-research-subject/subject-list/data-reduction?id=${id}`);

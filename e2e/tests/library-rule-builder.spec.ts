@@ -1,5 +1,16 @@
 import type { Locator, Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
+import {
+  account,
+  apiLogin,
+  expect,
+  restCall,
+  runId,
+  screenshot,
+  signInToWorkbench,
+  switchLanguage,
+  test,
+  waitForJob,
+} from '../fixtures';
 
 /**
  * Issue 16: a disease library's indicator source rules are picked from lists, not typed. A
@@ -83,20 +94,6 @@ const shownIn = (box: Locator, label: string) =>
   box
     .getByRole('combobox', { name: label, exact: true })
     .locator('xpath=ancestor::div[contains(@class,"ant-select-selector")][1]');
-
-async function switchLanguage(page: Page, name: 'English' | '简体中文') {
-  await page.getByTestId('language-switch').click();
-  await page.getByRole('menuitem', { name }).click();
-  await page.mouse.move(700, 700);
-  await expect(page.getByRole('menuitem', { name })).toBeHidden();
-}
-
-async function waitForJob(key: string, id: number) {
-  await expect(async () => {
-    const job = await restCall<{ status: string }>('GET', `jobs/${id}`, key);
-    expect(job.body.data.status).toBe('succeeded');
-  }).toPass({ timeout: 60_000 });
-}
 
 test('a source rule picked from lists is saved, shown again as the same choices, and fills the library', async ({
   page,

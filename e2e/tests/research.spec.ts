@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
+import {
+  account,
+  apiLogin,
+  expect,
+  restCall,
+  runId,
+  screenshot,
+  signInToWorkbench,
+  switchLanguage,
+  test,
+} from '../fixtures';
 
 /**
  * The research story of issue 9: a PI creates a subject through the steps, recruits patients by
@@ -122,14 +132,6 @@ async function pick(page: Page, testId: string, option: string, typed?: string) 
     : page.locator('.ant-select-dropdown:visible');
   await dropdown.locator('.ant-select-item-option').filter({ hasText: option }).first().click();
   await page.keyboard.press('Escape');
-}
-
-async function switchLanguage(page: Page, name: 'English' | '简体中文') {
-  await page.getByTestId('language-switch').click();
-  await page.getByRole('menuitem', { name }).click();
-  // Away from the switch, so its menu closes before the screenshots.
-  await page.mouse.move(700, 700);
-  await expect(page.getByRole('menuitem', { name })).toBeHidden();
 }
 
 /** Moves that stop recruiting or end the subject ask first (issue 16); the others happen at once. */
