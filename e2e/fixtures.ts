@@ -330,3 +330,15 @@ export async function preparedDataset(
   );
   return { id, datasetId: ds.body.data.datasetId, rows: stored.body.data.rows };
 }
+
+/**
+ * Opens the operation log filtered by a user name. The filter is sent with Enter: in full-suite CI
+ * runs the page's 查询 button has stayed 'loading' after the first page answered (an open defect,
+ * not seen when a story runs alone), and a click on a loading button is ignored.
+ */
+export async function openOperationLog(page: Page, user: string) {
+  await page.goto('/log-management/activation-log');
+  const field = page.getByLabel('用户', { exact: true });
+  await field.fill(user);
+  await field.press('Enter');
+}

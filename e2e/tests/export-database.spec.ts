@@ -1,5 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
+import {
+  apiLogin,
+  expect,
+  openOperationLog,
+  restCall,
+  runId,
+  screenshot,
+  signInToWorkbench,
+  test,
+} from '../fixtures';
 
 /**
  * The database export of the system settings: an administrator sees this hospital's tables with
@@ -40,9 +49,7 @@ test('an administrator exports this hospital’s data as a ZIP of CSV files, in 
   await expect(page.getByText('导出完成')).toBeVisible();
 
   // The activity log shows the export, its object in words (the labelling layer), not 'app_database'.
-  await page.goto('/log-management/activation-log');
-  await page.getByLabel('用户', { exact: true }).fill(admin.username);
-  await page.getByRole('button', { name: /^查\s*询$/ }).click();
+  await openOperationLog(page, admin.username);
   await expect(
     page.getByRole('row').filter({ hasText: admin.username }).filter({ hasText: '本院数据库' }),
   ).toHaveCount(1);

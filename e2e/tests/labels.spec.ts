@@ -1,6 +1,7 @@
 import {
   apiLogin,
   expect,
+  openOperationLog,
   preparedDataset,
   restCall,
   runId,
@@ -138,9 +139,7 @@ test('codes read as words: bell, operation log, inclusion reason and a single ch
   await screenshot(page, 'labels-3-statistics');
 
   // The operation log: this user's sign-in reads 登录, not "login".
-  await page.goto('/log-management/activation-log');
-  await page.getByLabel('用户', { exact: true }).fill(ownAdmin.username);
-  await page.getByRole('button', { name: /^查\s*询$/ }).click();
+  await openOperationLog(page, ownAdmin.username);
   const log = page.locator('.ant-table-tbody');
   await expect(log.getByRole('cell', { name: '登录', exact: true }).first()).toBeVisible({ timeout: 30_000 });
   await expect(log.getByRole('cell', { name: 'login', exact: true })).toHaveCount(0);

@@ -3,6 +3,7 @@ import {
   account,
   apiLogin,
   expect,
+  openOperationLog,
   ownAccount,
   restCall,
   runId,
@@ -20,11 +21,7 @@ import {
 
 /** The operation log filtered to the users of this attempt (their names end in its run id). */
 async function ownLog(page: Page) {
-  await page.goto('/log-management/activation-log');
-  await page.getByLabel('用户', { exact: true }).fill(runId());
-  // Named 查询 alone once the first page has loaded (while loading it reads "loading 查询" and
-  // ignores clicks).
-  await page.getByRole('button', { name: /^查\s*询$/ }).click();
+  await openOperationLog(page, runId());
 }
 
 test.describe('read and refusal audit', () => {
