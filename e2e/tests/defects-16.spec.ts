@@ -200,6 +200,13 @@ test('context pages name their object in the tab: patient 360, CRF fill page, re
   const shown = ((await page.getByTestId('patient-name').textContent()) ?? '').trim();
   await expect(tab('/personalInformation/inHospitalView')).toContainText(shown);
   await screenshot(page, 'defects16-tab-patient');
+  // At 375 px the card's buttons go under the name instead of over it.
+  await page.setViewportSize({ width: 375, height: 800 });
+  const name = (await page.getByTestId('patient-name').boundingBox())!;
+  const search = (await page.getByRole('button', { name: '患者检索' }).boundingBox())!;
+  expect(search.y, 'the buttons sit below the name').toBeGreaterThanOrEqual(name.y + name.height - 1);
+  await screenshot(page, 'defects16-360-375');
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   await page.goto(`/crf-management/hepatopathyPoc?formId=${form.body.data.id}&record=new`);
   await expect(tab('/crf-management/hepatopathyPoc')).toContainText(`${formName} v1`, { timeout: 30_000 });
