@@ -342,3 +342,18 @@ export async function openOperationLog(page: Page, user: string) {
   await field.fill(user);
   await field.press('Enter');
 }
+
+/** A patient of the app made through the API with its clinical records (`{ table, row }` each); its id. */
+export async function patientWithRecords(
+  key: string,
+  patient: Record<string, unknown>,
+  records: Array<{ table: string; row: Record<string, unknown> }>,
+) {
+  const p = await restCall<{ id: number }>('POST', 'cdr/patients', key, patient);
+  expect(p.status, JSON.stringify(p.body)).toBe(200);
+  for (const r of records) {
+    const d = await restCall('POST', `cdr/patients/${p.body.data.id}/records`, key, r);
+    expect(d.status, JSON.stringify(d.body)).toBe(200);
+  }
+  return p.body.data.id;
+}

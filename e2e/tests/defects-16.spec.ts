@@ -3,6 +3,7 @@ import {
   account,
   apiLogin,
   expect,
+  patientWithRecords,
   preparedDataset,
   restCall,
   runId,
@@ -245,14 +246,12 @@ test('a research dataset preview shows a survival event as event / censored, not
   const code = `C22.9V${run}`;
   const ids: number[] = [];
   for (let i = 0; i < 2; i++) {
-    const p = await restCall<{ id: number }>('POST', 'cdr/patients', key, {
+    const patient = {
       mrn: `EVT${run}-${i}`,
       name: `生存患者${run}-${i + 1}`,
       gender: 1 + i,
       birthDate: `${1960 + i}-05-01`,
-    });
-    expect(p.status, JSON.stringify(p.body)).toBe(200);
-    ids.push(p.body.data.id);
+    };
     const rows = [
       { table: 'visits', row: { kind: 'inpatient', admitAt: '2024-01-10T08:00:00+08:00' } },
       {
@@ -267,10 +266,7 @@ test('a research dataset preview shows a survival event as event / censored, not
           }
         : { table: 'visits', row: { kind: 'outpatient', admitAt: '2024-04-20T09:00:00+08:00' } },
     ];
-    for (const r of rows) {
-      const d = await restCall('POST', `cdr/patients/${p.body.data.id}/records`, key, r);
-      expect(d.status, JSON.stringify(d.body)).toBe(200);
-    }
+    ids.push(await patientWithRecords(key, patient, rows));
   }
   const { id, rows } = await preparedDataset(
     key,

@@ -2,6 +2,7 @@ import {
   apiLogin,
   expect,
   openOperationLog,
+  patientWithRecords,
   preparedDataset,
   restCall,
   runId,
@@ -25,14 +26,12 @@ test.use({ viewport: { width: 1440, height: 900 } });
 async function patients(key: string, run: string, code: string) {
   const ids: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const p = await restCall<{ id: number }>('POST', 'cdr/patients', key, {
+    const patient = {
       mrn: `LBL${run}-${i}`,
       name: `标签患者${run}-${i + 1}`,
       gender: 1 + (i % 2),
       birthDate: `${1955 + i}-05-01`,
-    });
-    expect(p.status, JSON.stringify(p.body)).toBe(200);
-    ids.push(p.body.data.id);
+    };
     // Admitted 2024-01-10 08:00 with liver cancer; cirrhosis 36, 65 and 96 days and two hours later.
     const rows = [
       { table: 'visits', row: { kind: 'inpatient', admitAt: '2024-01-10T08:00:00+08:00' } },
@@ -45,10 +44,7 @@ async function patients(key: string, run: string, code: string) {
         row: { icd10: `K74.6Z${run}`, name: '肝硬化', diagnosedAt: `2024-0${2 + i}-15T10:00:00+08:00` },
       },
     ];
-    for (const r of rows) {
-      const d = await restCall('POST', `cdr/patients/${p.body.data.id}/records`, key, r);
-      expect(d.status, JSON.stringify(d.body)).toBe(200);
-    }
+    ids.push(await patientWithRecords(key, patient, rows));
   }
   return ids;
 }
