@@ -21,7 +21,6 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { audit } from '../audit/audit.js';
 import { defineMethod, registerEnvelope } from '../envelope/envelope.js';
 import { signedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
