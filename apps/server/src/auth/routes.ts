@@ -239,7 +239,7 @@ export async function authRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const s = signedIn(req.ctx);
       const productId = req.query.product_id ?? PRODUCT_ID;
-      const tag = await productMenusTag(app.db, s.userId, s.appId, productId);
+      const tag = productMenusTag(s.auth.aclVersion, s.userId, s.appId, productId);
       // The HTTP cache keeps no /api/ answer (no-store plugin): the web app keeps the last answer
       // itself and asks again with If-None-Match, so it never uses one without the server's word.
       reply.header('ETag', tag);

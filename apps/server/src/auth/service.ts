@@ -12,16 +12,7 @@ import {
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { type AuditEntry, audit } from '../audit/audit.js';
 import type { Tx } from '../db/client.js';
-import {
-  aclVersion,
-  appMembers,
-  appProducts,
-  apps,
-  functions,
-  loginAttempts,
-  menus,
-  users,
-} from '../db/schema/index.js';
+import { appMembers, appProducts, apps, functions, loginAttempts, menus, users } from '../db/schema/index.js';
 import type { RequestContext, SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.js';
@@ -262,13 +253,12 @@ export async function productMenusAndPermissions(
  * functions, migration 0007), the user, the app and the product, plus the revision of the
  * answer's shape and of the always-allowed routes (code, not data). A role edit changes the
  * version, so a browser that revalidates its kept answer never keeps stale menus. The version is
- * read before the answer is built: a change in between gives a newer answer under the older
- * tag, which the next request replaces. The answer is the same in every language.
+ * the one the session's permissions were read at (no second query): a change in between gives a
+ * newer answer under the older tag, which the next request replaces. The answer is the same in
+ * every language.
  */
-export async function productMenusTag(db: Tx, userId: number, appId: number, productId: number) {
-  const [row] = await db.select({ version: aclVersion.version }).from(aclVersion).where(eq(aclVersion.id, 1));
-  const version = String(row?.version ?? 0);
-  const basis = [MENUS_ANSWER_REVISION, version, userId, appId, productId].join('|');
+export function productMenusTag(aclVersionNow: number, userId: number, appId: number, productId: number) {
+  const basis = [MENUS_ANSWER_REVISION, aclVersionNow, userId, appId, productId].join('|');
   return `"m${createHash('sha256').update(basis).digest('base64url').slice(0, 22)}"`;
 }
 const MENUS_ANSWER_REVISION = `1:${ALWAYS_ALLOWED_ROUTES.join(',')}`;

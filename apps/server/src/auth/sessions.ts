@@ -104,6 +104,7 @@ export async function resolveSession(db: Db, key: string, ttlMs: number): Promis
       appId: row.appId,
       apiIds: perms.apiIds,
       routerNames: perms.routerNames,
+      aclVersion: Number(row.aclVersion ?? 0),
       scope: (row.scope as AuthContext['scope']) ?? null,
     },
   };

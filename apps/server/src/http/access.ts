@@ -27,6 +27,8 @@ export interface AuthContext {
   apiIds: ReadonlySet<string>;
   /** RouterNames of the menus the user's roles hold in the current app. */
   routerNames: ReadonlySet<string>;
+  /** The database's ACL version the permissions were read at (menus answer ETag). */
+  aclVersion: number;
   /** For free-access sessions: what the link opens. */
   scope: { kind: FreeScopeKind; objectId: string | null; keyId?: number } | null;
 }
