@@ -4,6 +4,7 @@ import {
   apiLogin,
   expect,
   type OwnAccount,
+  openOperationLog,
   ownAccount,
   restCall,
   runId,
@@ -103,10 +104,10 @@ test.describe
 
     test('the activity log shows each step with before and after', async ({ page }) => {
       await signInToWorkbench(page, ADMIN);
-      await page.goto('/log-management/activation-log');
-      // Other stories write the log at the same time: this administrator's rows are found by name.
-      await page.getByLabel('用户', { exact: true }).fill(ADMIN.username);
-      await page.getByRole('button', { name: /^查\s*询$/ }).click();
+      // Other stories write the log at the same time: this administrator's rows are found by name
+      // (filtered with Enter: the 查询 button can stay 'loading' when the page starts before the
+      // menus arrive, a known defect of the operation log).
+      await openOperationLog(page, ADMIN.username);
       await expect(page.getByRole('cell', { name: ADMIN.username, exact: true }).first()).toBeVisible();
       for (const action of ['新增角色', '修改角色权限', '新增用户', '停用用户']) {
         await expect(page.getByRole('cell', { name: action, exact: true }).first()).toBeVisible();

@@ -10,6 +10,8 @@ import { account, apiLogin, envelope, expect, runId, screenshot, signInToWorkben
 
 type Call = 'currentUser' | 'menus' | 'pageData';
 
+const HOLD_LIMIT_MS = 60_000;
+
 /** Which of the calls of interest a request is (envelope calls by their method). */
 function callOf(r: Request): Call | null {
   const url = new URL(r.url());
@@ -61,14 +63,16 @@ function signal() {
 
 /**
  * Holds the answer of one call until another call has started (or a generous limit passed, so a
- * page that waits for the held answer fails on its assertion, not on the test's time-out).
+ * page that waits for the held answer fails on its assertion, not on the test's time-out). The
+ * limit is longer than any wait of the story: at 15 s a loaded CI machine let the menus through
+ * before the page had drawn its data, and the skeleton the story looks for was gone.
  */
 async function holdUntil(page: Page, held: Call, until: Promise<void>) {
   await page.route(
     (url) => url.pathname.startsWith('/api/'),
     async (route) => {
       if (callOf(route.request()) === held)
-        await Promise.race([until, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+        await Promise.race([until, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS))]);
       await route.fallback();
     },
   );
@@ -78,6 +82,7 @@ test('a full load asks for the user and the menus together, starts the page data
   page,
 }) => {
   const admin = account('admin');
+  test.slow();
   const line = recordTimeline(page);
   await signInToWorkbench(page, admin);
   const menu = page.locator('.ant-pro-sider-menu');
@@ -100,7 +105,7 @@ test('a full load asks for the user and the menus together, starts the page data
   await holdUntil(page, 'currentUser', menusStarted.fired);
   await holdUntil(page, 'menus', release.fired);
   await page.goto('/system/user-manage');
-  await Promise.race([pageDataStarted.fired, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  await Promise.race([pageDataStarted.fired, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS))]);
   // The page shows its data while the menu still loads (its skeleton).
   await expect(page.getByRole('cell', { name: admin.username, exact: true })).toBeVisible();
   await expect(page.locator('.ant-pro-sider .ant-skeleton')).toBeVisible();

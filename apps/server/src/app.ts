@@ -15,6 +15,7 @@ import { clinicalRoutes } from './clinical/routes.js';
 import type { Config } from './config.js';
 import { crfRoutes } from './crf/routes.js';
 import { dataQcRoutes } from './data-qc/routes.js';
+import { AutoAnalyze } from './db/analyze.js';
 import { type Database, openDatabase } from './db/client.js';
 import { diseaseLibraryRoutes } from './disease-library/routes.js';
 import { healthRoutes } from './health/routes.js';
@@ -52,6 +53,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Demo accounts created by this start, or null when none were created. */
     demoAccounts: DemoAccount[] | null;
+    /** Planner statistics of the embedded database (null on PostgreSQL, whose autovacuum does it). */
+    statistics: AutoAnalyze | null;
   }
 }
 
@@ -89,6 +92,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('localToken', randomBytes(32).toString('base64url'));
   if (!opts.database) app.addHook('onClose', async () => database.close());
+  const statistics = database.kind === 'pglite' ? new AutoAnalyze(database, app.log) : null;
+  app.decorate('statistics', statistics);
+  if (statistics) {
+    app.addHook('onReady', async () => statistics.start());
+    app.addHook('preClose', async () => statistics.stop());
+  }
   const prepared = await prepareData(database.db, config);
   app.decorate('demoAccounts', prepared.demo);
 

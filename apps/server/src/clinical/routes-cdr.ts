@@ -1,10 +1,19 @@
-import { cdrBrowserPage, cdrOverview, cdrPatient, cdrRecordCreated, cdrTableInfo } from '@crdp/core';
+import {
+  cdrBrowserPage,
+  cdrDirectory,
+  cdrFieldProfile,
+  cdrOverview,
+  cdrPatient,
+  cdrRecordCreated,
+  cdrTableInfo,
+} from '@crdp/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { auditRead, filterNames } from '../audit/audit.js';
 import { appActor, signedIn } from '../http/context.js';
 import { restRoutes } from '../http/route.js';
 import { addRecord, browseRows, createPatient, overview, tableCatalogue, updatePatient } from './cdr.js';
+import { directory, fieldProfile } from './directory.js';
 import { patientOf, patientView } from './patient360.js';
 import { canSeeIdentity } from './privacy.js';
 import { CDR_TABLES, type CdrTable, patientInput, RECORD_TABLES, recordInputs } from './records.js';
@@ -134,5 +143,28 @@ export async function cdrRoutes(app: FastifyInstance) {
       answer: cdrOverview,
     },
     (req) => overview(app.db, appActor(req.ctx).appId),
+  );
+
+  api.get(
+    '/api/v0.1/cdr/directory',
+    {
+      access: { apiId: 'DataLakeDirectoryBrowsing.query' },
+      summary: 'The repository’s tables with the app’s row counts and each field’s filled rows',
+      answer: cdrDirectory,
+    },
+    (req) => directory(app.db, appActor(req.ctx).appId),
+  );
+
+  api.get(
+    '/api/v0.1/cdr/directory/field',
+    {
+      access: { apiId: 'DataLakeDirectoryBrowsing.get' },
+      summary:
+        'One field’s values in the app: most frequent, spread, years (identifying fields: counts only)',
+      // Names, not object ids: in the query (an app's directory has the same tables as any other's).
+      query: z.object({ table: z.enum(cdrTables), field: z.string().min(1).max(64) }),
+      answer: cdrFieldProfile,
+    },
+    (req) => fieldProfile(app.db, appActor(req.ctx).appId, req.query.table, req.query.field),
   );
 }

@@ -45,6 +45,8 @@ export const jobRoutes = fp(async (app: FastifyInstance) => {
     retentionDays: app.config.jobRetentionDays,
     log: app.log,
     onFinished: async (job) => {
+      // A job may have written many rows (an import, synthetic patients): fresh statistics first.
+      app.statistics?.nudge();
       if (!job.createdBy) return;
       await notify(app.db, {
         appId: job.appId,

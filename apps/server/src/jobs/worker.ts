@@ -293,6 +293,7 @@ export abstract class BaseJobQueue implements JobQueue {
       },
     };
     let finished: JobRow | undefined;
+    const startedAt = performance.now();
     try {
       let outcome: PgUpdateSetSource<typeof jobs>;
       try {
@@ -319,6 +320,17 @@ export abstract class BaseJobQueue implements JobQueue {
       if (!lost.signal.aborted) {
         [finished] = await this.db.update(jobs).set(outcome).where(mine).returning();
         if (!finished) claimLost();
+        // Kind, id and time only: what an operator needs to see slow or failing jobs.
+        else
+          this.log.info(
+            {
+              jobId: job.id,
+              kind: job.kind,
+              status: finished.status,
+              ms: Math.round(performance.now() - startedAt),
+            },
+            'job queue: job ended',
+          );
       }
     } catch (e) {
       if (!(e instanceof JobClaimLost))

@@ -55,6 +55,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   DataLakeDataResourceMaintenance: lazy(() => import('../pages/data-lake/ImportRecords')),
   DataLakeFullTextRetrieval: lazy(() => import('../pages/data-lake/FullTextRetrieval')),
   DataLakeCdrBrowser: lazy(() => import('../pages/data-lake/CdrBrowser')),
+  DataLakeDirectoryBrowsing: lazy(() => import('../pages/data-lake/DirectoryBrowsing')),
   DataLakeOverviews: lazy(() => import('../pages/data-lake/Overviews')),
   ZhuanbingLibraryList: lazy(() => import('../pages/disease-library/LibraryList')),
   ZhuanbingCreateLibrary: lazy(() => import('../pages/disease-library/CreateLibrary')),

@@ -9,6 +9,7 @@ import { hasPage } from '../app/pages';
 import { useSite } from '../app/queries';
 import { useSession } from '../app/session';
 import { readStored, STORED, writeStored } from '../app/storage';
+import { useNarrow } from '../components/table/narrow';
 import { AvatarMenu } from './AvatarMenu';
 import { Footer } from './Footer';
 import { HeaderActions } from './HeaderActions';
@@ -93,6 +94,7 @@ export function BasicLayout({
   const location = useLocation();
   const navigate = useNavigate();
   const mode = useDeviceMode();
+  const narrow = useNarrow();
   const [storedCollapsed, setStoredCollapsed] = useState(() => readStored(STORED.sidebarCollapsed, false));
   const [collapsed, setCollapsed] = useState(() => sidebarCollapsedFor(mode, storedCollapsed));
   // Device mode decides the sidebar state on each change of mode; the user's toggle is kept.
@@ -211,7 +213,8 @@ export function BasicLayout({
               : {}),
           },
           sider: dark ? DARK_SIDER : {},
-          pageContainer: route.wide ? { paddingInlinePageContainerContent: 8 } : {},
+          // A phone keeps its width for the page (ProLayout's default is 40 px each side).
+          pageContainer: route.wide || narrow ? { paddingInlinePageContainerContent: narrow ? 12 : 8 } : {},
         }}
         siderMenuType="sub"
       >

@@ -296,6 +296,57 @@ export const cdrOverview = z.object({
 });
 export type CdrOverview = z.infer<typeof cdrOverview>;
 
+// ---- Directory (目录浏览) --------------------------------------------------------------------
+
+/** How the directory profiles a field: ids and identifying fields show no values. */
+export const CDR_FIELD_KINDS = ['id', 'text', 'number', 'date', 'boolean', 'json'] as const;
+export type CdrFieldKind = (typeof CDR_FIELD_KINDS)[number];
+
+/** A field of a repository table: how many of the app's rows fill it. */
+export const cdrDirectoryField = z.object({
+  key: z.string(),
+  kind: z.enum(CDR_FIELD_KINDS),
+  filled: int,
+  /** Names, ID numbers, phones, addresses, source ids, free text: counted, never listed. */
+  identifying: z.boolean(),
+});
+export type CdrDirectoryField = z.infer<typeof cdrDirectoryField>;
+
+export const cdrDirectoryTable = z.object({ key: z.string(), rows: int, fields: z.array(cdrDirectoryField) });
+export type CdrDirectoryTable = z.infer<typeof cdrDirectoryTable>;
+
+export const cdrDirectory = z.object({ tables: z.array(cdrDirectoryTable) });
+export type CdrDirectory = z.infer<typeof cdrDirectory>;
+
+/** One field's values in the app: the most frequent, a number's spread, a date's years. */
+export const cdrFieldProfile = z.object({
+  table: z.string(),
+  field: z.string(),
+  kind: z.enum(CDR_FIELD_KINDS),
+  identifying: z.boolean(),
+  rows: int,
+  filled: int,
+  /** Distinct filled values; null for identifying fields (not even counted apart). */
+  distinct: int.nullable(),
+  /** Text, boolean: the ten most frequent values, most rows first. */
+  top: z.array(z.object({ value: z.string(), n: int })),
+  numeric: z
+    .object({
+      min: z.number(),
+      max: z.number(),
+      mean: z.number(),
+      p25: z.number(),
+      p50: z.number(),
+      p75: z.number(),
+    })
+    .nullable(),
+  /** Numbers: ten equal-width bins from min to max. */
+  histogram: z.array(z.object({ from: z.number(), to: z.number(), n: int })),
+  /** Dates: rows per year, oldest first. */
+  byYear: z.array(z.object({ year: z.string(), n: int })),
+});
+export type CdrFieldProfile = z.infer<typeof cdrFieldProfile>;
+
 // ---- Imports ---------------------------------------------------------------------------------
 
 /** A row an import refused, and why (in the reader's language; older rows keep their English). */

@@ -31,6 +31,7 @@ export const CDR_FIELD_LABELS = {
   nationalId: both('身份证号', 'National ID'),
   phone: both('电话', 'Phone'),
   address: both('地址', 'Address'),
+  contacts: both('联系人', 'Contacts'),
   source: both('来源', 'Source'),
   sourceId: both('来源编号', 'Source id'),
   createdAt: both('创建时间', 'Created'),
@@ -91,3 +92,13 @@ export function cdrFieldLabelKey(table: string, field: string): string {
   const own = `${table}.${field}`;
   return Object.hasOwn(CDR_FIELD_LABELS, own) ? own : field;
 }
+
+/** How the directory (目录浏览) profiles a field (`CDR_FIELD_KINDS`). */
+export const CDR_FIELD_KIND_LABELS = {
+  id: both('编号', 'Identifier'),
+  text: both('文本', 'Text'),
+  number: both('数值', 'Number'),
+  date: both('日期', 'Date'),
+  boolean: both('是/否', 'Yes/no'),
+  json: both('结构化', 'Structured'),
+} as const satisfies Record<string, LabelText>;

@@ -6,7 +6,7 @@ import type { NoticeKind } from '../contracts/system.js';
 import { TASK_STATUS_TABLE, type TaskStatus } from '../helpers/code-tables.js';
 import { AUDIT_ACTION_LABELS } from './audit-actions.js';
 import { AUDIT_ENTITY_LABELS } from './audit-entities.js';
-import { CDR_FIELD_LABELS, CDR_TABLE_LABELS } from './cdr.js';
+import { CDR_FIELD_KIND_LABELS, CDR_FIELD_LABELS, CDR_TABLE_LABELS } from './cdr.js';
 import { CHART_CHANNEL_LABELS, CHART_SUBTYPE_LABELS, CRF_ITEM_TYPE_LABELS } from './crf-chart.js';
 import type { LabelText } from './types.js';
 
@@ -121,6 +121,7 @@ export const LABEL_FAMILIES = {
   survivalEvent: SURVIVAL_EVENT_LABELS,
   cdrTable: CDR_TABLE_LABELS,
   cdrField: CDR_FIELD_LABELS,
+  cdrFieldKind: CDR_FIELD_KIND_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -143,4 +144,5 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   survivalEvent: both('结局', 'Outcome'),
   cdrTable: both('数据表', 'Table'),
   cdrField: both('字段', 'Field'),
+  cdrFieldKind: both('字段类型', 'Field kind'),
 };

@@ -4,6 +4,7 @@ import { getTableColumns, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { analyzeTables } from '../../db/analyze.js';
 import type { Db, Tx } from '../../db/client.js';
 import { CDR_TABLES, type CdrTable } from '../records.js';
 import { type Batch, emptyBatch, generatePatient, MAX_VISITS_PER_PATIENT } from './generate.js';
@@ -129,6 +130,8 @@ export async function seedSynthetic(db: Db, o: SeedOptions) {
   let next = o.from ?? 0;
   let done = next;
   let rows = 0;
+  let analysedAt = Math.max(done, size);
+  const cdrTables = TABLES.map((t) => CDR_TABLES[t].table as PgTable);
   const worker = async () => {
     const client = pool ? await pool.connect() : null;
     try {
@@ -142,6 +145,12 @@ export async function seedSynthetic(db: Db, o: SeedOptions) {
         const written = client ? await copyBatch(client, batch) : await insertBatch(db, batch);
         rows += written;
         done += to - from;
+        // Statistics as the tables grow (each time they double): a plan made while they were
+        // nearly empty (a seq scan per foreign-key check) is made again (db/analyze.ts).
+        if (done >= analysedAt * 2) {
+          analysedAt = done;
+          await analyzeTables(db, cdrTables);
+        }
         await o.onProgress?.(done, rows);
         if (o.pauseMs) await new Promise((r) => setTimeout(r, o.pauseMs));
       }
@@ -150,5 +159,7 @@ export async function seedSynthetic(db: Db, o: SeedOptions) {
     }
   };
   await Promise.all(Array.from({ length: pool ? (o.workers ?? 2) : 1 }, worker));
+  // The planner's statistics, before anyone queries the new rows (db/analyze.ts).
+  await analyzeTables(db, cdrTables);
   return { patients: done - (o.from ?? 0), rows };
 }

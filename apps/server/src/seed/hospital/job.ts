@@ -117,6 +117,7 @@ export async function runDemoPhase(app: FastifyInstance, { db, job, progress, si
       const from = startOf(index);
       const to = startOf(index + 1) || 100;
       await progress(from);
+      const startedAt = performance.now();
       await step.run({
         db,
         api,
@@ -129,6 +130,10 @@ export async function runDemoPhase(app: FastifyInstance, { db, job, progress, si
         .insert(seedMarks)
         .values({ name: stepMark(step.name) })
         .onConflictDoNothing();
+      app.log.info(
+        { step: step.name, ms: Math.round(performance.now() - startedAt) },
+        'demo hospital: step done',
+      );
     }
   } finally {
     await endSession(db, sessionId);

@@ -3,7 +3,9 @@ import type {
   CdrChildPage,
   CdrChildRow,
   CdrCsvFields,
+  CdrDirectory,
   CdrExamReport,
+  CdrFieldProfile,
   CdrImport,
   CdrImportDetail,
   CdrImportPage,
@@ -89,6 +91,10 @@ export const cdr = {
   tables: () => rest<CdrTableInfo[]>({ url: 'cdr/tables' }),
   rows: (q: Q) => rest<CdrBrowserPage>({ url: 'cdr/rows', params: q }),
   overview: () => rest<CdrOverview>({ url: 'cdr/overview' }),
+  /** The directory (目录浏览): each table's rows and each field's filled rows. */
+  directory: () => rest<CdrDirectory>({ url: 'cdr/directory' }),
+  fieldProfile: (table: string, field: string) =>
+    rest<CdrFieldProfile>({ url: 'cdr/directory/field', params: { table, field } }),
   /** Registers a patient by hand (the server checks the national ID again). */
   createPatient: (input: CdrPatientInput) =>
     rest<CdrPatient>({ url: 'cdr/patients', method: 'POST', data: input }),

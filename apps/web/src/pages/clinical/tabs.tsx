@@ -70,7 +70,7 @@ export function InHospitalTab({ person, t }: { person: Person; t: T }) {
           title={t('vital.title')}
           extra={
             <Select
-              style={{ width: 260 }}
+              style={{ width: 260, maxWidth: '100%' }}
               placeholder={t('visit.pick')}
               value={visitId ?? current?.id}
               onChange={setVisitId}
@@ -405,7 +405,7 @@ export function PatientFormsTab({ id, t }: { id: number; t: T }) {
       <Space style={{ marginBottom: 12 }}>
         {t('crf.form')}
         <Select
-          style={{ width: 280 }}
+          style={{ width: 280, maxWidth: '100%' }}
           value={chosen}
           onChange={setFormId}
           options={(forms.data?.items ?? []).map((f) => ({ value: f.id, label: f.name }))}

@@ -1,4 +1,4 @@
-import { type ActionType, ProTable } from '@ant-design/pro-components';
+import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
 import { CRF_REASON_MAX } from '@crdp/crf';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -20,6 +20,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Authorized } from '../../components/Authorized';
 import { CRF_NS } from '../../components/crf/i18n';
 import { LinkButton } from '../../components/crf/LinkButton';
+import { useNarrowTable } from '../../components/table/narrow';
 import { useTabObject } from '../../shell/useTabs';
 import { type CrfRecordRow, crfApi } from './api';
 import { RecordEditor, StatusTag } from './RecordEditor';
@@ -37,6 +38,7 @@ export default function Records() {
   const [deleting, setDeleting] = useState<CrfRecordRow | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [deleteForm] = AntForm.useForm<{ reason: string }>();
+  const narrowTable = useNarrowTable();
   const forms = useQuery({
     queryKey: ['crf', 'forms', 'published'],
     queryFn: () => crfApi.forms({ page: 1, size: 500, status: 'active' }),
@@ -46,7 +48,7 @@ export default function Records() {
 
   const picker = (
     <Select
-      style={{ width: 280 }}
+      style={{ width: 280, maxWidth: '100%' }}
       placeholder={t('records.pickForm')}
       value={formId ?? undefined}
       options={(forms.data?.items ?? [])
@@ -123,6 +125,7 @@ export default function Records() {
     </Modal>
   );
 
+  const idColumn: ProColumns<CrfRecordRow> = { title: 'ID', dataIndex: 'id', width: 80 };
   return (
     <>
       {deleteDialog}
@@ -147,8 +150,10 @@ export default function Records() {
             </Authorized>
           ) : null,
         ]}
+        {...narrowTable}
         columns={[
-          { title: 'ID', dataIndex: 'id', width: 80 },
+          // On a phone the subject comes first: the column that stays in sight (useNarrowTable).
+          ...(narrowTable.className ? [] : [idColumn]),
           {
             title: t('records.subject'),
             dataIndex: 'subjectCode',
@@ -168,6 +173,7 @@ export default function Records() {
                 </Space>
               ),
           },
+          ...(narrowTable.className ? [idColumn] : []),
           { title: t('records.version'), dataIndex: 'version', render: (_, r) => `v${r.version}` },
           {
             title: t('records.status'),

@@ -1,9 +1,11 @@
-import type { CdrBrowserRow } from '@crdp/core';
+import { type CdrBrowserRow, cdrFieldLabelKey } from '@crdp/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Form, Input, InputNumber, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { currentLocale } from '../../app/i18n';
+import { useLabel } from '../../app/labels';
 import { Authorized } from '../../components/Authorized';
 import { CutText } from '../../components/CutText';
 import { cdr } from '../clinical/api';
@@ -18,6 +20,7 @@ const show = (v: unknown) =>
 export default function CdrBrowser() {
   const { t } = useTranslation(CLINICAL_NS);
   const locale = currentLocale();
+  const word = useLabel();
   const qc = useQueryClient();
   const tables = useQuery({ queryKey: ['cdr-tables'], queryFn: cdr.tables });
   const [filters, setFilters] = useState<Record<string, string | number | undefined>>({ table: 'patients' });
@@ -35,6 +38,11 @@ export default function CdrBrowser() {
       title={t('cdr.title')}
       extra={
         <Space wrap>
+          <Authorized apiId="DataLakeDirectoryBrowsing.query">
+            <Link to={`/data-lake/directory-browsing?table=${filters.table}`} data-testid="open-directory">
+              {t('directory.open')}
+            </Link>
+          </Authorized>
           <Authorized apiId="DataLakeDataResourceMaintenance.import">
             <PatientFormButton onSaved={() => qc.invalidateQueries({ queryKey: ['cdr-rows'] })} />
           </Authorized>
@@ -92,10 +100,8 @@ export default function CdrBrowser() {
         dataSource={rows.data?.items ?? []}
         pagination={false}
         columns={columns.map((c) => ({
-          title:
-            filters.table === 'patients' && c === 'name'
-              ? t('patient.name')
-              : t(`cdr.columns.${c}`, { defaultValue: c }),
+          // The labelling layer's words (a patient's name is 姓名, a diagnosis's 名称).
+          title: word('cdrField', cdrFieldLabelKey(String(filters.table), c)),
           dataIndex: c,
           // Spec 001's truncation (full-width characters count 2), whole text on hover.
           render: (v: unknown) => <CutText text={show(v)} />,

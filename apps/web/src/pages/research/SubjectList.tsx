@@ -26,7 +26,8 @@ export default function SubjectList({ target = 'subject-list/project-data' }: { 
     <ProTable<SubjectListItem>
       rowKey="id"
       headerTitle={t('list.title')}
-      search={{ labelWidth: 'auto', defaultCollapsed: false }}
+      // On a phone the four filters start folded: the list comes first.
+      search={{ labelWidth: 'auto', defaultCollapsed: narrowTable.className !== undefined }}
       pagination={{ defaultPageSize: 10 }}
       toolBarRender={() => [
         <Button
