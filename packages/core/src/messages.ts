@@ -125,7 +125,7 @@ const catalogue = {
     'zh-CN': '请求被拒绝（HTTP {status}）：{detail}',
     'en-US': 'The request was rejected (HTTP {status}): {detail}',
   },
-  'entity.notFound': { 'zh-CN': '{entity} 不存在', 'en-US': '{entity} not found' },
+  'entity.notFound': { 'zh-CN': '{entity}不存在', 'en-US': '{entity} not found' },
   'job.abandoned': {
     'zh-CN': '运行该作业的进程 {attempts} 次停止响应，作业已放弃，请重试',
     'en-US':

@@ -1,4 +1,4 @@
-import { functionWords, type Locale, type MessageKey } from '@crdp/core';
+import { AUDIT_ENTITY_LABELS, functionWords, type Locale, type MessageKey } from '@crdp/core';
 
 /** A text in both languages of the product; the error handler picks the request's. */
 export interface Bilingual {
@@ -52,4 +52,28 @@ export const forbidden = (key: MessageKey = 'auth.forbidden', values: Record<str
 /** A refusal for want of a function, named in words (用户管理 · 查询) with its ApiId kept for programs. */
 export const forbiddenFunction = (apiId: string) =>
   new AppError(403, 'auth.forbidden', { apiId, function: functionWords(apiId) });
-export const notFound = (entity: string) => new AppError(404, 'entity.notFound', { entity });
+
+/** Words for what a 404 names that the operation log's entity labels do not hold. */
+const NOT_FOUND_WORDS: Record<string, Bilingual> = {
+  audit: bilingual('操作日志记录', 'Operation log entry'),
+  task: bilingual('分析任务', 'Analysis task'),
+  visit: bilingual('就诊', 'Visit'),
+  chart: bilingual('图表', 'Chart'),
+  dashboard: bilingual('仪表盘', 'Dashboard'),
+  topic: bilingual('多中心课题', 'Multi-center topic'),
+  export: bilingual('导出文件', 'Export file'),
+  crf_form_version: bilingual('表单版本', 'Form version'),
+  exam_report: bilingual('检查报告', 'Exam report'),
+  omop_file: bilingual('OMOP 导出文件', 'OMOP export file'),
+};
+
+/**
+ * A 404 naming what was not found in words (病种不存在 / Disease not found), never by its code:
+ * `entity` is an entity of the operation log's labels or of the list above.
+ */
+export const notFound = (entity: string) => {
+  const key = entity.replace(/ /g, '_');
+  const words: Bilingual | undefined =
+    NOT_FOUND_WORDS[key] ?? (AUDIT_ENTITY_LABELS as Record<string, Bilingual>)[key];
+  return new AppError(404, 'entity.notFound', { entity: words ?? entity });
+};
