@@ -28,7 +28,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditRead } from '../audit/audit.js';
 import type { RequestContext } from '../http/context.js';
-import { CSV_TYPE, sendAttachment, XLSX_TYPE } from '../http/reply.js';
+import { CSV_TYPE, deleted, sendAttachment, XLSX_TYPE } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
 import {
   diseaseLibraryStatistics,
@@ -290,9 +290,6 @@ export async function analysisRoutes(app: FastifyInstance) {
       params: libraryTemplateParams,
       answer: z.null(),
     },
-    async (req) => {
-      await deleteTemplate(actorOf(req.ctx), req.params.templateId);
-      return null;
-    },
+    (req) => deleted(deleteTemplate(actorOf(req.ctx), req.params.templateId)),
   );
 }

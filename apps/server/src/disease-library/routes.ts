@@ -31,6 +31,7 @@ import { auditRead, filterNames } from '../audit/audit.js';
 import { countPatients } from '../cohort/compile.js';
 import { sendIssues } from '../crf/evaluate.js';
 import { SubmissionInvalid } from '../crf/records.js';
+import { deleted } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
 import { analysisRoutes } from './analysis-routes.js';
 import { computeIndicator } from './compute.js';
@@ -150,10 +151,7 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
       params: libraryParams,
       answer: z.null(),
     },
-    async (req) => {
-      await deleteLibrary(actorOf(req.ctx), req.params.id);
-      return null;
-    },
+    (req) => deleted(deleteLibrary(actorOf(req.ctx), req.params.id)),
   );
 
   api.post(

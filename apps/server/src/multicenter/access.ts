@@ -30,3 +30,10 @@ export async function topicFor(db: Tx, appId: number, id: number) {
   if (!row) throw notFound('topic');
   return { topic: row.t, role: row.role as 'lead' | 'member' };
 }
+
+/** The topic, when this app is its leading center: 404 if it does not take part, 403 if it only takes part. */
+export async function ledTopic(db: Tx, appId: number, id: number) {
+  const { topic, role } = await topicFor(db, appId, id);
+  if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
+  return topic;
+}

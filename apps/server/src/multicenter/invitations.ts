@@ -15,7 +15,7 @@ import { appProducts, apps, mcTopicCenters, mcTopics } from '../db/schema/index.
 import type { RequestContext, SignedIn } from '../http/context.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
 import { readConfigValue } from '../site/service.js';
-import { assertMultiCenter, topicFor } from './access.js';
+import { assertMultiCenter, ledTopic, topicFor } from './access.js';
 
 /**
  * Membership of a topic: the leading center invites apps in multi-center mode, may withdraw an
@@ -89,8 +89,7 @@ const appName = async (db: Tx, appId: number) =>
 export async function inviteCenter(ctx: SignedIn, id: number, input: McInviteInput): Promise<McInvited> {
   const { db, appId } = ctx;
   await assertMultiCenter(db, appId);
-  const { topic, role } = await topicFor(db, appId, id);
-  if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
+  const topic = await ledTopic(db, appId, id);
   const field = input.appId !== undefined ? 'appId' : 'appCode';
   const found = await invitableApp(
     db,
@@ -126,8 +125,7 @@ export async function withdrawInvitation(
   centerAppId: number,
 ): Promise<McWithdrawn> {
   const { db, appId } = ctx;
-  const { topic, role } = await topicFor(db, appId, id);
-  if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
+  const topic = await ledTopic(db, appId, id);
   const lead = await appName(db, appId);
   return db.transaction(async (tx) => {
     const [row] = await tx

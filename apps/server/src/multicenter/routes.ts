@@ -25,9 +25,10 @@ import {
   mcWithdrawn,
   type TaskStatus,
 } from '@crdp/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { signedIn } from '../http/context.js';
+import { ownedPath } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
 import { topicFor } from './access.js';
 import { enterCase, ownCases, ownPatients } from './cases.js';
@@ -50,19 +51,12 @@ import {
   updateSettings,
 } from './topics.js';
 
-const params = mcTopicParams;
-
 /** Multi-center research: topics, protocol, each center's cases, pooled aggregates, detection. */
 export async function multiCenterRoutes(app: FastifyInstance) {
   const tags = ['multi-center'];
   const api = restRoutes(app, { tags });
   /** A topic this center does not take part in is not found, whatever the body says. */
-  const ownTopic = async (req: FastifyRequest) => {
-    const id = Number((req.params as { id?: string }).id);
-    if (Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 && req.auth)
-      await topicFor(app.db, req.auth.appId, id);
-  };
-  const owned = { ownedIds: ownedTopicIds };
+  const topicPath = ownedPath(mcTopicParams, ownedTopicIds, (appId, p) => topicFor(app.db, appId, p.id));
 
   api.get(
     '/api/v0.1/mc/topics',
@@ -87,10 +81,8 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id',
     {
       access: { apiId: 'MultiCenterTopicDescription.get' },
-      ...owned,
+      ...topicPath,
       summary: 'Protocol, variables and centers',
-      params,
-      preValidation: ownTopic,
       answer: mcTopicDetail,
     },
     (req) => topicDescription(app.db, req.auth!.appId, req.params.id),
@@ -99,11 +91,9 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/protocol',
     {
       access: { apiId: 'MultiCenterTopicDescription.edit' },
-      ...owned,
+      ...topicPath,
       summary: 'Change the protocol (leading center)',
-      params,
       body: mcProtocol,
-      preValidation: ownTopic,
       answer: mcTopicRow,
     },
     (req) => updateProtocol(signedIn(req.ctx), req.params.id, req.body),
@@ -112,10 +102,8 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/cases',
     {
       access: { apiId: 'MultiCenterTopics.get' },
-      ...owned,
+      ...topicPath,
       summary: 'This center’s own cases',
-      params,
-      preValidation: ownTopic,
       answer: z.array(mcOwnCase),
     },
     (req) => ownCases(app.db, req.auth!.appId, req.params.id),
@@ -124,11 +112,9 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/cases',
     {
       access: { apiId: 'MultiCenterTopics.edit' },
-      ...owned,
+      ...topicPath,
       summary: 'Enter a case for one of this center’s patients',
-      params,
       body: mcCaseInput,
-      preValidation: ownTopic,
       answer: mcCaseSaved,
     },
     (req) => enterCase(signedIn(req.ctx), req.params.id, req.body),
@@ -146,11 +132,9 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/status',
     {
       access: { apiId: 'MultiCenterTopicDescription.edit' },
-      ...owned,
+      ...topicPath,
       summary: 'Move the topic to another status (leading center; 409 lists the allowed moves)',
-      params,
       body: mcMoveInput,
-      preValidation: ownTopic,
       answer: mcMoved,
     },
     (req) => moveTopic(signedIn(req.ctx), req.params.id, req.body.to as TaskStatus),
@@ -159,11 +143,9 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/patients',
     {
       access: { apiId: 'MultiCenterTopics.edit' },
-      ...owned,
+      ...topicPath,
       summary: 'This center’s own patients, to pick one for a case (names masked)',
-      params,
       query: mcPatientsQuery,
-      preValidation: ownTopic,
       answer: z.array(mcPatientOption),
     },
     (req) => ownPatients(app.db, req.auth!.appId, req.params.id, req.query.keyword),
@@ -175,11 +157,9 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/centers',
     {
       access: manage,
-      ...owned,
+      ...topicPath,
       summary: 'Invite a center in multi-center mode, by id or code (leading center)',
-      params,
       body: mcInviteInput,
-      preValidation: ownTopic,
       answer: mcInvited,
     },
     (req) => inviteCenter(signedIn(req.ctx), req.params.id, req.body),
@@ -188,11 +168,9 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/withdraw',
     {
       access: manage,
-      ...owned,
+      ...topicPath,
       summary: 'Withdraw an unanswered invitation (leading center)',
-      params,
       body: mcWithdrawInput,
-      preValidation: ownTopic,
       answer: mcWithdrawn,
     },
     (req) => withdrawInvitation(signedIn(req.ctx), req.params.id, req.body.appId),
@@ -201,10 +179,8 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/leave',
     {
       access: manage,
-      ...owned,
+      ...topicPath,
       summary: 'Stop taking part in a topic (participating center)',
-      params,
-      preValidation: ownTopic,
       answer: mcCenterAnswer,
     },
     (req) => leaveTopic(signedIn(req.ctx), req.params.id),
@@ -213,11 +189,9 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/settings',
     {
       access: manage,
-      ...owned,
+      ...topicPath,
       summary: 'Minimum count of a pooled cell of another center (leading center; 1–100)',
-      params,
       body: mcSettingsInput,
-      preValidation: ownTopic,
       answer: mcSettings,
     },
     (req) => updateSettings(signedIn(req.ctx), req.params.id, req.body),
@@ -236,9 +210,9 @@ export async function multiCenterRoutes(app: FastifyInstance) {
       `/api/v0.1/mc/invitations/:id/${reply}`,
       {
         access: manage,
-        ...owned,
+        ownedIds: ownedTopicIds,
         summary: `${reply === 'accept' ? 'Accept' : 'Decline'} an invitation to a topic`,
-        params,
+        params: mcTopicParams,
         answer: mcCenterAnswer,
       },
       (req) => answerInvitation(signedIn(req.ctx), req.params.id, reply),
@@ -247,10 +221,8 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/pooled',
     {
       access: { apiId: 'MultiCenterTopics.get' },
-      ...owned,
+      ...topicPath,
       summary: 'Pooled de-identified aggregates',
-      params,
-      preValidation: ownTopic,
       answer: mcPooled,
     },
     (req) => pooled(app.db, req.auth!.appId, req.params.id),
@@ -259,10 +231,8 @@ export async function multiCenterRoutes(app: FastifyInstance) {
     '/api/v0.1/mc/topics/:id/detection',
     {
       access: { apiId: 'MultiCenterDetection.query' },
-      ...owned,
+      ...topicPath,
       summary: 'Data checks per center',
-      params,
-      preValidation: ownTopic,
       answer: z.array(mcCenterCheck),
     },
     (req) => detection(app.db, req.auth!.appId, req.params.id, req.ctx.locale),

@@ -15,13 +15,13 @@ import {
 } from '@crdp/core';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { type AuditEntry, audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { apps, mcTopicCenters, mcTopicStatusLog, mcTopics } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { statusLabel, TRANSITIONS } from '../research/status.js';
-import { assertMultiCenter, topicFor } from './access.js';
+import { assertMultiCenter, ledTopic, topicFor } from './access.js';
 import { auditBothSides, invitableApp, noSuchCenter } from './invitations.js';
 
 /**
@@ -178,32 +178,45 @@ export async function topicDescription(db: Tx, appId: number, id: number): Promi
   };
 }
 
-export async function updateProtocol(ctx: SignedIn, id: number, protocol: McProtocol): Promise<TopicRow> {
+/**
+ * Changes columns of a topic this app leads, in one transaction with its audit row: `audited`
+ * names the action and what the row shows before and after.
+ */
+async function updateLedTopic(
+  ctx: SignedIn,
+  id: number,
+  set: Partial<typeof mcTopics.$inferInsert>,
+  audited: (
+    before: typeof mcTopics.$inferSelect,
+    after: typeof mcTopics.$inferSelect,
+  ) => Pick<AuditEntry, 'action' | 'before' | 'after'>,
+) {
   const { db, appId } = ctx;
-  const { topic, role } = await topicFor(db, appId, id);
-  if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
+  const topic = await ledTopic(db, appId, id);
   return db.transaction(async (tx) => {
     const [after] = await tx
       .update(mcTopics)
-      .set({ protocol, updatedAt: new Date() })
+      .set({ ...set, updatedAt: new Date() })
       .where(eq(mcTopics.id, id))
       .returning();
-    await audit(tx, ctx, {
-      action: 'update',
-      entity: 'mc_topic',
-      entityId: id,
-      before: topic.protocol,
-      after: protocol,
-    });
-    return topicRow(after!);
+    await audit(tx, ctx, { entity: 'mc_topic', entityId: id, ...audited(topic, after!) });
+    return after!;
   });
+}
+
+export async function updateProtocol(ctx: SignedIn, id: number, protocol: McProtocol): Promise<TopicRow> {
+  const after = await updateLedTopic(ctx, id, { protocol }, (topic) => ({
+    action: 'update',
+    before: topic.protocol,
+    after: protocol,
+  }));
+  return topicRow(after);
 }
 
 /** The leading center moves the topic; an illegal move is refused with the moves allowed now. */
 export async function moveTopic(ctx: SignedIn, id: number, to: TaskStatus): Promise<McMoved> {
   const { db, appId } = ctx;
-  const { topic, role } = await topicFor(db, appId, id);
-  if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
+  const topic = await ledTopic(db, appId, id);
   const from = topic.status;
   const allowed = topicMoves(from);
   if (!allowed.includes(to))
@@ -250,24 +263,12 @@ export async function moveTopic(ctx: SignedIn, id: number, to: TaskStatus): Prom
 
 /** The leading center sets the minimum count of a pooled cell (audited with before and after). */
 export async function updateSettings(ctx: SignedIn, id: number, input: McSettingsInput): Promise<McSettings> {
-  const { db, appId } = ctx;
-  const { topic, role } = await topicFor(db, appId, id);
-  if (role !== 'lead') throw new AppError(403, 'multiCenter.notLead');
-  return db.transaction(async (tx) => {
-    const [after] = await tx
-      .update(mcTopics)
-      .set({ minCellCount: input.minCellCount, updatedAt: new Date() })
-      .where(eq(mcTopics.id, id))
-      .returning();
-    await audit(tx, ctx, {
-      action: 'settings',
-      entity: 'mc_topic',
-      entityId: id,
-      before: { minCellCount: topic.minCellCount },
-      after: { minCellCount: after!.minCellCount },
-    });
-    return { id, minCellCount: after!.minCellCount };
-  });
+  const after = await updateLedTopic(ctx, id, { minCellCount: input.minCellCount }, (topic, row) => ({
+    action: 'settings',
+    before: { minCellCount: topic.minCellCount },
+    after: { minCellCount: row.minCellCount },
+  }));
+  return { id, minCellCount: after.minCellCount };
 }
 
 export async function ownedTopicIds(db: Db, appId: number) {

@@ -26,11 +26,12 @@ import {
   researchTeam,
   researchTypePatch,
 } from '@crdp/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { auditRead } from '../audit/audit.js';
 import { countPatients } from '../cohort/compile.js';
 import { notFound } from '../http/errors.js';
+import { deleted, ownedPath } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
 import { ANALYSIS_KIND, analysisJob, listAnalyses, requestAnalysis, taskResult } from './analysis.js';
 import { variableCatalogue } from './catalogue.js';
@@ -77,7 +78,6 @@ import {
 } from './subjects.js';
 import { createType, deleteType, listTypes, ownedTypeCodes, typeExists, updateType } from './types.js';
 
-/** The answer of a delete: `data` is null. */
 const paging = {
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   size: z.coerce.number().int().min(1).max(200).default(20),
@@ -90,22 +90,11 @@ export async function researchRoutes(app: FastifyInstance) {
   await statisticsRoutes(app);
   const tags = ['research'];
   const api = restRoutes(app, { tags });
-  /** Another app's subject is not found, whatever the body says: ownership is checked before the body. */
-  const ownSubject = async (req: FastifyRequest) => {
-    const id = Number((req.params as { id?: string }).id);
-    if (Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 && req.auth)
-      await subjectOf(app.db, req.auth.appId, id);
-  };
-  const ownType = async (req: FastifyRequest) => {
-    const code = String((req.params as { code?: string }).code ?? '');
-    if (
-      req.auth &&
-      /^[a-zA-Z][a-zA-Z0-9-]{0,39}$/.test(code) &&
-      !(await typeExists(app.db, req.auth.appId, code))
-    )
-      throw notFound('research_project_type');
-  };
-  const owned = { ownedIds: ownedSubjectIds };
+  /** Another app's subject or type is not found, whatever the body says: ownership is checked before the body. */
+  const subjectPath = ownedPath(subjectParams, ownedSubjectIds, (appId, p) => subjectOf(app.db, appId, p.id));
+  const typePath = ownedPath(typeParams, ownedTypeCodes, async (appId, p) => {
+    if (!(await typeExists(app.db, appId, p.code))) throw notFound('research_project_type');
+  });
 
   api.get(
     '/api/v0.1/research/status-table',
@@ -136,11 +125,9 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/types/:code',
     {
       access: { apiId: 'ResearchProjectType.edit' },
-      ownedIds: ownedTypeCodes,
+      ...typePath,
       summary: 'Rename a project type',
-      params: typeParams,
       body: researchTypePatch,
-      preValidation: ownType,
       answer: researchProjectTypeRecord,
     },
     (req) => updateType(app.db, actorOf(req.ctx), req.params.code, req.body),
@@ -149,16 +136,11 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/types/:code',
     {
       access: { apiId: 'ResearchProjectType.delete' },
-      ownedIds: ownedTypeCodes,
+      ...typePath,
       summary: 'Delete an unused project type',
-      params: typeParams,
-      preValidation: ownType,
       answer: z.null(),
     },
-    async (req) => {
-      await deleteType(app.db, actorOf(req.ctx), req.params.code);
-      return null;
-    },
+    (req) => deleted(deleteType(app.db, actorOf(req.ctx), req.params.code)),
   );
 
   api.post(
@@ -206,10 +188,8 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id',
     {
       access: { apiId: 'ResearchSubjectList.get' },
-      ...owned,
+      ...subjectPath,
       summary: 'A subject with members, status history and allowed moves',
-      params: subjectParams,
-      preValidation: ownSubject,
       answer: researchSubjectView,
     },
     async (req) => {
@@ -224,11 +204,9 @@ export async function researchRoutes(app: FastifyInstance) {
     {
       // The PI manages the team even without the edit function; the check is in setMembers.
       access: 'session',
-      ...owned,
+      ...subjectPath,
       summary: 'Replace the members of a subject (PI or the subject edit function)',
-      params: subjectParams,
       body: membersInput,
-      preValidation: ownSubject,
       answer: researchTeam,
     },
     (req) => setMembers(app.db, actorOf(req.ctx), req.params.id, req.body),
@@ -237,10 +215,8 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/crf-items',
     {
       access: { apiId: 'ResearchDataReduction.query' },
-      ...owned,
+      ...subjectPath,
       summary: 'Items of the subject’s CRF form (latest published version) that can be dataset columns',
-      params: subjectParams,
-      preValidation: ownSubject,
       answer: researchCrfItems,
     },
     async (req) => {
@@ -271,11 +247,9 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id',
     {
       access: { apiId: 'ResearchSubjectList.edit' },
-      ...owned,
+      ...subjectPath,
       summary: 'Change a subject (design only before data preparation)',
-      params: subjectParams,
       body: subjectPatch,
-      preValidation: ownSubject,
       answer: researchSubjectRecord,
     },
     (req) => updateSubject(app.db, actorOf(req.ctx), req.params.id, req.body),
@@ -284,26 +258,19 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id',
     {
       access: { apiId: 'ResearchSubjectList.delete' },
-      ...owned,
+      ...subjectPath,
       summary: 'Delete a staged or closed subject',
-      params: subjectParams,
-      preValidation: ownSubject,
       answer: z.null(),
     },
-    async (req) => {
-      await deleteSubject(app.db, actorOf(req.ctx), req.params.id);
-      return null;
-    },
+    (req) => deleted(deleteSubject(app.db, actorOf(req.ctx), req.params.id)),
   );
   api.post(
     '/api/v0.1/research/subjects/:id/status',
     {
       access: { apiId: 'ResearchSubjectList.edit' },
-      ...owned,
+      ...subjectPath,
       summary: 'Move a subject to another status',
-      params: subjectParams,
       body: moveInput,
-      preValidation: ownSubject,
       answer: researchMoved,
     },
     (req) => moveSubject(app.db, actorOf(req.ctx), req.params.id, req.body.to, req.body.reason),
@@ -312,11 +279,9 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/recruit',
     {
       access: { apiId: 'ResearchSubjectList.edit' },
-      ...owned,
+      ...subjectPath,
       summary: 'Recruit patients by the criteria or by id',
-      params: subjectParams,
       body: recruitInput,
-      preValidation: ownSubject,
       answer: researchRecruited,
     },
     (req) => recruit(app.db, actorOf(req.ctx), req.params.id, req.body),
@@ -325,11 +290,9 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/data',
     {
       access: { apiId: 'ResearchProjectData.query' },
-      ...owned,
+      ...subjectPath,
       summary: 'The enrolled cohort by variables',
-      params: subjectParams,
       query: z.object(paging),
-      preValidation: ownSubject,
       answer: researchProjectData,
     },
     async (req) => {
@@ -351,10 +314,8 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/report',
     {
       access: { apiId: 'ResearchReport.get' },
-      ...owned,
+      ...subjectPath,
       summary: 'Recruitment, completeness and key statistics',
-      params: subjectParams,
-      preValidation: ownSubject,
       answer: researchReport,
     },
     (req) => subjectReport(app.db, actorOf(req.ctx), req.params.id),
@@ -363,10 +324,8 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/datasets',
     {
       access: { apiId: 'ResearchDataReduction.query' },
-      ...owned,
+      ...subjectPath,
       summary: 'Analysis datasets of a subject',
-      params: subjectParams,
-      preValidation: ownSubject,
       answer: z.array(researchDataset),
     },
     (req) => listDatasets(app.db, req.auth!.appId, req.params.id),
@@ -375,11 +334,9 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/datasets',
     {
       access: { apiId: 'ResearchDataReduction.edit' },
-      ...owned,
+      ...subjectPath,
       summary: 'Build an analysis dataset (a background job)',
-      params: subjectParams,
       body: datasetInput,
-      preValidation: ownSubject,
       answer: researchDatasetQueued,
     },
     async (req) => {
@@ -420,10 +377,8 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/analyses',
     {
       access: { apiId: 'ResearchAnalysisMiningIndex.query' },
-      ...owned,
+      ...subjectPath,
       summary: 'Analyses run on a subject',
-      params: subjectParams,
-      preValidation: ownSubject,
       answer: z.array(researchAnalysis),
     },
     (req) => listAnalyses(app.db, req.auth!.appId, req.params.id, req.locale),
@@ -432,11 +387,9 @@ export async function researchRoutes(app: FastifyInstance) {
     '/api/v0.1/research/subjects/:id/analyses',
     {
       access: { apiId: 'ResearchAnalysisMiningIndex.query' },
-      ...owned,
+      ...subjectPath,
       summary: 'Run an analysis on a dataset (a background job)',
-      params: subjectParams,
       body: analysisInput,
-      preValidation: ownSubject,
       answer: researchAnalysisQueued,
     },
     async (req) => {

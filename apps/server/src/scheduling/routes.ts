@@ -25,6 +25,7 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { signedIn } from '../http/context.js';
 import { notFound } from '../http/errors.js';
+import { deleted } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
 import { findJob } from '../jobs/runner.js';
 import { scheduleTimezone } from './cron.js';
@@ -236,10 +237,7 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
       params: scheduleParams,
       answer: z.null(),
     },
-    async (req) => {
-      await deleteSchedule(env(), signedIn(req.ctx), req.params.id);
-      return null;
-    },
+    (req) => deleted(deleteSchedule(env(), signedIn(req.ctx), req.params.id)),
   );
   api.post(
     `${P}/schedules/:id/enable`,
