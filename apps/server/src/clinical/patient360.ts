@@ -14,21 +14,10 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
-import {
-  allergies,
-  diagnoses,
-  documents,
-  examReports,
-  labResults,
-  operations,
-  orders,
-  patients,
-  physicalExams,
-  visits,
-  vitalSigns,
-} from '../db/schema/index.js';
+import { examReports, patients, visits, vitalSigns } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
 import { maskNationalId, maskPhone } from './privacy.js';
+import { CDR_TABLES } from './records.js';
 
 export type PatientRow = typeof patients.$inferSelect;
 /** A patient as the API answers it (the `cdrPatient` contract). */
@@ -109,18 +98,9 @@ export async function patientOf(db: Tx, appId: number, id: number): Promise<Pati
 
 type ChildTable = PgTable & { id: PgColumn; appId: PgColumn; patientId: PgColumn };
 
-const CHILDREN = {
-  visits: { table: visits, time: visits.admitAt },
-  diagnoses: { table: diagnoses, time: diagnoses.diagnosedAt },
-  allergies: { table: allergies, time: allergies.recordedAt },
-  orders: { table: orders, time: orders.startAt },
-  labResults: { table: labResults, time: labResults.collectedAt },
-  examReports: { table: examReports, time: examReports.examAt },
-  operations: { table: operations, time: operations.operatedAt },
-  physicalExams: { table: physicalExams, time: physicalExams.recordedAt },
-  vitalSigns: { table: vitalSigns, time: vitalSigns.recordDt },
-  documents: { table: documents, time: documents.writtenAt },
-} as const satisfies Record<CdrChildKind, unknown>;
+/** A patient's rows of each kind, with the column that dates them: the CDR tables but `patients`. */
+const { patients: _patients, ...children } = CDR_TABLES;
+const CHILDREN = children satisfies Record<CdrChildKind, unknown>;
 export type ChildKind = CdrChildKind;
 
 /** Columns never sent to the browser. */

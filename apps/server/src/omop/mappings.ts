@@ -48,16 +48,39 @@ const view = (r: typeof omopMappings.$inferSelect): OmopMapping => ({
   updatedAt: r.updatedAt.toISOString(),
 });
 
+/** What is wrong with a source code of a kind with a closed list of codes (Chinese, English), or null. */
+function closedCodeFault(kind: MappingKind, code: string): [zh: string, en: string] | null {
+  const closed = CLOSED_CODES[kind];
+  return closed && !closed.includes(code)
+    ? [
+        `${KIND_LABELS[kind].zh}的源编码只能是 ${closed.join('、')}`,
+        `a ${kind} source code is one of ${closed.join(', ')}`,
+      ]
+    : null;
+}
+
 /** The kind-specific check of a source code; throws 400 naming `field`. */
 function checkCode(kind: MappingKind, code: string, field: string) {
-  const closed = CLOSED_CODES[kind];
-  if (closed && !closed.includes(code))
-    throw invalidField(
-      field,
-      `${KIND_LABELS[kind].zh}的源编码只能是 ${closed.join('、')}`,
-      `a ${kind} source code is one of ${closed.join(', ')}`,
-    );
+  const fault = closedCodeFault(kind, code);
+  if (fault) throw invalidField(field, ...fault);
 }
+
+/** A map of this kind and source code exists already: 400 on sourceCode. */
+const duplicateCode = (kind: MappingKind, code: string) =>
+  invalidField(
+    'sourceCode',
+    `此类型下已有源编码 ${code} 的映射`,
+    `a ${kind} mapping of source code ${code} already exists`,
+  );
+
+/** The columns a map's input sets (its source code normalised). */
+const inputColumns = (input: OmopMappingInput, code: string) => ({
+  kind: input.kind,
+  sourceCode: code,
+  conceptId: input.conceptId,
+  conceptName: input.conceptName,
+  note: input.note ?? '',
+});
 
 async function mappingOf(db: Tx, actor: Actor, id: number) {
   const [row] = await db
@@ -129,23 +152,10 @@ export async function createMapping(db: Db, actor: Actor, input: OmopMappingInpu
   const code = normalizeCode(input.kind, input.sourceCode);
   checkCode(input.kind, code, 'sourceCode');
   return db.transaction(async (tx) => {
-    if (await duplicateOf(tx, actor.appId, input.kind, code))
-      throw invalidField(
-        'sourceCode',
-        `此类型下已有源编码 ${code} 的映射`,
-        `a ${input.kind} mapping of source code ${code} already exists`,
-      );
+    if (await duplicateOf(tx, actor.appId, input.kind, code)) throw duplicateCode(input.kind, code);
     const [row] = await tx
       .insert(omopMappings)
-      .values({
-        appId: actor.appId,
-        kind: input.kind,
-        sourceCode: code,
-        conceptId: input.conceptId,
-        conceptName: input.conceptName,
-        note: input.note ?? '',
-        createdBy: actor.userId,
-      })
+      .values({ appId: actor.appId, ...inputColumns(input, code), createdBy: actor.userId })
       .returning();
     const v = view(row!);
     await audit(tx, actor, {
@@ -169,22 +179,10 @@ export async function updateMapping(
   return db.transaction(async (tx) => {
     const before = view(await mappingOf(tx, actor, id));
     const dup = await duplicateOf(tx, actor.appId, input.kind, code);
-    if (dup && dup !== id)
-      throw invalidField(
-        'sourceCode',
-        `此类型下已有源编码 ${code} 的映射`,
-        `a ${input.kind} mapping of source code ${code} already exists`,
-      );
+    if (dup && dup !== id) throw duplicateCode(input.kind, code);
     const [row] = await tx
       .update(omopMappings)
-      .set({
-        kind: input.kind,
-        sourceCode: code,
-        conceptId: input.conceptId,
-        conceptName: input.conceptName,
-        note: input.note ?? '',
-        updatedAt: new Date(),
-      })
+      .set({ ...inputColumns(input, code), updatedAt: new Date() })
       .where(and(eq(omopMappings.id, id), eq(omopMappings.appId, actor.appId)))
       .returning();
     const after = view(row!);
@@ -275,13 +273,8 @@ export async function importMappings(
         'source_code: at most 50 characters, no control characters',
       );
     const code = normalizeCode(k, raw);
-    const closed = CLOSED_CODES[k];
-    if (closed && !closed.includes(code))
-      return fault(
-        'source_code',
-        `${KIND_LABELS[k].zh}的源编码只能是 ${closed.join('、')}`,
-        `a ${k} source code is one of ${closed.join(', ')}`,
-      );
+    const closed = closedCodeFault(k, code);
+    if (closed) return fault('source_code', ...closed);
     const idText = cell('concept_id');
     const conceptId = Number(idText);
     if (!/^\d+$/.test(idText) || !Number.isSafeInteger(conceptId) || conceptId < 1 || conceptId > MAX_INT)
