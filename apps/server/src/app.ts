@@ -29,6 +29,7 @@ import { multiCenterRoutes } from './multicenter/routes.js';
 import { noticeRoutes } from './notices/routes.js';
 import { omopRoutes } from './omop/routes.js';
 import { parsingPlugin } from './parsing/pool.js';
+import { referenceRoutes } from './reference/routes.js';
 import { researchRoutes } from './research/routes.js';
 import { schedulingRoutes } from './scheduling/routes.js';
 import type { DemoAccount } from './seed/demo.js';
@@ -158,6 +159,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(omopRoutes);
   await app.register(dataQcRoutes);
   await app.register(schedulingRoutes);
+  await app.register(referenceRoutes);
   await app.register(demoHospitalRoutes);
   await app.register(webRoutes);
   return app;

@@ -50,3 +50,37 @@ export type CreatedId = z.infer<typeof createdId>;
 
 /** Any JSON value: for payloads whose shape is a document of its own (CRF answers, chart specs). */
 export const jsonValue: z.ZodType<unknown> = z.unknown();
+
+/** One bad row of a CSV import: 1-based data row (the header is row 0), column and reason. */
+export const importFault = z.object({ row: z.number().int(), field: z.string(), message: z.string() });
+export type ImportFault = z.infer<typeof importFault>;
+
+/** A CSV import's report: all rows stored, or none and the bad rows (at most 1000 listed). */
+export const importReport = z.object({
+  stored: z.boolean(),
+  total: z.number().int(),
+  inserted: z.number().int(),
+  updated: z.number().int(),
+  faultCount: z.number().int(),
+  faults: z.array(importFault),
+});
+export type ImportReport = z.infer<typeof importReport>;
+
+/** The body of a CSV import: the file's name and its text. */
+export const csvImportBody = z.object({
+  fileName: z.string().trim().min(1).max(200),
+  text: z.string().min(1).max(5_000_000),
+});
+export type CsvImportBody = z.input<typeof csvImportBody>;
+
+/**
+ * The body of a PATCH from the body of a create: every field optional and none defaulted, so a
+ * field left out keeps its stored value. (zod's own `.partial()` keeps the defaults: a PATCH of
+ * the name alone would write the defaults of every other field over what is stored.)
+ */
+export function patchOf<S extends z.ZodObject>(schema: S): ReturnType<S['partial']> {
+  const shape = Object.fromEntries(
+    Object.entries(schema.shape).map(([k, v]) => [k, v instanceof z.ZodDefault ? v.unwrap() : v]),
+  );
+  return z.object(shape).partial() as unknown as ReturnType<S['partial']>;
+}

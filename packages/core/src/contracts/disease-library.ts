@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cohortCriteriaSchema } from '../cohort/index.js';
 import { safeText } from '../helpers/control-chars.js';
 import { isoDateSchema } from '../helpers/iso-date.js';
-import { jsonValue, page, pageQueryFields, timestamp, timestampOrNull } from './common.js';
+import { jsonValue, page, pageQueryFields, patchOf, timestamp, timestampOrNull } from './common.js';
 import { jobStatus } from './jobs.js';
 
 /**
@@ -213,7 +213,7 @@ export const libraryTemplateInput = z.object({
 });
 export type LibraryTemplateInput = z.infer<typeof libraryTemplateInput>;
 export type LibraryTemplateBody = z.input<typeof libraryTemplateInput>;
-export const libraryTemplatePatch = libraryTemplateInput.partial();
+export const libraryTemplatePatch = patchOf(libraryTemplateInput);
 export type LibraryTemplatePatchBody = z.input<typeof libraryTemplatePatch>;
 
 // ---- Answers ---------------------------------------------------------------------------------

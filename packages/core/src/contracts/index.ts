@@ -9,6 +9,7 @@ export * from './disease-library.js';
 export * from './jobs.js';
 export * from './multicenter.js';
 export * from './omop.js';
+export * from './reference.js';
 export * from './research.js';
 export * from './scheduling.js';
 export * from './system.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { refuseControlChars } from '../helpers/control-chars.js';
-import { pageQueryFields, timestamp, timestampOrNull } from './common.js';
+import { importFault, importReport, pageQueryFields, timestamp, timestampOrNull } from './common.js';
 import { jobStatus } from './jobs.js';
 
 /**
@@ -125,19 +125,12 @@ export const omopMappingPage = z.object({
 });
 export type OmopMappingPage = z.infer<typeof omopMappingPage>;
 
-/** One bad row of an import: 1-based data row (the header is row 0), column and reason. */
-export const omopImportFault = z.object({ row: int, field: z.string(), message: z.string() });
+/** One bad row of an import (the shared CSV import report of contracts/common.ts). */
+export const omopImportFault = importFault;
 export type OmopImportFault = z.infer<typeof omopImportFault>;
 
 /** An import's report: all rows stored, or none and the bad rows (at most 1000 listed). */
-export const omopImportReport = z.object({
-  stored: z.boolean(),
-  total: int,
-  inserted: int,
-  updated: int,
-  faultCount: int,
-  faults: z.array(omopImportFault),
-});
+export const omopImportReport = importReport;
 export type OmopImportReport = z.infer<typeof omopImportReport>;
 
 // ---- Rules ----------------------------------------------------------------------------------

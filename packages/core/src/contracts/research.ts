@@ -3,7 +3,7 @@ import { cohortCriteriaSchema } from '../cohort/index.js';
 import { TASK_STATUSES } from '../helpers/code-tables.js';
 import { safeText } from '../helpers/control-chars.js';
 import { isoDateSchema } from '../helpers/iso-date.js';
-import { jsonValue, timestamp, timestampOrNull } from './common.js';
+import { jsonValue, patchOf, timestamp, timestampOrNull } from './common.js';
 import { jobStatus } from './jobs.js';
 
 /**
@@ -123,7 +123,7 @@ export type ResearchSubjectInput = z.infer<typeof researchSubjectInput>;
 /** What a client sends. */
 export type ResearchSubjectBody = z.input<typeof researchSubjectInput>;
 
-export const researchSubjectPatch = researchSubjectInput.partial().extend({
+export const researchSubjectPatch = patchOf(researchSubjectInput).extend({
   crfFormId: serialId.nullable().optional(),
 });
 export type ResearchSubjectPatch = z.infer<typeof researchSubjectPatch>;

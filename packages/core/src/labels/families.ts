@@ -8,6 +8,7 @@ import { AUDIT_ACTION_LABELS } from './audit-actions.js';
 import { AUDIT_ENTITY_LABELS } from './audit-entities.js';
 import { CDR_FIELD_KIND_LABELS, CDR_FIELD_LABELS, CDR_TABLE_LABELS } from './cdr.js';
 import { CHART_CHANNEL_LABELS, CHART_SUBTYPE_LABELS, CRF_ITEM_TYPE_LABELS } from './crf-chart.js';
+import { BASIC_DICTIONARY_LABELS, HOSPITAL_UNIT_KIND_LABELS } from './reference.js';
 import type { LabelText } from './types.js';
 
 const both = (zh: string, en: string): LabelText => ({ 'zh-CN': zh, 'en-US': en });
@@ -122,6 +123,8 @@ export const LABEL_FAMILIES = {
   cdrTable: CDR_TABLE_LABELS,
   cdrField: CDR_FIELD_LABELS,
   cdrFieldKind: CDR_FIELD_KIND_LABELS,
+  hospitalUnitKind: HOSPITAL_UNIT_KIND_LABELS,
+  basicDictionary: BASIC_DICTIONARY_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -145,4 +148,6 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   cdrTable: both('数据表', 'Table'),
   cdrField: both('字段', 'Field'),
   cdrFieldKind: both('字段类型', 'Field kind'),
+  hospitalUnitKind: both('机构层级', 'Unit level'),
+  basicDictionary: both('基础字典', 'Basic dictionary'),
 };

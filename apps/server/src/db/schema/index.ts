@@ -11,3 +11,4 @@ export * from './scheduling.js';
 export * from './session-handoff.js';
 export * from './system.js';
 export * from './visualization.js';
+export * from './reference.js';
