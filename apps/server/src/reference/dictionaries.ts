@@ -602,3 +602,12 @@ export const entriesOf = (builtin: boolean) => async (db: Db, appId: number) => 
       .limit(20)
   ).map((r) => ({ id: r.id, entryId: r.entryId }));
 };
+
+/** Codes of one app's own dictionaries (basic ones exist in every app under the same codes). */
+export const dictionaryCodesOf = async (db: Db, appId: number) =>
+  (
+    await db
+      .select({ code: dictionaries.code })
+      .from(dictionaries)
+      .where(and(eq(dictionaries.appId, appId), eq(dictionaries.builtin, false)))
+  ).map((r) => ({ code: r.code }));

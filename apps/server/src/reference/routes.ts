@@ -36,6 +36,7 @@ import {
   deleteEntry,
   dictionariesOf,
   dictionaryCodes,
+  dictionaryCodesOf,
   dictionaryOf,
   editDictionary,
   editEntry,
@@ -115,6 +116,7 @@ export async function referenceRoutes(app: FastifyInstance) {
     `${V}/dictionary-codes/:code`,
     {
       access: 'session',
+      ownedIds: dictionaryCodesOf,
       summary: 'A dictionary’s enabled codes and names, for screens that show codes as names',
       params: dictionaryCodesParams,
       answer: dictionaryCodesAnswer,

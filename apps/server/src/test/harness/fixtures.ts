@@ -7,6 +7,7 @@ import { makeDataQcObjects } from '../../data-qc/test/fixtures.js';
 import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
 import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
 import { makeOmopObjects } from '../../omop/test/fixtures.js';
+import { makeReferenceObjects } from '../../reference/test/fixtures.js';
 import { makeSchedulingObjects } from '../../scheduling/test/fixtures.js';
 import { makeVisualizationObjects } from '../../visualization/test/fixtures.js';
 import { post, signIn, TEST_PASSWORD } from '../helper.js';
@@ -80,6 +81,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   await makeDiseaseLibraryObjects(app, adminKey, demoApp!.appId);
   await makeOmopObjects(app, adminKey);
   await makeSchedulingObjects(app, adminKey);
+  await makeReferenceObjects(app, adminKey);
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */

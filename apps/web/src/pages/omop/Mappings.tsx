@@ -1,10 +1,11 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { type ActionType, ProTable } from '@ant-design/pro-components';
-import { Alert, App, Button, Card, Modal, Popconfirm, Space, Table, Tag, Typography, Upload } from 'antd';
+import { App, Button, Card, Popconfirm, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { CutText } from '../../components/CutText';
+import { ImportReportModal } from '../../components/ImportReportModal';
 import { downloadWithSession } from '../crf/download';
 import {
   type BuiltinMapping,
@@ -18,49 +19,6 @@ import { OMOP_NS } from './i18n';
 import { MappingForm } from './MappingForm';
 
 const PERM = 'OmopMappingManage';
-
-function ImportResult({ report, onClose }: { report: ImportReport | null; onClose: () => void }) {
-  const { t } = useTranslation(OMOP_NS);
-  return (
-    <Modal
-      open={!!report}
-      title={t('importReport.title')}
-      onCancel={onClose}
-      footer={<Button onClick={onClose}>{t('importReport.close')}</Button>}
-      width={720}
-      destroyOnHidden
-    >
-      {report &&
-        (report.stored ? (
-          <Alert
-            type="success"
-            showIcon
-            message={t('importReport.stored', {
-              total: report.total,
-              inserted: report.inserted,
-              updated: report.updated,
-            })}
-          />
-        ) : (
-          <Space direction="vertical" style={{ width: '100%' }}>
-            <Alert type="error" showIcon message={t('importReport.refused', { count: report.faultCount })} />
-            <Table
-              size="small"
-              rowKey={(f) => `${f.row}-${f.field}`}
-              dataSource={report.faults}
-              pagination={{ pageSize: 10, hideOnSinglePage: true }}
-              data-testid="import-faults"
-              columns={[
-                { title: t('importReport.row'), dataIndex: 'row', width: 80 },
-                { title: t('importReport.field'), dataIndex: 'field', width: 140 },
-                { title: t('importReport.message'), dataIndex: 'message' },
-              ]}
-            />
-          </Space>
-        ))}
-    </Modal>
-  );
-}
 
 /** mapping-manage: the app's source-to-concept maps, their CSV import and export, and the built-in maps. */
 export default function Mappings() {
@@ -231,7 +189,7 @@ export default function Mappings() {
           ]}
         />
       </Card>
-      <ImportResult report={report} onClose={() => setReport(null)} />
+      <ImportReportModal report={report} onClose={() => setReport(null)} />
     </Space>
   );
 }

@@ -59,15 +59,6 @@ const zhCN = {
     overridden: '已被本院映射覆盖',
     inEffect: '生效中',
   },
-  importReport: {
-    title: '导入结果',
-    stored: '已导入 {{total}} 行：新增 {{inserted}} 条，更新 {{updated}} 条。',
-    refused: '文件中有 {{count}} 行有错误，整份文件未导入。请修改后重新导入。',
-    row: '行号',
-    field: '列',
-    message: '原因',
-    close: '关闭',
-  },
   rules: {
     title: '映射规则',
     builtinNotice: '当前使用内置规则。修改任一规则时，会先为本院保存这套规则。',
@@ -185,15 +176,6 @@ const enUS: Tree = {
     builtinHint: 'A mapping of your own with the same kind and source code replaces a built-in one.',
     overridden: 'Replaced by your mapping',
     inEffect: 'In effect',
-  },
-  importReport: {
-    title: 'Import result',
-    stored: 'Imported {{total}} rows: {{inserted}} new, {{updated}} updated.',
-    refused: '{{count}} rows of the file are wrong, so none of it was imported. Fix them and import again.',
-    row: 'Row',
-    field: 'Column',
-    message: 'Reason',
-    close: 'Close',
   },
   rules: {
     title: 'Mapping rules',
