@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
-import { LIVER_FORM, put, registerPatients } from './testform.js';
+import { freeAccessKey, get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { LIVER_FORM, registerPatients } from './testform.js';
 
 describe('case report forms: design, publish, fill, change with a reason, lock', () => {
   let t: TestApp;
@@ -275,14 +275,7 @@ describe('case report forms: design, publish, fill, change with a reason, lock',
   });
 
   it('a free-access link reaches its form and its own records only', async () => {
-    const link = await post(
-      t.app,
-      '/api/v0.1/free_access',
-      { scopeKind: 'crf', objectId: String(formId) },
-      admin,
-    );
-    const free = (await post(t.app, '/api/v0.1/free_access/session', { key: link.body.data.key })).body.data
-      .SessionKey as string;
+    const free = await freeAccessKey(t.app, admin, { scopeKind: 'crf', objectId: String(formId) });
     const form = await get(t.app, `/api/v0.1/crf/forms/${formId}`, free);
     expect(form.status).toBe(200);
     expect(form.body.data.draft).toBeNull();

@@ -2,18 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, crfRecordChanges, crfRecords } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { LIVER_FORM, registerPatients } from './testform.js';
-
-async function put(t: TestApp, url: string, payload: unknown, key?: string) {
-  const res = await t.app.inject({
-    method: 'PUT',
-    url,
-    headers: key ? { WeAppAuthorization: key } : {},
-    payload: payload as object,
-  });
-  return { status: res.statusCode, body: res.json() };
-}
 
 const ANSWERS = { weight: 70, height: 175, hbsag: 'neg' };
 
@@ -63,7 +53,7 @@ describe('deleting a CRF record: a soft delete with a reason, refused when locke
     }
     // The record to delete has a changed value with a reason: that history must survive.
     const changed = await put(
-      t,
+      t.app,
       `/api/v0.1/crf/records/${ids.gone}`,
       { answers: { ...ANSWERS, weight: 72 }, revision: 1, reasons: { weight: '复核病历' } },
       admin,
@@ -162,7 +152,7 @@ describe('deleting a CRF record: a soft delete with a reason, refused when locke
 
   it('a deleted record takes no more changes and cannot be deleted twice', async () => {
     const save = await put(
-      t,
+      t.app,
       `/api/v0.1/crf/records/${ids.gone}`,
       { answers: { ...ANSWERS, weight: 73 }, revision: 3, reason: '再改' },
       admin,

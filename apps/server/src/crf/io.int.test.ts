@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crfFormVersions, crfRecords } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { freeAccessKey, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { readZip } from '../test/unzip.js';
 import { LIVER_FORM, registerPatients } from './testform.js';
 
@@ -470,14 +470,7 @@ describe('CRF export, import and uploads', () => {
     expect(file.headers['x-content-type-options']).toBe('nosniff');
     expect((await get(t.app, `/api/v0.1/crf/uploads/${id}`, lab.key)).status).toBe(404);
     // A free link of the form sees only its own files.
-    const link = await post(
-      t.app,
-      '/api/v0.1/free_access',
-      { scopeKind: 'crf', objectId: String(formId) },
-      admin,
-    );
-    const free = (await post(t.app, '/api/v0.1/free_access/session', { key: link.body.data.key })).body.data
-      .SessionKey;
+    const free = await freeAccessKey(t.app, admin, { scopeKind: 'crf', objectId: String(formId) });
     expect((await get(t.app, `/api/v0.1/crf/uploads/${id}`, free)).status).toBe(404);
     const mine = await post(
       t.app,

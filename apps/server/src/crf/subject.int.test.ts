@@ -3,8 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crfFormVersions, crfRecordChanges, crfRecords } from '../db/schema/index.js';
 import { demoAppId, seedCohort, waitForTask } from '../research/test/support.js';
-import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
-import { put } from './testform.js';
+import { freeAccessKey, get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 // A small follow-up form: a yes/no group question and a number, enough for a t-test.
 const FORM = {
@@ -77,14 +76,7 @@ describe('a CRF record is for a patient of the app, so every reader finds it', (
     ]);
     const wild = await get(t.app, '/api/v0.1/crf/patients?keyword=%25', admin);
     expect(wild.body.data.items).toEqual([]);
-    const link = await post(
-      t.app,
-      '/api/v0.1/free_access',
-      { scopeKind: 'crf', objectId: String(formId) },
-      admin,
-    );
-    const free = (await post(t.app, '/api/v0.1/free_access/session', { key: link.body.data.key })).body.data
-      .SessionKey as string;
+    const free = await freeAccessKey(t.app, admin, { scopeKind: 'crf', objectId: String(formId) });
     expect((await get(t.app, '/api/v0.1/crf/patients?keyword=SUBJ', free)).status).toBe(403);
   });
 
@@ -117,14 +109,7 @@ describe('a CRF record is for a patient of the app, so every reader finds it', (
   });
 
   it('a free-access answer keeps its code unlinked; staff may then fill for that subject and link it', async () => {
-    const link = await post(
-      t.app,
-      '/api/v0.1/free_access',
-      { scopeKind: 'crf', objectId: String(formId) },
-      admin,
-    );
-    const free = (await post(t.app, '/api/v0.1/free_access/session', { key: link.body.data.key })).body.data
-      .SessionKey as string;
+    const free = await freeAccessKey(t.app, admin, { scopeKind: 'crf', objectId: String(formId) });
     const answered = await post(
       t.app,
       `/api/v0.1/crf/forms/${formId}/records`,

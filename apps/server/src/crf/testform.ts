@@ -85,14 +85,3 @@ export async function registerPatients(app: FastifyInstance, mrns: readonly stri
     .returning({ id: patients.id, mrn: patients.mrn });
   return Object.fromEntries(rows.map((r) => [r.mrn, r.id])) as Record<string, number>;
 }
-
-/** A PUT through the app (the shared helper has GET and POST only), answered as status and JSON. */
-export async function put(app: FastifyInstance, url: string, payload: unknown, key?: string) {
-  const res = await app.inject({
-    method: 'PUT',
-    url,
-    headers: key ? { WeAppAuthorization: key } : {},
-    payload: payload as object,
-  });
-  return { status: res.statusCode, body: res.json() };
-}

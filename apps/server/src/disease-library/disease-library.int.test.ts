@@ -8,32 +8,11 @@ import {
 } from '../db/schema/index.js';
 import { demoAppId } from '../research/test/support.js';
 import { otherAppAdministrator, userWithoutRoles } from '../test/harness/fixtures.js';
-import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { get, post, put, settleJob, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { enqueueDuePushes } from './push.js';
 import { addPatient, HBV_CRITERIA, HBV_RULES, publishedHbvForm, seedHepatitisB } from './test/fixtures.js';
 
 const P = '/api/v0.1/diseaselibrary';
-
-/** Runs queued jobs until the job has finished (the runner may have taken it already). */
-async function settle(t: TestApp, key: string, jobId: number) {
-  for (let i = 0; i < 200; i++) {
-    await t.app.jobs.drain();
-    const j = await get(t.app, `/api/v0.1/jobs/${jobId}`, key);
-    if (j.body.data.status === 'succeeded' || j.body.data.status === 'failed') return j.body.data;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`job ${jobId} did not finish`);
-}
-
-async function put(t: TestApp, url: string, payload: unknown, key: string) {
-  const res = await t.app.inject({
-    method: 'PUT',
-    url,
-    headers: { WeAppAuthorization: key },
-    payload: payload as object,
-  });
-  return { status: res.statusCode, body: res.json() };
-}
 
 describe('disease libraries: a hepatitis B library from the clinical data', () => {
   let t: TestApp;
@@ -110,7 +89,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
   it('pushes exactly the matching patients with their reasons; a second push adds only the new one', async () => {
     const job = await post(t.app, `${P}/libraries/${libId}/push`, {}, admin);
     expect(job.status).toBe(200);
-    const first = await settle(t, admin, job.body.data.jobId);
+    const first = await settleJob(t.app, admin, job.body.data.jobId);
     expect(first.status).toBe('succeeded');
     expect(first.result).toMatchObject({ matched: 2, added: 2, alreadyIn: 0 });
     const rows = await t.app.db
@@ -145,7 +124,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
       diagnoses: [['B18.1', '慢性乙型病毒性肝炎', '2024-05-01']],
     });
     const again = await post(t.app, `${P}/libraries/${libId}/push`, {}, admin);
-    await settle(t, admin, again.body.data.jobId);
+    await settleJob(t.app, admin, again.body.data.jobId);
     const pushes = await get(t.app, `${P}/libraries/${libId}/pushes`, admin);
     expect(pushes.body.data[0].result).toMatchObject({ matched: 3, added: 1, alreadyIn: 2 });
     const after = await t.app.db
@@ -184,7 +163,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     // 李二's ALT is entered by hand before any fill.
     const li = await get(t.app, `${P}/libraries/${libId}/patients/${ids.li}`, admin);
     const saved = await put(
-      t,
+      t.app,
       `${P}/libraries/${libId}/patients/${ids.li}/record`,
       { answers: { alt: 45 }, revision: li.body.data.record.revision },
       admin,
@@ -193,7 +172,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     expect(saved.body.data.manual).toEqual(['alt']);
 
     const fill = await post(t.app, `${P}/libraries/${libId}/fill`, {}, admin);
-    await settle(t, admin, fill.body.data.jobId);
+    await settleJob(t.app, admin, fill.body.data.jobId);
     const zhang = await get(t.app, `${P}/libraries/${libId}/patients/${ids.zhang}`, admin);
     expect(zhang.body.data.record.answers).toEqual({
       alt: 80,
@@ -226,7 +205,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
 
     // A second fill changes nothing and says so.
     const fill2 = await post(t.app, `${P}/libraries/${libId}/fill`, {}, admin);
-    await settle(t, admin, fill2.body.data.jobId);
+    await settleJob(t.app, admin, fill2.body.data.jobId);
     const fills = await get(t.app, `${P}/libraries/${libId}/fills`, admin);
     expect(fills.body.data[0].result.counts).toMatchObject({ filled: 0, keptManual: 1, unchanged: 9 });
   });
@@ -346,7 +325,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
       { itemKeys: ['alt', 'admissions'], format: 'csv' },
       admin,
     );
-    await settle(t, admin, job.body.data.jobId);
+    await settleJob(t.app, admin, job.body.data.jobId);
     const file = await t.app.inject({
       method: 'GET',
       url: `${P}/exports/${job.body.data.jobId}/download`,
@@ -370,7 +349,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
       { itemKeys: ['alt'], format: 'xlsx' },
       admin,
     );
-    await settle(t, admin, x.body.data.jobId);
+    await settleJob(t.app, admin, x.body.data.jobId);
     const xf = await t.app.inject({
       method: 'GET',
       url: `${P}/exports/${x.body.data.jobId}/download`,
@@ -397,14 +376,14 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
   });
 
   it('repeats a push on its schedule, once per due time', async () => {
-    await put(t, `${P}/libraries/${libId}`, { pushEveryHours: 24 }, admin);
+    await put(t.app, `${P}/libraries/${libId}`, { pushEveryHours: 24 }, admin);
     await t.app.db.execute(
       sql`update disease_libraries set next_push_at = now() - interval '1 minute' where id = ${libId}`,
     );
     expect(await enqueueDuePushes(t.app.db)).toBe(1);
     expect(await enqueueDuePushes(t.app.db)).toBe(0);
     const queued = await get(t.app, `${P}/libraries/${libId}/pushes`, admin);
-    await settle(t, admin, queued.body.data[0].id);
+    await settleJob(t.app, admin, queued.body.data[0].id);
     const pushes = await get(t.app, `${P}/libraries/${libId}/pushes`, admin);
     expect(pushes.body.data[0]).toMatchObject({ scheduled: true, result: { added: 0, alreadyIn: 3 } });
   });
@@ -430,7 +409,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     expect(list.status).toBe(404);
     // The other hospital's hepatitis B patient never enters this library.
     const last = await post(t.app, `${P}/libraries/${libId}/push`, {}, admin);
-    await settle(t, admin, last.body.data.jobId);
+    await settleJob(t.app, admin, last.body.data.jobId);
     const rows = await t.app.db
       .select()
       .from(diseaseLibraryPatients)
@@ -457,7 +436,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
       { itemKeys: ['alt'], format: 'csv' },
       admin,
     );
-    await settle(t, admin, job.body.data.jobId);
+    await settleJob(t.app, admin, job.body.data.jobId);
     const file = await t.app.inject({
       method: 'GET',
       url: `${P}/exports/${job.body.data.jobId}/download`,
@@ -466,7 +445,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     expect(file.body).toContain(`${ids.zhang},HB-1,张一,2024-01-05,\r\n`);
     // A fill writes nothing into the deleted record.
     const fill = await post(t.app, `${P}/libraries/${libId}/fill`, {}, admin);
-    await settle(t, admin, fill.body.data.jobId);
+    await settleJob(t.app, admin, fill.body.data.jobId);
     const after = await get(t.app, `${P}/libraries/${libId}/patients/${ids.zhang}`, admin);
     expect(after.body.data.record.revision).toBe(zhang.body.data.record.revision + 1);
   });

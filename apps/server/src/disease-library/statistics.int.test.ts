@@ -1,7 +1,7 @@
 import type { Form } from '@crdp/crf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAppId } from '../research/test/support.js';
-import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { get, post, settleJob, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { HBV_CRITERIA, seedHepatitisB } from './test/fixtures.js';
 
 const P = '/api/v0.1/diseaselibrary';
@@ -66,12 +66,7 @@ describe('disease library statistics of a single-choice item', () => {
     );
     libId = lib.body.data.id;
     const job = await post(t.app, `${P}/libraries/${libId}/push`, {}, admin);
-    for (let i = 0; i < 200; i++) {
-      await t.app.jobs.drain();
-      const j = await get(t.app, `/api/v0.1/jobs/${job.body.data.jobId}`, admin);
-      if (j.body.data.status === 'succeeded') break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    expect((await settleJob(t.app, admin, job.body.data.jobId)).status).toBe('succeeded');
     // 张一 drinks sometimes (1), 李二 often (3); both ALT 40.
     for (const [id, drink] of [
       [ids.zhang, 1],

@@ -79,12 +79,52 @@ export async function get(app: FastifyInstance, url: string, key?: string) {
   return { status: res.statusCode, body: res.json(), headers: res.headers };
 }
 
-export async function post(app: FastifyInstance, url: string, payload: unknown, key?: string) {
+/** Sends a JSON body the way the browser does, answered as status and JSON. */
+async function send(
+  method: 'POST' | 'PUT' | 'PATCH',
+  app: FastifyInstance,
+  url: string,
+  payload: unknown,
+  key?: string,
+) {
   const res = await app.inject({
-    method: 'POST',
+    method,
     url,
     headers: key ? { WeAppAuthorization: key } : {},
     payload: payload as object,
   });
   return { status: res.statusCode, body: res.json() };
+}
+
+export const post = (app: FastifyInstance, url: string, payload: unknown, key?: string) =>
+  send('POST', app, url, payload, key);
+export const put = (app: FastifyInstance, url: string, payload: unknown, key?: string) =>
+  send('PUT', app, url, payload, key);
+export const patch = (app: FastifyInstance, url: string, payload: unknown, key?: string) =>
+  send('PATCH', app, url, payload, key);
+
+export async function del(app: FastifyInstance, url: string, key?: string) {
+  const res = await app.inject({ method: 'DELETE', url, headers: key ? { WeAppAuthorization: key } : {} });
+  return { status: res.statusCode, body: res.json() };
+}
+
+/** The session key of a new free-access link to one object (made by `adminKey`). */
+export async function freeAccessKey(
+  app: FastifyInstance,
+  adminKey: string,
+  link: { scopeKind: string; objectId: string; label?: string },
+): Promise<string> {
+  const made = await post(app, '/api/v0.1/free_access', link, adminKey);
+  return (await post(app, '/api/v0.1/free_access/session', { key: made.body.data.key })).body.data.SessionKey;
+}
+
+/** Runs queued jobs until the job has finished (the runner may have taken it already); its view. */
+export async function settleJob(app: FastifyInstance, key: string, jobId: number) {
+  for (let i = 0; i < 200; i++) {
+    await app.jobs.drain();
+    const j = await get(app, `/api/v0.1/jobs/${jobId}`, key);
+    if (j.body.data.status === 'succeeded' || j.body.data.status === 'failed') return j.body.data;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`job ${jobId} did not finish`);
 }

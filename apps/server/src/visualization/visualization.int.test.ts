@@ -2,26 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apps, diagnoses, labResults, patients, visits } from '../db/schema/index.js';
 import { otherAppAdministrator, userWithoutRoles } from '../test/harness/fixtures.js';
-import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { del, get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 const V = '/api/v0.1/visualization';
 let t: TestApp;
 let admin: string;
 let demoAppId: number;
-
-async function put(url: string, payload: unknown, key: string) {
-  const res = await t.app.inject({
-    method: 'PUT',
-    url,
-    headers: { WeAppAuthorization: key },
-    payload: payload as object,
-  });
-  return { status: res.statusCode, body: res.json() };
-}
-async function del(url: string, key: string) {
-  const res = await t.app.inject({ method: 'DELETE', url, headers: { WeAppAuthorization: key } });
-  return { status: res.statusCode, body: res.json() };
-}
 
 /** Known rows: 3 men and 2 women; national IDs from Beijing (11) x3 and Guangdong (44) x2. */
 async function seedKnownRows(appId: number, prefix: string) {
@@ -255,7 +241,7 @@ describe('the dataset catalogue', () => {
       admin,
     );
     expect((await get(t.app, `${V}/charts/${saved.body.data.id}`, other.key)).status).toBe(404);
-    expect((await del(`${V}/charts/${saved.body.data.id}`, other.key)).status).toBe(404);
+    expect((await del(t.app, `${V}/charts/${saved.body.data.id}`, other.key)).status).toBe(404);
   });
 });
 
@@ -268,6 +254,7 @@ describe('saved charts and dashboards', () => {
     const list = await get(t.app, `${V}/charts`, admin);
     expect(list.body.data.map((c: { id: number }) => c.id)).toContain(id);
     const changed = await put(
+      t.app,
       `${V}/charts/${id}`,
       {
         name: '性别分布',
@@ -287,7 +274,7 @@ describe('saved charts and dashboards', () => {
     expect(viaLake.body.data.name).toBe('性别分布');
     const trail = await get(t.app, '/api/v0.1/audit?entity=vis_chart', admin);
     if (trail.status === 200) expect(JSON.stringify(trail.body)).toContain('vis_chart');
-    expect((await del(`${V}/charts/${id}`, admin)).status).toBe(200);
+    expect((await del(t.app, `${V}/charts/${id}`, admin)).status).toBe(200);
     expect((await get(t.app, `${V}/charts/${id}`, admin)).status).toBe(404);
   });
 
@@ -335,13 +322,14 @@ describe('saved charts and dashboards', () => {
     const loaded = await get(t.app, `${V}/dashboards/${board.body.data.id}`, admin);
     expect(loaded.body.data.charts.map((c: { name: string }) => c.name)).toEqual(['D']);
     const unknown = await put(
+      t.app,
       `${V}/dashboards/${board.body.data.id}`,
       { name: '总览', tiles: [{ chartId: 999999, span: 12 }] },
       admin,
     );
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body)).toContain('tiles.0.chartId');
-    expect((await del(`${V}/dashboards/${board.body.data.id}`, admin)).status).toBe(200);
+    expect((await del(t.app, `${V}/dashboards/${board.body.data.id}`, admin)).status).toBe(200);
   });
 
   it('refuses a user without the builder’s functions', async () => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apps } from '../../db/schema/index.js';
-import { post, signIn, startTestApp, type TestApp } from '../helper.js';
+import { freeAccessKey, signIn, startTestApp, type TestApp } from '../helper.js';
 import { makeObjectsInDemoApp, otherAppAdministrator, userWithoutRoles } from './fixtures.js';
 import { harnessMethods, harnessRoutes } from './routes.js';
 
@@ -26,15 +26,11 @@ describe('authorization matrix of every route', () => {
     other = await otherAppAdministrator(t.app);
     freeKeys = { crf: '', term: '' };
     for (const kind of ['crf', 'term'] as const) {
-      const link = await post(
-        t.app,
-        '/api/v0.1/free_access',
-        { scopeKind: kind, objectId: 'x', label: 'matrix' },
-        adminKey,
-      );
-      freeKeys[kind] = (
-        await post(t.app, '/api/v0.1/free_access/session', { key: link.body.data.key })
-      ).body.data.SessionKey;
+      freeKeys[kind] = await freeAccessKey(t.app, adminKey, {
+        scopeKind: kind,
+        objectId: 'x',
+        label: 'matrix',
+      });
     }
   });
   afterAll(async () => t.close());
