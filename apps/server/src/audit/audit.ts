@@ -104,6 +104,29 @@ export async function auditRead(source: RequestContext | FastifyRequest, e: Read
   }
 }
 
+/**
+ * One read row for a page of a list: the names of the filters used (never their values), the
+ * page (`at`: the request's page and size, or the result's own), how many rows came back and the total.
+ */
+export function auditPageRead(
+  source: RequestContext | FastifyRequest,
+  e: { entity: string; entityId?: string | number; filters?: string[] },
+  result: { items: readonly unknown[]; total: number; page?: number; size?: number },
+  at: { page?: number; size?: number } = result,
+): Promise<void> {
+  return auditRead(source, {
+    entity: e.entity,
+    entityId: e.entityId,
+    detail: {
+      ...(e.filters ? { filters: e.filters } : {}),
+      page: at.page,
+      size: at.size,
+      count: result.items.length,
+      total: result.total,
+    },
+  });
+}
+
 /** The names of the filters a list request used (values left out: a keyword may be a name). */
 export function filterNames(query: object, names: readonly string[]): string[] {
   const q = query as Record<string, unknown>;

@@ -21,7 +21,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditRead, filterNames } from '../audit/audit.js';
+import { auditPageRead, auditRead, filterNames } from '../audit/audit.js';
 import { restRoutes } from '../http/route.js';
 import { crfActor } from './actor.js';
 import { ownedFormIds } from './forms.js';
@@ -75,17 +75,16 @@ export async function crfRecordRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const page = await listRecords(app.db, crfActor(req.ctx), req.params.formId, req.query);
-      await auditRead(req.ctx, {
-        entity: 'crf_record_list',
-        entityId: req.params.formId,
-        detail: {
+      await auditPageRead(
+        req.ctx,
+        {
+          entity: 'crf_record_list',
+          entityId: req.params.formId,
           filters: filterNames(req.query, ['status', 'subject', 'patientId']),
-          page: req.query.page,
-          size: req.query.size,
-          count: page.items.length,
-          total: page.total,
         },
-      });
+        page,
+        req.query,
+      );
       return page;
     },
   );

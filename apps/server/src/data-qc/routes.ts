@@ -11,7 +11,7 @@ import {
 } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { audit, auditRead, filterNames } from '../audit/audit.js';
+import { audit, auditPageRead, filterNames } from '../audit/audit.js';
 import { canSeeIdentity } from '../clinical/privacy.js';
 import { CSV_TYPE, sendAttachment, XLSX_TYPE } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
@@ -291,17 +291,15 @@ export async function dataQcRoutes(app: FastifyInstance) {
         canSeeIdentity(req.ctx),
       );
       // The faults name their patients: one read row per page (filter names, not the keyword).
-      await auditRead(req.ctx, {
-        entity: 'data_qc_faults',
-        entityId: req.params.taskId,
-        detail: {
+      await auditPageRead(
+        req.ctx,
+        {
+          entity: 'data_qc_faults',
+          entityId: req.params.taskId,
           filters: filterNames(req.query, ['taskRuleId', 'keyword']),
-          page: page.page,
-          size: page.size,
-          count: page.items.length,
-          total: page.total,
         },
-      });
+        page,
+      );
       return page;
     },
   );

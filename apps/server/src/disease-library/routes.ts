@@ -27,7 +27,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditRead, filterNames } from '../audit/audit.js';
+import { auditPageRead, auditRead, filterNames } from '../audit/audit.js';
 import { countPatients } from '../cohort/compile.js';
 import { sendIssues } from '../crf/evaluate.js';
 import { SubmissionInvalid } from '../crf/records.js';
@@ -225,17 +225,16 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     async (req) => {
       const page = await fillLog(app.db, req.auth!.appId, req.params.id, req.query);
       // The log names its patients: one read row per page.
-      await auditRead(req, {
-        entity: 'disease_library_fill_log',
-        entityId: req.params.id,
-        detail: {
+      await auditPageRead(
+        req,
+        {
+          entity: 'disease_library_fill_log',
+          entityId: req.params.id,
           filters: filterNames(req.query, ['patientId', 'itemKey', 'outcome']),
-          page: req.query.page,
-          size: req.query.size,
-          count: page.items.length,
-          total: page.total,
         },
-      });
+        page,
+        req.query,
+      );
       return page;
     },
   );
@@ -261,17 +260,15 @@ export async function diseaseLibraryRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const page = await patientList(app.db, req.auth!.appId, req.body, req.ctx.locale);
-      await auditRead(req, {
-        entity: 'disease_library_patient_list',
-        entityId: req.body.library_id,
-        detail: {
+      await auditPageRead(
+        req,
+        {
+          entity: 'disease_library_patient_list',
+          entityId: req.body.library_id,
           filters: filterNames(req.body.filters, ['name', 'mrn', 'gender', 'filingFrom', 'filingTo']),
-          page: page.page,
-          size: page.size,
-          count: page.items.length,
-          total: page.total,
         },
-      });
+        page,
+      );
       return page;
     },
   );

@@ -28,7 +28,7 @@ import {
 } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { auditRead } from '../audit/audit.js';
+import { auditPageRead, auditRead } from '../audit/audit.js';
 import { countPatients } from '../cohort/compile.js';
 import { notFound } from '../http/errors.js';
 import { deleted, ownedPath } from '../http/reply.js';
@@ -297,16 +297,12 @@ export async function researchRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const data = await projectData(app.db, actorOf(req.ctx), req.params.id, req.query);
-      await auditRead(req.ctx, {
-        entity: 'research_patient_list',
-        entityId: req.params.id,
-        detail: {
-          page: req.query.page,
-          size: req.query.size,
-          count: data.patients.items.length,
-          total: data.patients.total,
-        },
-      });
+      await auditPageRead(
+        req.ctx,
+        { entity: 'research_patient_list', entityId: req.params.id },
+        data.patients,
+        req.query,
+      );
       return data;
     },
   );
