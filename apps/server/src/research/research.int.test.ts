@@ -469,6 +469,27 @@ describe('a subject’s team: principal investigator, members with roles, time w
     expect(detail.body.data).toMatchObject({ startDate: '2024-01-01', endDate: '2024-12-31' });
   });
 
+  it('keeps every field a PATCH leaves out (a rename wiped the description and target size)', async () => {
+    const made = await create({ name: '改名前', description: '保留的描述', targetSize: 50 });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const renamed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v0.1/research/subjects/${made.body.data.id}`,
+      headers: { WeAppAuthorization: admin },
+      payload: { name: '改名后' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const stored = await get(t.app, `/api/v0.1/research/subjects/${made.body.data.id}`, admin);
+    expect(stored.body.data).toMatchObject({ name: '改名后', description: '保留的描述', targetSize: 50 });
+    // Gone again, so the list counts of the tests below see only their own subjects.
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v0.1/research/subjects/${made.body.data.id}`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(del.statusCode).toBe(200);
+  });
+
   it('refuses centers while multi-center mode is off, naming centers in both languages, and changes nothing', async () => {
     const before = await total();
     const r = await create({ name: '单中心课题', centers: ['示范医院'] });
