@@ -103,6 +103,20 @@ describe('menus and permissions with a version (GET product_menus)', () => {
     expect(other.names()).toContain('RoleManage');
   });
 
+  it('keeps the nurse’s tag while somebody else’s roles and users change (a busy site)', async () => {
+    const { tag } = await menus(nurse);
+    const other = await call(PERM, 'AddRole', [{ RoleName: '无关角色' }]);
+    expect(other.status).toBe(200);
+    await call(PERM, 'SaveRolePermissionAndFunctions', [
+      { RoleId: other.body.result.RoleId, MenuIds: [roleManageMenu], FuncIds: [] },
+    ]);
+    const made = await call(USER, 'Save', [
+      { UserName: 'etagother', NickName: '旁人', Password: 'Other-Pass-1', RoleIds: [other.body.result.RoleId] },
+    ]);
+    expect(made.body.code).toBe(0);
+    expect((await menus(nurse, tag)).status).toBe(304);
+  });
+
   it('a role edit changes the version: the next revalidation gets the new menus', async () => {
     const before = await menus(nurse);
     expect(before.names()).not.toContain('RoleManage');

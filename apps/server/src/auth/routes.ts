@@ -32,6 +32,7 @@ import {
   currentUser,
   login,
   logout,
+  menuCatalogue,
   productMenusAndPermissions,
   productMenusTag,
   setCurrentApp,
@@ -63,6 +64,9 @@ export function loginSession(req: FastifyRequest) {
 export async function authRoutes(app: FastifyInstance) {
   // Made or read at start, so no request ever writes it.
   const key: PasswordKey = await loadPasswordKey(app.db);
+  // The menu catalogue's fingerprint for the menus' ETag, read once: the seed writes the catalogue
+  // before the server listens and nothing changes it while it runs.
+  let catalogue: Promise<string> | null = null;
   // The dummy hash an unknown name is checked against, made now so the first such sign-in is not
   // slower than a real one.
   await dummyHash();
@@ -239,7 +243,11 @@ export async function authRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const s = signedIn(req.ctx);
       const productId = req.query.product_id ?? PRODUCT_ID;
-      const tag = productMenusTag(s.auth.aclVersion, s.userId, s.appId, productId);
+      catalogue ??= menuCatalogue(app.db).catch((e: unknown) => {
+        catalogue = null;
+        throw e;
+      });
+      const tag = productMenusTag(await catalogue, s.auth, s.userId, s.appId, productId);
       // The HTTP cache keeps no /api/ answer (no-store plugin): the web app keeps the last answer
       // itself and asks again with If-None-Match, so it never uses one without the server's word.
       reply.header('ETag', tag);

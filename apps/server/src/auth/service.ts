@@ -248,18 +248,52 @@ export async function productMenusAndPermissions(
 }
 
 /**
- * What one answer of `GetProductMenusAndPermissions` depends on, as an entity tag: the
- * database's ACL version (a trigger bumps it on any change of roles, memberships, menus or
- * functions, migration 0007), the user, the app and the product, plus the revision of the
- * answer's shape and of the always-allowed routes (code, not data). A role edit changes the
- * version, so a browser that revalidates its kept answer never keeps stale menus. The version is
- * the one the session's permissions were read at (no second query): a change in between gives a
- * newer answer under the older tag, which the next request replaces. The answer is the same in
+ * What one answer of `GetProductMenusAndPermissions` depends on, as an entity tag: the user's
+ * menus and functions in the app (the session's permissions, already read for this request), the
+ * product, the menu catalogue (`menuCatalogue`) and the revision of the answer's shape and of the
+ * always-allowed routes (code, not data). A role edit that changes what the user holds changes the
+ * tag, so a browser that revalidates never keeps stale menus; a change to somebody else's roles
+ * does not (the tag was once the database's ACL version, which every user or role change
+ * anywhere bumped, so nobody's kept menus lasted on a busy site). The answer is the same in
  * every language.
  */
-export function productMenusTag(aclVersionNow: number, userId: number, appId: number, productId: number) {
-  const basis = [MENUS_ANSWER_REVISION, aclVersionNow, userId, appId, productId].join('|');
+export function productMenusTag(
+  catalogue: string,
+  held: { routerNames: ReadonlySet<string>; apiIds: ReadonlySet<string> },
+  userId: number,
+  appId: number,
+  productId: number,
+) {
+  const basis = [
+    MENUS_ANSWER_REVISION,
+    catalogue,
+    userId,
+    appId,
+    productId,
+    [...held.routerNames].sort().join(','),
+    [...held.apiIds].sort().join(','),
+  ].join('|');
   return `"m${createHash('sha256').update(basis).digest('base64url').slice(0, 22)}"`;
+}
+
+/**
+ * The menu catalogue's ids (menus and functions, which the seed writes from the route table at
+ * start-up and nothing changes while the server runs) as one short fingerprint.
+ */
+export async function menuCatalogue(db: Tx): Promise<string> {
+  const [m] = await db
+    .select({
+      n: sql<string>`count(*)::text`,
+      sum: sql<string>`coalesce(sum(${menus.menuId} * 31 + coalesce(${menus.parentId}, 0)), 0)::text`,
+    })
+    .from(menus);
+  const [f] = await db
+    .select({
+      n: sql<string>`count(*)::text`,
+      sum: sql<string>`coalesce(sum(${functions.funcId} * 31 + ${functions.menuId}), 0)::text`,
+    })
+    .from(functions);
+  return `${m?.n}:${m?.sum}:${f?.n}:${f?.sum}`;
 }
 const MENUS_ANSWER_REVISION = `1:${ALWAYS_ALLOWED_ROUTES.join(',')}`;
 
