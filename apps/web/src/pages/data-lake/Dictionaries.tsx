@@ -176,6 +176,27 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
                   <Typography.Text strong>{nameOf(chosen)}</Typography.Text>
                   <Tag>{chosen.code}</Tag>
                   {chosen.standardSystem && <Tag color="blue">{chosen.standardSystem}</Tag>}
+                  {!builtin && can(menu, 'edit') && (
+                    <Button type="link" size="small" onClick={() => setDictForm(chosen)}>
+                      {t('dictionaries.editDictionary')}
+                    </Button>
+                  )}
+                  {!builtin && can(menu, 'delete') && (
+                    <Popconfirm
+                      title={t('common.confirmDelete', { name: chosen.name })}
+                      description={t('dictionaries.deleteHint', { count: chosen.entryCount })}
+                      onConfirm={async () => {
+                        await api.remove(chosen.id);
+                        message.success(t('common.deleted'));
+                        setParams({}, { replace: true });
+                        await list.refetch();
+                      }}
+                    >
+                      <Button type="link" size="small" danger>
+                        {t('dictionaries.deleteDictionary')}
+                      </Button>
+                    </Popconfirm>
+                  )}
                 </Space>
                 {chosen.description && (
                   <Typography.Text type="secondary">{chosen.description}</Typography.Text>
@@ -204,12 +225,18 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
                 allowClear
                 placeholder={t('common.keyword')}
                 defaultValue={params.get('keyword') ?? ''}
-                onSearch={(v) => {
-                  const next = new URLSearchParams(params);
-                  if (v.trim()) next.set('keyword', v.trim());
-                  else next.delete('keyword');
-                  setParams(next, { replace: true });
-                }}
+                onSearch={(v) =>
+                  // From the address as it is now: ProTable may keep an older toolbar's closure.
+                  setParams(
+                    (now) => {
+                      const next = new URLSearchParams(now);
+                      if (v.trim()) next.set('keyword', v.trim());
+                      else next.delete('keyword');
+                      return next;
+                    },
+                    { replace: true },
+                  )
+                }
                 style={{ width: 240 }}
                 data-testid="entries-search"
               />,
@@ -230,29 +257,6 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
                   {t('common.export')}
                 </Button>
               </Authorized>,
-              ...(!builtin && can(menu, 'edit')
-                ? [
-                    <Button key="edit-dict" onClick={() => setDictForm(chosen)}>
-                      {t('dictionaries.editDictionary')}
-                    </Button>,
-                  ]
-                : []),
-              ...(!builtin && can(menu, 'delete')
-                ? [
-                    <Popconfirm
-                      key="delete-dict"
-                      title={t('common.confirmDelete', { name: chosen.name })}
-                      onConfirm={async () => {
-                        await api.remove(chosen.id);
-                        message.success(t('common.deleted'));
-                        setParams({}, { replace: true });
-                        await list.refetch();
-                      }}
-                    >
-                      <Button danger>{t('common.delete')}</Button>
-                    </Popconfirm>,
-                  ]
-                : []),
             ]}
             columns={[
               { title: t('common.code'), dataIndex: 'code', width: 110 },
