@@ -137,7 +137,7 @@ export default function HospitalInfo() {
                         size="small"
                         onClick={() => setEditing({ kind: childKind(u.kind)!, parentId: u.id })}
                       >
-                        {t('units.add', { kind: word('hospitalUnitKind', childKind(u.kind)!) })}
+                        {t('units.add', { kind: word('hospitalUnitKind', childKind(u.kind)!).toLocaleLowerCase() })}
                       </Button>
                     )}
                     {can(MENU, 'edit') && (
@@ -171,8 +171,8 @@ export default function HospitalInfo() {
         title={
           kind &&
           (existing
-            ? t('units.edit', { kind: word('hospitalUnitKind', kind) })
-            : t('units.add', { kind: word('hospitalUnitKind', kind) }))
+            ? t('units.edit', { kind: word('hospitalUnitKind', kind).toLocaleLowerCase() })
+            : t('units.add', { kind: word('hospitalUnitKind', kind).toLocaleLowerCase() }))
         }
         open={!!editing}
         modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
