@@ -187,3 +187,15 @@ export const CHARTS = [
     },
   },
 ];
+
+/**
+ * The demo hospital's structure: one campus, the departments the synthetic visits name (so each
+ * department shows its visits), and a ward under each department that admits patients.
+ */
+export const HOSPITAL_CAMPUS = { code: '01', name: '本部院区' } as const;
+export const HOSPITAL_DEPARTMENTS = [
+  { code: '0301', name: '消化内科', ward: '消化内科病区' },
+  { code: '0302', name: '感染科', ward: '感染科病区' },
+  { code: '0303', name: '心内科', ward: '心内科病区' },
+  { code: '0401', name: '肝胆外科', ward: '肝胆外科病区' },
+] as const;

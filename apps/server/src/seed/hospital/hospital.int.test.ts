@@ -38,6 +38,9 @@ async function census(app: FastifyInstance) {
     'omop_mappings',
     'omop_tasks',
     'schedules',
+    'hospital_units',
+    'dictionaries',
+    'dictionary_entries',
     'jobs',
   ];
   const out: Record<string, number> = {};
@@ -123,6 +126,12 @@ describe('the demo hospital on first start', () => {
       new Set(['draft', 'submitted', 'verified', 'locked']),
     );
     for (const r of records) expect(r.patient_id).not.toBeNull();
+    // The hospital's structure, its departments matching the visits' departments.
+    const units = await get(t.app, '/api/v0.1/hospital-units', admin);
+    const departments = units.body.data.items.filter((u: { kind: string }) => u.kind === 'department');
+    expect(departments.length).toBe(4);
+    expect(departments.reduce((n: number, u: { visits: number }) => n + u.visits, 0)).toBeGreaterThan(0);
+    expect(await count(t.app, sql`select count(*)::int as n from dictionaries where builtin`)).toBe(6);
     const list = await get(t.app, '/api/v0.1/diseaselibrary/libraries', admin);
     const library = list.body.data.items.find((l: { name: string }) => l.name === '慢性乙型肝炎专病库');
     expect(library).toBeTruthy();

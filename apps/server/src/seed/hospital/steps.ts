@@ -10,6 +10,8 @@ import {
   HEPATITIS_B_CRITERIA,
   HEPATITIS_FORM,
   HEPATITIS_FORM_NAME,
+  HOSPITAL_CAMPUS,
+  HOSPITAL_DEPARTMENTS,
   LIBRARY_FORM,
   LIBRARY_FORM_NAME,
   LIBRARY_NAME,
@@ -427,6 +429,45 @@ const analysisStep: DemoStep = {
   },
 };
 
+type Unit = { id: number; code: string; kind: string };
+
+/**
+ * Reference data: the campus, its departments and wards (医院信息维护), and the basic dictionaries
+ * (made the first time they are asked for). A unit already there (by code) is left as it is.
+ */
+const referenceStep: DemoStep = {
+  phase: 1,
+  name: 'reference',
+  weight: 1,
+  async run({ api }) {
+    await api.get('/api/v0.1/basic-dictionaries');
+    const have = async () =>
+      new Map((await api.get<{ items: Unit[] }>('/api/v0.1/hospital-units')).items.map((u) => [u.code, u]));
+    const units = await have();
+    const campus =
+      units.get(HOSPITAL_CAMPUS.code) ??
+      (await api.post<Unit>('/api/v0.1/hospital-units', { kind: 'campus', ...HOSPITAL_CAMPUS }));
+    for (const d of HOSPITAL_DEPARTMENTS) {
+      const dept =
+        units.get(d.code) ??
+        (await api.post<Unit>('/api/v0.1/hospital-units', {
+          kind: 'department',
+          code: d.code,
+          name: d.name,
+          parentId: campus.id,
+        }));
+      const wardCode = `${d.code}01`;
+      if (!units.has(wardCode))
+        await api.post('/api/v0.1/hospital-units', {
+          kind: 'ward',
+          code: wardCode,
+          name: d.ward,
+          parentId: dept.id,
+        });
+    }
+  },
+};
+
 /** In order; the last two wait for jobs the earlier ones started. */
 export const DEMO_STEPS: DemoStep[] = [
   patientsStep,
@@ -438,6 +479,7 @@ export const DEMO_STEPS: DemoStep[] = [
   qcStep,
   omopStep,
   scheduleStep,
+  referenceStep,
   fillStep,
   analysisStep,
   finishStep,
