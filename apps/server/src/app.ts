@@ -36,6 +36,7 @@ import type { DemoAccount } from './seed/demo.js';
 import { demoHospitalRoutes } from './seed/hospital/routes.js';
 import { prepareData } from './seed/index.js';
 import { siteRoutes } from './site/routes.js';
+import { t0Routes } from './t0/routes.js';
 import { visualizationRoutes } from './visualization/routes.js';
 import { webRoutes } from './web/routes.js';
 
@@ -160,6 +161,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(dataQcRoutes);
   await app.register(schedulingRoutes);
   await app.register(referenceRoutes);
+  await app.register(t0Routes);
   await app.register(demoHospitalRoutes);
   await app.register(webRoutes);
   return app;

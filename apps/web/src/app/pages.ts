@@ -60,6 +60,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   DataLakeHospitalInfoMaintenance: lazy(() => import('../pages/data-lake/HospitalInfo')),
   DataLakeDictionaries: lazy(() => import('../pages/data-lake/Dictionaries')),
   DataLakeBasicDictionaryMaintenance: lazy(() => import('../pages/data-lake/BasicDictionaries')),
+  DataLakeT0Event: lazy(() => import('../pages/data-lake/T0Events')),
   ZhuanbingLibraryList: lazy(() => import('../pages/disease-library/LibraryList')),
   ZhuanbingCreateLibrary: lazy(() => import('../pages/disease-library/CreateLibrary')),
   ZhuanbingLibraryPatients: lazy(() => import('../pages/disease-library/PatientsList')),

@@ -75,6 +75,10 @@ export const AUDIT_ACTIONS = [
   'dictionary.entry.delete',
   'dictionary.import',
   'dictionary.export',
+  't0.add',
+  't0.edit',
+  't0.delete',
+  't0.run',
   // CRF.
   'crf.form.create',
   'crf.form.draft',

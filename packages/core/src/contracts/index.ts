@@ -13,4 +13,5 @@ export * from './reference.js';
 export * from './research.js';
 export * from './scheduling.js';
 export * from './system.js';
+export * from './t0.js';
 export * from './visualization.js';

@@ -25,6 +25,7 @@ export const JOB_KINDS = [
   'cdr.synthetic',
   'omop.export',
   'dataQc.run',
+  't0.materialize',
   'demo.seed',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];

@@ -21,6 +21,7 @@ export const AUDIT_ENTITY_LABELS = {
   hospital_unit: both('医院机构', 'Hospital unit'),
   dictionary: both('字典', 'Dictionary'),
   dictionary_entry: both('字典项', 'Dictionary entry'),
+  t0_event: both('T0 事件', 'T0 event'),
   patient: both('患者', 'Patient'),
   patient_list: both('患者列表', 'Patient list'),
   patient_search: both('多条件检索', 'Multi-condition search'),

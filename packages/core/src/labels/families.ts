@@ -23,6 +23,7 @@ export const JOB_KIND_LABELS = {
   'cdr.synthetic': both('模拟临床数据生成', 'Synthetic clinical data'),
   'omop.export': both('OMOP 数据导出', 'OMOP export'),
   'dataQc.run': both('数据质控任务', 'Data quality check'),
+  't0.materialize': both('T0 事件计算', 'T0 event calculation'),
   'demo.seed': both('示范数据生成', 'Demo data preparation'),
 } as const satisfies Record<JobKind, LabelText>;
 

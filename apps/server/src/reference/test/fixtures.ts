@@ -3,7 +3,7 @@ import { get, post } from '../../test/helper.js';
 
 /**
  * One of each reference object in the caller's app, for the authorization matrix: a campus with
- * a department, the basic dictionaries, and an own dictionary with an entry.
+ * a department, the basic dictionaries, an own dictionary with an entry, and a T0 event.
  */
 export async function makeReferenceObjects(app: FastifyInstance, adminKey: string) {
   const campus = await post(
@@ -24,6 +24,12 @@ export async function makeReferenceObjects(app: FastifyInstance, adminKey: strin
     app,
     `/api/v0.1/dictionaries/${own.body.data.id}/entries`,
     { code: 'M1', name: '矩阵项' },
+    adminKey,
+  );
+  await post(
+    app,
+    '/api/v0.1/t0-events',
+    { name: '矩阵 T0', rule: { kind: 'firstDiagnosis', icd10Prefix: 'I10' } },
     adminKey,
   );
 }

@@ -137,7 +137,9 @@ export default function HospitalInfo() {
                         size="small"
                         onClick={() => setEditing({ kind: childKind(u.kind)!, parentId: u.id })}
                       >
-                        {t('units.add', { kind: word('hospitalUnitKind', childKind(u.kind)!).toLocaleLowerCase() })}
+                        {t('units.add', {
+                          kind: word('hospitalUnitKind', childKind(u.kind)!).toLocaleLowerCase(),
+                        })}
                       </Button>
                     )}
                     {can(MENU, 'edit') && (

@@ -14,6 +14,14 @@ import type {
   HospitalUnitList,
   HospitalUnitPatch,
   ImportReport,
+  JobView,
+  T0Event,
+  T0EventCreate,
+  T0EventList,
+  T0EventPatch,
+  T0PatientPage,
+  T0PatientQuery,
+  T0RunStarted,
 } from '@crdp/core';
 import { rest } from '../../api/client';
 import { downloadWithSession } from '../crf/download';
@@ -57,3 +65,16 @@ export function dictionaryApi(builtin: boolean) {
       downloadWithSession(`/api/v0.1/${base}/${id}/entries/export`, `dictionary-${code}.csv`),
   };
 }
+
+/** Calls of the T0 events screen. */
+export const t0Api = {
+  list: () => rest<T0EventList>({ url: 't0-events' }),
+  add: (e: T0EventCreate) => rest<T0Event>({ url: 't0-events', method: 'POST', data: e, silent: true }),
+  edit: (id: number, e: T0EventPatch) =>
+    rest<T0Event>({ url: `t0-events/${id}`, method: 'PATCH', data: e, silent: true }),
+  remove: (id: number) => rest<true>({ url: `t0-events/${id}`, method: 'DELETE' }),
+  run: (id: number) => rest<T0RunStarted>({ url: `t0-events/${id}/run`, method: 'POST' }),
+  patients: (id: number, q: T0PatientQuery) =>
+    rest<T0PatientPage>({ url: `t0-events/${id}/patients`, params: q }),
+  job: (id: number) => rest<JobView>({ url: `jobs/${id}` }),
+};

@@ -1,0 +1,202 @@
+import type { T0Event } from '@crdp/core';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, jobs, t0Patients } from '../db/schema/index.js';
+import { otherAppAdministrator } from '../test/harness/fixtures.js';
+import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+
+/**
+ * T0 events (T0 事件): a data manager defines a patient's index date by a rule, has it worked out
+ * for every patient as a job, and reads each patient's T0; a changed rule marks the results
+ * stale until the next run. Checked on the embedded database and on PostgreSQL.
+ */
+describe('T0 events', () => {
+  let t: TestApp;
+  let admin: string;
+  let other: { appId: number; key: string };
+  const ids: number[] = [];
+  const send = async (url: string, payload: unknown, key = admin) => {
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url,
+      headers: { WeAppAuthorization: key },
+      payload: payload as object,
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const record = async (patient: number, table: string, row: object) => {
+    const r = await post(t.app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, admin);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  };
+  const add = (body: object, key = admin) => post(t.app, '/api/v0.1/t0-events', body, key);
+  const run = async (id: number) => {
+    const r = await post(t.app, `/api/v0.1/t0-events/${id}/run`, {}, admin);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await t.app.jobs.drain();
+    return r.body.data.jobId as number;
+  };
+  const eventOf = async (id: number) =>
+    ((await get(t.app, '/api/v0.1/t0-events', admin)).body.data.items as T0Event[]).find((e) => e.id === id)!;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await signIn(t.app, 'admin');
+    other = await otherAppAdministrator(t.app);
+    for (const mrn of ['T01', 'T02', 'T03']) {
+      const p = await post(t.app, '/api/v0.1/cdr/patients', { mrn, name: `T0 病人${mrn}`, gender: 1 }, admin);
+      ids.push(p.body.data.id);
+    }
+    const [a, b, c] = ids as [number, number, number];
+    await record(a, 'diagnoses', {
+      icd10: 'B18.1',
+      name: '慢性乙型病毒性肝炎',
+      diagnosedAt: '2021-05-01T08:00:00+08:00',
+    });
+    await record(a, 'diagnoses', {
+      icd10: 'B18.1',
+      name: '慢性乙型病毒性肝炎',
+      diagnosedAt: '2019-03-02T08:00:00+08:00',
+    });
+    await record(b, 'diagnoses', {
+      icd10: 'b18.10',
+      name: '慢性乙型肝炎',
+      diagnosedAt: '2022-01-10T08:00:00+08:00',
+    });
+    await record(c, 'diagnoses', {
+      icd10: 'K74.6',
+      name: '肝硬化',
+      diagnosedAt: '2020-01-01T08:00:00+08:00',
+    });
+    for (const [p, v, d] of [
+      [a, 60, '2020-01-01'],
+      [a, 120, '2020-06-01'],
+      [a, 200, '2021-01-01'],
+      [b, 85, '2023-02-01'],
+    ] as const)
+      await record(p, 'labResults', {
+        itemCode: 'ALT',
+        itemName: '丙氨酸氨基转移酶',
+        valueNum: v,
+        unit: 'U/L',
+        collectedAt: `${d}T08:00:00+08:00`,
+      });
+    await record(c, 'visits', {
+      kind: 'inpatient',
+      department: '肝胆外科',
+      admitAt: '2020-02-01T08:00:00+08:00',
+    });
+    await record(c, 'operations', {
+      name: '腹腔镜肝部分切除术',
+      code: '50.22',
+      operatedAt: '2020-02-03T08:00:00+08:00',
+    });
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('works out each patient’s first diagnosis of a code as their T0, as a job', async () => {
+    const made = await add({ name: '首次诊断乙肝', rule: { kind: 'firstDiagnosis', icd10Prefix: 'B18.1' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body.data).toMatchObject({ state: 'new', patients: 0 });
+    const id = made.body.data.id as number;
+    await run(id);
+    expect(await eventOf(id)).toMatchObject({ state: 'ready', patients: 2 });
+    const page = await get(t.app, `/api/v0.1/t0-events/${id}/patients`, admin);
+    expect(page.status).toBe(200);
+    const byMrn = Object.fromEntries(
+      page.body.data.items.map((p: { mrn: string; t0: string }) => [p.mrn, p.t0]),
+    );
+    // The earliest of patient 1's two diagnoses; patient 2's lower-case code counts too.
+    expect(byMrn).toEqual({ T01: '2019-03-02T00:00:00.000Z', T02: '2022-01-10T00:00:00.000Z' });
+    expect(page.body.data.byYear).toEqual([
+      { year: '2019', n: 1 },
+      { year: '2022', n: 1 },
+    ]);
+    const audits = await t.app.db.select().from(auditLog).where(eq(auditLog.action, 't0.run'));
+    expect(audits.length).toBe(1);
+  });
+
+  it('takes the first lab over a threshold, the first operation and the first admission', async () => {
+    const cases = [
+      [
+        { kind: 'firstLab', itemCode: 'ALT', comparator: '>', threshold: 80 },
+        { T01: '2020-06-01', T02: '2023-02-01' },
+      ],
+      [{ kind: 'firstLab', itemCode: 'ALT', comparator: '>=', threshold: 200 }, { T01: '2021-01-01' }],
+      [{ kind: 'firstOperation', keyword: '肝部分切除' }, { T03: '2020-02-03' }],
+      [{ kind: 'firstOperation', keyword: '50.2' }, { T03: '2020-02-03' }],
+      [{ kind: 'firstAdmission', department: '肝胆外科' }, { T03: '2020-02-01' }],
+      [{ kind: 'firstAdmission', department: '消化内科' }, {}],
+    ] as const;
+    for (const [rule, want] of cases) {
+      const made = await add({ name: `规则 ${rule.kind}`, rule });
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      await run(made.body.data.id);
+      const page = await get(t.app, `/api/v0.1/t0-events/${made.body.data.id}/patients`, admin);
+      const got = Object.fromEntries(
+        page.body.data.items.map((p: { mrn: string; t0: string }) => [p.mrn, p.t0.slice(0, 10)]),
+      );
+      // Stored in UTC; 08:00 in Beijing is midnight UTC of the same day.
+      expect(got, JSON.stringify(rule)).toEqual(want);
+    }
+  });
+
+  it('marks the results stale when the rule changes, until the next run', async () => {
+    const made = await add({
+      name: '首次 ALT 升高',
+      rule: { kind: 'firstLab', itemCode: 'ALT', comparator: '>', threshold: 100 },
+    });
+    const id = made.body.data.id as number;
+    await run(id);
+    expect(await eventOf(id)).toMatchObject({ state: 'ready', patients: 1 });
+    const renamed = await send(`/api/v0.1/t0-events/${id}`, { name: '首次 ALT 升高（改名）' });
+    expect(renamed.body.data).toMatchObject({ state: 'ready', description: '' });
+    const changed = await send(`/api/v0.1/t0-events/${id}`, {
+      rule: { kind: 'firstLab', itemCode: 'ALT', comparator: '>', threshold: 50 },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.state).toBe('stale');
+    await run(id);
+    expect(await eventOf(id)).toMatchObject({ state: 'ready', patients: 2 });
+  });
+
+  it('refuses a second run while one is queued, and a rule that does not hold, changing nothing', async () => {
+    const made = await add({ name: '排队', rule: { kind: 'firstDiagnosis', icd10Prefix: 'K74' } });
+    const id = made.body.data.id as number;
+    const first = await post(t.app, `/api/v0.1/t0-events/${id}/run`, {}, admin);
+    expect(first.status).toBe(200);
+    await t.app.jobs.drain();
+    // The job as another process would be running it (a run here is over before the next call).
+    await t.app.db.update(jobs).set({ status: 'running' }).where(eq(jobs.id, first.body.data.jobId));
+    const second = await post(t.app, `/api/v0.1/t0-events/${id}/run`, {}, admin);
+    expect(second.status).toBe(409);
+    expect(second.body.message).toContain('正在计算');
+    await t.app.db.update(jobs).set({ status: 'succeeded' }).where(eq(jobs.id, first.body.data.jobId));
+    const before = (await get(t.app, '/api/v0.1/t0-events', admin)).body.data.items.length;
+    for (const rule of [
+      { kind: 'firstLab', itemCode: 'ALT', comparator: '>' },
+      { kind: 'firstLab', itemCode: 'ALT', comparator: '=>', threshold: 1 },
+      { kind: 'firstDiagnosis', icd10Prefix: "B18%' or 1=1" },
+      { kind: 'lastDiagnosis', icd10Prefix: 'B18' },
+      { kind: 'firstOperation', keyword: 'a\u0000b' },
+    ]) {
+      const r = await add({ name: '坏规则', rule });
+      expect(r.status, JSON.stringify(rule)).toBe(400);
+      expect(r.body.message).toContain('rule');
+    }
+    expect((await get(t.app, '/api/v0.1/t0-events', admin)).body.data.items.length).toBe(before);
+  });
+
+  it('keeps each app’s events to itself and deletes an event with its results', async () => {
+    const made = await add({ name: '删除我', rule: { kind: 'firstDiagnosis', icd10Prefix: 'B18' } });
+    const id = made.body.data.id as number;
+    await run(id);
+    expect((await get(t.app, '/api/v0.1/t0-events', other.key)).body.data.items).toEqual([]);
+    const theirs = await get(t.app, `/api/v0.1/t0-events/${id}/patients`, other.key);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.message).toBe('T0 事件不存在');
+    expect((await post(t.app, `/api/v0.1/t0-events/${id}/run`, {}, other.key)).status).toBe(404);
+    expect((await del(t.app, `/api/v0.1/t0-events/${id}`, other.key)).status).toBe(404);
+    expect((await del(t.app, `/api/v0.1/t0-events/${id}`, admin)).status).toBe(200);
+    expect(await t.app.db.select().from(t0Patients).where(eq(t0Patients.eventId, id))).toEqual([]);
+  });
+});
