@@ -212,8 +212,8 @@ const enUS: Tree = {
     threshold: 'Threshold',
     department: 'Department (blank: any)',
     ruleText: {
-      firstDiagnosis: 'First diagnosis coded {{icd10Prefix}}…',
-      firstOperation: 'First operation named "{{keyword}}" or coded {{keyword}}…',
+      firstDiagnosis: 'First diagnosis with a code starting {{icd10Prefix}}',
+      firstOperation: 'First operation whose name holds "{{keyword}}" or whose code starts with it',
       firstLab: 'First {{itemCode}} {{comparator}} {{threshold}}',
       firstAdmission: 'First admission',
       firstAdmissionIn: 'First admission to {{department}}',
