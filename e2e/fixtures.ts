@@ -181,6 +181,22 @@ export const test = base.extend<{ ownAdmin: OwnAccount; ownResearcher: OwnAccoun
 export { expect };
 
 /** Saves a screenshot under e2e/.screens (git-ignored) for a person to look at. */
+/**
+ * Waits until no antd animation runs (a dialog fading in, a drawer sliding in, a submenu
+ * opening), so a screenshot shows the screen at rest.
+ */
+export const settled = (page: Page) =>
+  expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document.querySelectorAll(
+            '[class*="-motion-"][class*="-active"], .ant-motion-collapse, [class*="-zoom-"], [class*="-panel-motion"]',
+          ).length,
+      ),
+    )
+    .toBe(0);
+
 export async function screenshot(page: Page, name: string) {
   mkdirSync(screensDir, { recursive: true });
   await page.screenshot({ path: path.join(screensDir, `${name}.png`), fullPage: false });

@@ -1,24 +1,14 @@
-import type { Page } from '@playwright/test';
 import {
   apiLogin,
   expect,
   patientWithRecords,
   runId,
   screenshot,
+  settled,
   signInToWorkbench,
   switchLanguage,
   test,
 } from '../fixtures';
-
-/** Waits until no antd animation runs (a drawer sliding in, a submenu opening): for screenshots. */
-const settled = (page: Page) =>
-  expect
-    .poll(() =>
-      page.evaluate(
-        () => document.querySelectorAll('[class*="-motion-"][class*="-active"], .ant-motion-collapse').length,
-      ),
-    )
-    .toBe(0);
 
 /**
  * Directory browsing (目录浏览, issue 17): from the CDR browser a data manager opens the directory,

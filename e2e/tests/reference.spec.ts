@@ -5,21 +5,13 @@ import {
   patientWithRecords,
   runId,
   screenshot,
+  settled,
   signInToWorkbench,
   switchLanguage,
   test,
 } from '../fixtures';
 
 const dialog = (page: Page) => page.getByRole('dialog');
-/** Waits until no antd animation runs (a dialog fading in): for screenshots. */
-const settled = (page: Page) =>
-  expect
-    .poll(() =>
-      page.evaluate(
-        () => document.querySelectorAll('[class*="-motion-"][class*="-active"], [class*="-zoom-"]').length,
-      ),
-    )
-    .toBe(0);
 const save = async (page: Page) => {
   await dialog(page)
     .getByRole('button', { name: /确\s?定|OK/ })

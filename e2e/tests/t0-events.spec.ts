@@ -5,22 +5,13 @@ import {
   patientWithRecords,
   runId,
   screenshot,
+  settled,
   signInToWorkbench,
   switchLanguage,
   test,
 } from '../fixtures';
 
 const dialog = (page: Page) => page.getByRole('dialog');
-/** Waits until no antd animation runs (a drawer sliding in): for screenshots. */
-const settled = (page: Page) =>
-  expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          document.querySelectorAll('[class*="-motion-"][class*="-active"], [class*="-panel-motion"]').length,
-      ),
-    )
-    .toBe(0);
 
 /**
  * T0 events (issue 17): a data manager defines "first diagnosis of a code" as a patient's index

@@ -58,3 +58,22 @@ export function showServerFieldError(
   form.scrollToField?.(name);
   return true;
 }
+
+/**
+ * The save of a dialog form (ModalForm's `onFinish`): runs `work`; a refusal is shown in the
+ * server's words, and the dialog stays open (false) when it names a field, so the person can put
+ * it right; a refusal naming no field is rethrown (the dialog's own error handling).
+ */
+export async function saveOrShow(
+  message: { error: (text: string) => unknown },
+  work: () => Promise<unknown>,
+): Promise<boolean> {
+  try {
+    await work();
+    return true;
+  } catch (e) {
+    message.error((e as Error).message);
+    if (serverField(e)) return false;
+    throw e;
+  }
+}

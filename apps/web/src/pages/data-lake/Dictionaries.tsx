@@ -45,8 +45,8 @@ import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { saveOrShow } from '../../components/form/server-errors';
 import { ImportReportModal } from '../../components/ImportReportModal';
-import { fieldOf } from '../system/api';
 import { dictionaryApi } from './reference-api';
 import { REFERENCE_NS } from './reference-i18n';
 
@@ -55,18 +55,6 @@ type EntryForm = Pick<
   'code' | 'name' | 'pinyin' | 'synonyms' | 'standardCode' | 'sortOrder' | 'enabled'
 >;
 type DictForm = Pick<Dictionary, 'code' | 'name' | 'description' | 'standardSystem'>;
-
-/** A form's refusal: the server's words, and the dialog stays open when it names a field. */
-async function saving(message: { error: (s: string) => void }, work: () => Promise<unknown>) {
-  try {
-    await work();
-    return true;
-  } catch (e) {
-    message.error((e as Error).message);
-    if (fieldOf(e)) return false;
-    throw e;
-  }
-}
 
 /**
  * The dictionaries of one kind: the basic ones (基础字典维护) or the app's own (字典管理). On the
@@ -225,18 +213,14 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
                 allowClear
                 placeholder={t('common.keyword')}
                 defaultValue={params.get('keyword') ?? ''}
-                onSearch={(v) =>
-                  // From the address as it is now: ProTable may keep an older toolbar's closure.
-                  setParams(
-                    (now) => {
-                      const next = new URLSearchParams(now);
-                      if (v.trim()) next.set('keyword', v.trim());
-                      else next.delete('keyword');
-                      return next;
-                    },
-                    { replace: true },
-                  )
-                }
+                onSearch={(v) => {
+                  // From the address as it is now: ProTable keeps an older toolbar (and with it an
+                  // older setParams, whose updater sees the address of that render).
+                  const next = new URLSearchParams(window.location.search);
+                  if (v.trim()) next.set('keyword', v.trim());
+                  else next.delete('keyword');
+                  setParams(next, { replace: true });
+                }}
                 style={{ width: 240 }}
                 data-testid="entries-search"
               />,
@@ -317,7 +301,7 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
         modalProps={{ destroyOnHidden: true, onCancel: () => setDictForm(null) }}
         initialValues={editingDict ?? {}}
         onFinish={async (v) => {
-          const ok = await saving(message, async () => {
+          const ok = await saveOrShow(message, async () => {
             const body = {
               name: v.name,
               description: v.description ?? '',
@@ -384,7 +368,7 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
             sortOrder: v.sortOrder ?? 0,
             enabled: v.enabled,
           };
-          const ok = await saving(message, () =>
+          const ok = await saveOrShow(message, () =>
             editingEntry ? api.editEntry(chosen!.id, editingEntry.id, body) : api.addEntry(chosen!.id, body),
           );
           if (!ok) return false;

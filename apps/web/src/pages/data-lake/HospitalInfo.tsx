@@ -15,7 +15,7 @@ import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
-import { fieldOf } from '../system/api';
+import { saveOrShow } from '../../components/form/server-errors';
 import { unitApi } from './reference-api';
 import { REFERENCE_NS } from './reference-i18n';
 
@@ -190,15 +190,12 @@ export default function HospitalInfo() {
         }
         onFinish={async (v) => {
           const parentId = v.parentId ?? null;
-          try {
-            if (existing)
-              await unitApi.edit(existing.id, { code: v.code, name: v.name, parentId, enabled: v.enabled });
-            else await unitApi.add({ kind: kind!, code: v.code, name: v.name, parentId, enabled: v.enabled });
-          } catch (e) {
-            message.error((e as Error).message);
-            if (fieldOf(e)) return false;
-            throw e;
-          }
+          const saved = await saveOrShow(message, () =>
+            existing
+              ? unitApi.edit(existing.id, { code: v.code, name: v.name, parentId, enabled: v.enabled })
+              : unitApi.add({ kind: kind!, code: v.code, name: v.name, parentId, enabled: v.enabled }),
+          );
+          if (!saved) return false;
           message.success(t('common.saved'));
           setEditing(null);
           await units.refetch();

@@ -24,8 +24,8 @@ import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { saveOrShow } from '../../components/form/server-errors';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
-import { fieldOf } from '../system/api';
 import { t0Api } from './reference-api';
 import { REFERENCE_NS } from './reference-i18n';
 
@@ -278,14 +278,10 @@ export default function T0Events() {
         }
         onFinish={async (v) => {
           const body = { name: v.name, description: v.description ?? '', rule: ruleOf(v) };
-          try {
-            if (existing) await t0Api.edit(existing.id, body);
-            else await t0Api.add(body);
-          } catch (e) {
-            message.error((e as Error).message);
-            if (fieldOf(e)) return false;
-            throw e;
-          }
+          const saved = await saveOrShow(message, () =>
+            existing ? t0Api.edit(existing.id, body) : t0Api.add(body),
+          );
+          if (!saved) return false;
           message.success(t('common.saved'));
           setEditing(null);
           await list.refetch();

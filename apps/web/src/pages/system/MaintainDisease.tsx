@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { textRule } from '../../app/text-rule';
 import { Authorized } from '../../components/Authorized';
-import { type AdminDisease, diseaseApi, fieldOf } from './api';
+import { saveOrShow } from '../../components/form/server-errors';
+import { type AdminDisease, diseaseApi } from './api';
 import { ADMIN_NS } from './i18n';
 import { useEditDeleteActions } from './RowActions';
 
@@ -84,14 +85,10 @@ export default function MaintainDisease() {
         initialValues={existing ?? { enabled: true }}
         onFinish={async (values) => {
           const body = { ...values, icd10: values.icd10 ?? '', category: values.category ?? '' };
-          try {
-            if (existing) await diseaseApi.edit(existing.id, body);
-            else await diseaseApi.add(body);
-          } catch (e) {
-            message.error((e as Error).message);
-            if (fieldOf(e)) return false;
-            throw e;
-          }
+          const saved = await saveOrShow(message, () =>
+            existing ? diseaseApi.edit(existing.id, body) : diseaseApi.add(body),
+          );
+          if (!saved) return false;
           message.success(t('common.saved'));
           setEditing(null);
           table.current?.reload();
