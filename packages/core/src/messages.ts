@@ -157,6 +157,14 @@ const catalogue = {
     'zh-CN': '自变量之间存在共线性（或某一变量为常数），无法估计',
     'en-US': 'The predictors are collinear (or one of them is constant), so nothing can be estimated',
   },
+  'forecast.tooShort': {
+    'zh-CN': '预测至少需要两个完整周期（{needed} 天）的数据，现有 {have} 天',
+    'en-US': 'A forecast needs at least two full seasons ({needed} days) of data; there are {have}',
+  },
+  'forecast.badSeries': {
+    'zh-CN': '预测的序列中有非数值',
+    'en-US': 'The series to forecast holds a value that is not a number',
+  },
   'research.stats.twoPerGroup': {
     'zh-CN': '每组至少需要两个数值',
     'en-US': 'Each group needs at least two values',

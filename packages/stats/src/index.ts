@@ -8,6 +8,7 @@ export {
   tTwoSided,
 } from './distributions.js';
 export { StatsError } from './errors.js';
+export { type ForecastPoint, type SeasonalNaive, seasonalNaive } from './forecast.js';
 export {
   type CategoricalSummary,
   type Coefficient,

@@ -2,6 +2,8 @@ import {
   cdrBrowserPage,
   cdrDirectory,
   cdrFieldProfile,
+  cdrForecast,
+  cdrForecastQuery,
   cdrOverview,
   cdrPatient,
   cdrRecordCreated,
@@ -14,6 +16,7 @@ import { appActor, signedIn } from '../http/context.js';
 import { restRoutes } from '../http/route.js';
 import { addRecord, browseRows, createPatient, overview, tableCatalogue, updatePatient } from './cdr.js';
 import { directory, fieldProfile } from './directory.js';
+import { hospitalForecast } from './forecast.js';
 import { patientOf, patientView } from './patient360.js';
 import { canSeeIdentity } from './privacy.js';
 import { CDR_TABLES, type CdrTable, patientInput, RECORD_TABLES, recordInputs } from './records.js';
@@ -143,6 +146,18 @@ export async function cdrRoutes(app: FastifyInstance) {
       answer: cdrOverview,
     },
     (req) => overview(app.db, appActor(req.ctx).appId),
+  );
+
+  api.get(
+    '/api/v0.1/cdr/forecast',
+    {
+      access: { apiId: 'DataLakeHosForecastBrowse.query' },
+      summary:
+        'Visits of one kind per day and a seasonal naive forecast of the next 30 days with 80 % and 95 % intervals',
+      query: cdrForecastQuery,
+      answer: cdrForecast,
+    },
+    (req) => hospitalForecast(app.db, appActor(req.ctx).appId, req.query, req.ctx.locale),
   );
 
   api.get(

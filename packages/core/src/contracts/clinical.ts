@@ -472,3 +472,39 @@ export type CdrSyntheticBody = z.infer<typeof cdrSyntheticBody>;
 /** One synthetic-patients job of the app, for the import list: the job and what was asked. */
 export const cdrSyntheticRun = jobView.extend({ patients: z.number().int(), seed: z.number().int() });
 export type CdrSyntheticRun = z.infer<typeof cdrSyntheticRun>;
+
+// ---- Hospital forecast (医院预测浏览) -------------------------------------------------------
+
+export const CDR_FORECAST_KINDS = ['inpatient', 'outpatient', 'emergency'] as const;
+export const cdrForecastQuery = z.object({
+  kind: z.enum(CDR_FORECAST_KINDS).default('inpatient'),
+  /** Days of history the forecast learns from (ending at the latest visit of the kind). */
+  history: z.coerce.number().int().min(28).max(730).default(180),
+});
+export type CdrForecastQuery = z.input<typeof cdrForecastQuery>;
+
+/**
+ * Visits of one kind per day (admissions for inpatients) and a seasonal naive forecast of the
+ * next 30 days with 80 % and 95 % intervals (`@crdp/stats` seasonalNaive, a weekly season).
+ */
+export const cdrForecast = z.object({
+  kind: z.enum(CDR_FORECAST_KINDS),
+  /** The last day with data (Beijing time), or null when the app has no visits of the kind. */
+  asOf: z.string().nullable(),
+  period: int,
+  sigma: z.number().nullable(),
+  history: z.array(z.object({ date: z.string(), n: int })),
+  forecast: z.array(
+    z.object({
+      date: z.string(),
+      mean: z.number(),
+      lo80: z.number(),
+      hi80: z.number(),
+      lo95: z.number(),
+      hi95: z.number(),
+    }),
+  ),
+  /** Why there is no forecast (too little data), in the reader's language; null when there is one. */
+  notice: z.string().nullable(),
+});
+export type CdrForecast = z.infer<typeof cdrForecast>;
