@@ -61,6 +61,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   DataLakeDictionaries: lazy(() => import('../pages/data-lake/Dictionaries')),
   DataLakeBasicDictionaryMaintenance: lazy(() => import('../pages/data-lake/BasicDictionaries')),
   DataLakeT0Event: lazy(() => import('../pages/data-lake/T0Events')),
+  DataLakeHosForecastBrowse: lazy(() => import('../pages/data-lake/HospitalForecast')),
   ZhuanbingLibraryList: lazy(() => import('../pages/disease-library/LibraryList')),
   ZhuanbingCreateLibrary: lazy(() => import('../pages/disease-library/CreateLibrary')),
   ZhuanbingLibraryPatients: lazy(() => import('../pages/disease-library/PatientsList')),

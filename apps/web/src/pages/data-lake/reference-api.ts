@@ -1,4 +1,6 @@
 import type {
+  CdrForecast,
+  CdrForecastQuery,
   CsvImportBody,
   Dictionary,
   DictionaryCreate,
@@ -77,4 +79,9 @@ export const t0Api = {
   patients: (id: number, q: T0PatientQuery) =>
     rest<T0PatientPage>({ url: `t0-events/${id}/patients`, params: q }),
   job: (id: number) => rest<JobView>({ url: `jobs/${id}` }),
+};
+
+/** The hospital forecast (医院预测浏览). */
+export const forecastApi = {
+  get: (q: CdrForecastQuery) => rest<CdrForecast>({ url: 'cdr/forecast', params: q }),
 };

@@ -121,6 +121,25 @@ const zhCN = {
     nameRequired: '请输入名称',
     required: '必填',
   },
+  forecast: {
+    title: '医院预测浏览',
+    hint: '按天统计的就诊量（住院为入院人次），并用季节性朴素法（以周为周期）预测未来 30 天，给出 80% 与 95% 预测区间。',
+    kind: '就诊类型',
+    kinds: { inpatient: '住院（入院人次）', outpatient: '门诊', emergency: '急诊' },
+    history: '参考天数',
+    days: '{{count}} 天',
+    asOf: '数据截至 {{date}}',
+    actual: '实际',
+    mean: '预测',
+    band80: '80% 区间',
+    band95: '95% 区间',
+    table: '未来 30 天预测',
+    date: '日期',
+    sigma: '季节差分标准差 σ = {{sigma}}',
+    method:
+      '方法：季节性朴素法（周期 7 天），第 h 天的标准差为 σ·√(⌊(h−1)/7⌋+1)（Hyndman & Athanasopoulos,《Forecasting: Principles and Practice》第 3 版 §5.5）。',
+    noData: '暂无该类型的就诊数据。',
+  },
 };
 
 type Tree = { [k: string]: string | Tree };
@@ -245,6 +264,25 @@ const enUS: Tree = {
     noPatients: 'No patient matches this rule.',
     nameRequired: 'Enter a name',
     required: 'Required',
+  },
+  forecast: {
+    title: 'Hospital forecast',
+    hint: 'Visits per day (admissions for inpatients) and a seasonal naive forecast (weekly season) of the next 30 days with 80 % and 95 % prediction intervals.',
+    kind: 'Visit kind',
+    kinds: { inpatient: 'Inpatient (admissions)', outpatient: 'Outpatient', emergency: 'Emergency' },
+    history: 'Days of history',
+    days: '{{count}} days',
+    asOf: 'Data up to {{date}}',
+    actual: 'Actual',
+    mean: 'Forecast',
+    band80: '80 % interval',
+    band95: '95 % interval',
+    table: 'The next 30 days',
+    date: 'Date',
+    sigma: 'SD of the seasonal differences σ = {{sigma}}',
+    method:
+      'Method: seasonal naive (season of 7 days); the SD of day h is σ·√(⌊(h−1)/7⌋+1) (Hyndman & Athanasopoulos, Forecasting: Principles and Practice, 3rd ed., §5.5).',
+    noData: 'No visits of this kind yet.',
   },
 };
 
