@@ -41,6 +41,7 @@ function useOption(f: CdrForecast | undefined) {
       animation: false,
       tooltip: { trigger: 'axis' },
       legend: {
+        top: 0,
         data: [t('forecast.actual'), t('forecast.mean'), t('forecast.band95'), t('forecast.band80')],
       },
       grid: { left: 40, right: 20, top: 40, bottom: 60 },
