@@ -199,3 +199,6 @@ export const HOSPITAL_DEPARTMENTS = [
   { code: '0303', name: '心内科', ward: '心内科病区' },
   { code: '0401', name: '肝胆外科', ward: '肝胆外科病区' },
 ] as const;
+
+/** The demo's T0 event: the first chronic hepatitis B diagnosis. */
+export const T0_EVENT_NAME = '首次诊断慢性乙型肝炎';

@@ -39,6 +39,8 @@ async function census(app: FastifyInstance) {
     'omop_tasks',
     'schedules',
     'hospital_units',
+    't0_events',
+    't0_patients',
     'dictionaries',
     'dictionary_entries',
     'jobs',
@@ -132,6 +134,16 @@ describe('the demo hospital on first start', () => {
     expect(departments.length).toBe(4);
     expect(departments.reduce((n: number, u: { visits: number }) => n + u.visits, 0)).toBeGreaterThan(0);
     expect(await count(t.app, sql`select count(*)::int as n from dictionaries where builtin`)).toBe(6);
+    // The cohort's T0 worked out: as many patients as have a B18.1 diagnosis.
+    const t0 = await get(t.app, '/api/v0.1/t0-events', admin);
+    const event = t0.body.data.items.find((e: { name: string }) => e.name === '首次诊断慢性乙型肝炎');
+    expect(event).toMatchObject({ state: 'ready' });
+    expect(event.patients).toBe(
+      await count(
+        t.app,
+        sql`select count(distinct patient_id)::int as n from diagnoses where icd10 like 'B18.1%'`,
+      ),
+    );
     const list = await get(t.app, '/api/v0.1/diseaselibrary/libraries', admin);
     const library = list.body.data.items.find((l: { name: string }) => l.name === '慢性乙型肝炎专病库');
     expect(library).toBeTruthy();

@@ -21,6 +21,7 @@ import {
   SCHEDULE_NAME,
   SUBJECT_NAME,
   SUBJECT_VARIABLES,
+  T0_EVENT_NAME,
   TOPIC_NAME,
 } from './definitions.js';
 
@@ -465,6 +466,18 @@ const referenceStep: DemoStep = {
           parentId: dept.id,
         });
     }
+    // The cohort's index date: the first chronic hepatitis B diagnosis, worked out by its job.
+    const events = await api.get<{
+      items: Array<{ id: number; name: string; materializedAt: string | null }>;
+    }>('/api/v0.1/t0-events');
+    const t0 =
+      events.items.find((e) => e.name === T0_EVENT_NAME) ??
+      (await api.post<{ id: number; name: string; materializedAt: null }>('/api/v0.1/t0-events', {
+        name: T0_EVENT_NAME,
+        description: '慢性乙型肝炎队列的 T0：首次诊断 B18.1 的时间',
+        rule: { kind: 'firstDiagnosis', icd10Prefix: 'B18.1' },
+      }));
+    if (!t0.materializedAt) await api.post(`/api/v0.1/t0-events/${t0.id}/run`);
   },
 };
 
