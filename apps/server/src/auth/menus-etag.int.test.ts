@@ -111,7 +111,12 @@ describe('menus and permissions with a version (GET product_menus)', () => {
       { RoleId: other.body.result.RoleId, MenuIds: [roleManageMenu], FuncIds: [] },
     ]);
     const made = await call(USER, 'Save', [
-      { UserName: 'etagother', NickName: '旁人', Password: 'Other-Pass-1', RoleIds: [other.body.result.RoleId] },
+      {
+        UserName: 'etagother',
+        NickName: '旁人',
+        Password: 'Other-Pass-1',
+        RoleIds: [other.body.result.RoleId],
+      },
     ]);
     expect(made.body.code).toBe(0);
     expect((await menus(nurse, tag)).status).toBe(304);
