@@ -19,7 +19,7 @@ import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { pageOfTable } from '../db/paging.js';
-import { dictionaries, dictionaryEntries } from '../db/schema/index.js';
+import { appProducts, dictionaries, dictionaryEntries } from '../db/schema/index.js';
 import { csvText } from '../files/csv.js';
 import type { RequestContext, SignedIn } from '../http/context.js';
 import { invalidField, notFound } from '../http/errors.js';
@@ -69,15 +69,22 @@ const entryView = (e: EntryRow): DictionaryEntry => ({
   updatedAt: e.updatedAt.toISOString(),
 });
 
-/** Makes the basic dictionaries of an app that has none yet; a second caller finds them made. */
-export async function ensureBasicDictionaries(ctx: SignedIn): Promise<void> {
-  const { appId } = ctx;
-  const [has] = await ctx.db
+/**
+ * Makes the basic dictionaries of an app that has none yet; a second caller finds them made.
+ * Every start makes them for the apps that hold the product (`seedBasicDictionaries`), so a read
+ * finds them; the list route calls this too, for an app made since the start.
+ */
+export async function ensureBasicDictionaries(
+  db: Db,
+  appId: number,
+  source: RequestContext | null,
+): Promise<void> {
+  const [has] = await db
     .select({ n: count() })
     .from(dictionaries)
     .where(and(eq(dictionaries.appId, appId), eq(dictionaries.builtin, true)));
   if (has && has.n > 0) return;
-  await ctx.db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const made = await tx
       .insert(dictionaries)
       .values(
@@ -109,12 +116,22 @@ export async function ensureBasicDictionaries(ctx: SignedIn): Promise<void> {
       }));
     });
     if (entries.length) await tx.insert(dictionaryEntries).values(entries);
-    await audit(tx, ctx, {
+    await audit(tx, source, {
+      appId,
       action: 'dictionary.seed',
       entity: 'dictionary',
       after: { dictionaries: made.map((d) => d.code), entries: entries.length },
     });
   });
+}
+
+/** At start: the basic dictionaries of every app that holds the product (idempotent). */
+export async function seedBasicDictionaries(db: Db, productId: number): Promise<void> {
+  const holders = await db
+    .select({ appId: appProducts.appId })
+    .from(appProducts)
+    .where(eq(appProducts.productId, productId));
+  for (const h of holders) await ensureBasicDictionaries(db, h.appId, null);
 }
 
 /** The app's dictionaries of one kind, by code, with how many entries each holds. */

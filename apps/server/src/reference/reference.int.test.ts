@@ -155,13 +155,11 @@ describe('reference data: hospital structure and dictionaries', () => {
   });
 
   describe('basic dictionaries (基础字典维护)', () => {
-    it('are made the first time they are asked for, once, with their standard codes', async () => {
-      const [a, b] = await Promise.all([
-        get(t.app, '/api/v0.1/basic-dictionaries', admin),
-        get(t.app, '/api/v0.1/basic-dictionaries', admin),
-      ]);
-      expect(a.status, JSON.stringify(a.body)).toBe(200);
-      expect(b.status, JSON.stringify(b.body)).toBe(200);
+    it('are there from the start, with their standard codes, and a new app gets its own once', async () => {
+      // Made at start for the demo app: a read writes nothing (a bad request never changes data).
+      const seeded = await audits('dictionary.seed');
+      expect(seeded.length).toBe(1);
+      expect(seeded[0]!.userId).toBeNull();
       const again = (await get(t.app, '/api/v0.1/basic-dictionaries', admin)).body.data.items as Dictionary[];
       expect(again.map((d) => d.code)).toEqual([
         'gender',
@@ -174,7 +172,6 @@ describe('reference data: hospital structure and dictionaries', () => {
       expect(again.every((d) => d.builtin)).toBe(true);
       const gender = again.find((d) => d.code === 'gender')!;
       expect(gender).toMatchObject({ name: '性别', entryCount: 4 });
-      expect((await audits('dictionary.seed')).length).toBe(1);
       const entries = await get(t.app, `/api/v0.1/basic-dictionaries/${gender.id}/entries`, admin);
       expect(entries.body.data.items.map((e: DictionaryEntry) => [e.code, e.name, e.standardCode])).toEqual([
         ['0', '未知的性别', 'unknown'],
@@ -182,10 +179,18 @@ describe('reference data: hospital structure and dictionaries', () => {
         ['2', '女性', 'female'],
         ['9', '未说明的性别', 'other'],
       ]);
-      // Another app gets its own copy, not ours.
+      // An app made after the start gets its own copy on its first read, once even when asked twice at once.
+      const [a, b] = await Promise.all([
+        get(t.app, '/api/v0.1/basic-dictionaries', other.key),
+        get(t.app, '/api/v0.1/basic-dictionaries', other.key),
+      ]);
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      expect(b.status, JSON.stringify(b.body)).toBe(200);
       const theirs = (await get(t.app, '/api/v0.1/basic-dictionaries', other.key)).body.data
         .items as Dictionary[];
+      expect(theirs).toHaveLength(6);
       expect(theirs.map((d) => d.id)).not.toContain(gender.id);
+      expect((await audits('dictionary.seed')).length).toBe(2);
       expect((await get(t.app, `/api/v0.1/basic-dictionaries/${gender.id}/entries`, other.key)).status).toBe(
         404,
       );

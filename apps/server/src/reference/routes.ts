@@ -153,7 +153,7 @@ function dictionaryFamily(app: FastifyInstance, family: { path: string; router: 
     },
     async (req) => {
       const ctx = signedIn(req.ctx);
-      if (builtin) await ensureBasicDictionaries(ctx);
+      if (builtin) await ensureBasicDictionaries(db, ctx.appId, ctx);
       return listDictionaries(db, ctx.appId, builtin, req.query.keyword);
     },
   );

@@ -1,6 +1,8 @@
+import { PRODUCT_ID } from '@crdp/core';
 import { purgeExpiredSessions } from '../auth/sessions.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
+import { seedBasicDictionaries } from '../reference/dictionaries.js';
 import { seedSiteDefaults } from '../site/service.js';
 import { seedDemo } from './demo.js';
 import { syncMenus } from './menus.js';
@@ -16,5 +18,7 @@ export async function prepareData(
   });
   await purgeExpiredSessions(db);
   const demo = config.demoData ? await seedDemo(db, config.dataDir, config.demoPassword) : null;
+  // After the demo apps, so they start with them too; a read of the dictionaries then writes nothing.
+  await seedBasicDictionaries(db, PRODUCT_ID);
   return { demo };
 }
