@@ -193,9 +193,9 @@ test('the permission tree marks menus that have no screen yet', async ({ page })
   await expect(tree).toBeVisible(LOAD);
   for (const area of ['数据采集', '系统设置'])
     await tree.locator('.ant-tree-treenode', { hasText: area }).first().locator('.ant-tree-switcher').click();
-  // 医院预测浏览 has no screen: marked; 角色管理 has one: not marked.
+  // 采集监控 has no screen yet: marked; 角色管理 has one: not marked.
   const node = (title: string) => tree.locator('.ant-tree-treenode').filter({ hasText: title }).first();
-  await expect(node('医院预测浏览')).toContainText('未开放');
+  await expect(node('采集监控')).toContainText('未开放');
   await expect(node('角色管理')).not.toContainText('未开放');
   await screenshot(page, 'context-permission-tree-1440-zh');
 });
