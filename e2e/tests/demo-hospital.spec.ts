@@ -135,6 +135,7 @@ const LANGS = [
       locked: /锁定|已锁定/,
       library: '慢性乙型肝炎专病库',
       subject: '数据准备中',
+      t0Ready: '已计算',
     },
   },
   {
@@ -144,6 +145,7 @@ const LANGS = [
       locked: /Locked/i,
       library: '慢性乙型肝炎专病库',
       subject: /Data preparing|Preparing data/i,
+      t0Ready: 'Calculated',
     },
   },
 ] as const;
@@ -205,4 +207,21 @@ for (const size of SIZES)
       await expect(page.getByText(/^慢性乙型肝炎抗病毒治疗队/).first()).toBeVisible({ timeout: 90_000 });
       await expect(page.getByText(lang.words.subject).first()).toBeVisible();
       await screenshot(page, `demo-5-research-${tag}`);
+
+      // The hospital's structure, its departments with the visits recorded under them.
+      await page.goto(`${base}/data-lake/hospital-info-maintenance`);
+      const gi = page.getByRole('row', { name: /消化内科 / }).first();
+      await expect(gi).toBeVisible({ timeout: 90_000 });
+      await expect(gi).not.toContainText(/\s0\s/);
+      await screenshot(page, `demo-6-hospital-${tag}`);
+
+      // The cohort's T0, calculated.
+      await page.goto(`${base}/data-lake/t0-event`);
+      await expect(page.getByRole('row', { name: /首次诊断慢性乙型肝炎/ })).toContainText(
+        lang.words.t0Ready,
+        {
+          timeout: 90_000,
+        },
+      );
+      await screenshot(page, `demo-7-t0-${tag}`);
     });
