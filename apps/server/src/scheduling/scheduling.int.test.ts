@@ -414,8 +414,13 @@ describe('task scheduling: jobs and schedules of one app', () => {
 
   it('a cancelled import says so on its record instead of waiting forever', async () => {
     // Attempts used up: no runner takes it, so it stays queued until cancelled.
-    const job = await enqueueJob(t.app.db, { appId, kind: IMPORT_JOB, params: {}, createdBy: null });
-    await t.app.db.update(jobs).set({ attempts: 3 }).where(eq(jobs.id, job.id));
+    // Written with its attempts in one statement: a runner polling between an insert and an update
+    // could claim it first (seen on PostgreSQL).
+    const [job] = await t.app.db
+      .insert(jobs)
+      .values({ appId, kind: IMPORT_JOB, params: {}, createdBy: null, attempts: 3 })
+      .returning();
+    if (!job) throw new Error('job not written');
     const [rec] = await t.app.db
       .insert(importRecords)
       .values({ appId, jobId: job.id, format: 'csv', fileName: 'waiting.csv' })
