@@ -1,4 +1,5 @@
 import {
+  HOSPITAL_UNIT_KIND_LABELS,
   HOSPITAL_UNIT_KINDS,
   HOSPITAL_UNIT_PARENT,
   type HospitalUnit,
@@ -21,11 +22,11 @@ type Row = typeof hospitalUnits.$inferSelect;
 type UnitCreate = z.output<typeof hospitalUnitCreate>;
 type UnitPatch = z.output<typeof hospitalUnitPatch>;
 
-const KIND_WORDS: Record<HospitalUnitKind, { zh: string; en: string }> = {
-  campus: { zh: '院区', en: 'campus' },
-  department: { zh: '科室', en: 'department' },
-  ward: { zh: '病区', en: 'ward' },
-};
+/** A level's words from the labelling layer, the English in lower case for the middle of a sentence. */
+const kindWords = (kind: HospitalUnitKind) => ({
+  zh: HOSPITAL_UNIT_KIND_LABELS[kind]['zh-CN'],
+  en: HOSPITAL_UNIT_KIND_LABELS[kind]['en-US'].toLowerCase(),
+});
 
 const view = (u: Row, visitCount = 0): HospitalUnit => ({
   id: u.unitId,
@@ -109,7 +110,7 @@ async function codeFree(db: Tx, appId: number, code: string, except?: number) {
 /** A campus has no parent; a department may sit under a campus; a ward must sit under a department. */
 async function checkParent(db: Tx, appId: number, kind: HospitalUnitKind, parentId: number | null) {
   const wanted = HOSPITAL_UNIT_PARENT[kind];
-  const w = KIND_WORDS[kind];
+  const w = kindWords(kind);
   if (parentId === null) {
     if (kind === 'ward')
       throw invalidField('parentId', '病区必须属于一个科室', 'a ward must belong to a department');
@@ -124,7 +125,7 @@ async function checkParent(db: Tx, appId: number, kind: HospitalUnitKind, parent
   if (!parent)
     throw invalidField('parentId', `上级机构 ${parentId} 不存在`, `parent unit ${parentId} does not exist`);
   if (parent.kind !== wanted) {
-    const p = KIND_WORDS[wanted];
+    const p = kindWords(wanted);
     throw invalidField('parentId', `${w.zh}的上级必须是${p.zh}`, `a ${w.en}'s parent must be a ${p.en}`);
   }
 }
