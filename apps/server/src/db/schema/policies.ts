@@ -36,6 +36,6 @@ export const appScopeRead = (condition: SQL) =>
  * in SQL; the column's NOT NULL decides whether null may be stored.
  */
 export const oneOf = (name: string, column: AnyPgColumn, values: readonly string[]) => {
-  for (const v of values) if (!/^[A-Za-z_.]*$/.test(v)) throw new Error(`oneOf ${name}: bad value ${v}`);
+  for (const v of values) if (!/^[A-Za-z0-9_.]*$/.test(v)) throw new Error(`oneOf ${name}: bad value ${v}`);
   return check(name, sql`${column} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`);
 };
