@@ -22,6 +22,8 @@ export const AUDIT_ENTITY_LABELS = {
   dictionary: both('字典', 'Dictionary'),
   dictionary_entry: both('字典项', 'Dictionary entry'),
   t0_event: both('T0 事件', 'T0 event'),
+  report: both('报表', 'Report'),
+  data_factory_entry: both('数据工厂目录条目', 'Data factory entry'),
   patient: both('患者', 'Patient'),
   patient_list: both('患者列表', 'Patient list'),
   patient_search: both('多条件检索', 'Multi-condition search'),

@@ -9,6 +9,13 @@ import { AUDIT_ENTITY_LABELS } from './audit-entities.js';
 import { CDR_FIELD_KIND_LABELS, CDR_FIELD_LABELS, CDR_TABLE_LABELS } from './cdr.js';
 import { CHART_CHANNEL_LABELS, CHART_SUBTYPE_LABELS, CRF_ITEM_TYPE_LABELS } from './crf-chart.js';
 import { BASIC_DICTIONARY_LABELS, HOSPITAL_UNIT_KIND_LABELS } from './reference.js';
+import {
+  DATA_FACTORY_KIND_LABELS,
+  DIAGNOSIS_KIND_LABELS,
+  REPORT_OP_LABELS,
+  REPORT_PARAM_TYPE_LABELS,
+  VISIT_KIND_LABELS,
+} from './reports.js';
 import type { LabelText } from './types.js';
 
 const both = (zh: string, en: string): LabelText => ({ 'zh-CN': zh, 'en-US': en });
@@ -126,6 +133,11 @@ export const LABEL_FAMILIES = {
   cdrFieldKind: CDR_FIELD_KIND_LABELS,
   hospitalUnitKind: HOSPITAL_UNIT_KIND_LABELS,
   basicDictionary: BASIC_DICTIONARY_LABELS,
+  reportOp: REPORT_OP_LABELS,
+  reportParamType: REPORT_PARAM_TYPE_LABELS,
+  dataFactoryKind: DATA_FACTORY_KIND_LABELS,
+  visitKind: VISIT_KIND_LABELS,
+  diagnosisKind: DIAGNOSIS_KIND_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -151,4 +163,9 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   cdrFieldKind: both('字段类型', 'Field kind'),
   hospitalUnitKind: both('机构层级', 'Unit level'),
   basicDictionary: both('基础字典', 'Basic dictionary'),
+  reportOp: both('运算', 'Operator'),
+  reportParamType: both('参数类型', 'Parameter type'),
+  dataFactoryKind: both('数据集类型', 'Dataset kind'),
+  visitKind: both('就诊类型', 'Visit kind'),
+  diagnosisKind: both('诊断类型', 'Diagnosis kind'),
 };

@@ -5,4 +5,5 @@ export * from './crf-chart.js';
 export * from './families.js';
 export * from './label.js';
 export * from './reference.js';
+export * from './reports.js';
 export * from './types.js';
