@@ -1,5 +1,6 @@
 export * from './cohort/index.js';
 export * from './cohort/reason.js';
+export * from './collection/map.js';
 export * from './constants.js';
 export * from './contracts/index.js';
 export * from './disease-library/index.js';
