@@ -1,4 +1,5 @@
 export { analyzeForm } from './analyze.js';
+export { BUILTIN_FORMULAS, BUILTIN_SCALES, type BuiltinFormula, builtinScale } from './builtins.js';
 export {
   isApplicable,
   normalise,
@@ -21,6 +22,26 @@ export {
   validateSubmission,
 } from './engine.js';
 export {
+  type BoundInput,
+  bindPatient,
+  checkFormula,
+  evaluateFormula,
+  evaluateTemplate,
+  FORMULA_MAX_CHARS,
+  FORMULA_SOURCES,
+  FormulaError,
+  type FormulaErrorCode,
+  type FormulaNode,
+  type FormulaSource,
+  type FormulaValue,
+  type FormulaVariable,
+  formulaFunctionNames,
+  type Observed,
+  type PatientFacts,
+  parseFormula,
+  SOURCES_WITH_CODE,
+} from './formula.js';
+export {
   type CalcFunction,
   type CalcInput,
   createFunctionRegistry,
@@ -39,6 +60,20 @@ export {
   readRecordEntries,
   type UnmatchedEntry,
 } from './record.js';
+export {
+  bandOf,
+  ScaleAnswerError,
+  type ScaleBand,
+  type ScaleDefinition,
+  type ScaleIssue,
+  type ScaleItem,
+  type ScaleOption,
+  type ScaleScore,
+  scaleFormItems,
+  scaleIssues,
+  scaleRange,
+  scoreScale,
+} from './scales.js';
 export { type FormFault, FormParseError, formSchema, parseForm } from './schema.js';
 export * from './types.js';
 export { itemValueKind } from './value-kind.js';
