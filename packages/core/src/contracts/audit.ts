@@ -82,7 +82,6 @@ export const AUDIT_ACTIONS = [
   'report.add',
   'report.edit',
   'report.delete',
-  'report.run',
   'report.export',
   'dataFactory.add',
   'dataFactory.edit',

@@ -87,3 +87,21 @@ export const dataFactoryDetail = dataFactoryDataset.extend({ fields: z.array(dat
 export type DataFactoryDetail = z.infer<typeof dataFactoryDetail>;
 
 export const dataFactoryEntryParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** A curation entry as stored: the dataset it is over and what people wrote. */
+export const dataFactoryEntry = z.object({
+  id: z.number().int(),
+  kind: z.enum(DATA_FACTORY_KINDS),
+  sourceId: z.number().int(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  steward: z.string(),
+  updatedAt: timestamp,
+});
+export type DataFactoryEntry = z.infer<typeof dataFactoryEntry>;
+
+export const dataFactoryListQuery = z.object({
+  kind: z.enum(DATA_FACTORY_KINDS).optional(),
+  keyword: safeText(60).optional(),
+});
+export type DataFactoryListQuery = z.input<typeof dataFactoryListQuery>;

@@ -85,7 +85,6 @@ export const AUDIT_ACTION_LABELS = {
   'report.add': { 'zh-CN': '保存报表', 'en-US': 'Report saved' },
   'report.edit': { 'zh-CN': '修改报表', 'en-US': 'Report changed' },
   'report.delete': { 'zh-CN': '删除报表', 'en-US': 'Report deleted' },
-  'report.run': { 'zh-CN': '运行报表', 'en-US': 'Report run' },
   'report.export': { 'zh-CN': '导出报表', 'en-US': 'Report exported' },
   'dataFactory.add': { 'zh-CN': '新增数据工厂目录条目', 'en-US': 'Data factory entry added' },
   'dataFactory.edit': { 'zh-CN': '编辑数据工厂目录条目', 'en-US': 'Data factory entry edited' },

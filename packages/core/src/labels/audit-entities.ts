@@ -24,6 +24,7 @@ export const AUDIT_ENTITY_LABELS = {
   t0_event: both('T0 事件', 'T0 event'),
   report: both('报表', 'Report'),
   data_factory_entry: both('数据工厂目录条目', 'Data factory entry'),
+  data_factory_dataset: both('数据集', 'Dataset'),
   patient: both('患者', 'Patient'),
   patient_list: both('患者列表', 'Patient list'),
   patient_search: both('多条件检索', 'Multi-condition search'),
