@@ -2,6 +2,7 @@ CREATE TABLE "collection_changes" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"app_id" integer NOT NULL,
 	"run_id" integer NOT NULL,
+	"template_id" integer NOT NULL,
 	"table_name" text NOT NULL,
 	"record_id" bigint NOT NULL,
 	"patient_id" bigint,

@@ -173,6 +173,8 @@ export const collectionChanges = pgTable(
     runId: integer('run_id')
       .notNull()
       .references(() => collectionRuns.id, { onDelete: 'cascade' }),
+    /** The template whose rows made the change (its source is the report's). */
+    templateId: integer('template_id').notNull(),
     table: text('table_name').notNull(),
     recordId: bigint('record_id', { mode: 'number' }).notNull(),
     patientId: bigint('patient_id', { mode: 'number' }),
