@@ -4,6 +4,7 @@ export * from './collection.js';
 export * from './crf.js';
 export * from './data-qc.js';
 export * from './disease-library.js';
+export * from './formulas.js';
 export * from './identity.js';
 export * from './jobs.js';
 export * from './omop.js';
