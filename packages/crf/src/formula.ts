@@ -1,3 +1,4 @@
+import { FORMULA_SOURCES, type FormulaSource } from '@crdp/core';
 import { createFunctionRegistry, dateDifference, type FunctionRegistry, findFunction } from './functions.js';
 import { isEmpty, toDate, toNumber, toText } from './values.js';
 
@@ -712,17 +713,9 @@ export function evaluateFormula(node: FormulaNode, env: FormulaEnv): FormulaValu
 // ---------------------------------------------------------------------------------------------
 // Binding a patient's data
 
-/** Where a variable's value comes from in a patient's clinical data. */
-export const FORMULA_SOURCES = [
-  'lab',
-  'exam',
-  'age',
-  'gender',
-  'birthDate',
-  'firstDiagnosis',
-  'firstOperation',
-] as const;
-export type FormulaSource = (typeof FORMULA_SOURCES)[number];
+/** Where a variable's value comes from (the contract's list, in @crdp/core). */
+export { FORMULA_SOURCES, type FormulaSource };
+
 /** Sources that need a code (lab item code, physical exam item, ICD-10 prefix, operation keyword). */
 export const SOURCES_WITH_CODE: readonly FormulaSource[] = ['lab', 'exam', 'firstDiagnosis'];
 

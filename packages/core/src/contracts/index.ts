@@ -8,6 +8,7 @@ export * from './data-factory.js';
 export * from './data-qc.js';
 export * from './demo.js';
 export * from './disease-library.js';
+export * from './formulas.js';
 export * from './jobs.js';
 export * from './multicenter.js';
 export * from './omop.js';
