@@ -122,14 +122,16 @@ describe('reports', () => {
       { params: { icd: 'B18.1', period: { from: '2021-01-01', to: '2022-12-31' } }, size: 1 },
       admin,
     );
+    // A prefix matches in any case (b18.10 too); the range keeps 2021 and 2022; one row a page.
     expect(ranged.body.data).toMatchObject({
-      total: 1,
-      patients: 1,
+      total: 2,
+      patients: 2,
+      size: 1,
       rows: [['R01', 1, 'B18.1', '慢性乙型病毒性肝炎', '2021-05-01 08:00']],
     });
     // The last run's facts are kept for the data-factory directory.
     const [row] = await t.app.db.select().from(reports).where(eq(reports.id, id));
-    expect(row!.lastRun).toMatchObject({ rows: 1, patients: 1, filled: { 'patients.mrn': 1 } });
+    expect(row!.lastRun).toMatchObject({ rows: 2, patients: 2, filled: { 'patients.mrn': 2 } });
   });
 
   it('reports over patients and visits with fixed filters, criteria and sorting', async () => {
