@@ -19,6 +19,7 @@ import { dataQcRoutes } from './data-qc/routes.js';
 import { AutoAnalyze } from './db/analyze.js';
 import { type Database, openDatabase } from './db/client.js';
 import { diseaseLibraryRoutes } from './disease-library/routes.js';
+import { formulaRoutes } from './formulas/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { type LogSetup, loggerOptions } from './http/logging.js';
@@ -164,6 +165,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(schedulingRoutes);
   await app.register(referenceRoutes);
   await app.register(t0Routes);
+  await app.register(formulaRoutes);
   await app.register(reportRoutes);
   await app.register(dataFactoryRoutes);
   await app.register(demoHospitalRoutes);

@@ -658,7 +658,9 @@ export function evaluateFormula(node: FormulaNode, env: FormulaEnv): FormulaValu
       case 'bin': {
         if (n.op === '&&') return truthy(ev(n.a)) && truthy(ev(n.b));
         if (n.op === '||') return truthy(ev(n.a)) || truthy(ev(n.b));
+        // Read left to right: a missing input on the left is named before anything on the right.
         const a = ev(n.a);
+        if (a instanceof Missing) throw new FormulaError('missingInput', { name: a.name });
         const b = ev(n.b);
         if (['==', '!=', '<', '<=', '>', '>='].includes(n.op)) return compare(a, b, n.op);
         const x = asNumber(a, n.op);

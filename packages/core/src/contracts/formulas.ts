@@ -133,8 +133,8 @@ export const formulaTemplateCall = z.object({
       safeText(60, { min: 1 }),
       z.union([z.number().finite(), safeText(500, { multiline: true }), z.boolean(), z.null()]),
     )
-    .default({})
-    .refine((r) => Object.keys(r).length <= 50, 'at most 50 params'),
+    .refine((r) => Object.keys(r).length <= 50, 'at most 50 params')
+    .default({}),
 });
 export type FormulaTemplateCall = z.input<typeof formulaTemplateCall>;
 
@@ -148,8 +148,8 @@ export const indicatorTemplateCreate = z.object({
   formulaIds: z
     .array(id)
     .max(TEMPLATE_FORMULAS_MAX)
-    .default([])
-    .refine((ids) => new Set(ids).size === ids.length, 'a formula is listed twice'),
+    .refine((ids) => new Set(ids).size === ids.length, 'a formula is listed twice')
+    .default([]),
 });
 export type IndicatorTemplateCreate = z.input<typeof indicatorTemplateCreate>;
 export const indicatorTemplatePatch = patchOf(indicatorTemplateCreate);
