@@ -8,6 +8,7 @@ import { AUDIT_ACTION_LABELS } from './audit-actions.js';
 import { AUDIT_ENTITY_LABELS } from './audit-entities.js';
 import { CDR_FIELD_KIND_LABELS, CDR_FIELD_LABELS, CDR_TABLE_LABELS } from './cdr.js';
 import { CHART_CHANNEL_LABELS, CHART_SUBTYPE_LABELS, CRF_ITEM_TYPE_LABELS } from './crf-chart.js';
+import { FORMULA_SOURCE_LABELS } from './formulas.js';
 import { BASIC_DICTIONARY_LABELS, HOSPITAL_UNIT_KIND_LABELS } from './reference.js';
 import {
   DATA_FACTORY_KIND_LABELS,
@@ -138,6 +139,7 @@ export const LABEL_FAMILIES = {
   dataFactoryKind: DATA_FACTORY_KIND_LABELS,
   visitKind: VISIT_KIND_LABELS,
   diagnosisKind: DIAGNOSIS_KIND_LABELS,
+  formulaSource: FORMULA_SOURCE_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -168,4 +170,5 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   dataFactoryKind: both('数据集类型', 'Dataset kind'),
   visitKind: both('就诊类型', 'Visit kind'),
   diagnosisKind: both('诊断类型', 'Diagnosis kind'),
+  formulaSource: both('数据来源', 'Source'),
 };

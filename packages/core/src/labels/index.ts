@@ -3,6 +3,7 @@ export * from './audit-entities.js';
 export * from './cdr.js';
 export * from './crf-chart.js';
 export * from './families.js';
+export * from './formulas.js';
 export * from './label.js';
 export * from './reference.js';
 export * from './reports.js';
