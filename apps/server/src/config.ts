@@ -39,7 +39,22 @@ const envSchema = z.object({
   PARSE_QUEUE: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(16),
   JOB_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1).max(64).default(2),
   JOB_RETENTION_DAYS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(36_500).default(30),
+  // 32 bytes in base64 or hex: the key that encrypts collection sources' passwords (collection/README.md).
+  COLLECTION_SECRET_KEY: z
+    .string()
+    .refine((v) => keyBytes(v) !== undefined, 'must be 32 bytes written in base64 or hex (openssl rand -base64 32)')
+    .optional(),
+  /** Starts the HL7 v2 listeners of enabled HL7 sources (off in tests that start their own). */
+  HL7_LISTEN: flag.default(true),
+  HL7_HOST: z.string().min(1).default('0.0.0.0'),
 });
+
+/** A 32-byte key written in base64 or hex, or undefined. */
+export function keyBytes(v: string): Buffer | undefined {
+  const hex = /^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, 'hex') : undefined;
+  const b = hex ?? Buffer.from(v, 'base64');
+  return b.length === 32 ? b : undefined;
+}
 
 export interface Config {
   port: number;
@@ -64,12 +79,16 @@ export interface Config {
   jobConcurrency: number;
   /** Finished jobs older than this many days are deleted (kinds that keep their results excepted); 0 keeps all. */
   jobRetentionDays: number;
+  /** The key of collection sources' passwords; without it, a key file in `dataDir` (collection/secrets.ts). */
+  collectionSecretKey: Buffer | undefined;
+  hl7Listen: boolean;
+  hl7Host: string;
 }
 
 export class ConfigError extends Error {}
 
 /** Variables whose values are never repeated in an error message. */
-const SECRETS = new Set(['DEMO_PASSWORD']);
+const SECRETS = new Set(['DEMO_PASSWORD', 'COLLECTION_SECRET_KEY']);
 
 /** Reads the configuration from environment variables; a bad value stops the start with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -107,5 +126,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     parseQueue: e.PARSE_QUEUE,
     jobConcurrency: e.JOB_CONCURRENCY,
     jobRetentionDays: e.JOB_RETENTION_DAYS,
+    collectionSecretKey: e.COLLECTION_SECRET_KEY ? keyBytes(e.COLLECTION_SECRET_KEY) : undefined,
+    hl7Listen: e.HL7_LISTEN,
+    hl7Host: e.HL7_HOST,
   };
 }

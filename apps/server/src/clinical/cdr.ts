@@ -19,7 +19,7 @@ import {
   upsertRows,
 } from './records.js';
 
-const patientRow = (appId: number, p: PatientInput) => ({
+export const patientRow = (appId: number, p: PatientInput) => ({
   appId,
   mrn: p.mrn,
   name: p.name,

@@ -26,6 +26,8 @@ export const JOB_KINDS = [
   'omop.export',
   'dataQc.run',
   't0.materialize',
+  'collection.run',
+  'hl7.process',
   'demo.seed',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];

@@ -7,6 +7,13 @@ import { TASK_STATUS_TABLE, type TaskStatus } from '../helpers/code-tables.js';
 import { AUDIT_ACTION_LABELS } from './audit-actions.js';
 import { AUDIT_ENTITY_LABELS } from './audit-entities.js';
 import { CDR_FIELD_KIND_LABELS, CDR_FIELD_LABELS, CDR_TABLE_LABELS } from './cdr.js';
+import {
+  COLLECTION_CHANGE_OP_LABELS,
+  COLLECTION_SOURCE_KIND_LABELS,
+  COLLECTION_TRANSFORM_LABELS,
+  COLLECTION_TRIGGER_LABELS,
+  HL7_MESSAGE_STATUS_LABELS,
+} from './collection.js';
 import { CHART_CHANNEL_LABELS, CHART_SUBTYPE_LABELS, CRF_ITEM_TYPE_LABELS } from './crf-chart.js';
 import { FORMULA_SOURCE_LABELS } from './formulas.js';
 import { BASIC_DICTIONARY_LABELS, HOSPITAL_UNIT_KIND_LABELS } from './reference.js';
@@ -32,6 +39,8 @@ export const JOB_KIND_LABELS = {
   'omop.export': both('OMOP 数据导出', 'OMOP export'),
   'dataQc.run': both('数据质控任务', 'Data quality check'),
   't0.materialize': both('T0 事件计算', 'T0 event calculation'),
+  'collection.run': both('数据采集任务', 'Data collection run'),
+  'hl7.process': both('HL7 消息入库', 'HL7 message processing'),
   'demo.seed': both('示范数据生成', 'Demo data preparation'),
 } as const satisfies Record<JobKind, LabelText>;
 
@@ -140,6 +149,11 @@ export const LABEL_FAMILIES = {
   visitKind: VISIT_KIND_LABELS,
   diagnosisKind: DIAGNOSIS_KIND_LABELS,
   formulaSource: FORMULA_SOURCE_LABELS,
+  collectionSourceKind: COLLECTION_SOURCE_KIND_LABELS,
+  collectionTransform: COLLECTION_TRANSFORM_LABELS,
+  collectionChangeOp: COLLECTION_CHANGE_OP_LABELS,
+  collectionTrigger: COLLECTION_TRIGGER_LABELS,
+  hl7MessageStatus: HL7_MESSAGE_STATUS_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -171,4 +185,9 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   visitKind: both('就诊类型', 'Visit kind'),
   diagnosisKind: both('诊断类型', 'Diagnosis kind'),
   formulaSource: both('数据来源', 'Source'),
+  collectionSourceKind: both('数据源类型', 'Source kind'),
+  collectionTransform: both('转换', 'Transform'),
+  collectionChangeOp: both('变更', 'Change'),
+  collectionTrigger: both('触发方式', 'Trigger'),
+  hl7MessageStatus: both('消息状态', 'Message status'),
 };

@@ -1,0 +1,396 @@
+import {
+  type CollectionSource,
+  type CollectionTarget,
+  type CollectionTemplate,
+  collectionSourceConfig,
+  type collectionSourceCreate,
+  type collectionSourcePatch,
+  type collectionTemplateCreate,
+  type collectionTemplatePatch,
+  collectionTemplateSpec,
+} from '@crdp/core';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod';
+import { audit } from '../audit/audit.js';
+import type { Db, Tx } from '../db/client.js';
+import {
+  collectionSources,
+  collectionTasks,
+  collectionTemplates,
+  collectionTemplateVersions,
+  users,
+} from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
+import { AppError, bilingual, invalidField, notFound } from '../http/errors.js';
+import { openReader } from './connectors.js';
+import type { SecretBox } from './secrets.js';
+
+type SourceRow = typeof collectionSources.$inferSelect;
+type TemplateRow = typeof collectionTemplates.$inferSelect;
+
+/** A source as the API shows it: never its password, only whether one is stored. */
+export const sourceView = (s: SourceRow): CollectionSource => ({
+  id: s.id,
+  name: s.name,
+  kind: s.kind as CollectionSource['kind'],
+  config: collectionSourceConfig.parse(s.config),
+  hasPassword: s.secret !== '',
+  enabled: s.enabled,
+  createdAt: s.createdAt.toISOString(),
+  updatedAt: s.updatedAt.toISOString(),
+});
+
+const nameTaken = (what: 'source' | 'template' | 'task') =>
+  invalidField(
+    'body.name',
+    { source: '已有同名的数据源', template: '已有同名的采集模板', task: '已有同名的采集任务' }[what],
+    `a ${what} of that name already exists`,
+  );
+const isUnique = (e: unknown) =>
+  (e as { code?: string }).code === '23505' || /unique/i.test(String((e as Error).message));
+
+export async function listSources(db: Db, appId: number) {
+  const rows = await db
+    .select()
+    .from(collectionSources)
+    .where(eq(collectionSources.appId, appId))
+    .orderBy(asc(collectionSources.id));
+  return { items: rows.map(sourceView) };
+}
+
+export async function sourceOf(db: Tx, appId: number, id: number): Promise<SourceRow> {
+  const [row] = await db
+    .select()
+    .from(collectionSources)
+    .where(and(eq(collectionSources.id, id), eq(collectionSources.appId, appId)));
+  if (!row) throw notFound('collection_source');
+  return row;
+}
+
+export const sourcesOf = async (db: Db, appId: number) =>
+  (
+    await db
+      .select({ id: collectionSources.id })
+      .from(collectionSources)
+      .where(eq(collectionSources.appId, appId))
+  ).map((r) => ({ id: r.id }));
+
+export async function addSource(
+  ctx: SignedIn,
+  box: SecretBox,
+  input: z.output<typeof collectionSourceCreate>,
+) {
+  const secret = await box.seal(input.password);
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(collectionSources)
+      .values({
+        appId: ctx.appId,
+        name: input.name,
+        kind: input.kind,
+        config: input.config,
+        secret,
+        enabled: input.enabled,
+        createdBy: ctx.userId,
+      })
+      .returning()
+      .catch((e) => {
+        throw isUnique(e) ? nameTaken('source') : e;
+      });
+    const after = sourceView(row!);
+    await audit(tx, ctx, {
+      action: 'collection.source.add',
+      entity: 'collection_source',
+      entityId: after.id,
+      after,
+    });
+    return after;
+  });
+}
+
+export async function editSource(
+  ctx: SignedIn,
+  box: SecretBox,
+  id: number,
+  input: z.output<typeof collectionSourcePatch>,
+) {
+  const secret = input.password ? await box.seal(input.password) : undefined;
+  return ctx.db.transaction(async (tx) => {
+    const before = await sourceOf(tx, ctx.appId, id);
+    const config = input.config
+      ? collectionSourceConfig.parse({ ...(before.config as object), ...input.config })
+      : undefined;
+    const [row] = await tx
+      .update(collectionSources)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(config ? { config } : {}),
+        ...(secret !== undefined ? { secret } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(collectionSources.id, id))
+      .returning()
+      .catch((e) => {
+        throw isUnique(e) ? nameTaken('source') : e;
+      });
+    const after = sourceView(row!);
+    // The audit row says that the password changed, never what it is.
+    await audit(tx, ctx, {
+      action: 'collection.source.edit',
+      entity: 'collection_source',
+      entityId: id,
+      before: sourceView(before),
+      after: { ...after, passwordChanged: secret !== undefined },
+    });
+    return after;
+  });
+}
+
+export async function deleteSource(ctx: SignedIn, id: number) {
+  return ctx.db.transaction(async (tx) => {
+    const before = await sourceOf(tx, ctx.appId, id);
+    const [used] = await tx
+      .select({ id: collectionTemplates.id })
+      .from(collectionTemplates)
+      .where(eq(collectionTemplates.sourceId, id))
+      .limit(1);
+    if (used)
+      throw new AppError(409, 'request.invalid', {
+        detail: bilingual(
+          '该数据源仍被采集模板使用，请先删除这些模板',
+          'templates still read this source; delete them first',
+        ),
+      });
+    await tx.delete(collectionSources).where(eq(collectionSources.id, id));
+    await audit(tx, ctx, {
+      action: 'collection.source.delete',
+      entity: 'collection_source',
+      entityId: id,
+      before: sourceView(before),
+    });
+    return true as const;
+  });
+}
+
+/** Connects with the stored settings and lists the source's tables and columns. */
+export async function probeSource(db: Db, box: SecretBox, appId: number, id: number) {
+  const s = await sourceOf(db, appId, id);
+  const reader = await openReader(
+    s.kind as never,
+    collectionSourceConfig.parse(s.config),
+    await box.open(s.secret),
+  );
+  try {
+    return { ok: true as const, version: reader.version, tables: await reader.probe() };
+  } finally {
+    await reader.close();
+  }
+}
+
+// ------------------------------------------------------------------ templates
+
+export function templateView(t: TemplateRow, sourceName: string): CollectionTemplate {
+  return {
+    id: t.id,
+    name: t.name,
+    sourceId: t.sourceId,
+    sourceName,
+    target: t.target as CollectionTarget,
+    spec: collectionTemplateSpec.parse(t.spec),
+    version: t.version,
+    enabled: t.enabled,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+export async function listTemplates(db: Db, appId: number) {
+  const rows = await db
+    .select({ t: collectionTemplates, sourceName: collectionSources.name })
+    .from(collectionTemplates)
+    .innerJoin(collectionSources, eq(collectionSources.id, collectionTemplates.sourceId))
+    .where(eq(collectionTemplates.appId, appId))
+    .orderBy(asc(collectionTemplates.id));
+  return { items: rows.map((r) => templateView(r.t, r.sourceName)) };
+}
+
+export async function templateOf(db: Tx, appId: number, id: number) {
+  const [row] = await db
+    .select({ t: collectionTemplates, source: collectionSources })
+    .from(collectionTemplates)
+    .innerJoin(collectionSources, eq(collectionSources.id, collectionTemplates.sourceId))
+    .where(and(eq(collectionTemplates.id, id), eq(collectionTemplates.appId, appId)));
+  if (!row) throw notFound('collection_template');
+  return row;
+}
+
+export const templatesOf = async (db: Db, appId: number) =>
+  (
+    await db
+      .select({ id: collectionTemplates.id })
+      .from(collectionTemplates)
+      .where(eq(collectionTemplates.appId, appId))
+  ).map((r) => ({ id: r.id }));
+
+/** Rules of a mapping the contract cannot see alone: what the target needs. */
+function checkSpec(target: CollectionTarget, spec: z.output<typeof collectionTemplateSpec>, kind: string) {
+  if (kind === 'hl7')
+    throw invalidField(
+      'body.sourceId',
+      'HL7 数据源的消息按内置规则入库，不用采集模板',
+      'an HL7 source is mapped by built-in rules, not by templates',
+    );
+  if (target !== 'patients' && !spec.patientColumn)
+    throw invalidField(
+      'body.spec.patientColumn',
+      '请指定患者所在的列',
+      'name the column that holds the patient',
+    );
+  const fields = spec.fields.map((f) => f.field);
+  const dup = fields.find((f, i) => fields.indexOf(f) !== i);
+  if (dup)
+    throw invalidField('body.spec.fields', `字段 ${dup} 映射了两次`, `the field ${dup} is mapped twice`);
+  spec.fields.forEach((f, i) => {
+    if (!f.column && !f.transforms.some((t) => t.kind === 'constant'))
+      throw invalidField(
+        `body.spec.fields.${i}.column`,
+        `字段 ${f.field} 需要来源列或常量`,
+        `the field ${f.field} needs a source column or a constant`,
+      );
+  });
+}
+
+export async function addTemplate(ctx: SignedIn, input: z.output<typeof collectionTemplateCreate>) {
+  return ctx.db.transaction(async (tx) => {
+    const source = await sourceOf(tx, ctx.appId, input.sourceId).catch(() => {
+      throw invalidField('body.sourceId', '没有这个数据源', 'no such source');
+    });
+    checkSpec(input.target, input.spec, source.kind);
+    const [row] = await tx
+      .insert(collectionTemplates)
+      .values({
+        appId: ctx.appId,
+        name: input.name,
+        sourceId: input.sourceId,
+        target: input.target,
+        spec: input.spec,
+        enabled: input.enabled,
+        createdBy: ctx.userId,
+      })
+      .returning()
+      .catch((e) => {
+        throw isUnique(e) ? nameTaken('template') : e;
+      });
+    await tx
+      .insert(collectionTemplateVersions)
+      .values({ templateId: row!.id, version: 1, appId: ctx.appId, spec: input.spec, changedBy: ctx.userId });
+    const after = templateView(row!, source.name);
+    await audit(tx, ctx, {
+      action: 'collection.template.add',
+      entity: 'collection_template',
+      entityId: after.id,
+      after,
+    });
+    return after;
+  });
+}
+
+export async function editTemplate(
+  ctx: SignedIn,
+  id: number,
+  input: z.output<typeof collectionTemplatePatch>,
+) {
+  return ctx.db.transaction(async (tx) => {
+    const { t: before, source } = await templateOf(tx, ctx.appId, id);
+    const specChanged =
+      input.spec !== undefined && JSON.stringify(input.spec) !== JSON.stringify(before.spec);
+    if (input.spec) checkSpec(before.target as CollectionTarget, input.spec, source.kind);
+    const version = specChanged ? before.version + 1 : before.version;
+    const [row] = await tx
+      .update(collectionTemplates)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(specChanged ? { spec: input.spec, version } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(collectionTemplates.id, id))
+      .returning()
+      .catch((e) => {
+        throw isUnique(e) ? nameTaken('template') : e;
+      });
+    if (specChanged)
+      await tx
+        .insert(collectionTemplateVersions)
+        .values({ templateId: id, version, appId: ctx.appId, spec: input.spec, changedBy: ctx.userId });
+    const after = templateView(row!, source.name);
+    await audit(tx, ctx, {
+      action: 'collection.template.edit',
+      entity: 'collection_template',
+      entityId: id,
+      before: templateView(before, source.name),
+      after,
+    });
+    return after;
+  });
+}
+
+export async function deleteTemplate(ctx: SignedIn, id: number) {
+  return ctx.db.transaction(async (tx) => {
+    const { t: before, source } = await templateOf(tx, ctx.appId, id);
+    const tasks = await tx
+      .select({ name: collectionTasks.name, ids: collectionTasks.templateIds })
+      .from(collectionTasks)
+      .where(eq(collectionTasks.appId, ctx.appId));
+    const using = tasks.filter((t) => (t.ids as number[]).includes(id)).map((t) => t.name);
+    if (using.length)
+      throw new AppError(409, 'request.invalid', {
+        detail: bilingual(
+          `该模板仍被采集任务使用：${using.join('、')}`,
+          `collection tasks still run this template: ${using.join(', ')}`,
+        ),
+      });
+    await tx.delete(collectionTemplates).where(eq(collectionTemplates.id, id));
+    await audit(tx, ctx, {
+      action: 'collection.template.delete',
+      entity: 'collection_template',
+      entityId: id,
+      before: templateView(before, source.name),
+    });
+    return true as const;
+  });
+}
+
+export async function templateVersions(db: Db, appId: number, id: number) {
+  await templateOf(db, appId, id);
+  const rows = await db
+    .select({ v: collectionTemplateVersions, userName: users.userName })
+    .from(collectionTemplateVersions)
+    .leftJoin(users, eq(users.userId, collectionTemplateVersions.changedBy))
+    .where(eq(collectionTemplateVersions.templateId, id))
+    .orderBy(desc(collectionTemplateVersions.version));
+  return {
+    items: rows.map((r) => ({
+      version: r.v.version,
+      spec: collectionTemplateSpec.parse(r.v.spec),
+      changedBy: r.userName ?? '',
+      changedAt: r.v.changedAt.toISOString(),
+    })),
+  };
+}
+
+/** The templates of these ids of the app, with their sources, in the given order; an unknown id is a 400. */
+export async function templatesFor(db: Tx, appId: number, ids: number[], field = 'body.templateIds') {
+  if (!ids.length) return [];
+  const rows = await db
+    .select({ t: collectionTemplates, source: collectionSources })
+    .from(collectionTemplates)
+    .innerJoin(collectionSources, eq(collectionSources.id, collectionTemplates.sourceId))
+    .where(and(eq(collectionTemplates.appId, appId), inArray(collectionTemplates.id, ids)));
+  const byId = new Map(rows.map((r) => [r.t.id, r]));
+  const missing = ids.find((i) => !byId.has(i));
+  if (missing !== undefined)
+    throw invalidField(field, `没有编号为 ${missing} 的采集模板`, `no collection template ${missing}`);
+  return ids.map((i) => byId.get(i)!);
+}

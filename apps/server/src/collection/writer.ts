@@ -1,0 +1,293 @@
+import type { CollectionTarget } from '@crdp/core';
+import { and, eq, getTableColumns, getTableName, inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { patientRow } from '../clinical/cdr.js';
+import { firstIssue } from '../clinical/imports/mapped.js';
+import { CDR_TABLES, patientInput, type RecordTable, recordInputs, rowOf } from '../clinical/records.js';
+import type { Tx } from '../db/client.js';
+import { collectionChanges, collectionRejects, patients, visits } from '../db/schema/index.js';
+import type { Bilingual } from '../http/errors.js';
+import { bilingual } from '../http/errors.js';
+
+/**
+ * Writes one batch of mapped source rows into a CDR table, in the caller's transaction: each row
+ * is checked by the table's entry-form schema, finds its patient (and visit) among the rows
+ * collected from the same source, and is upserted by (app, source, source id). Rows that did
+ * not change are left alone; every inserted or updated row gets a change record (updates with
+ * their fields before and after), written by the same statement. Refused rows are returned
+ * with their reason; the caller stores them.
+ */
+
+export interface MappedSourceRow {
+  /** The source row's key: the CDR row's source id. */
+  key: string;
+  /** The patient's key in the source (its source id or its medical record number). */
+  patientKey?: string;
+  visitKey?: string;
+  values: Record<string, unknown>;
+  /** The row as read (kept with a refusal). */
+  raw: Record<string, unknown>;
+}
+
+export interface Refusal {
+  key: string;
+  field: string;
+  reason: Bilingual;
+  raw: Record<string, unknown>;
+}
+
+export interface BatchResult {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  refused: Refusal[];
+}
+
+/** Columns an update never changes, and columns whose change is not worth a diff. */
+const KEEP = new Set(['id', 'appId', 'source', 'sourceId', 'createdAt', 'patientId']);
+const NO_DIFF = new Set(['updatedAt', 'searchText']);
+
+export interface BatchTarget {
+  appId: number;
+  runId: number;
+  templateId: number;
+  /** The CDR `source` of the rows: `collect:<source id>`. */
+  source: string;
+  target: CollectionTarget;
+  patientBy: 'sourceId' | 'mrn';
+}
+
+export async function writeBatch(tx: Tx, t: BatchTarget, rows: MappedSourceRow[]): Promise<BatchResult> {
+  const refused: Refusal[] = [];
+  // A key read twice in one batch keeps its last row (an upsert cannot touch a row twice).
+  const byKey = new Map<string, MappedSourceRow>();
+  for (const r of rows) byKey.set(r.key, r);
+  const unique = [...byKey.values()];
+  const refuse = (r: MappedSourceRow, field: string, reason: Bilingual) =>
+    refused.push({ key: r.key, field, reason, raw: r.raw });
+  const out: Array<Record<string, unknown>> = [];
+
+  if (t.target === 'patients') {
+    const good: Array<{ r: MappedSourceRow; input: ReturnType<typeof patientInput.parse> }> = [];
+    for (const r of unique) {
+      const p = patientInput.safeParse(r.values);
+      if (!p.success) {
+        const i = firstIssue(p.error.issues, r.values);
+        refuse(r, i.field, i.text);
+      } else good.push({ r, input: p.data });
+    }
+    // A medical record number held by another patient of the app refuses the row.
+    const mrns = good.map((g) => g.input.mrn);
+    const taken = mrns.length
+      ? await tx
+          .select({ mrn: patients.mrn, source: patients.source, sourceId: patients.sourceId })
+          .from(patients)
+          .where(and(eq(patients.appId, t.appId), inArray(patients.mrn, mrns)))
+      : [];
+    const owner = new Map(taken.map((o) => [o.mrn, o]));
+    const seen = new Map<string, string>();
+    for (const g of good) {
+      const o = owner.get(g.input.mrn);
+      const other = seen.get(g.input.mrn);
+      if (
+        (o && !(o.source === t.source && o.sourceId === g.r.key)) ||
+        (other !== undefined && other !== g.r.key)
+      ) {
+        refuse(
+          g.r,
+          'mrn',
+          bilingual(
+            `病案号 ${g.input.mrn} 已属于另一位患者`,
+            `medical record number ${g.input.mrn} belongs to another patient`,
+          ),
+        );
+        continue;
+      }
+      seen.set(g.input.mrn, g.r.key);
+      out.push({
+        ...patientRow(t.appId, g.input),
+        source: t.source,
+        sourceId: g.r.key,
+        updatedAt: new Date(),
+      });
+    }
+  } else {
+    const table = t.target as RecordTable;
+    const patientKeys = [...new Set(unique.flatMap((r) => (r.patientKey ? [r.patientKey] : [])))];
+    const found = patientKeys.length
+      ? await tx
+          .select({ id: patients.id, key: t.patientBy === 'mrn' ? patients.mrn : patients.sourceId })
+          .from(patients)
+          .where(
+            and(
+              eq(patients.appId, t.appId),
+              t.patientBy === 'mrn'
+                ? inArray(patients.mrn, patientKeys)
+                : and(eq(patients.source, t.source), inArray(patients.sourceId, patientKeys)),
+            ),
+          )
+      : [];
+    const patientOf = new Map(found.map((f) => [f.key, Number(f.id)]));
+    const visitKeys = [...new Set(unique.flatMap((r) => (r.visitKey ? [r.visitKey] : [])))];
+    const vs = visitKeys.length
+      ? await tx
+          .select({ id: visits.id, key: visits.sourceId })
+          .from(visits)
+          .where(
+            and(eq(visits.appId, t.appId), eq(visits.source, t.source), inArray(visits.sourceId, visitKeys)),
+          )
+      : [];
+    const visitOf = new Map(vs.map((v) => [v.key, Number(v.id)]));
+    const schema = recordInputs[table];
+    for (const r of unique) {
+      const patientId = r.patientKey ? patientOf.get(r.patientKey) : undefined;
+      if (!patientId) {
+        refuse(
+          r,
+          'patient',
+          r.patientKey
+            ? t.patientBy === 'mrn'
+              ? bilingual(
+                  `没有病案号为 ${r.patientKey} 的患者`,
+                  `no patient with medical record number ${r.patientKey}`,
+                )
+              : bilingual(
+                  `该数据源中还没有采集到患者 ${r.patientKey}（请先采集患者）`,
+                  `no patient ${r.patientKey} collected from this source yet (collect the patients first)`,
+                )
+            : bilingual('患者列为空', 'the patient column is empty'),
+        );
+        continue;
+      }
+      const p = schema.safeParse(r.values);
+      if (!p.success) {
+        const i = firstIssue(p.error.issues, r.values);
+        refuse(r, i.field, i.text);
+        continue;
+      }
+      const row = rowOf(table, p.data as never, {
+        appId: t.appId,
+        patientId,
+        source: t.source,
+        sourceId: r.key,
+      }) as Record<string, unknown>;
+      if (table !== 'visits' && 'visitId' in row)
+        row.visitId = r.visitKey ? (visitOf.get(r.visitKey) ?? null) : null;
+      out.push(row);
+    }
+  }
+  if (!out.length) return { inserted: 0, updated: 0, unchanged: 0, refused };
+  const counts = await upsertWithChanges(tx, t, out);
+  return { ...counts, unchanged: out.length - counts.inserted - counts.updated, refused };
+}
+
+/** One statement: the old rows, the upsert of the changed ones, and their change records. */
+async function upsertWithChanges(tx: Tx, t: BatchTarget, rows: Array<Record<string, unknown>>) {
+  const table = CDR_TABLES[t.target].table as unknown as PgTable;
+  const cols = getTableColumns(table) as Record<string, PgColumn>;
+  const keys = Object.keys(rows[0]!).filter((k) => cols[k]);
+  const q = (k: string) => sql.raw(`"${cols[k]!.name}"`);
+  const changing = keys.filter((k) => !KEEP.has(k));
+  const compared = changing.filter((k) => !NO_DIFF.has(k));
+  const tname = sql.raw(`"${getTableName(table)}"`);
+  const values = sql.join(
+    rows.map(
+      (r) =>
+        sql`(${sql.join(
+          keys.map((k) => sqlValue(cols[k]!, r[k])),
+          sql`, `,
+        )})`,
+    ),
+    sql`, `,
+  );
+  const set = sql.join(
+    changing.map((k) => sql`${q(k)} = excluded.${q(k)}`),
+    sql`, `,
+  );
+  const differs = sql`(${sql.join(
+    compared.map((k) => sql`${tname}.${q(k)}`),
+    sql`, `,
+  )}) is distinct from (${sql.join(
+    compared.map((k) => sql`excluded.${q(k)}`),
+    sql`, `,
+  )})`;
+  const patientCol = t.target === 'patients' ? sql`up."id"` : sql`up."patient_id"`;
+  const diff = sql`jsonb_strip_nulls(jsonb_build_object(${sql.join(
+    compared.map(
+      (k) =>
+        sql`${k}::text, case when old.${q(k)} is distinct from up.${q(k)} then jsonb_build_array(old.${q(k)}, up.${q(k)}) end`,
+    ),
+    sql`, `,
+  )}))`;
+  const sourceIds = rows.map((r) => String(r.sourceId));
+  const result = await tx.execute(sql`
+    with old as (
+      select "id", ${sql.join(compared.map(q), sql`, `)} from ${tname}
+       where "app_id" = ${t.appId} and "source" = ${t.source} and "source_id" in (${sql.join(
+         sourceIds.map((s) => sql`${s}`),
+         sql`, `,
+       )})
+    ), up as (
+      insert into ${tname} (${sql.join(keys.map(q), sql`, `)}) values ${values}
+      on conflict ("app_id", "source", "source_id") do update set ${set} where ${differs}
+      returning ${tname}.*, (xmax = 0) as inserted_now
+    ), ch as (
+      insert into ${collectionChanges} ("app_id", "run_id", "template_id", "table_name", "record_id", "patient_id", "op", "diff")
+      select ${t.appId}, ${t.runId}, ${t.templateId}, ${t.target}, up."id", ${patientCol},
+             case when up.inserted_now then 'insert' else 'update' end,
+             case when up.inserted_now then null else ${diff} end
+        from up left join old on old."id" = up."id"
+      returning "op"
+    )
+    select "op", count(*)::int as n from ch group by "op"`);
+  const counted = (result as unknown as { rows: Array<{ op: string; n: number }> }).rows;
+  const n = (op: string) => Number(counted.find((c) => c.op === op)?.n ?? 0);
+  return { inserted: n('insert'), updated: n('update') };
+}
+
+/** A value as its column takes it in a VALUES list (json as jsonb, dates as timestamptz). */
+function sqlValue(col: PgColumn, v: unknown): SQL {
+  if (v === null || v === undefined) return sql`null`;
+  if (col.dataType === 'json') return sql`${JSON.stringify(v)}::jsonb`;
+  if (v instanceof Date) return sql`${v.toISOString()}::timestamptz`;
+  if (col.columnType === 'PgDate') return sql`${v}::date`;
+  if (col.columnType === 'PgSmallInt') return sql`${v}::smallint`;
+  if (col.columnType === 'PgBigInt53' || col.columnType === 'PgBigSerial53') return sql`${v}::bigint`;
+  if (col.columnType === 'PgDoublePrecision') return sql`${v}::double precision`;
+  return sql`${v}`;
+}
+
+/** Stores a batch's refused rows for the run's detail page. */
+export async function storeRefusals(
+  tx: Tx,
+  appId: number,
+  runId: number,
+  templateId: number,
+  refused: Refusal[],
+) {
+  for (let i = 0; i < refused.length; i += 500)
+    await tx.insert(collectionRejects).values(
+      refused.slice(i, i + 500).map((r) => ({
+        appId,
+        runId,
+        templateId,
+        sourceKey: r.key.slice(0, 200),
+        field: r.field,
+        reason: r.reason,
+        row: jsonSafe(r.raw),
+      })),
+    );
+}
+
+/** A source row as JSON (dates as ISO text, big numbers as text, NUL removed). */
+export function jsonSafe(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (v instanceof Date) out[k] = v.toISOString();
+    else if (typeof v === 'bigint') out[k] = String(v);
+    else if (Buffer.isBuffer(v)) out[k] = `<${v.length} bytes>`;
+    else if (typeof v === 'string') out[k] = v.replaceAll(String.fromCharCode(0), '');
+    else out[k] = v;
+  }
+  return out;
+}
