@@ -1,0 +1,161 @@
+import { ModalForm, ProFormSelect, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
+import { FORMULA_DESCRIPTION_MAX, FORMULA_NAME_MAX, type IndicatorTemplate } from '@crdp/core';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentLocale } from '../../app/i18n';
+import { textRule } from '../../app/text-rule';
+import { Authorized, useHasAction } from '../../components/Authorized';
+import { saveOrShow } from '../../components/form/server-errors';
+import { formulaApi, indicatorTemplateApi } from './formulas-api';
+import { FORMULAS_NS } from './formulas-i18n';
+
+const MENU = 'DataLakeIndicatrixTemplate';
+
+type TemplateForm = { name: string; description?: string; formulaIds?: number[] };
+
+/**
+ * 指标模板 (`/data-lake/indicatrixTemplate`): named, ordered groups of formulas that disease
+ * libraries reuse; each row shows its formulas in order.
+ */
+export default function IndicatorTemplates() {
+  const { t } = useTranslation(FORMULAS_NS);
+  const { message } = App.useApp();
+  const can = useHasAction();
+  const [editing, setEditing] = useState<IndicatorTemplate | 'new' | null>(null);
+  const list = useQuery({ queryKey: ['indicator-templates'], queryFn: indicatorTemplateApi.list });
+  const formulas = useQuery({ queryKey: ['formulas'], queryFn: formulaApi.list, enabled: !!editing });
+  const existing = editing && editing !== 'new' ? editing : null;
+  return (
+    <Card
+      title={t('templates.title')}
+      data-testid="indicator-templates"
+      extra={
+        <Authorized apiId={`${MENU}.add`}>
+          <Button type="primary" onClick={() => setEditing('new')}>
+            {t('templates.add')}
+          </Button>
+        </Authorized>
+      }
+    >
+      <Space direction="vertical" style={{ width: '100%' }} size="middle">
+        <Typography.Text type="secondary">{t('templates.hint')}</Typography.Text>
+        {list.isError ? (
+          <Alert type="error" showIcon message={list.error.message} data-testid="templates-error" />
+        ) : (
+          <Table<IndicatorTemplate>
+            rowKey="id"
+            loading={list.isLoading}
+            dataSource={list.data?.items ?? []}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: <Empty description={t('templates.empty')} /> }}
+            columns={[
+              { title: t('common.name'), dataIndex: 'name' },
+              { title: t('common.description'), dataIndex: 'description', render: (v: string) => v || '—' },
+              {
+                title: t('templates.formulas'),
+                key: 'formulas',
+                render: (_, r) =>
+                  r.formulas.length ? (
+                    <Space size={[0, 4]} wrap>
+                      {r.formulas.map((f, i) => (
+                        <Tag key={f.id}>
+                          {i + 1}. {f.name}
+                          {f.unit ? ` (${f.unit})` : ''}
+                        </Tag>
+                      ))}
+                    </Space>
+                  ) : (
+                    <Typography.Text type="secondary">{t('templates.noFormulas')}</Typography.Text>
+                  ),
+              },
+              {
+                title: t('common.actions'),
+                key: 'actions',
+                render: (_, r) => (
+                  <Space size={0}>
+                    {can(MENU, 'edit') && (
+                      <Button type="link" size="small" onClick={() => setEditing(r)}>
+                        {t('common.edit')}
+                      </Button>
+                    )}
+                    {can(MENU, 'delete') && (
+                      <Popconfirm
+                        title={t('common.confirmDelete', { name: r.name })}
+                        onConfirm={async () => {
+                          try {
+                            await indicatorTemplateApi.remove(r.id);
+                            message.success(t('common.deleted'));
+                            await list.refetch();
+                          } catch (e) {
+                            message.error((e as Error).message);
+                          }
+                        }}
+                      >
+                        <Button type="link" size="small" danger>
+                          {t('common.delete')}
+                        </Button>
+                      </Popconfirm>
+                    )}
+                  </Space>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Space>
+      <ModalForm<TemplateForm>
+        title={existing ? t('templates.edit') : t('templates.add')}
+        open={!!editing}
+        modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
+        initialValues={
+          existing
+            ? {
+                name: existing.name,
+                description: existing.description,
+                formulaIds: existing.formulas.map((f) => f.id),
+              }
+            : { formulaIds: [] }
+        }
+        onFinish={async (v) => {
+          const body = { name: v.name, description: v.description ?? '', formulaIds: v.formulaIds ?? [] };
+          const saved = await saveOrShow(message, () =>
+            existing ? indicatorTemplateApi.edit(existing.id, body) : indicatorTemplateApi.add(body),
+          );
+          if (!saved) return false;
+          message.success(t('common.saved'));
+          setEditing(null);
+          await list.refetch();
+          return true;
+        }}
+      >
+        <ProFormText
+          name="name"
+          label={t('common.name')}
+          rules={[
+            { required: true, whitespace: true, message: t('templates.nameRequired') },
+            textRule(currentLocale()),
+          ]}
+          fieldProps={{ maxLength: FORMULA_NAME_MAX }}
+        />
+        <ProFormTextArea
+          name="description"
+          label={t('common.description')}
+          rules={[textRule(currentLocale())]}
+          fieldProps={{ maxLength: FORMULA_DESCRIPTION_MAX, rows: 2 }}
+        />
+        {formulas.isError && <Alert type="error" showIcon message={formulas.error.message} />}
+        <ProFormSelect
+          name="formulaIds"
+          label={t('templates.formulas')}
+          placeholder={t('templates.formulasPick')}
+          mode="multiple"
+          fieldProps={{ loading: formulas.isLoading, optionFilterProp: 'label' }}
+          options={(formulas.data?.items ?? []).map((f) => ({ value: f.id, label: f.name }))}
+        />
+      </ModalForm>
+    </Card>
+  );
+}
