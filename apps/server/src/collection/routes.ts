@@ -18,6 +18,7 @@ import {
   collectionSourceList,
   collectionSourcePatch,
   collectionSourceProbe,
+  collectionTargets,
   collectionTask,
   collectionTaskCreate,
   collectionTaskList,
@@ -43,7 +44,7 @@ import { signedIn } from '../http/context.js';
 import { bilingual, invalidField } from '../http/errors.js';
 import { CSV_TYPE, ownedPath, sendAttachment, XLSX_TYPE } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
-import { COLLECTION_JOB_KIND, collectionJob } from './run.js';
+import { COLLECTION_JOB_KIND, collectionJob, targetFields } from './run.js';
 import { SecretBox } from './secrets.js';
 import {
   addSource,
@@ -170,6 +171,15 @@ export async function collectionRoutes(app: FastifyInstance) {
   );
 
   // ---------------------------------------------------------------- templates
+  api.get(
+    `${P}/targets`,
+    {
+      access: C('query'),
+      summary: 'The fields a template may fill per CDR table',
+      answer: collectionTargets,
+    },
+    () => targetFields(),
+  );
   api.get(
     `${P}/templates`,
     { access: C('query'), summary: 'Collection templates', answer: collectionTemplateList },

@@ -1,4 +1,5 @@
 import {
+  COLLECTION_TARGETS,
   type CollectionTarget,
   type CollectionTemplateSpec,
   collectionSourceConfig,
@@ -11,6 +12,7 @@ import {
   mapRow,
 } from '@crdp/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import { firstIssue } from '../clinical/imports/mapped.js';
 import { patientInput, type RecordTable, recordInputs } from '../clinical/records.js';
 import type { Db, Tx } from '../db/client.js';
@@ -337,4 +339,21 @@ function checkValues(target: CollectionTarget, values: Record<string, unknown>) 
   const schema = target === 'patients' ? patientInput : recordInputs[target as RecordTable];
   const p = schema.safeParse(values);
   return p.success ? undefined : firstIssue(p.error.issues, values);
+}
+
+/** The fields of each CDR table's entry form a template may map (visit links and contacts aside). */
+export function targetFields() {
+  return {
+    items: COLLECTION_TARGETS.map((target) => {
+      const schema = target === 'patients' ? patientInput : recordInputs[target as RecordTable];
+      const shape = ((schema as unknown as { shape?: Record<string, z.ZodType> }).shape ??
+        (schema as unknown as { _def: { schema?: { shape: Record<string, z.ZodType> } } })._def.schema
+          ?.shape ??
+        {}) as Record<string, z.ZodType>;
+      const fields = Object.entries(shape)
+        .filter(([name]) => name !== 'visitId' && name !== 'contacts')
+        .map(([name, f]) => ({ name, required: !f.safeParse(undefined).success }));
+      return { target, fields: [...fields.filter((f) => f.required), ...fields.filter((f) => !f.required)] };
+    }),
+  };
 }

@@ -249,6 +249,17 @@ export const collectionUnitTest = z.object({
 });
 export type CollectionUnitTest = z.infer<typeof collectionUnitTest>;
 
+/** The fields a template may fill per CDR table (the mapping editor's choices); required ones first. */
+export const collectionTargets = z.object({
+  items: z.array(
+    z.object({
+      target: z.enum(COLLECTION_TARGETS),
+      fields: z.array(z.object({ name: z.string(), required: z.boolean() })),
+    }),
+  ),
+});
+export type CollectionTargets = z.infer<typeof collectionTargets>;
+
 // ---------------------------------------------------------------- tasks and runs
 
 export const collectionTaskCreate = z.object({
