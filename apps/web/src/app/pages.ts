@@ -67,6 +67,29 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   DataLakeHosForecastBrowse: lazy(() => import('../pages/data-lake/HospitalForecast')),
   DataLakeSouthWest: lazy(() => import('../pages/data-lake/Reports')),
   DataLakeDirectoryDataFactory: lazy(() => import('../pages/data-lake/DataFactory')),
+  DataLakeTaskConfig: lazy(() => import('../pages/data-lake/collection/TaskConfig')),
+  DataLakeCollectTaskList: lazy(() => import('../pages/data-lake/collection/Tasks')),
+  DataLakeUnitTest: lazy(() =>
+    import('../pages/data-lake/collection/Tests').then((m) => ({ default: m.UnitTest })),
+  ),
+  DataLakeChosseTest: lazy(() =>
+    import('../pages/data-lake/collection/Tests').then((m) => ({ default: m.ChosseTest })),
+  ),
+  DataLakeTaskTest: lazy(() =>
+    import('../pages/data-lake/collection/Tests').then((m) => ({ default: m.TaskTest })),
+  ),
+  DataLakeCollectionMonitoring: lazy(() =>
+    import('../pages/data-lake/collection/Views').then((m) => ({ default: m.CollectionMonitoring })),
+  ),
+  DataLakeCollectionReport: lazy(() =>
+    import('../pages/data-lake/collection/Views').then((m) => ({ default: m.CollectionReport })),
+  ),
+  DataLakeCollectionDetail: lazy(() =>
+    import('../pages/data-lake/collection/Views').then((m) => ({ default: m.CollectionDetail })),
+  ),
+  DataLakeChangeRecords: lazy(() =>
+    import('../pages/data-lake/collection/Views').then((m) => ({ default: m.ChangeRecords })),
+  ),
   ZhuanbingLibraryList: lazy(() => import('../pages/disease-library/LibraryList')),
   ZhuanbingCreateLibrary: lazy(() => import('../pages/disease-library/CreateLibrary')),
   ZhuanbingLibraryPatients: lazy(() => import('../pages/disease-library/PatientsList')),

@@ -209,6 +209,7 @@ export const collectionTemplateVersions = z.object({
     }),
   ),
 });
+export type CollectionTemplateVersions = z.infer<typeof collectionTemplateVersions>;
 
 /** The first rows of a template's source table, to pick the rows a unit test maps (选择测试). */
 export const collectionSampleQuery = z.object({

@@ -1,0 +1,291 @@
+import {
+  COLLECTION_BATCH_MAX,
+  COLLECTION_NAME_MAX,
+  type CollectionRun,
+  type CollectionTask,
+} from '@crdp/core';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Empty,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Progress,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { currentLocale } from '../../../app/i18n';
+import { useLabel } from '../../../app/labels';
+import { textRule } from '../../../app/text-rule';
+import { Authorized, useHasAction } from '../../../components/Authorized';
+import { saveOrShow } from '../../../components/form/server-errors';
+import { isUnderWay, useJobPoll } from '../../../components/jobs/useJobPoll';
+import { collectionApi } from './api';
+import { COLLECTION_NS } from './i18n';
+
+const MENU = 'DataLakeCollectTaskList';
+export const RUN_COLOR: Record<CollectionRun['status'], string> = {
+  queued: 'processing',
+  running: 'processing',
+  succeeded: 'success',
+  failed: 'error',
+  cancelled: 'default',
+};
+
+/** A run's state: its status word, progress while it runs, its counts. */
+export function RunState({ run }: { run: CollectionRun | null }) {
+  const { t } = useTranslation(COLLECTION_NS);
+  const word = useLabel();
+  if (!run) return <Typography.Text type="secondary">{t('tasks.never')}</Typography.Text>;
+  return (
+    <Space direction="vertical" size={0}>
+      <Space>
+        <Tag color={RUN_COLOR[run.status]}>{word('jobStatus', run.status)}</Tag>
+        <Typography.Text type="secondary">
+          {dayjs(run.finishedAt ?? run.startedAt ?? run.createdAt).format('MM-DD HH:mm')}
+        </Typography.Text>
+      </Space>
+      {isUnderWay(run.status) && <Progress percent={run.progress} size="small" style={{ width: 160 }} />}
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t('tasks.counts', {
+          read: run.rowsRead,
+          inserted: run.rowsInserted,
+          updated: run.rowsUpdated,
+          rejected: run.rowsRejected,
+        })}
+      </Typography.Text>
+      {run.error && <Typography.Text type="danger">{run.error}</Typography.Text>}
+    </Space>
+  );
+}
+
+/** 采集任务列表 (`/data-lake/collect-task-list`): tasks, run now, follow, cancel, test. */
+export default function CollectTaskList() {
+  const { t } = useTranslation(COLLECTION_NS);
+  const word = useLabel();
+  const { message } = App.useApp();
+  const can = useHasAction();
+  const [form] = Form.useForm();
+  const [editing, setEditing] = useState<CollectionTask | 'new' | null>(null);
+  const existing = editing && editing !== 'new' ? editing : null;
+  const list = useJobPoll({
+    queryKey: ['collection-tasks'],
+    queryFn: collectionApi.tasks,
+    underWay: (d) => d.items.some((x) => isUnderWay(x.lastRun?.status)),
+  });
+  const templates = useQuery({
+    queryKey: ['collection-templates'],
+    queryFn: collectionApi.templates,
+    enabled: !!editing,
+  });
+
+  const save = async () => {
+    const v = await form.validateFields();
+    const body = { name: v.name, templateIds: v.templateIds, batchSize: v.batchSize };
+    const saved = await saveOrShow(message, () =>
+      existing ? collectionApi.editTask(existing.id, body) : collectionApi.addTask(body),
+    );
+    if (!saved) return;
+    message.success(t('common.saved'));
+    setEditing(null);
+    await list.refetch();
+  };
+
+  return (
+    <Card
+      title={t('tasks.title')}
+      data-testid="collect-task-list"
+      extra={
+        <Authorized apiId={`${MENU}.add`}>
+          <Button
+            type="primary"
+            onClick={() => {
+              form.resetFields();
+              form.setFieldsValue({ batchSize: 1000 });
+              setEditing('new');
+            }}
+          >
+            {t('tasks.add')}
+          </Button>
+        </Authorized>
+      }
+    >
+      <Space direction="vertical" style={{ width: '100%' }} size="middle">
+        <Typography.Text type="secondary">{t('tasks.hint')}</Typography.Text>
+        {list.isError ? (
+          <Alert type="error" showIcon message={list.error.message} />
+        ) : (
+          <Table<CollectionTask>
+            rowKey="id"
+            loading={list.isLoading}
+            dataSource={list.data?.items ?? []}
+            pagination={false}
+            scroll={{ x: 'max-content' }}
+            locale={{ emptyText: <Empty description={t('tasks.empty')} /> }}
+            columns={[
+              { title: t('common.name'), dataIndex: 'name' },
+              {
+                title: t('tasks.templates'),
+                key: 'templates',
+                render: (_, x) => (
+                  <Space direction="vertical" size={0}>
+                    {x.templates.map((tp, i) => (
+                      <Typography.Text key={tp.id}>
+                        {i + 1}. {tp.name} → {word('cdrTable', tp.target)}
+                        {x.watermarks[String(tp.id)] && (
+                          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                            {' '}
+                            ({t('tasks.watermark')}: {x.watermarks[String(tp.id)]})
+                          </Typography.Text>
+                        )}
+                      </Typography.Text>
+                    ))}
+                  </Space>
+                ),
+              },
+              { title: t('tasks.batchSize'), dataIndex: 'batchSize', align: 'right' },
+              { title: t('tasks.lastRun'), key: 'last', render: (_, x) => <RunState run={x.lastRun} /> },
+              {
+                title: t('common.actions'),
+                key: 'a',
+                render: (_, x) => {
+                  const busy = isUnderWay(x.lastRun?.status);
+                  return (
+                    <Space size={0} wrap>
+                      {can(MENU, 'edit') && !busy && (
+                        <Button
+                          type="link"
+                          size="small"
+                          data-testid="run-task"
+                          onClick={async () => {
+                            await collectionApi.run(x.id);
+                            message.info(t('tasks.started'));
+                            await list.refetch();
+                          }}
+                        >
+                          {t('tasks.run')}
+                        </Button>
+                      )}
+                      {can(MENU, 'edit') && busy && x.lastRun && (
+                        <Button
+                          type="link"
+                          size="small"
+                          danger
+                          onClick={async () => {
+                            await collectionApi.cancel(x.lastRun!.id);
+                            message.info(t('tasks.cancelled'));
+                            await list.refetch();
+                          }}
+                        >
+                          {t('tasks.cancel')}
+                        </Button>
+                      )}
+                      {can('DataLakeTaskTest', 'query') && (
+                        <Link to={`/data-lake/task-test?taskId=${x.id}`}>
+                          <Button type="link" size="small">
+                            {t('tasks.test')}
+                          </Button>
+                        </Link>
+                      )}
+                      {x.lastRun && can('DataLakeCollectionDetail', 'get') && (
+                        <Link to={`/data-lake/collection-detail?runId=${x.lastRun.id}`}>
+                          <Button type="link" size="small" data-testid="run-detail">
+                            {t('tasks.detail')}
+                          </Button>
+                        </Link>
+                      )}
+                      {can(MENU, 'edit') && (
+                        <Button
+                          type="link"
+                          size="small"
+                          onClick={() => {
+                            form.resetFields();
+                            form.setFieldsValue({
+                              name: x.name,
+                              templateIds: x.templateIds,
+                              batchSize: x.batchSize,
+                            });
+                            setEditing(x);
+                          }}
+                        >
+                          {t('common.edit')}
+                        </Button>
+                      )}
+                      {can(MENU, 'delete') && (
+                        <Popconfirm
+                          title={t('common.confirmDelete', { name: x.name })}
+                          onConfirm={async () => {
+                            await collectionApi.removeTask(x.id);
+                            message.success(t('common.deleted'));
+                            await list.refetch();
+                          }}
+                        >
+                          <Button type="link" size="small" danger>
+                            {t('common.delete')}
+                          </Button>
+                        </Popconfirm>
+                      )}
+                    </Space>
+                  );
+                },
+              },
+            ]}
+          />
+        )}
+      </Space>
+      <Modal
+        open={!!editing}
+        title={existing ? t('tasks.edit') : t('tasks.add')}
+        onCancel={() => setEditing(null)}
+        onOk={save}
+        destroyOnHidden
+        forceRender
+      >
+        <Form form={form} layout="vertical" data-testid="task-form">
+          <Form.Item
+            name="name"
+            label={t('common.name')}
+            rules={[
+              { required: true, whitespace: true, message: t('common.nameRequired') },
+              textRule(currentLocale()),
+            ]}
+          >
+            <Input maxLength={COLLECTION_NAME_MAX} />
+          </Form.Item>
+          {templates.isError && <Alert type="error" showIcon message={templates.error.message} />}
+          <Form.Item
+            name="templateIds"
+            label={t('tasks.templates')}
+            rules={[{ required: true, message: t('common.required') }]}
+          >
+            <Select
+              mode="multiple"
+              loading={templates.isLoading}
+              optionFilterProp="label"
+              options={(templates.data?.items ?? []).map((x) => ({
+                value: x.id,
+                label: `${x.name} → ${word('cdrTable', x.target)}`,
+              }))}
+            />
+          </Form.Item>
+          <Form.Item name="batchSize" label={t('tasks.batchSize')}>
+            <InputNumber min={1} max={COLLECTION_BATCH_MAX} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Card>
+  );
+}
