@@ -49,7 +49,8 @@ const NO_DIFF = new Set(['updatedAt', 'searchText']);
 
 export interface BatchTarget {
   appId: number;
-  runId: number;
+  /** The run whose change records these are; without one (HL7 messages) no change records are written. */
+  runId?: number;
   templateId: number;
   /** The CDR `source` of the rows: `collect:<source id>`. */
   source: string;
@@ -220,6 +221,17 @@ async function upsertWithChanges(tx: Tx, t: BatchTarget, rows: Array<Record<stri
     sql`, `,
   )}))`;
   const sourceIds = rows.map((r) => String(r.sourceId));
+  if (t.runId === undefined) {
+    const plain = await tx.execute(sql`
+      with up as (
+        insert into ${tname} (${sql.join(keys.map(q), sql`, `)}) values ${values}
+        on conflict ("app_id", "source", "source_id") do update set ${set} where ${differs}
+        returning (xmax = 0) as inserted_now
+      )
+      select count(*) filter (where inserted_now)::int as inserted, count(*) filter (where not inserted_now)::int as updated from up`);
+    const [c] = (plain as unknown as { rows: Array<{ inserted: number; updated: number }> }).rows;
+    return { inserted: Number(c?.inserted ?? 0), updated: Number(c?.updated ?? 0) };
+  }
   const result = await tx.execute(sql`
     with old as (
       select "id", ${sql.join(compared.map(q), sql`, `)} from ${tname}
