@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
 import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
+import { makeCollectionObjects } from '../../collection/test/fixtures.js';
 import { LIVER_FORM, registerPatients } from '../../crf/testform.js';
 import { makeDataQcObjects } from '../../data-qc/test/fixtures.js';
 import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
@@ -82,6 +83,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   await makeOmopObjects(app, adminKey);
   await makeSchedulingObjects(app, adminKey);
   await makeReferenceObjects(app, adminKey);
+  await makeCollectionObjects(app, adminKey);
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */
