@@ -151,6 +151,10 @@ describe('reports', () => {
     );
     expect(visits.status, JSON.stringify(visits.body)).toBe(200);
     expect(visits.body.data.rows).toEqual([['R01', 'inpatient', '消化内科']]);
+    // A preview may leave a required parameter empty: it filters nothing then.
+    const open = await post(t.app, '/api/v0.1/reports/preview', { definition: hbv.definition }, admin);
+    expect(open.status, JSON.stringify(open.body)).toBe(200);
+    expect(open.body.data).toMatchObject({ total: 3, patients: 2 });
     const people = await post(
       t.app,
       '/api/v0.1/reports/preview',

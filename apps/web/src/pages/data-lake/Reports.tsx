@@ -41,7 +41,7 @@ import {
   Typography,
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
@@ -294,6 +294,11 @@ function ReportBuilder({
   const [preview, setPreview] = useState<ReportResult | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const previewRef = useRef<HTMLDivElement>(null);
+  // A new preview (or its refusal) is shown where the eye can see it, below the filters.
+  useEffect(() => {
+    if (preview || previewError) previewRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [preview, previewError]);
   const [form] = Form.useForm<{ name: string; description: string }>();
   const set = (p: Partial<Draft>) => {
     setDraft((d) => ({ ...d, ...p }));
@@ -424,6 +429,7 @@ function ReportBuilder({
                   <Select
                     style={{ width: 220 }}
                     aria-label={t('reports.field')}
+                    data-testid="filter-field"
                     placeholder={t('reports.field')}
                     value={f.field}
                     showSearch
@@ -437,6 +443,7 @@ function ReportBuilder({
                   <Select<ReportOp>
                     style={{ width: 110 }}
                     aria-label={t('reports.op')}
+                    data-testid="filter-op"
                     value={f.op}
                     onChange={(op) => setFilter(i, { op, value: undefined })}
                     options={ops.map((o) => ({ value: o, label: word('reportOp', o) }))}
@@ -518,11 +525,14 @@ function ReportBuilder({
           <span>{t('reports.desc')}</span>
         </Space>
         {previewError && (
-          <Alert type="error" showIcon message={previewError} data-testid="report-preview-error" />
+          <div ref={previewRef}>
+            <Alert type="error" showIcon message={previewError} data-testid="report-preview-error" />
+          </div>
         )}
         {preview && (
           <Card
             size="small"
+            ref={previewRef}
             title={t('reports.preview')}
             extra={<Typography.Text type="secondary">{t('reports.previewHint')}</Typography.Text>}
           >
