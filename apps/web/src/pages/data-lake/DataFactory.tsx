@@ -140,7 +140,9 @@ function DetailDrawer({ target, onClose }: { target: DataFactoryDataset | null; 
                 title: t('factory.fillRate'),
                 key: 'rate',
                 width: 200,
-                render: (_, f) => <Progress percent={percent(f.filled, d?.rows ?? 0)} size="small" />,
+                render: (_, f) => (
+                  <Progress percent={percent(f.filled, d?.rows ?? 0)} size="small" format={(p) => `${p}%`} />
+                ),
               },
             ]}
           />

@@ -35,6 +35,7 @@ import {
   Radio,
   Select,
   Space,
+  Spin,
   Switch,
   Table,
   Tag,
@@ -346,7 +347,13 @@ function ReportBuilder({
       data-testid="report-builder"
       extra={
         <Space>
-          <Button onClick={runPreview} loading={busy} data-testid="report-preview">
+          {busy && (
+            <Space size={4}>
+              <Spin size="small" />
+              <Typography.Text type="secondary">{t('reports.running')}</Typography.Text>
+            </Space>
+          )}
+          <Button onClick={runPreview} disabled={busy} data-testid="report-preview">
             {t('reports.preview')}
           </Button>
           <Button type="primary" onClick={save} data-testid="report-save">
@@ -631,7 +638,6 @@ function RunPanel({ report }: { report: Report }) {
           <Button
             type="primary"
             data-testid="report-run-button"
-            loading={result.isFetching}
             onClick={() => {
               setRun({ values, page: 1, size: run?.size ?? 20 });
               if (run && JSON.stringify(run.values) === JSON.stringify(values)) void result.refetch();
