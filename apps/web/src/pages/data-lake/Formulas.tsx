@@ -277,9 +277,11 @@ function FormulaDrawer({
                   </Button>
                 </Space>
               ))}
-              <Button onClick={() => add({ name: '', source: 'lab', code: '' })}>
-                {t('formulas.addVariable')}
-              </Button>
+              <div>
+                <Button onClick={() => add({ name: '', source: 'lab', code: '' })}>
+                  {t('formulas.addVariable')}
+                </Button>
+              </div>
             </div>
           )}
         </Form.List>

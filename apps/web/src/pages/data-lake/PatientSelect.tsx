@@ -23,19 +23,20 @@ export function PatientSelect({
   });
   if (q.isError) return <Alert type="error" showIcon message={q.error.message} />;
   return (
-    <Select
-      showSearch
-      allowClear
-      style={{ minWidth: 320 }}
-      placeholder={t('common.pickPatient')}
-      filterOption={false}
-      onSearch={(v) => setKeyword(v.trim())}
-      loading={q.isFetching}
-      value={value}
-      onChange={(v) => onChange(v ?? undefined)}
-      notFoundContent={q.isFetching ? undefined : t('common.noPatient')}
-      options={(q.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.name} · ${p.mrn}` }))}
-      data-testid={testId}
-    />
+    <span data-testid={testId} style={{ display: 'inline-block' }}>
+      <Select
+        showSearch
+        allowClear
+        style={{ minWidth: 320 }}
+        placeholder={t('common.pickPatient')}
+        filterOption={false}
+        onSearch={(v) => setKeyword(v.trim())}
+        loading={q.isFetching}
+        value={value}
+        onChange={(v) => onChange(v ?? undefined)}
+        notFoundContent={q.isFetching ? undefined : t('common.noPatient')}
+        options={(q.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.name} · ${p.mrn}` }))}
+      />
+    </span>
   );
 }
