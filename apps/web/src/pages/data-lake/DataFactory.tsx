@@ -230,12 +230,19 @@ export default function DataFactory() {
                 title: t('common.name'),
                 dataIndex: 'name',
                 render: (_, r) => (
-                  <Space direction="vertical" size={0}>
+                  <Space direction="vertical" size={2}>
                     <Typography.Text strong>{r.name}</Typography.Text>
                     {r.entry?.description && (
-                      <Typography.Text type="secondary" ellipsis style={{ maxWidth: 320 }}>
+                      <Typography.Text type="secondary" ellipsis style={{ maxWidth: 300 }}>
                         {r.entry.description}
                       </Typography.Text>
+                    )}
+                    {!!r.entry?.tags.length && (
+                      <Space size={[0, 4]} wrap>
+                        {r.entry.tags.map((x) => (
+                          <Tag key={x}>{x}</Tag>
+                        ))}
+                      </Space>
                     )}
                   </Space>
                 ),
@@ -268,17 +275,11 @@ export default function DataFactory() {
                 dataIndex: 'refreshedAt',
                 render: (v: string | null) => when(v) ?? '—',
               },
-              { title: t('common.owner'), dataIndex: 'owner', render: (v: string | null) => v ?? '—' },
-              {
-                title: t('factory.tags'),
-                key: 'tags',
-                render: (_, r) =>
-                  r.entry?.tags.length ? r.entry.tags.map((x) => <Tag key={x}>{x}</Tag>) : '—',
-              },
               { title: t('factory.steward'), key: 'steward', render: (_, r) => r.entry?.steward || '—' },
               {
                 title: t('common.actions'),
                 key: 'actions',
+                fixed: 'right',
                 render: (_, r) => (
                   <Space size={0} wrap>
                     {can(MENU, 'get') && (

@@ -193,7 +193,7 @@ const enUS: typeof zhCN = {
     curate: 'Describe',
     editEntry: 'Edit entry',
     addEntry: 'Describe dataset',
-    removeEntry: 'Remove description',
+    removeEntry: 'Clear',
     confirmRemove: 'Remove the description, tags and steward of "{{name}}"? The dataset itself stays.',
     removed: 'Description removed',
     tagsHint: 'Press Enter after each one',
