@@ -12,14 +12,28 @@ import { ackOf, Hl7Refusal, headerOf, nakOf } from './message.js';
  * (medplum's `Hl7Server.start` binds every interface and retries a taken port forever; we bind
  * HL7_HOST and report a taken port).
  *
- * Each message is stored in `hl7_messages` by one INSERT ... ON CONFLICT (source_id,
- * control_id) DO NOTHING, and only once that statement has committed is it acknowledged
+ * Each message is stored in `hl7_messages` by an INSERT ... ON CONFLICT (source_id, control_id)
+ * DO NOTHING (messages arriving together share one: group commit), and only once that
+ * statement has committed is it acknowledged
  * (MSA|AA): an ACK means stored, so nothing acknowledged is lost, whatever happens after. A
  * message sent again with the same control id (MSH-10) is acknowledged and stored once. A frame
  * that cannot be parsed, or has no MSH-10, gets AR with the reason; a database failure gets AE
  * (the sender keeps the message and sends it again). The replies of one connection go out in
  * the order its messages came. Logs name the source and the control id, never the content.
  */
+
+/** At most this many messages in one INSERT. */
+const GROUP_MAX = 500;
+
+interface Pending {
+  appId: number;
+  sourceId: number;
+  controlId: string;
+  type: string;
+  raw: string;
+  resolve: (fresh: boolean) => void;
+  reject: (e: unknown) => void;
+}
 
 export interface ListenerSource {
   id: number;
@@ -106,6 +120,50 @@ export class Hl7Listeners {
     await Promise.all([...this.running.keys()].map((id) => this.stop(id)));
   }
 
+  /**
+   * Group commit: the messages that arrive while an INSERT is committing are written together by
+   * the next one (one commit for many senders); each learns its fate only after that commit.
+   * Resolves true when the message is new, false when its control id was already stored.
+   */
+  private store(item: Omit<Pending, 'resolve' | 'reject'>): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ ...item, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private pending: Pending[] = [];
+  private flushing = false;
+
+  private async flush() {
+    this.flushing = true;
+    try {
+      while (this.pending.length) {
+        const batch = this.pending.splice(0, GROUP_MAX);
+        try {
+          const r = await this.db.execute(sql`
+            insert into hl7_messages (app_id, source_id, control_id, type, raw)
+            values ${sql.join(
+              batch.map((b) => sql`(${b.appId}, ${b.sourceId}, ${b.controlId}, ${b.type}, ${b.raw})`),
+              sql`, `,
+            )}
+            on conflict (source_id, control_id) do nothing
+            returning source_id, control_id`);
+          const fresh = new Set(
+            ((r as unknown as { rows: Array<{ source_id: number; control_id: string }> }).rows ?? []).map(
+              (x) => `${x.source_id} ${x.control_id}`,
+            ),
+          );
+          for (const b of batch) b.resolve(fresh.delete(`${b.sourceId} ${b.controlId}`));
+        } catch (e) {
+          for (const b of batch) b.reject(e);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
   private accept(source: ListenerSource, socket: net.Socket) {
     socket.setNoDelay(true);
     const conn = new Hl7Connection(socket, 'utf-8');
@@ -186,12 +244,7 @@ export class Hl7Listeners {
     }
     let stored: boolean;
     try {
-      const r = await this.db.execute(sql`
-        insert into hl7_messages (app_id, source_id, control_id, type, raw)
-        values (${source.appId}, ${source.id}, ${controlId}, ${type}, ${raw})
-        on conflict (source_id, control_id) do nothing
-        returning id`);
-      stored = ((r as unknown as { rows: unknown[] }).rows ?? []).length > 0;
+      stored = await this.store({ appId: source.appId, sourceId: source.id, controlId, type, raw });
     } catch (e) {
       this.opts.log.error(
         { sourceId: source.id, controlId: controlId.slice(0, 40), err: (e as Error).message },
