@@ -7,8 +7,10 @@ import { LIVER_FORM, registerPatients } from '../../crf/testform.js';
 import { makeDataQcObjects } from '../../data-qc/test/fixtures.js';
 import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
 import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
+import { makeFormulaObjects } from '../../formulas/test/fixtures.js';
 import { makeOmopObjects } from '../../omop/test/fixtures.js';
 import { makeReferenceObjects } from '../../reference/test/fixtures.js';
+import { makeReportObjects } from '../../reports/test/fixtures.js';
 import { makeSchedulingObjects } from '../../scheduling/test/fixtures.js';
 import { makeVisualizationObjects } from '../../visualization/test/fixtures.js';
 import { post, signIn, TEST_PASSWORD } from '../helper.js';
@@ -83,6 +85,8 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   await makeOmopObjects(app, adminKey);
   await makeSchedulingObjects(app, adminKey);
   await makeReferenceObjects(app, adminKey);
+  await makeFormulaObjects(app, adminKey);
+  await makeReportObjects(app, adminKey);
   await makeCollectionObjects(app, adminKey);
 }
 
