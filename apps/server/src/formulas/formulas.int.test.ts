@@ -134,7 +134,7 @@ describe('formulas, indicator templates and assessment scales', () => {
       'meld',
       'days-diagnosis-to-operation',
     ]);
-    const added = await post(t.app, '/api/v0.1/formulas/builtins/egfr-ckd-epi-2021', {}, admin);
+    const added = await post(t.app, '/api/v0.1/formulas/builtins', { key: 'egfr-ckd-epi-2021' }, admin);
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     const egfr = added.body.data as Formula;
     expect(egfr).toMatchObject({ name: 'eGFR（CKD-EPI 2021）', builtinKey: 'egfr-ckd-epi-2021' });
@@ -151,11 +151,12 @@ describe('formulas, indicator templates and assessment scales', () => {
     expect((await get(t.app, '/api/v0.1/formulas/builtins', admin)).body.data.items[1].added).toBe(true);
     const en = await t.app.inject({
       method: 'POST',
-      url: '/api/v0.1/formulas/builtins/meld',
+      url: '/api/v0.1/formulas/builtins',
+      payload: { key: 'meld' },
       headers: { WeAppAuthorization: admin, 'accept-language': 'en-US' },
     });
     expect(en.json().data.name).toBe('MELD score');
-    expect((await post(t.app, '/api/v0.1/formulas/builtins/apache', {}, admin)).status).toBe(404);
+    expect((await post(t.app, '/api/v0.1/formulas/builtins', { key: 'apache' }, admin)).status).toBe(404);
   });
 
   it('answers the spec’s template call with code 200 and the value, and a clear 400 otherwise', async () => {
@@ -269,7 +270,7 @@ describe('formulas, indicator templates and assessment scales', () => {
       'gcs',
       'nrs-2002',
     ]);
-    const added = await post(t.app, '/api/v0.1/scales/builtins/child-pugh', {}, admin);
+    const added = await post(t.app, '/api/v0.1/scales/builtins', { key: 'child-pugh' }, admin);
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     const scale = added.body.data as AssessmentScale;
     expect(scale).toMatchObject({ name: 'Child-Pugh 肝功能分级', range: { min: 5, max: 15 }, filled: 0 });
@@ -304,7 +305,8 @@ describe('formulas, indicator templates and assessment scales', () => {
   });
 
   it('refuses a bad filling or definition, naming the problem, and stores nothing', async () => {
-    const gcs = (await post(t.app, '/api/v0.1/scales/builtins/gcs', {}, admin)).body.data as AssessmentScale;
+    const gcs = (await post(t.app, '/api/v0.1/scales/builtins', { key: 'gcs' }, admin)).body
+      .data as AssessmentScale;
     const url = `/api/v0.1/scales/${gcs.id}/assessments`;
     for (const [body, words] of [
       [{ patientId: woman, answers: { eye: '4', verbal: '5' } }, '未回答：运动反应'],

@@ -1,7 +1,7 @@
 import {
   assessmentScale,
   assessmentScaleList,
-  builtinParams,
+  builtinAdd,
   formula,
   formulaBuiltinList,
   formulaCreate,
@@ -123,14 +123,14 @@ export async function formulaRoutes(app: FastifyInstance) {
     (req) => listBuiltinFormulas(db, signedIn(req.ctx)),
   );
   api.post(
-    `${F}/builtins/:key`,
+    `${F}/builtins`,
     {
       access: FE('add'),
       summary: 'Add a built-in formula to the app',
-      params: builtinParams,
+      body: builtinAdd,
       answer: formula,
     },
-    (req) => addBuiltinFormula(signedIn(req.ctx), req.params.key),
+    (req) => addBuiltinFormula(signedIn(req.ctx), req.body.key),
   );
   api.post(
     `${F}/test`,
@@ -240,14 +240,14 @@ export async function formulaRoutes(app: FastifyInstance) {
     (req) => listBuiltinScales(db, signedIn(req.ctx)),
   );
   api.post(
-    `${S}/builtins/:key`,
+    `${S}/builtins`,
     {
       access: ES('add'),
       summary: 'Add a built-in scale to the app',
-      params: builtinParams,
+      body: builtinAdd,
       answer: assessmentScale,
     },
-    (req) => addBuiltinScale(signedIn(req.ctx), req.params.key),
+    (req) => addBuiltinScale(signedIn(req.ctx), req.body.key),
   );
   api.post(
     `${S}/:id/assessments`,

@@ -92,7 +92,8 @@ export const formulaBuiltin = z.object({
 });
 export const formulaBuiltinList = z.object({ items: z.array(formulaBuiltin) });
 export type FormulaBuiltinList = z.infer<typeof formulaBuiltinList>;
-export const builtinParams = z.object({ key: z.string().max(40) });
+/** Which built-in formula or scale to add. */
+export const builtinAdd = z.object({ key: safeText(40, { min: 1, required: 'must not be blank' }) });
 
 /** A value a formula works with or returns. */
 export const formulaValue = z.union([z.number(), z.string(), z.boolean(), z.null()]);

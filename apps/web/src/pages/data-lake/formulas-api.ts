@@ -31,7 +31,7 @@ export const formulaApi = {
   remove: (id: number) => rest<true>({ url: `formulas/${id}`, method: 'DELETE', silent: true }),
   builtins: () => rest<FormulaBuiltinList>({ url: 'formulas/builtins' }),
   addBuiltin: (key: string) =>
-    rest<Formula>({ url: `formulas/builtins/${key}`, method: 'POST', silent: true }),
+    rest<Formula>({ url: 'formulas/builtins', method: 'POST', data: { key }, silent: true }),
   test: (body: FormulaTestBody) =>
     rest<FormulaTestResult>({ url: 'formulas/test', method: 'POST', data: body, silent: true }),
 };
@@ -55,7 +55,7 @@ export const scaleApi = {
   remove: (id: number) => rest<true>({ url: `scales/${id}`, method: 'DELETE', silent: true }),
   builtins: () => rest<ScaleBuiltinList>({ url: 'scales/builtins' }),
   addBuiltin: (key: string) =>
-    rest<AssessmentScale>({ url: `scales/builtins/${key}`, method: 'POST', silent: true }),
+    rest<AssessmentScale>({ url: 'scales/builtins', method: 'POST', data: { key }, silent: true }),
   fill: (id: number, a: ScaleAssessmentCreate) =>
     rest<ScaleAssessment>({ url: `scales/${id}/assessments`, method: 'POST', data: a, silent: true }),
   assessments: (q: ScaleAssessmentQuery) =>
