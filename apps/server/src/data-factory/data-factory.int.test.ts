@@ -3,6 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUserWith } from '../clinical/test/support.js';
 import { auditLog } from '../db/schema/index.js';
+import { makeDiseaseLibraryObjects } from '../disease-library/test/fixtures.js';
+import { demoAppId } from '../research/test/support.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
@@ -179,6 +181,45 @@ describe('data factory directory', () => {
     expect((await patch(`${P}/entries/${entryId}`, { steward: 'x' }, other.key)).status).toBe(404);
     expect((await del(t.app, `${P}/entries/${entryId}`, other.key)).status).toBe(404);
     expect((await list()).filter((i) => i.entry).length).toBe(1);
+  });
+
+  it('finds a disease library’s cohort and a research dataset with their facts and fields', async () => {
+    await makeDiseaseLibraryObjects(t.app, admin, await demoAppId(t.app));
+    const subject = await post(
+      t.app,
+      '/api/v0.1/research/subjects',
+      { name: '工厂课题', variables: [{ key: 'age', label: '年龄', source: 'age' }] },
+      admin,
+    );
+    const sid = subject.body.data.id as number;
+    for (const to of ['recruiting', 'recruitmentStopped', 'dataPreparing'])
+      await post(t.app, `/api/v0.1/research/subjects/${sid}/status`, { to }, admin);
+    const ds = await post(t.app, `/api/v0.1/research/subjects/${sid}/datasets`, { name: '基线' }, admin);
+    expect(ds.status, JSON.stringify(ds.body)).toBe(200);
+    await t.app.jobs.drain();
+    const items = await list();
+    const lib = items.find((i) => i.kind === 'diseaseLibrary')!;
+    // The library’s hepatitis B criteria take the story’s F01 and F02 and the fixture’s own patient.
+    expect(lib).toMatchObject({
+      name: '矩阵专病库',
+      source: 'disease_library_patients',
+      rows: 3,
+      patients: 3,
+    });
+    expect(lib.refreshedAt).not.toBeNull();
+    const libFields = (await get(t.app, `${P}/datasets/diseaseLibrary/${lib.sourceId}`, admin)).body.data
+      .fields as DataFactoryDetail['fields'];
+    expect(Object.fromEntries(libFields.map((f) => [f.key, f.filled]))).toMatchObject({
+      patientId: 3,
+      filingDate: 3,
+      reason: 3,
+    });
+    // Nobody was recruited: the dataset is built and empty.
+    const research = items.find((i) => i.kind === 'researchDataset')!;
+    expect(research).toMatchObject({ name: '工厂课题 · 基线', rows: 0, patients: 0 });
+    const rFields = (await get(t.app, `${P}/datasets/researchDataset/${research.sourceId}`, admin)).body.data
+      .fields as DataFactoryDetail['fields'];
+    expect(rFields.find((f) => f.key === 'age')).toMatchObject({ label: '年龄', filled: 0 });
   });
 
   it('refuses a user without the functions', async () => {
