@@ -254,6 +254,8 @@ export async function runReport(
 ): Promise<ReportResult> {
   const row = await reportOf(ctx.db, ctx.appId, id);
   const d = reportDefinition.parse(row.definition);
+  // A report kept before the catalogue changed is refused by name, never half compiled.
+  checkDefinition(d);
   const { result, totals: t } = await runDefinition(ctx.db, ctx.appId, d, values, page);
   const lastRun: ReportLastRun = { at: new Date().toISOString(), ...t };
   await ctx.db
@@ -301,6 +303,8 @@ export async function exportReport(
 ): Promise<{ name: string; body: string | Buffer; rows: number }> {
   const row = await reportOf(ctx.db, ctx.appId, id);
   const d = reportDefinition.parse(row.definition);
+  // A report kept before the catalogue changed is refused by name, never half compiled.
+  checkDefinition(d);
   checkValues(d, values);
   const c = compileReport(ctx.appId, d, values);
   const { rows, t } = await withAppScope(ctx.db, ctx.appId, async (tx) => {
