@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { appKeys, at, authored } from './columns.js';
+import { appKeys, authored } from './columns.js';
 import { appScope } from './policies.js';
 
 /**
