@@ -33,7 +33,8 @@ const LABS = [
 
 const pgUrl = () => process.env.SOURCE_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export async function openHisPg(): Promise<HisSource | { skip: string }> {
+/** `prefix` goes before every patient number, so stories that share a CDR never meet each other's patients. */
+export async function openHisPg(prefix = ''): Promise<HisSource | { skip: string }> {
   const admin = new pg.Client({ connectionString: pgUrl(), connectionTimeoutMillis: 3000 });
   try {
     await admin.connect();
@@ -58,13 +59,16 @@ export async function openHisPg(): Promise<HisSource | { skip: string }> {
     create table his.lab_result (result_id integer primary key, patient_no text, item text, item_name text, val text, unit text, taken text, updated_at timestamptz not null);`);
   for (const p of PATIENTS)
     await c.query('insert into his.patient values ($1,$2,$3,$4,$5,$6::timestamptz)', [
-      ...p.slice(0, 4),
+      `${prefix}${p[0]}`,
+      ...p.slice(1, 4),
       '',
       `${p[4]}+08`,
     ]);
   for (const l of LABS)
     await c.query('insert into his.lab_result values ($1,$2,$3,$4,$5,$6,$7,$8::timestamptz)', [
-      ...l.slice(0, 7),
+      l[0],
+      `${prefix}${l[1]}`,
+      ...l.slice(2, 7),
       `${l[7]}+08`,
     ]);
   return {

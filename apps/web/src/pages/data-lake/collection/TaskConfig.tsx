@@ -34,7 +34,7 @@ import {
   Typography,
 } from 'antd';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { currentLocale } from '../../../app/i18n';
@@ -238,7 +238,7 @@ function Sources() {
         destroyOnHidden
         forceRender
       >
-        <Form form={form} layout="vertical" data-testid="source-form">
+        <Form form={form} name="collectionSource" layout="vertical" data-testid="source-form">
           <Form.Item
             name="name"
             label={t('common.name')}
@@ -425,8 +425,10 @@ function TemplateEditor({
   const fieldsOf = targets.data?.items.find((x) => x.target === target)?.fields ?? [];
   const fieldWord = (f: string) => word('cdrField', f);
 
-  const afterOpen = (open: boolean) => {
-    if (!open) return;
+  // Filled when the drawer opens (not after its animation, which would wipe what was typed meanwhile).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per opening
+  useEffect(() => {
+    if (!editing) return;
     form.resetFields();
     if (existing) {
       form.setFieldsValue({
@@ -443,7 +445,7 @@ function TemplateEditor({
         patientBy: 'sourceId',
         fields: [{ field: 'mrn' }, { field: 'name' }, { field: 'gender' }],
       });
-  };
+  }, [editing]);
 
   const save = async () => {
     const v = await form.validateFields();
@@ -489,15 +491,14 @@ function TemplateEditor({
       width={Math.min(960, window.innerWidth)}
       title={existing ? t('config.editTemplate') : t('config.addTemplate')}
       onClose={onClose}
-      afterOpenChange={afterOpen}
-      destroyOnHidden
+      forceRender
       extra={
         <Button type="primary" onClick={save} data-testid="template-save">
           {t('common.save')}
         </Button>
       }
     >
-      <Form form={form} layout="vertical" data-testid="template-form">
+      <Form form={form} name="collectionTemplate" layout="vertical" data-testid="template-form">
         <Space wrap align="start">
           <Form.Item
             name="name"

@@ -254,7 +254,7 @@ export default function CollectTaskList() {
         destroyOnHidden
         forceRender
       >
-        <Form form={form} layout="vertical" data-testid="task-form">
+        <Form form={form} name="collectionTask" layout="vertical" data-testid="task-form">
           <Form.Item
             name="name"
             label={t('common.name')}
