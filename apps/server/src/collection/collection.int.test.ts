@@ -318,6 +318,16 @@ describe.skipIf('skip' in his)('collection from a PostgreSQL hospital system', (
     expect(after.body.data.status).toBe('cancelled');
     const inUse = await del(t.app, `/api/v0.1/collection/templates/${templates.labs}`, admin);
     expect(inUse.status).toBe(409);
+    // A name already taken is a 400 naming the field, never a 500.
+    const twin = await post(
+      t.app,
+      '/api/v0.1/collection/tasks',
+      { name: '另一个任务', templateIds: [templates.patients] },
+      admin,
+    );
+    const clash = await patch(`/api/v0.1/collection/tasks/${twin.body.data.id}`, { name: 'HIS 每日采集' });
+    expect(clash.status).toBe(400);
+    expect(clash.body.message).toContain('同名');
   });
 });
 

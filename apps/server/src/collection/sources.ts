@@ -20,6 +20,7 @@ import {
   collectionTemplateVersions,
   users,
 } from '../db/schema/index.js';
+import { isUniqueViolation } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, invalidField, notFound } from '../http/errors.js';
 import { openReader } from './connectors.js';
@@ -46,8 +47,6 @@ const nameTaken = (what: 'source' | 'template' | 'task') =>
     { source: '已有同名的数据源', template: '已有同名的采集模板', task: '已有同名的采集任务' }[what],
     `a ${what} of that name already exists`,
   );
-const isUnique = (e: unknown) =>
-  (e as { code?: string }).code === '23505' || /unique/i.test(String((e as Error).message));
 
 export async function listSources(db: Db, appId: number) {
   const rows = await db
@@ -95,7 +94,7 @@ export async function addSource(
       })
       .returning()
       .catch((e) => {
-        throw isUnique(e) ? nameTaken('source') : e;
+        throw isUniqueViolation(e) ? nameTaken('source') : e;
       });
     const after = sourceView(row!);
     await audit(tx, ctx, {
@@ -132,7 +131,7 @@ export async function editSource(
       .where(eq(collectionSources.id, id))
       .returning()
       .catch((e) => {
-        throw isUnique(e) ? nameTaken('source') : e;
+        throw isUniqueViolation(e) ? nameTaken('source') : e;
       });
     const after = sourceView(row!);
     // The audit row says that the password changed, never what it is.
@@ -280,7 +279,7 @@ export async function addTemplate(ctx: SignedIn, input: z.output<typeof collecti
       })
       .returning()
       .catch((e) => {
-        throw isUnique(e) ? nameTaken('template') : e;
+        throw isUniqueViolation(e) ? nameTaken('template') : e;
       });
     await tx
       .insert(collectionTemplateVersions)
@@ -318,7 +317,7 @@ export async function editTemplate(
       .where(eq(collectionTemplates.id, id))
       .returning()
       .catch((e) => {
-        throw isUnique(e) ? nameTaken('template') : e;
+        throw isUniqueViolation(e) ? nameTaken('template') : e;
       });
     if (specChanged)
       await tx

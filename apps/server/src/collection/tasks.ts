@@ -34,6 +34,7 @@ import {
   jobs,
   patients,
 } from '../db/schema/index.js';
+import { isUniqueViolation } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, type Bilingual, bilingual, invalidField, notFound } from '../http/errors.js';
 import { enqueueJob } from '../jobs/runner.js';
@@ -44,8 +45,6 @@ import { templateOf, templatesFor } from './sources.js';
 type TaskRow = typeof collectionTasks.$inferSelect;
 type RunRow = typeof collectionRuns.$inferSelect;
 
-const isUnique = (e: unknown) =>
-  (e as { code?: string }).code === '23505' || /unique/i.test(String((e as Error).message));
 const nameTaken = () =>
   invalidField('body.name', '已有同名的采集任务', 'a collection task of that name already exists');
 const text = (b: unknown, locale: Locale) =>
@@ -227,7 +226,7 @@ export async function addTask(ctx: SignedIn, input: z.output<typeof collectionTa
       .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
       .returning()
       .catch((e) => {
-        throw isUnique(e) ? nameTaken() : e;
+        throw isUniqueViolation(e) ? nameTaken() : e;
       });
     const after = await oneTaskView(tx, ctx.appId, row!);
     await audit(tx, ctx, {
@@ -250,7 +249,7 @@ export async function editTask(ctx: SignedIn, id: number, input: z.output<typeof
       .where(eq(collectionTasks.id, id))
       .returning()
       .catch((e) => {
-        throw isUnique(e) ? nameTaken() : e;
+        throw isUniqueViolation(e) ? nameTaken() : e;
       });
     const after = await oneTaskView(tx, ctx.appId, row!);
     await audit(tx, ctx, {

@@ -37,6 +37,9 @@ import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
 
 const MENU = 'DataLakeCollectTaskList';
+/** A watermark as people read it: a time in local time, an id as it is. */
+export const watermarkText = (v: string | null) =>
+  v === null ? '—' : /^\d{4}-\d{2}-\d{2}T/.test(v) ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : v;
 export const RUN_COLOR: Record<CollectionRun['status'], string> = {
   queued: 'processing',
   running: 'processing',
@@ -148,7 +151,7 @@ export default function CollectTaskList() {
                         {x.watermarks[String(tp.id)] && (
                           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                             {' '}
-                            ({t('tasks.watermark')}: {x.watermarks[String(tp.id)]})
+                            ({t('tasks.watermark')}: {watermarkText(x.watermarks[String(tp.id)] ?? null)})
                           </Typography.Text>
                         )}
                       </Typography.Text>

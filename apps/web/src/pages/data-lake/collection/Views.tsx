@@ -31,7 +31,7 @@ import { useHasAction } from '../../../components/Authorized';
 import { isUnderWay, useJobPoll } from '../../../components/jobs/useJobPoll';
 import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
-import { RUN_COLOR, RunState } from './Tasks';
+import { RUN_COLOR, RunState, watermarkText } from './Tasks';
 import { RejectTable } from './Tests';
 
 const at = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '—');
@@ -117,8 +117,9 @@ export function CollectionMonitoring() {
             style={{ height: 280 }}
             notMerge
             option={{
+              animation: false,
               tooltip: { trigger: 'axis' },
-              legend: { data: [t('monitor.written'), t('monitor.rejected')] },
+              legend: { top: 0, data: [t('monitor.written'), t('monitor.rejected')] },
               grid: { left: 48, right: 24, top: 36, bottom: 32 },
               xAxis: { type: 'category', data: trend.map((d) => d.day) },
               yAxis: { type: 'value' },
@@ -336,7 +337,11 @@ export function CollectionDetail() {
             { title: t('report.inserted'), dataIndex: 'inserted', align: 'right' },
             { title: t('report.updated'), dataIndex: 'updated', align: 'right' },
             { title: t('report.rejected'), dataIndex: 'rejected', align: 'right' },
-            { title: t('tasks.watermark'), dataIndex: 'watermark', render: (v: string | null) => v ?? '—' },
+            {
+              title: t('tasks.watermark'),
+              dataIndex: 'watermark',
+              render: (v: string | null) => watermarkText(v),
+            },
           ]}
         />
       </Card>
