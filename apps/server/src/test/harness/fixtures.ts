@@ -8,7 +8,6 @@ import { makeDataQcObjects } from '../../data-qc/test/fixtures.js';
 import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
 import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
 import { makeFormulaObjects } from '../../formulas/test/fixtures.js';
-import { makeFormulaObjects } from '../../formulas/test/fixtures.js';
 import { makeOmopObjects } from '../../omop/test/fixtures.js';
 import { makeReferenceObjects } from '../../reference/test/fixtures.js';
 import { makeReportObjects } from '../../reports/test/fixtures.js';
@@ -86,7 +85,6 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   await makeOmopObjects(app, adminKey);
   await makeSchedulingObjects(app, adminKey);
   await makeReferenceObjects(app, adminKey);
-  await makeFormulaObjects(app, adminKey);
   await makeFormulaObjects(app, adminKey);
   await makeReportObjects(app, adminKey);
   await makeCollectionObjects(app, adminKey);
