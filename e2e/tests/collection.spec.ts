@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { adt, oru, sendFrame, ZHANG_WEI } from '../../apps/server/src/collection/hl7/test/messages';
 import { type HisSource, hisTemplates, openHisPg } from '../../apps/server/src/collection/test/his';
 import {
   apiLogin,
@@ -212,4 +213,90 @@ test('a data manager collects patients and results from a PostgreSQL HIS, twice,
   } finally {
     await his.drop();
   }
+});
+
+/** A port no one listens on now (the listener takes it a moment later). */
+async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/**
+ * HL7 v2 (issue 17): the interface engine is pointed at an HL7 source's port; an admission and a
+ * result message are acknowledged (an ACK means stored), processed into the CDR, and the result
+ * shows in the patient's record; monitoring counts the messages. A message sent again is
+ * acknowledged and stored once.
+ */
+test('HL7 v2 admissions and results sent over MLLP arrive in the CDR', async ({ page, ownAdmin }) => {
+  test.slow();
+  const run = runId();
+  const key = await apiLogin(ownAdmin);
+  const port = await freePort();
+  const made = await restCall<{ id: number }>('POST', 'collection/sources', key, {
+    name: `LIS${run}`,
+    kind: 'hl7',
+    config: { listenPort: port },
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(200);
+  const patient = { ...ZHANG_WEI, id: `P${run}`, nationalId: undefined };
+  const admission = adt('A01', { controlId: `A${run}`, patient, visit: `V${run}` });
+  // The listeners follow the sources every few seconds.
+  let ack = '';
+  await expect
+    .poll(
+      async () => {
+        ack = await sendFrame(port, admission).catch(() => '');
+        return ack;
+      },
+      { timeout: 30_000, intervals: [500] },
+    )
+    .toContain('MSA|AA');
+  expect(await sendFrame(port, admission)).toContain('MSA|AA');
+  expect(
+    await sendFrame(port, oru({ controlId: `R${run}`, patient, visit: `V${run}`, order: `O${run}` })),
+  ).toContain('MSA|AA');
+  expect(await sendFrame(port, 'not an HL7 message')).toContain('MSA|AR');
+  await expect
+    .poll(
+      async () =>
+        (
+          await restCall<{ total: number }>(
+            'GET',
+            `collection/hl7-messages?sourceId=${made.body.data.id}&status=processed`,
+            key,
+          )
+        ).body.data.total,
+      { timeout: 60_000 },
+    )
+    .toBe(2);
+  const found = await restCall<{ items: Array<Record<string, unknown>> }>(
+    'GET',
+    `cdr/rows?table=patients&source=collect:${made.body.data.id}`,
+    key,
+  );
+  const id = found.body.data.items.find((p) => p.mrn === `P${run}`)?.id;
+  expect(id, JSON.stringify(found.body)).toBeTruthy();
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signInToWorkbench(page, ownAdmin);
+  await page.goto(`/data-lake/patientDetails?id=${id}`);
+  await expect(page.getByText('张伟').first()).toBeVisible();
+  await page.goto('/data-lake/collection-monitoring');
+  const row = page.getByRole('row', { name: new RegExp(`LIS${run}`) });
+  await expect(row).toContainText('待入库 0 · 已入库 2 · 拒绝 0');
+  await settled(page);
+  await screenshot(page, 'collection-hl7-monitoring');
+  const labs = await restCall<{ items: Array<Record<string, unknown>> }>(
+    'GET',
+    `cdr/rows?table=labResults&patientId=${id}`,
+    key,
+  );
+  expect(labs.body.data.items.map((l) => l.itemCode).sort()).toEqual(['ALT', 'AST', 'HBSAG']);
 });
