@@ -205,9 +205,10 @@ async function throughput(t: Target) {
   const r = await stream(port, (i) => messages[i] ?? null, CONNECTIONS);
   const ms = performance.now() - started;
   await stopChild(child, 'SIGTERM');
-  const [{ n }] = (await t.query(
+  const counted = (await t.query(
     `select count(*)::int as n from hl7_messages where control_id like 'ORU-%'`,
   )) as Array<{ n: number }>;
+  const n = counted[0]?.n ?? 0;
   const ref = await t.reference(raws);
   const rate = (N / ms) * 1000;
   console.log(

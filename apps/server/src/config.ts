@@ -42,7 +42,10 @@ const envSchema = z.object({
   // 32 bytes in base64 or hex: the key that encrypts collection sources' passwords (collection/README.md).
   COLLECTION_SECRET_KEY: z
     .string()
-    .refine((v) => keyBytes(v) !== undefined, 'must be 32 bytes written in base64 or hex (openssl rand -base64 32)')
+    .refine(
+      (v) => keyBytes(v) !== undefined,
+      'must be 32 bytes written in base64 or hex (openssl rand -base64 32)',
+    )
     .optional(),
   /** Starts the HL7 v2 listeners of enabled HL7 sources (off in tests that start their own). */
   HL7_LISTEN: flag.default(true),

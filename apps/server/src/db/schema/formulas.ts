@@ -1,4 +1,14 @@
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+} from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
 import { appId, at, authored, createdBy } from './columns.js';
 import { appScope } from './policies.js';
