@@ -1,6 +1,7 @@
 import type { CollectionRun } from '@crdp/core';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoUserWith } from '../clinical/test/support.js';
 import { auditLog, collectionSources, labResults, patients } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
@@ -328,6 +329,41 @@ describe.skipIf('skip' in his)('collection from a PostgreSQL hospital system', (
     const clash = await patch(`/api/v0.1/collection/tasks/${twin.body.data.id}`, { name: 'HIS 每日采集' });
     expect(clash.status).toBe(400);
     expect(clash.body.message).toContain('同名');
+  });
+
+  it('masks national ID numbers for a reader without the patient-details function', async () => {
+    const nid = '110101196503120018';
+    await source.exec(
+      `update his.patient set id_card = '${nid}', updated_at = now() where patient_no = 'H001'`,
+    );
+    const r = await run();
+    expect(r).toMatchObject({ status: 'succeeded', rowsUpdated: 1 });
+    const full = await get(t.app, `/api/v0.1/collection/changes?runId=${r.id}`, admin);
+    expect(full.body.data.items[0].diff).toEqual([{ field: 'nationalId', before: '', after: nid }]);
+    const viewer = await demoUserWith(t.app, 'collectviewer', [
+      'DataLakeChangeRecords.query',
+      'DataLakeUnitTest.query',
+      'DataLakeCollectionDetail.get',
+    ]);
+    const seen = await get(t.app, `/api/v0.1/collection/changes?runId=${r.id}`, viewer);
+    expect(seen.status).toBe(200);
+    expect(seen.body.data.items[0].diff[0].after).toBe('110101********0018');
+    const test = await post(
+      t.app,
+      `/api/v0.1/collection/templates/${templates.patients}/unit-test`,
+      { keys: ['H001'] },
+      viewer,
+    );
+    expect(test.status, JSON.stringify(test.body)).toBe(200);
+    expect(test.body.data.mapped[0].values.nationalId).toBe('110101********0018');
+    expect(JSON.stringify(test.body)).not.toContain(nid);
+    const mine = await post(
+      t.app,
+      `/api/v0.1/collection/templates/${templates.patients}/unit-test`,
+      { keys: ['H001'] },
+      admin,
+    );
+    expect(mine.body.data.mapped[0].values.nationalId).toBe(nid);
   });
 });
 

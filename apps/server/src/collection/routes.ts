@@ -38,6 +38,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { canSeeIdentity } from '../clinical/privacy.js';
 import { csvText } from '../files/csv.js';
 import { xlsxBuffer } from '../files/xlsx.js';
 import { signedIn } from '../http/context.js';
@@ -243,7 +244,8 @@ export async function collectionRoutes(app: FastifyInstance) {
       query: collectionSampleQuery,
       answer: collectionSample,
     },
-    (req) => sampleRows(db, box, signedIn(req.ctx).appId, req.params.id, req.query.limit),
+    (req) =>
+      sampleRows(db, box, signedIn(req.ctx).appId, req.params.id, req.query.limit, canSeeIdentity(req.ctx)),
   );
   api.post(
     `${P}/templates/:id/unit-test`,
@@ -254,7 +256,16 @@ export async function collectionRoutes(app: FastifyInstance) {
       body: collectionUnitTestBody,
       answer: collectionUnitTest,
     },
-    (req) => unitTest(db, box, signedIn(req.ctx).appId, req.params.id, req.body, req.ctx.locale),
+    (req) =>
+      unitTest(
+        db,
+        box,
+        signedIn(req.ctx).appId,
+        req.params.id,
+        req.body,
+        req.ctx.locale,
+        canSeeIdentity(req.ctx),
+      ),
   );
 
   // ---------------------------------------------------------------- tasks and runs
@@ -302,7 +313,16 @@ export async function collectionRoutes(app: FastifyInstance) {
       body: collectionTaskTestBody,
       answer: collectionTaskTest,
     },
-    (req) => taskTest(db, box, signedIn(req.ctx).appId, req.params.id, req.body.limit, req.ctx.locale),
+    (req) =>
+      taskTest(
+        db,
+        box,
+        signedIn(req.ctx).appId,
+        req.params.id,
+        req.body.limit,
+        req.ctx.locale,
+        canSeeIdentity(req.ctx),
+      ),
   );
   api.get(
     `${P}/runs`,
@@ -333,7 +353,15 @@ export async function collectionRoutes(app: FastifyInstance) {
       query: collectionRejectQuery,
       answer: collectionRejectPage,
     },
-    (req) => runRejects(db, signedIn(req.ctx).appId, req.params.id, req.query, req.ctx.locale),
+    (req) =>
+      runRejects(
+        db,
+        signedIn(req.ctx).appId,
+        req.params.id,
+        req.query,
+        req.ctx.locale,
+        canSeeIdentity(req.ctx),
+      ),
   );
   api.post(
     `${P}/runs/:id/cancel`,
@@ -355,7 +383,7 @@ export async function collectionRoutes(app: FastifyInstance) {
       query: collectionChangeQuery,
       answer: collectionChangePage,
     },
-    (req) => listChanges(db, signedIn(req.ctx).appId, req.query),
+    (req) => listChanges(db, signedIn(req.ctx).appId, req.query, canSeeIdentity(req.ctx)),
   );
   api.get(
     `${P}/monitoring`,

@@ -7,6 +7,7 @@ import {
   type CollectionTarget,
   type CollectionTask,
   type CollectionTaskTest,
+  type CollectionTemplateSpec,
   type CollectionUnitTest,
   type collectionChangeQuery,
   type collectionReportQuery,
@@ -38,6 +39,7 @@ import { isUniqueViolation } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, type Bilingual, bilingual, invalidField, notFound } from '../http/errors.js';
 import { enqueueJob } from '../jobs/runner.js';
+import { maskDiff, maskSourceRow, maskValues } from './identity.js';
 import { COLLECTION_JOB_KIND, dryRun, readerFor } from './run.js';
 import type { SecretBox } from './secrets.js';
 import { templateOf, templatesFor } from './sources.js';
@@ -403,12 +405,21 @@ export async function runRejects(
   runId: number,
   q: { page: number; size: number },
   locale: Locale,
+  full: boolean,
 ) {
   await runRowOf(db, appId, runId);
   const where = and(eq(collectionRejects.runId, runId), eq(collectionRejects.appId, appId));
   const [total] = await db.select({ n: count() }).from(collectionRejects).where(where);
   const { limit, offset } = pageWindow(q);
   const names = await templateNames(db, appId);
+  const specs = new Map(
+    (
+      await db
+        .select({ id: collectionTemplates.id, spec: collectionTemplates.spec })
+        .from(collectionTemplates)
+        .where(eq(collectionTemplates.appId, appId))
+    ).map((t) => [t.id, collectionTemplateSpec.parse(t.spec)]),
+  );
   const rows = await db
     .select()
     .from(collectionRejects)
@@ -422,7 +433,7 @@ export async function runRejects(
       key: r.sourceKey,
       field: r.field,
       message: text(r.reason, locale),
-      row: r.row as Record<string, unknown>,
+      row: maskSourceRow(r.row as Record<string, unknown>, specs.get(r.templateId), full),
       templateId: r.templateId,
       templateName: names.get(r.templateId)?.name ?? '',
       at: r.createdAt.toISOString(),
@@ -435,15 +446,24 @@ export async function runRejects(
 const rejectView = (
   r: { key: string; field: string; reason: Bilingual; row: Record<string, unknown> },
   locale: Locale,
+  spec: CollectionTemplateSpec,
+  full: boolean,
 ) => ({
   key: r.key,
   field: r.field,
   message: r.reason[locale],
-  row: r.row,
+  row: maskSourceRow(r.row, spec, full),
 });
 
 /** The first rows of a template's source table (选择测试 picks from them). */
-export async function sampleRows(db: Db, box: SecretBox, appId: number, id: number, limit: number) {
+export async function sampleRows(
+  db: Db,
+  box: SecretBox,
+  appId: number,
+  id: number,
+  limit: number,
+  full: boolean,
+) {
   const { t, source } = await templateOf(db, appId, id);
   const spec = collectionTemplateSpec.parse(t.spec);
   const reader = await readerFor(box, source);
@@ -457,7 +477,11 @@ export async function sampleRows(db: Db, box: SecretBox, appId: number, id: numb
       limit,
     );
     const { jsonSafe } = await import('./writer.js');
-    return { columns, rows: rows.map(jsonSafe), keys: rows.map((r) => String(r[spec.keyColumn] ?? '')) };
+    return {
+      columns,
+      rows: rows.map((r) => maskSourceRow(jsonSafe(r), spec, full)),
+      keys: rows.map((r) => String(r[spec.keyColumn] ?? '')),
+    };
   } finally {
     await reader.close();
   }
@@ -471,6 +495,7 @@ export async function unitTest(
   id: number,
   body: z.output<typeof collectionUnitTestBody>,
   locale: Locale,
+  full: boolean,
 ): Promise<CollectionUnitTest> {
   const { t, source } = await templateOf(db, appId, id);
   const spec = body.spec ?? collectionTemplateSpec.parse(t.spec);
@@ -481,7 +506,11 @@ export async function unitTest(
       ? await reader.byKeys(spec.table, columns, spec.keyColumn, body.keys)
       : await reader.read(spec.table, columns, { watermark: '', key: spec.keyColumn }, undefined, body.limit);
     const r = await dryRun(db, appId, spec, t.target as CollectionTarget, raw);
-    return { read: raw.length, mapped: r.mapped, rejected: r.rejected.map((x) => rejectView(x, locale)) };
+    return {
+      read: raw.length,
+      mapped: r.mapped.map((m) => ({ key: m.key, values: maskValues(m.values, full) })),
+      rejected: r.rejected.map((x) => rejectView(x, locale, spec, full)),
+    };
   } finally {
     await reader.close();
   }
@@ -495,6 +524,7 @@ export async function taskTest(
   id: number,
   limit: number,
   locale: Locale,
+  full: boolean,
 ): Promise<CollectionTaskTest> {
   const task = await taskOf(db, appId, id);
   const ts = await templatesFor(db, appId, task.templateIds as number[], 'templateIds');
@@ -514,7 +544,7 @@ export async function taskTest(
         target: t.target as CollectionTarget,
         read: raw.length,
         mapped: r.mapped.length,
-        rejected: r.rejected.slice(0, 100).map((x) => rejectView(x, locale)),
+        rejected: r.rejected.slice(0, 100).map((x) => rejectView(x, locale, spec, full)),
         pending: await reader.count(spec.table, ks, after),
       });
     } finally {
@@ -526,7 +556,12 @@ export async function taskTest(
 
 // ------------------------------------------------------------------ changes, monitoring, report
 
-export async function listChanges(db: Db, appId: number, q: z.output<typeof collectionChangeQuery>) {
+export async function listChanges(
+  db: Db,
+  appId: number,
+  q: z.output<typeof collectionChangeQuery>,
+  full: boolean,
+) {
   const where = and(
     eq(collectionChanges.appId, appId),
     q.table ? eq(collectionChanges.table, q.table) : undefined,
@@ -556,7 +591,11 @@ export async function listChanges(db: Db, appId: number, q: z.output<typeof coll
         patientName: r.patientName ?? '',
         op: r.c.op as CollectionChange['op'],
         diff: Object.entries((r.c.diff ?? {}) as Record<string, [unknown, unknown]>).map(
-          ([field, [before, after]]) => ({ field, before, after }),
+          ([field, [before, after]]) => ({
+            field,
+            before: maskDiff(field, before, full),
+            after: maskDiff(field, after, full),
+          }),
         ),
         at: r.c.createdAt.toISOString(),
       }),

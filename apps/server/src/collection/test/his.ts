@@ -154,6 +154,7 @@ export const hisTemplates = (sourceId: number, schema = 'his.') => ({
           ],
         },
         { field: 'birthDate', column: 'birth', transforms: [{ kind: 'date', format: 'yyyyMMdd' }] },
+        { field: 'nationalId', column: 'id_card' },
       ],
     },
   },
