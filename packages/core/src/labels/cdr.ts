@@ -102,3 +102,12 @@ export const CDR_FIELD_KIND_LABELS = {
   boolean: both('是/否', 'Yes/no'),
   json: both('结构化', 'Structured'),
 } as const satisfies Record<string, LabelText>;
+
+/** Where CDR rows came from (their `source`): imports, entry by hand, the generator, a collection source. */
+export const CDR_SOURCE_LABELS = {
+  fhir: both('FHIR 导入', 'FHIR import'),
+  csv: both('CSV 导入', 'CSV import'),
+  manual: both('手工录入', 'Entered by hand'),
+  synthetic: both('模拟数据', 'Synthetic data'),
+  collect: both('数据采集', 'Data collection'),
+} as const satisfies Record<string, LabelText>;

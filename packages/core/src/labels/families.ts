@@ -6,7 +6,7 @@ import type { NoticeKind } from '../contracts/system.js';
 import { TASK_STATUS_TABLE, type TaskStatus } from '../helpers/code-tables.js';
 import { AUDIT_ACTION_LABELS } from './audit-actions.js';
 import { AUDIT_ENTITY_LABELS } from './audit-entities.js';
-import { CDR_FIELD_KIND_LABELS, CDR_FIELD_LABELS, CDR_TABLE_LABELS } from './cdr.js';
+import { CDR_FIELD_KIND_LABELS, CDR_FIELD_LABELS, CDR_SOURCE_LABELS, CDR_TABLE_LABELS } from './cdr.js';
 import {
   COLLECTION_CHANGE_OP_LABELS,
   COLLECTION_SOURCE_KIND_LABELS,
@@ -139,6 +139,7 @@ export const LABEL_FAMILIES = {
   chartChannel: CHART_CHANNEL_LABELS,
   survivalEvent: SURVIVAL_EVENT_LABELS,
   cdrTable: CDR_TABLE_LABELS,
+  cdrSource: CDR_SOURCE_LABELS,
   cdrField: CDR_FIELD_LABELS,
   cdrFieldKind: CDR_FIELD_KIND_LABELS,
   hospitalUnitKind: HOSPITAL_UNIT_KIND_LABELS,
@@ -175,6 +176,7 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   chartChannel: both('图表通道', 'Chart channel'),
   survivalEvent: both('结局', 'Outcome'),
   cdrTable: both('数据表', 'Table'),
+  cdrSource: both('来源', 'Source'),
   cdrField: both('字段', 'Field'),
   cdrFieldKind: both('字段类型', 'Field kind'),
   hospitalUnitKind: both('机构层级', 'Unit level'),

@@ -56,3 +56,9 @@ export function labelOptions<F extends LabelFamily>(family: F, locale: Locale) {
     }),
   );
 }
+
+/** A CDR row's source in words: 数据采集 #3 for rows collected from source 3. */
+export function cdrSourceLabel(source: string, locale: Locale): string {
+  const m = /^collect:(\d+)$/.exec(source);
+  return m ? `${label('cdrSource', 'collect', locale)} #${m[1]}` : label('cdrSource', source, locale);
+}

@@ -1,4 +1,4 @@
-import { formatAge, genderLabel } from '@crdp/core';
+import { cdrSourceLabel, formatAge, genderLabel } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Input, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
@@ -69,7 +69,7 @@ export function PatientPicker({ onPick }: { onPick: (p: Patient) => void }) {
           {
             title: t('patient.source'),
             dataIndex: 'source',
-            render: (v: string) => <CutText text={v} limit={20} />,
+            render: (v: string) => <CutText text={cdrSourceLabel(v, currentLocale())} limit={20} />,
           },
         ]}
       />

@@ -1,4 +1,4 @@
-import { type CdrBrowserRow, cdrFieldLabelKey } from '@crdp/core';
+import { type CdrBrowserRow, cdrFieldLabelKey, cdrSourceLabel } from '@crdp/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Form, Input, InputNumber, Select, Space, Table } from 'antd';
 import { useState } from 'react';
@@ -82,7 +82,10 @@ export default function CdrBrowser() {
           <Select
             allowClear
             style={{ width: 120 }}
-            options={['fhir', 'csv', 'manual', 'synthetic'].map((s) => ({ value: s, label: s }))}
+            options={['fhir', 'csv', 'manual', 'synthetic'].map((s) => ({
+              value: s,
+              label: word('cdrSource', s),
+            }))}
           />
         </Form.Item>
         <Form.Item name="range">
@@ -104,7 +107,9 @@ export default function CdrBrowser() {
           title: word('cdrField', cdrFieldLabelKey(String(filters.table), c)),
           dataIndex: c,
           // Spec 001's truncation (full-width characters count 2), whole text on hover.
-          render: (v: unknown) => <CutText text={show(v)} />,
+          render: (v: unknown) => (
+            <CutText text={c === 'source' ? cdrSourceLabel(String(v), currentLocale()) : show(v)} />
+          ),
         }))}
       />
       <Space style={{ marginTop: 12 }}>

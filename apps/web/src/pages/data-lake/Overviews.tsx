@@ -1,4 +1,4 @@
-import { formatNumber } from '@crdp/core';
+import { cdrSourceLabel, formatNumber } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic, Table } from 'antd';
 import ReactECharts from 'echarts-for-react';
@@ -63,7 +63,11 @@ export default function Overviews() {
             dataSource={q.data?.bySource ?? []}
             columns={[
               { title: t('overview.table'), dataIndex: 'table', render: (k: string) => label(k) },
-              { title: t('cdr.source'), dataIndex: 'source' },
+              {
+                title: t('cdr.source'),
+                dataIndex: 'source',
+                render: (v: string) => cdrSourceLabel(v, currentLocale()),
+              },
               { title: t('overview.rows'), dataIndex: 'n', render: (n: number) => formatNumber(n) },
             ]}
           />
