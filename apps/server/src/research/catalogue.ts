@@ -5,7 +5,7 @@ import { containsPattern } from '../db/like.js';
 import { rowsOf } from '../db/rows.js';
 
 export interface CatalogueQuery {
-  kind: 'lab' | 'diagnosis';
+  kind: 'lab' | 'diagnosis' | 't0';
   q: string;
   limit: number;
 }
@@ -23,6 +23,22 @@ export async function variableCatalogue(
 ): Promise<ResearchCatalogueItem[]> {
   const q = query.q.trim();
   const like = containsPattern(q);
+  if (query.kind === 't0') {
+    // The calculated T0 events (code: the event id), by how many patients have a T0.
+    const t0 = await db.execute(sql`
+      select id::text as code, name, '' as unit, patients
+        from t0_events
+       where app_id = ${appId} and materialized_at is not null and (${q} = '' or name ilike ${like})
+       order by patients desc, id
+       limit ${query.limit}`);
+    return rowsOf<Omit<ResearchCatalogueItem, 'kind'>>(t0).map((r) => ({
+      kind: 't0' as const,
+      code: String(r.code),
+      name: String(r.name ?? ''),
+      unit: '',
+      patients: Number(r.patients),
+    }));
+  }
   const res =
     query.kind === 'lab'
       ? await db.execute(sql`

@@ -48,7 +48,12 @@ export function variableSql(v: VariableDef, subjectId: number): SQL {
             : v.aggregate === 'mean'
               ? sql`avg(l.value_num)`
               : sql.raw(`${v.aggregate}(l.value_num)`);
-      return sql`select l.patient_id, ${agg}::float8 as v from lab_results l
+      // With a T0 event, only results on the chosen side of each patient's T0 count.
+      const window = v.t0EventId
+        ? sql`join t0_patients z on z.patient_id = l.patient_id and z.event_id = ${v.t0EventId}
+            and ${v.t0Window === 'afterT0' ? sql`l.collected_at > z.t0` : sql`l.collected_at <= z.t0`}`
+        : sql``;
+      return sql`select l.patient_id, ${agg}::float8 as v from lab_results l ${window}
         where l.patient_id in (${enrolled}) and l.item_code = ${v.itemCode} and l.value_num is not null
         group by l.patient_id`;
     }
@@ -59,13 +64,19 @@ export function variableSql(v: VariableDef, subjectId: number): SQL {
     case 'visitCount':
       return sql`select p.id as patient_id, (select count(*) from visits vi where vi.patient_id = p.id)::float8 as v
         from patients p where p.id in (${enrolled})`;
-    case 'survival':
-      return sql`with o as (
-          select p.id as patient_id,
+    case 't0Days':
+      return sql`select z.patient_id, (extract(epoch from (now() - z.t0)) / 86400.0)::float8 as v
+        from t0_patients z where z.event_id = ${v.t0EventId} and z.patient_id in (${enrolled})`;
+    case 'survival': {
+      // The origin: the patient's T0 of the event when one is named (no T0, no row), else the first visit.
+      const origin = v.t0EventId
+        ? sql`select z.patient_id, z.t0 as origin from t0_patients z
+            where z.event_id = ${v.t0EventId} and z.patient_id in (${enrolled})`
+        : sql`select p.id as patient_id,
             coalesce((select min(vi.admit_at) from visits vi where vi.patient_id = p.id),
               (select e.enrolled_at from research_enrolments e where e.subject_id = ${subjectId} and e.patient_id = p.id)) as origin
-          from patients p where p.id in (${enrolled})
-        ), x as (
+          from patients p where p.id in (${enrolled})`;
+      return sql`with o as (${origin}), x as (
           select o.patient_id, o.origin,
             (select min(d.diagnosed_at) from diagnoses d where d.patient_id = o.patient_id
               and d.diagnosed_at >= o.origin and (${codesSql('d', v.codes)})) as event_at,
@@ -79,6 +90,7 @@ export function variableSql(v: VariableDef, subjectId: number): SQL {
           (extract(epoch from (coalesce(event_at, last_at, origin) - origin)) / 86400.0)::float8 as v,
           (case when event_at is null then 0 else 1 end)::float8 as v2
         from x`;
+    }
   }
 }
 

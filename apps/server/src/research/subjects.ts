@@ -26,6 +26,7 @@ import {
   researchStatusLog,
   researchSubjectMembers,
   researchSubjects,
+  t0Events,
   users,
 } from '../db/schema/index.js';
 import { type RequestContext, type SignedIn, signedIn } from '../http/context.js';
@@ -133,6 +134,21 @@ async function checkRefs(
   const keys = (input.variables ?? []).map((v) => v.key);
   const dup = keys.find((k, i) => keys.indexOf(k) !== i);
   if (dup) throw invalid('variables', `变量键 ${dup} 重复使用`, `key ${dup} is used twice`);
+  // A zero point names one of the app's T0 events.
+  const events = [
+    ...new Set(
+      (input.variables ?? []).flatMap((v) => ('t0EventId' in v && v.t0EventId ? [v.t0EventId] : [])),
+    ),
+  ];
+  if (events.length) {
+    const found = await db
+      .select({ id: t0Events.id })
+      .from(t0Events)
+      .where(and(eq(t0Events.appId, appId), inArray(t0Events.id, events)));
+    const missing = events.find((id) => !found.some((f) => f.id === id));
+    if (missing !== undefined)
+      throw invalid('variables', `没有编号为 ${missing} 的 T0 事件`, `no T0 event ${missing}`);
+  }
 }
 
 /**

@@ -199,4 +199,93 @@ describe('T0 events', () => {
     expect((await del(t.app, `/api/v0.1/t0-events/${id}`, admin)).status).toBe(200);
     expect(await t.app.db.select().from(t0Patients).where(eq(t0Patients.eventId, id))).toEqual([]);
   });
+
+  it('is the zero point of a research subject: baseline and later labs, survival and follow-up from T0', async () => {
+    const made = await add({
+      name: '首次 ALT>80',
+      rule: { kind: 'firstLab', itemCode: 'ALT', comparator: '>', threshold: 80 },
+    });
+    const eventId = made.body.data.id as number;
+    await run(eventId);
+    // The research catalogue offers the calculated T0 events as zero points.
+    const cat = await get(t.app, '/api/v0.1/research/variable-catalogue?kind=t0&q=ALT', admin);
+    expect(cat.body.data.find((c: { code: string }) => c.code === String(eventId))).toMatchObject({
+      kind: 't0',
+      name: '首次 ALT>80',
+      patients: 2,
+    });
+    const subject = await post(
+      t.app,
+      '/api/v0.1/research/subjects',
+      {
+        name: 'T0 零点队列',
+        criteria: { match: 'all', inclusion: [{ kind: 'diagnosis', codes: ['B18'] }], exclusion: [] },
+        variables: [
+          {
+            key: 'alt_base',
+            label: 'ALT 基线',
+            source: 'lab',
+            itemCode: 'ALT',
+            aggregate: 'last',
+            t0EventId: eventId,
+          },
+          {
+            key: 'alt_after',
+            label: 'ALT T0 后',
+            source: 'lab',
+            itemCode: 'ALT',
+            aggregate: 'last',
+            t0EventId: eventId,
+            t0Window: 'afterT0',
+          },
+          { key: 'surv', label: '乙肝生存', source: 'survival', codes: ['B18'], t0EventId: eventId },
+          { key: 'fu', label: 'T0 以来天数', source: 't0Days', t0EventId: eventId },
+        ],
+      },
+      admin,
+    );
+    expect(subject.status, JSON.stringify(subject.body)).toBe(200);
+    const sid = subject.body.data.id as number;
+    expect(
+      (await post(t.app, `/api/v0.1/research/subjects/${sid}/status`, { to: 'recruiting' }, admin)).status,
+    ).toBe(200);
+    const recruited = await post(
+      t.app,
+      `/api/v0.1/research/subjects/${sid}/recruit`,
+      { mode: 'criteria' },
+      admin,
+    );
+    expect(recruited.body.data).toEqual({ matched: 2, added: 2 });
+    const data = await get(t.app, `/api/v0.1/research/subjects/${sid}/data?size=5`, admin);
+    const v = Object.fromEntries(
+      data.body.data.variables.map(
+        (x: { key: string; completeness: number; summary: { mean?: number }; events?: number }) => [x.key, x],
+      ),
+    );
+    // T01: T0 2020-06-01 (ALT 120), results up to it 60, 120; after it 200. T02: T0 2023-02-01 (ALT 85), nothing after.
+    expect(v.alt_base).toMatchObject({ completeness: 1 });
+    expect(v.alt_base.summary.mean).toBeCloseTo((120 + 85) / 2, 10);
+    expect(v.alt_after).toMatchObject({ completeness: 0.5 });
+    expect(v.alt_after.summary.mean).toBeCloseTo(200, 10);
+    // T01's B18 diagnosis of 2021-05-01 is 334 days after T0; T02 has none after (time 0, censored).
+    expect(v.surv.events).toBe(1);
+    expect(v.surv.summary.mean).toBeCloseTo(334 / 2, 6);
+    expect(v.fu).toMatchObject({ completeness: 1 });
+    // A zero point must be an event of the app.
+    const bad = await post(
+      t.app,
+      '/api/v0.1/research/subjects',
+      { name: '坏零点', variables: [{ key: 'fu', label: 'x', source: 't0Days', t0EventId: 999_999 }] },
+      admin,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('999999');
+    const theirs = await post(
+      t.app,
+      '/api/v0.1/research/subjects',
+      { name: '别人的零点', variables: [{ key: 'fu', label: 'x', source: 't0Days', t0EventId: eventId }] },
+      other.key,
+    );
+    expect(theirs.status).toBe(400);
+  });
 });

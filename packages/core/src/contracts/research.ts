@@ -72,6 +72,12 @@ export const researchVariable = z.discriminatedUnion('source', [
     source: z.literal('lab'),
     itemCode: text(40, 1),
     aggregate: z.enum(['first', 'last', 'min', 'max', 'mean']).default('last'),
+    /**
+     * A T0 event as the zero point: only results on or before the patient's T0 (`beforeT0`, a
+     * baseline) or after it (`afterT0`) count; a patient without a T0 has no value.
+     */
+    t0EventId: serialId.optional(),
+    t0Window: z.enum(['beforeT0', 'afterT0']).default('beforeT0'),
   }),
   /** 1 when the patient has a diagnosis starting with one of the codes, else 0. */
   z.object({ key: varKey, label, source: z.literal('diagnosis'), codes: z.array(icd).min(1).max(20) }),
@@ -80,7 +86,16 @@ export const researchVariable = z.discriminatedUnion('source', [
    * Time to event: `<key>_time` in days from the first visit to the first diagnosis of one of the
    * codes (event 1), or to the last record (event 0); `<key>_event`.
    */
-  z.object({ key: varKey, label, source: z.literal('survival'), codes: z.array(icd).min(1).max(20) }),
+  z.object({
+    key: varKey,
+    label,
+    source: z.literal('survival'),
+    codes: z.array(icd).min(1).max(20),
+    /** The time runs from the patient's T0 of this event (instead of the first visit); no T0, no value. */
+    t0EventId: serialId.optional(),
+  }),
+  /** Days from the patient's T0 of an event to today (follow-up since the index date); no T0, no value. */
+  z.object({ key: varKey, label, source: z.literal('t0Days'), t0EventId: serialId }),
 ]);
 export type ResearchVariableDef = z.infer<typeof researchVariable>;
 /** A variable as a client sends it (a lab variable's aggregate may be left to its default). */
@@ -375,7 +390,8 @@ export type ResearchCriteriaCount = z.infer<typeof researchCriteriaCount>;
 
 /** What the variable catalogue is asked: a search text and which kind of source. */
 export const researchCatalogueQuery = z.object({
-  kind: z.enum(['lab', 'diagnosis']),
+  /** `t0`: the app's calculated T0 events (code: the event id), the zero points variables may take. */
+  kind: z.enum(['lab', 'diagnosis', 't0']),
   /** Part of a code or a name; empty lists the most frequent. */
   q: safeText(60).default(''),
   limit: z.coerce.number().int().min(1).max(50).default(20),
@@ -385,7 +401,7 @@ export const researchCatalogueQuery = z.object({
  * category (the first three characters of the ICD-10 code), with how often it occurs.
  */
 export const researchCatalogueItem = z.object({
-  kind: z.enum(['lab', 'diagnosis']),
+  kind: z.enum(['lab', 'diagnosis', 't0']),
   code: z.string(),
   name: z.string(),
   /** A lab item's unit as the data most often has it; '' for a diagnosis. */

@@ -24,7 +24,7 @@ import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
 import { MembersEditor, type TeamRow, useAppUsers, userLabel } from './Team';
 import { VariablePicker } from './VariablePicker';
-import { type Computed, type Picked, variablesOf } from './variables';
+import { type Computed, type Picked, variablesOf, type ZeroPoint } from './variables';
 
 interface Values {
   name: string;
@@ -49,6 +49,7 @@ export default function CreateSubject() {
   const types = useQuery({ queryKey: ['research', 'types'], queryFn: researchApi.types });
   const [computed, setComputed] = useState<Computed[]>(['age', 'gender']);
   const [picked, setPicked] = useState<Picked[]>([]);
+  const [zero, setZero] = useState<ZeroPoint | null>(null);
   const [criteria, setCriteria] = useState<DraftCriteria>(emptyDraft);
   const [all, setAll] = useState<Partial<Values>>({});
   const [members, setMembers] = useState<TeamRow[]>([]);
@@ -70,11 +71,17 @@ export default function CreateSubject() {
             endDate: merged.endDate || undefined,
             targetSize: merged.targetSize ?? 0,
             criteria: completeCriteria(criteria),
-            variables: variablesOf(computed, picked, {
-              computed: (c) => t(`vars.computed.${c}`),
-              diagnosis: (name, code) => t('vars.diagnosisLabel', { name, code }),
-              survival: (name, code) => t('vars.survivalLabel', { name, code }),
-            }),
+            variables: variablesOf(
+              computed,
+              picked,
+              {
+                computed: (c) => t(`vars.computed.${c}`),
+                diagnosis: (name, code) => t('vars.diagnosisLabel', { name, code }),
+                survival: (name, code) => t('vars.survivalLabel', { name, code }),
+                followUp: (event) => t('vars.followUpLabel', { event }),
+              },
+              zero,
+            ),
             piUserId: merged.piUserId || undefined,
             members: members.filter((m) => m.userId !== merged.piUserId),
             centers: multiCenter ? (merged.centers ?? []) : [],
@@ -172,7 +179,14 @@ export default function CreateSubject() {
             return true;
           }}
         >
-          <VariablePicker computed={computed} onComputed={setComputed} picked={picked} onPicked={setPicked} />
+          <VariablePicker
+            computed={computed}
+            onComputed={setComputed}
+            picked={picked}
+            onPicked={setPicked}
+            zero={zero}
+            onZero={setZero}
+          />
           <ProFormSelect
             name="crfFormId"
             label={t('create.crfForm')}

@@ -1,12 +1,21 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import type { ResearchCatalogueItem } from '@crdp/core';
-import { Button, Checkbox, Select, Space, Table, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Checkbox, Select, Space, Table, Typography } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RemoteSelect } from '../../components/RemoteSelect';
 import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
-import { COMPUTED, type Computed, type LabAggregate, type Picked } from './variables';
+import {
+  COMPUTED,
+  type Computed,
+  LAB_WINDOWS,
+  type LabAggregate,
+  type LabWindow,
+  type Picked,
+  type ZeroPoint,
+} from './variables';
 
 const AGGREGATES: LabAggregate[] = ['last', 'first', 'min', 'max', 'mean'];
 
@@ -15,13 +24,16 @@ interface Props {
   onComputed: (c: Computed[]) => void;
   picked: Picked[];
   onPicked: (p: Picked[]) => void;
+  /** The zero point of times: the first visit (null) or a calculated T0 event. */
+  zero: ZeroPoint | null;
+  onZero: (z: ZeroPoint | null) => void;
 }
 
 /**
  * The variables of a new subject: the computed ones (age, gender, visits) and any lab item or
  * diagnosis category of the app's own data, found by searching the catalogue on the server.
  */
-export function VariablePicker({ computed, onComputed, picked, onPicked }: Props) {
+export function VariablePicker({ computed, onComputed, picked, onPicked, zero, onZero }: Props) {
   const { t } = useTranslation(RESEARCH_NS);
   // The items behind the options on screen, so a pick carries its name and unit.
   const seen = useRef(new Map<string, ResearchCatalogueItem>());
@@ -42,6 +54,10 @@ export function VariablePicker({ computed, onComputed, picked, onPicked }: Props
     if (!picked.some(same)) onPicked([...picked, p]);
   };
   const replace = (i: number, p: Picked) => onPicked(picked.map((x, j) => (j === i ? p : x)));
+  const events = useQuery({
+    queryKey: ['research', 'catalogue', 't0'],
+    queryFn: () => researchApi.catalogue({ kind: 't0', q: '' }),
+  });
 
   return (
     <Space direction="vertical" style={{ width: '100%', marginBottom: 24 }} data-testid="variable-picker">
@@ -51,6 +67,36 @@ export function VariablePicker({ computed, onComputed, picked, onPicked }: Props
         onChange={(v) => onComputed(v as Computed[])}
         options={COMPUTED.map((c) => ({ value: c, label: t(`vars.computed.${c}`) }))}
       />
+      <Typography.Text strong>{t('vars.zero')}</Typography.Text>
+      <Space wrap>
+        <Select<number>
+          style={{ width: 320 }}
+          value={zero?.eventId ?? 0}
+          aria-label={t('vars.zero')}
+          data-testid="var-zero"
+          loading={events.isLoading}
+          onChange={(id) => {
+            const e = events.data?.find((x) => Number(x.code) === id);
+            onZero(e ? { eventId: id, name: e.name, followUp: zero?.followUp ?? true } : null);
+          }}
+          options={[
+            { value: 0, label: t('vars.zeroFirstVisit') },
+            ...(events.data ?? []).map((e) => ({
+              value: Number(e.code),
+              label: `T0 · ${e.name} · ${t('vars.patients', { n: e.patients })}`,
+            })),
+          ]}
+        />
+        {zero && (
+          <Checkbox checked={zero.followUp} onChange={(e) => onZero({ ...zero, followUp: e.target.checked })}>
+            {t('vars.followUp')}
+          </Checkbox>
+        )}
+      </Space>
+      {events.isError && (
+        <Alert type="error" showIcon message={t('vars.zeroLoadFailed', { message: events.error.message })} />
+      )}
+      <Typography.Text type="secondary">{t('vars.zeroHelp')}</Typography.Text>
       <Typography.Text strong>{t('vars.fromData')}</Typography.Text>
       <Space wrap>
         <RemoteSelect
@@ -91,15 +137,27 @@ export function VariablePicker({ computed, onComputed, picked, onPicked }: Props
             title: t('vars.use'),
             render: (_, p, i) =>
               p.source === 'lab' ? (
-                <Select<LabAggregate>
-                  size="small"
-                  style={{ width: 160 }}
-                  value={p.aggregate}
-                  aria-label={t('vars.use')}
-                  data-testid={`var-use-${p.item.code}`}
-                  onChange={(aggregate) => replace(i, { ...p, aggregate })}
-                  options={AGGREGATES.map((a) => ({ value: a, label: t(`vars.aggregate.${a}`) }))}
-                />
+                <Space size={4} wrap>
+                  <Select<LabAggregate>
+                    size="small"
+                    style={{ width: 160 }}
+                    value={p.aggregate}
+                    aria-label={t('vars.use')}
+                    data-testid={`var-use-${p.item.code}`}
+                    onChange={(aggregate) => replace(i, { ...p, aggregate })}
+                    options={AGGREGATES.map((a) => ({ value: a, label: t(`vars.aggregate.${a}`) }))}
+                  />
+                  {zero && (
+                    <Select<LabWindow>
+                      size="small"
+                      style={{ width: 180 }}
+                      value={p.window ?? 'all'}
+                      data-testid={`var-window-${p.item.code}`}
+                      onChange={(window) => replace(i, { ...p, window })}
+                      options={LAB_WINDOWS.map((w) => ({ value: w, label: t(`vars.window.${w}`) }))}
+                    />
+                  )}
+                </Space>
               ) : (
                 <Select<'diagnosis' | 'survival'>
                   size="small"

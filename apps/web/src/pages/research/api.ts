@@ -61,7 +61,7 @@ export const researchApi = {
   get: (id: number) => rest<ResearchSubjectView>({ url: `${R}/subjects/${id}` }),
   create: (data: ResearchSubjectBody) =>
     rest<ResearchSubjectRecord>({ url: `${R}/subjects`, method: 'POST', data }),
-  catalogue: (params: { kind: 'lab' | 'diagnosis'; q: string }) =>
+  catalogue: (params: { kind: 'lab' | 'diagnosis' | 't0'; q: string }) =>
     rest<ResearchCatalogueItem[]>({ url: `${R}/variable-catalogue`, params }),
   count: (criteria: CohortCriteria) =>
     rest<ResearchCriteriaCount>({ url: `${R}/criteria/count`, method: 'POST', data: criteria }),

@@ -41,6 +41,14 @@ const zhCN = {
     diagnosisLabel: '{{name}}（{{code}}）',
     survivalLabel: '{{name}}生存（{{code}}）',
     remove: '移除 {{name}}',
+    zero: '时间零点',
+    zeroFirstVisit: '首次就诊',
+    zeroHelp:
+      '选择 T0 事件后，生存时间从每位患者的 T0 起算，检验可只取 T0 前（基线）或 T0 后的结果；没有 T0 的患者这些变量为空。',
+    zeroLoadFailed: '无法读取 T0 事件：{{message}}',
+    followUp: '加入“T0 以来天数”变量',
+    followUpLabel: '{{event}}以来天数',
+    window: { all: '全部结果', beforeT0: 'T0 及之前（基线）', afterT0: 'T0 之后' },
   },
   roles: {
     pi: '负责人',
@@ -262,6 +270,14 @@ const enUS: typeof zhCN = {
     diagnosisLabel: '{{name}} ({{code}})',
     survivalLabel: '{{name}} survival ({{code}})',
     remove: 'Remove {{name}}',
+    zero: 'Zero point',
+    zeroFirstVisit: 'First visit',
+    zeroHelp:
+      "With a T0 event, survival times start at each patient's T0, and lab items can take only the results up to T0 (baseline) or after it; patients without a T0 have no value for these variables.",
+    zeroLoadFailed: 'The T0 events could not be read: {{message}}',
+    followUp: 'Add “days since T0” as a variable',
+    followUpLabel: 'Days since {{event}}',
+    window: { all: 'All results', beforeT0: 'Up to T0 (baseline)', afterT0: 'After T0' },
   },
   roles: {
     pi: 'Principal investigator',

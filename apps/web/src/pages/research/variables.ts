@@ -10,8 +10,20 @@ export type LabAggregate = 'first' | 'last' | 'min' | 'max' | 'mean';
 
 /** A variable picked from the catalogue, before it gets its key and label. */
 export type Picked =
-  | { source: 'lab'; item: ResearchCatalogueItem; aggregate: LabAggregate }
+  | { source: 'lab'; item: ResearchCatalogueItem; aggregate: LabAggregate; window?: LabWindow }
   | { source: DiagnosisUse; item: ResearchCatalogueItem };
+
+/** Which lab results count when a T0 event is the zero point: all, those up to T0 (baseline), those after. */
+export type LabWindow = 'all' | 'beforeT0' | 'afterT0';
+export const LAB_WINDOWS: LabWindow[] = ['all', 'beforeT0', 'afterT0'];
+
+/** The zero point of the subject's times: the first visit (null) or a T0 event. */
+export interface ZeroPoint {
+  eventId: number;
+  name: string;
+  /** Add "days since T0" as a variable. */
+  followUp: boolean;
+}
 
 /**
  * A dataset column name from a code: lower case, letters, digits and `_`, starting with a letter
@@ -44,7 +56,9 @@ export function variablesOf(
     computed: (c: Computed) => string;
     survival: (name: string, code: string) => string;
     diagnosis: (name: string, code: string) => string;
+    followUp?: (event: string) => string;
   },
+  zero: ZeroPoint | null = null,
 ): ResearchVariableBody[] {
   const taken = new Set<string>();
   const out: ResearchVariableBody[] = [];
@@ -66,6 +80,7 @@ export function variablesOf(
         source: 'lab',
         itemCode: p.item.code,
         aggregate: p.aggregate,
+        ...(zero && p.window && p.window !== 'all' ? { t0EventId: zero.eventId, t0Window: p.window } : {}),
       });
     else
       add({
@@ -73,7 +88,15 @@ export function variablesOf(
         label: cut((p.source === 'survival' ? words.survival : words.diagnosis)(name, p.item.code)),
         source: p.source,
         codes: [p.item.code],
+        ...(zero && p.source === 'survival' ? { t0EventId: zero.eventId } : {}),
       });
   }
+  if (zero?.followUp)
+    add({
+      key: variableKey('t0_days', '', taken),
+      label: cut(words.followUp ? words.followUp(zero.name) : zero.name),
+      source: 't0Days',
+      t0EventId: zero.eventId,
+    });
   return out;
 }
