@@ -527,6 +527,7 @@ describe('task scheduling: jobs and schedules of one app', () => {
     expect(kinds.body.data.kinds.map((k: { kind: string }) => k.kind)).toEqual([
       'diseaseLibrary.push',
       'diseaseLibrary.fill',
+      'collection.run',
     ]);
   });
 });
