@@ -68,6 +68,8 @@ test('a data manager collects patients and results from a PostgreSQL HIS, twice,
     await editor.getByLabel('名称').fill(`病人${run}`);
     await editor.getByLabel('数据源').click();
     await page.locator('.ant-select-item-option', { hasText: `HIS${run}` }).click();
+    // The source's tables come from its connection test, run when the source is chosen.
+    await expect(editor.getByRole('combobox', { name: '源表' })).toBeVisible({ timeout: 30_000 });
     await editor.getByLabel('源表').click();
     await page.locator('.ant-select-item-option').getByText('his.patient', { exact: true }).click();
     await editor.getByLabel('主键列').fill('patient_no');
@@ -210,6 +212,13 @@ test('a data manager collects patients and results from a PostgreSQL HIS, twice,
     await page.goto('/data-lake/task-config');
     await expect(page.getByTestId('collection-templates')).toContainText('Patients');
     await screenshot(page, 'collection-templates-en');
+    // A task is deleted after a confirmation, with its runs; the templates stay.
+    await page.goto('/data-lake/collect-task-list');
+    await taskRow.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.locator('.ant-popover:visible')).toContainText(`Delete “每日采集${run}”?`);
+    await page.locator('.ant-popover:visible').getByRole('button', { name: 'OK' }).click();
+    await expect(taskRow).toHaveCount(0);
+    await expect(page.getByText('Deleted')).toBeVisible();
   } finally {
     await his.drop();
   }

@@ -12,6 +12,9 @@ export const enUS: Messages = {
     dashboard: 'Back to the workbench',
     copy: 'Copy',
     none: 'None',
+    delete: 'Delete',
+    deleted: 'Deleted',
+    confirmDelete: 'Delete “{{name}}”?',
   },
   picker: { noMatch: 'Nothing matches; try another word', empty: 'Nothing to choose yet' },
   error: {

@@ -10,6 +10,9 @@ export const zhCN = {
     dashboard: '返回工作台',
     copy: '复制',
     none: '暂无',
+    delete: '删除',
+    deleted: '已删除',
+    confirmDelete: '确定删除“{{name}}”吗？',
   },
   picker: { noMatch: '没有匹配的选项，换个关键词试试', empty: '暂无可选项' },
   error: {

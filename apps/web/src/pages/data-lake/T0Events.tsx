@@ -16,7 +16,7 @@ import {
   type T0State,
 } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Drawer, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Drawer, Empty, Space, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +24,7 @@ import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { DeleteLink } from '../../components/DeleteLink';
 import { saveOrShow } from '../../components/form/server-errors';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { t0Api } from './reference-api';
@@ -247,18 +248,11 @@ export default function T0Events() {
                       </Button>
                     )}
                     {can(MENU, 'delete') && (
-                      <Popconfirm
-                        title={t('common.confirmDelete', { name: e.name })}
-                        onConfirm={async () => {
-                          await t0Api.remove(e.id);
-                          message.success(t('common.deleted'));
-                          await list.refetch();
-                        }}
-                      >
-                        <Button type="link" size="small" danger>
-                          {t('common.delete')}
-                        </Button>
-                      </Popconfirm>
+                      <DeleteLink
+                        name={e.name}
+                        onDelete={() => t0Api.remove(e.id)}
+                        onDeleted={() => list.refetch()}
+                      />
                     )}
                   </Space>
                 ),

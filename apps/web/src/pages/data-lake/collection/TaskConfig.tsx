@@ -24,7 +24,6 @@ import {
   Input,
   InputNumber,
   Modal,
-  Popconfirm,
   Select,
   Space,
   Table,
@@ -41,6 +40,7 @@ import { currentLocale } from '../../../app/i18n';
 import { useLabel } from '../../../app/labels';
 import { textRule } from '../../../app/text-rule';
 import { Authorized, useHasAction } from '../../../components/Authorized';
+import { DeleteLink } from '../../../components/DeleteLink';
 import { saveOrShow } from '../../../components/form/server-errors';
 import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
@@ -184,18 +184,11 @@ function Sources() {
                     </Button>
                   )}
                   {can(MENU, 'delete') && (
-                    <Popconfirm
-                      title={t('common.confirmDelete', { name: s.name })}
-                      onConfirm={async () => {
-                        await collectionApi.removeSource(s.id);
-                        message.success(t('common.deleted'));
-                        await list.refetch();
-                      }}
-                    >
-                      <Button type="link" size="small" danger>
-                        {t('common.delete')}
-                      </Button>
-                    </Popconfirm>
+                    <DeleteLink
+                      name={s.name}
+                      onDelete={() => collectionApi.removeSource(s.id)}
+                      onDeleted={() => list.refetch()}
+                    />
                   )}
                 </Space>
               ),
@@ -769,7 +762,6 @@ function TemplateEditor({
 function Templates() {
   const { t } = useTranslation(COLLECTION_NS);
   const word = useLabel();
-  const { message } = App.useApp();
   const can = useHasAction();
   const list = useQuery({ queryKey: ['collection-templates'], queryFn: collectionApi.templates });
   const [editing, setEditing] = useState<CollectionTemplate | 'new' | null>(null);
@@ -843,18 +835,11 @@ function Templates() {
                     </Button>
                   )}
                   {can(MENU, 'delete') && (
-                    <Popconfirm
-                      title={t('common.confirmDelete', { name: x.name })}
-                      onConfirm={async () => {
-                        await collectionApi.removeTemplate(x.id);
-                        message.success(t('common.deleted'));
-                        await list.refetch();
-                      }}
-                    >
-                      <Button type="link" size="small" danger>
-                        {t('common.delete')}
-                      </Button>
-                    </Popconfirm>
+                    <DeleteLink
+                      name={x.name}
+                      onDelete={() => collectionApi.removeTemplate(x.id)}
+                      onDeleted={() => list.refetch()}
+                    />
                   )}
                 </Space>
               ),

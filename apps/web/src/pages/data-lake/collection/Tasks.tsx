@@ -15,7 +15,6 @@ import {
   Input,
   InputNumber,
   Modal,
-  Popconfirm,
   Progress,
   Select,
   Space,
@@ -31,6 +30,7 @@ import { currentLocale } from '../../../app/i18n';
 import { useLabel } from '../../../app/labels';
 import { textRule } from '../../../app/text-rule';
 import { Authorized, useHasAction } from '../../../components/Authorized';
+import { DeleteLink } from '../../../components/DeleteLink';
 import { saveOrShow } from '../../../components/form/server-errors';
 import { isUnderWay, useJobPoll } from '../../../components/jobs/useJobPoll';
 import { collectionApi } from './api';
@@ -228,18 +228,11 @@ export default function CollectTaskList() {
                         </Button>
                       )}
                       {can(MENU, 'delete') && (
-                        <Popconfirm
-                          title={t('common.confirmDelete', { name: x.name })}
-                          onConfirm={async () => {
-                            await collectionApi.removeTask(x.id);
-                            message.success(t('common.deleted'));
-                            await list.refetch();
-                          }}
-                        >
-                          <Button type="link" size="small" danger>
-                            {t('common.delete')}
-                          </Button>
-                        </Popconfirm>
+                        <DeleteLink
+                          name={x.name}
+                          onDelete={() => collectionApi.removeTask(x.id)}
+                          onDeleted={() => list.refetch()}
+                        />
                       )}
                     </Space>
                   );
