@@ -200,11 +200,21 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
               ),
             }}
             request={async (p) => {
-              const r = await api.entries(chosen.id, {
-                page: p.current ?? 1,
-                size: p.pageSize ?? 20,
-                ...(p.keyword ? { keyword: p.keyword } : {}),
-              });
+              // ProTable shows whichever answer comes last: a slow answer to an older search must
+              // not replace the newer one, so the search of the address as it is now is what is shown.
+              const wanted = () => new URLSearchParams(window.location.search).get('keyword') ?? '';
+              const fetch = (keyword: string) =>
+                api.entries(chosen.id, {
+                  page: p.current ?? 1,
+                  size: p.pageSize ?? 20,
+                  ...(keyword ? { keyword } : {}),
+                });
+              let keyword = p.keyword ?? '';
+              let r = await fetch(keyword);
+              while (keyword !== wanted()) {
+                keyword = wanted();
+                r = await fetch(keyword);
+              }
               return { data: r.items, total: r.total, success: true };
             }}
             toolBarRender={() => [

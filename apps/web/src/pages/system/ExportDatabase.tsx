@@ -67,7 +67,7 @@ export default function ExportDatabase() {
           rowKey="name"
           size="small"
           data-testid="export-db-tables"
-          pagination={{ defaultPageSize: 20, hideOnSinglePage: true }}
+          pagination={false}
           dataSource={data.tables}
           columns={[
             { title: t('exportDb.table'), dataIndex: 'name', render: (v: string) => <code>{v}.csv</code> },
