@@ -47,6 +47,10 @@ describe('the export of one app’s own data', () => {
     expect(names).not.toContain('sessions');
     expect(names).not.toContain('free_access_keys');
     expect(names).not.toContain('users');
+    // A collection source goes without its sealed password.
+    const sources = exportTables().find((x) => x.name === 'collection_sources')!;
+    expect(sources.columns).toContain('config');
+    expect(sources.columns).not.toContain('secret');
     // Composite keys are read in key order too.
     expect(exportTables().find((x) => x.name === 'app_members')!.key).toEqual(['app_id', 'user_id']);
   });

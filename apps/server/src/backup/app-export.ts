@@ -15,6 +15,11 @@ import { streamZip, type ZipEntry } from '../files/zip.js';
  * (`npm run backup`, `pg_dump`): no app's administrator may download other apps' data.
  */
 const LEFT_OUT = new Set(['sessions', 'free_access_keys', 'session_handoffs']);
+/**
+ * Columns left out of tables that are exported: the sealed passwords of collection sources (a
+ * reader with the server's key could open them; the hospital re-enters them after a restore).
+ */
+const LEFT_OUT_COLUMNS: Record<string, readonly string[]> = { collection_sources: ['secret'] };
 /** The tables left out, in name order (the manifest and the database screen say which). */
 export const leftOutTables = () => [...LEFT_OUT].sort();
 
@@ -34,7 +39,9 @@ export function exportTables(): ExportTable[] {
   for (const value of Object.values(schema)) {
     if (!(value instanceof PgTable)) continue;
     const config = getTableConfig(value);
-    const columns = config.columns.map((c) => c.name);
+    const columns = config.columns
+      .map((c) => c.name)
+      .filter((c) => !LEFT_OUT_COLUMNS[config.name]?.includes(c));
     if (!columns.includes('app_id') || LEFT_OUT.has(config.name)) continue;
     const single = config.columns.filter((c) => c.primary).map((c) => c.name);
     const composite = config.primaryKeys[0]?.columns.map((c) => c.name) ?? [];
