@@ -2,7 +2,6 @@ import {
   COLLECTION_TARGETS,
   type CollectionTarget,
   type CollectionTemplateSpec,
-  collectionSourceConfig,
   collectionTemplateSpec,
   columnsOf,
   dictionariesOf,
@@ -18,7 +17,6 @@ import { patientInput, type RecordTable, recordInputs } from '../clinical/record
 import type { Db, Tx } from '../db/client.js';
 import {
   collectionRuns,
-  type collectionSources,
   collectionTasks,
   dictionaries,
   dictionaryEntries,
@@ -26,9 +24,9 @@ import {
 } from '../db/schema/index.js';
 import { bilingual } from '../http/errors.js';
 import type { JobContext } from '../jobs/runner.js';
-import { type After, openReader, type SourceReader, sourceFailure } from './connectors.js';
+import { type After, sourceFailure } from './connectors.js';
 import type { SecretBox } from './secrets.js';
-import { templatesFor } from './sources.js';
+import { readerFor, templatesFor } from './sources.js';
 import { jsonSafe, type MappedSourceRow, type Refusal, storeRefusals, writeBatch } from './writer.js';
 
 export const COLLECTION_JOB_KIND = 'collection.run';
@@ -89,17 +87,6 @@ export function mapSourceRow(
     if (!(e instanceof MappingError)) throw e;
     return { refused: { key, field: e.field, reason: bilingual(e.zh, e.en), raw: jsonSafe(raw) } };
   }
-}
-
-export async function readerFor(
-  box: SecretBox,
-  source: typeof collectionSources.$inferSelect,
-): Promise<SourceReader> {
-  return openReader(
-    source.kind as never,
-    collectionSourceConfig.parse(source.config),
-    await box.open(source.secret),
-  );
 }
 
 type Watermarks = Record<string, { watermark: string | null; key: string }>;

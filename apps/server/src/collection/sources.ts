@@ -23,7 +23,7 @@ import {
 import { isUniqueViolation } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, invalidField, notFound } from '../http/errors.js';
-import { openReader } from './connectors.js';
+import { openReader, type SourceReader } from './connectors.js';
 import type { SecretBox } from './secrets.js';
 
 type SourceRow = typeof collectionSources.$inferSelect;
@@ -173,13 +173,20 @@ export async function deleteSource(ctx: SignedIn, id: number) {
 }
 
 /** Connects with the stored settings and lists the source's tables and columns. */
-export async function probeSource(db: Db, box: SecretBox, appId: number, id: number) {
-  const s = await sourceOf(db, appId, id);
-  const reader = await openReader(
-    s.kind as never,
-    collectionSourceConfig.parse(s.config),
-    await box.open(s.secret),
+/** A reader on a database source with its stored settings and password. */
+export async function readerFor(
+  box: SecretBox,
+  source: typeof collectionSources.$inferSelect,
+): Promise<SourceReader> {
+  return openReader(
+    source.kind as never,
+    collectionSourceConfig.parse(source.config),
+    await box.open(source.secret),
   );
+}
+
+export async function probeSource(db: Db, box: SecretBox, appId: number, id: number) {
+  const reader = await readerFor(box, await sourceOf(db, appId, id));
   try {
     return { ok: true as const, version: reader.version, tables: await reader.probe() };
   } finally {

@@ -40,9 +40,10 @@ import type { SignedIn } from '../http/context.js';
 import { AppError, type Bilingual, bilingual, invalidField, notFound } from '../http/errors.js';
 import { enqueueJob } from '../jobs/runner.js';
 import { maskDiff, maskSourceRow, maskValues } from './identity.js';
-import { COLLECTION_JOB_KIND, dryRun, readerFor } from './run.js';
+import { COLLECTION_JOB_KIND, cdrSourceOf, dryRun } from './run.js';
 import type { SecretBox } from './secrets.js';
-import { templateOf, templatesFor } from './sources.js';
+import { readerFor, templateOf, templatesFor } from './sources.js';
+import { jsonSafe } from './writer.js';
 
 type TaskRow = typeof collectionTasks.$inferSelect;
 type RunRow = typeof collectionRuns.$inferSelect;
@@ -476,7 +477,6 @@ export async function sampleRows(
       undefined,
       limit,
     );
-    const { jsonSafe } = await import('./writer.js');
     return {
       columns,
       rows: rows.map((r) => maskSourceRow(jsonSafe(r), spec, full)),
@@ -687,7 +687,7 @@ export async function monitoring(db: Db, appId: number, locale: Locale): Promise
       const p = per.get(s.id) ?? { read: 0, written: 0, rejected: 0, failed: 0 };
       const last = lastRunBySource.get(s.id);
       const m = (st: string) => Number(msgs.find((x) => x.sourceId === s.id && x.status === st)?.n ?? 0);
-      const newestRow = newestAt.get(`collect:${s.id}`) ?? p.lastWrite;
+      const newestRow = newestAt.get(cdrSourceOf(s.id)) ?? p.lastWrite;
       return {
         id: s.id,
         name: s.name,
