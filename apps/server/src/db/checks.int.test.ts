@@ -180,12 +180,16 @@ describe('CHECK constraints on word columns', () => {
     const db = t.app.db;
     const col = sql.identifier(c.column);
     const table = sql.identifier(c.table);
-    // What the seeded app wrote passes already (the constraint was there when it was written).
-    const [first] = rowsOf<{ ctid: string }>(await db.execute(sql`select ctid::text from ${table} limit 1`));
-    expect(first, `a row of ${c.table}`).toBeDefined();
     let refused: { code?: string; constraint?: string } = {};
     await db
       .transaction(async (tx) => {
+        // What the seeded app wrote passes already (the constraint was there when it was written).
+        // The row is locked: a background job (a library push, a schedule run) that updates it
+        // meanwhile would move its ctid and the updates below would find nothing.
+        const [first] = rowsOf<{ ctid: string }>(
+          await tx.execute(sql`select ctid::text from ${table} limit 1 for update`),
+        );
+        expect(first, `a row of ${c.table}`).toBeDefined();
         let ctid = first!.ctid;
         for (const v of c.values) {
           const r = await tx.execute(
