@@ -1,6 +1,7 @@
 import type { LibraryComputed } from '@crdp/core';
 import { parseTemplate, resultKind, ruleText, TemplateError } from '@crdp/core';
 import type { Tx } from '../db/client.js';
+import { checkRuleT0Events } from '../t0/refs.js';
 import { invalid, libraryOf } from './libraries.js';
 import { computeRule, libraryBase, patientsBase } from './template-sql.js';
 
@@ -27,6 +28,7 @@ export async function computeIndicator(
     if (e instanceof TemplateError) throw invalid(`body.${e.field}`, e.zh, e.message);
     throw e;
   }
+  await checkRuleT0Events(db, appId, { template_str: input.template_str }, 'body');
   const out = { rule, text: ruleText(rule), kind: resultKind(rule) };
   let base = null;
   if (input.library_id !== undefined) {

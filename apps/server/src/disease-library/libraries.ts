@@ -22,6 +22,7 @@ import {
 } from '../db/schema/index.js';
 import { type RequestContext, type SignedIn, signedIn } from '../http/context.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
+import { checkRuleT0Events } from '../t0/refs.js';
 
 /** Who acts on disease libraries: the session's user in the session's app (http/context.ts). */
 export type Actor = SignedIn;
@@ -157,6 +158,7 @@ export async function createLibrary(actor: Actor, input: LibraryInput): Promise<
     throw invalid('body.crfFormId', '请选择 CRF 表单或通用模板', 'choose a CRF or a common template');
   const { definition } = await publishedForm(db, actor.appId, formId);
   checkRules(definition, rules, input.searchFields);
+  await checkRuleT0Events(db, actor.appId, rules, 'body.sourceRules');
   await checkDisease(db, actor.appId, input.diseaseId);
   await checkName(db, actor.appId, input.name);
   return db.transaction(async (tx) => {
@@ -192,6 +194,7 @@ export async function updateLibrary(actor: Actor, id: number, patch: LibraryPatc
       patch.sourceRules ?? (before.sourceRules as Record<string, string>),
       patch.searchFields ?? (before.searchFields as string[]),
     );
+    if (patch.sourceRules) await checkRuleT0Events(db, actor.appId, patch.sourceRules, 'body.sourceRules');
   }
   await checkDisease(db, actor.appId, patch.diseaseId);
   if (patch.name) await checkName(db, actor.appId, patch.name, id);

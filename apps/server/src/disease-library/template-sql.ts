@@ -29,7 +29,11 @@ function conditionSql(source: string, c: Condition): SQL {
 }
 
 function refSql(a: Anchor): SQL {
-  if (typeof a.ref === 'object') return sql`${a.ref.date}::date`;
+  if (typeof a.ref === 'object')
+    return 't0' in a.ref
+      ? // The patient's T0 of the event (null without one: the patient gets no value).
+        sql`(select z.t0 from t0_patients z where z.patient_id = lp.patient_id and z.event_id = ${a.ref.t0})`
+      : sql`${a.ref.date}::date`;
   switch (a.ref) {
     case 'first_visit':
       return sql`(select min(v0.admit_at) from visits v0 where v0.patient_id = lp.patient_id and v0.app_id = ${sql.raw('t.app_id')})`;
@@ -44,7 +48,7 @@ function anchorSql(source: string, a: Anchor): SQL {
   const date = sql.raw(`t.${SOURCES[source]!.fields[SOURCES[source]!.dateField]!.column}`);
   const ref = refSql(a);
   // A date reference covers its whole day; a moment (first visit) is compared as it is.
-  const isDay = typeof a.ref === 'object' || a.ref === 'filing_date';
+  const isDay = (typeof a.ref === 'object' && 'date' in a.ref) || a.ref === 'filing_date';
   const parts: SQL[] = [];
   if (a.side === 'before') {
     parts.push(isDay ? sql`${date}::date <= ${ref}` : sql`${date} <= ${ref}`);

@@ -5,6 +5,7 @@ import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { crfForms, diseaseLibraryTemplates } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
+import { checkRuleT0Events } from '../t0/refs.js';
 import { type Actor, checkRules, invalid, publishedForm } from './libraries.js';
 
 /** Common templates (commonly-template): a published CRF with its source rules, reused by new libraries. */
@@ -27,6 +28,7 @@ async function templateOf(db: Tx, appId: number, id: number) {
 async function checkTemplate(db: Tx, appId: number, input: Input, exceptId?: number) {
   const { definition } = await publishedForm(db, appId, input.crfFormId);
   checkRules(definition, input.sourceRules);
+  await checkRuleT0Events(db, appId, input.sourceRules, 'body.sourceRules');
   const [same] = await db
     .select({ id: diseaseLibraryTemplates.id })
     .from(diseaseLibraryTemplates)

@@ -26,12 +26,12 @@ import {
   researchStatusLog,
   researchSubjectMembers,
   researchSubjects,
-  t0Events,
   users,
 } from '../db/schema/index.js';
 import { type RequestContext, type SignedIn, signedIn } from '../http/context.js';
 import { AppError, invalidField, notFound } from '../http/errors.js';
 import { readConfigValue } from '../site/service.js';
+import { checkT0Events } from '../t0/refs.js';
 import type { ProjectRole, SubjectInput, SubjectPatch, VariableDef } from './inputs.js';
 import { allowedMoves, canMove, statusLabel, WORK_STATUSES } from './status.js';
 import { listTypes, typeExists } from './types.js';
@@ -135,20 +135,12 @@ async function checkRefs(
   const dup = keys.find((k, i) => keys.indexOf(k) !== i);
   if (dup) throw invalid('variables', `变量键 ${dup} 重复使用`, `key ${dup} is used twice`);
   // A zero point names one of the app's T0 events.
-  const events = [
-    ...new Set(
-      (input.variables ?? []).flatMap((v) => ('t0EventId' in v && v.t0EventId ? [v.t0EventId] : [])),
-    ),
-  ];
-  if (events.length) {
-    const found = await db
-      .select({ id: t0Events.id })
-      .from(t0Events)
-      .where(and(eq(t0Events.appId, appId), inArray(t0Events.id, events)));
-    const missing = events.find((id) => !found.some((f) => f.id === id));
-    if (missing !== undefined)
-      throw invalid('variables', `没有编号为 ${missing} 的 T0 事件`, `no T0 event ${missing}`);
-  }
+  await checkT0Events(
+    db,
+    appId,
+    (input.variables ?? []).flatMap((v) => ('t0EventId' in v && v.t0EventId ? [v.t0EventId] : [])),
+    'variables',
+  );
 }
 
 /**

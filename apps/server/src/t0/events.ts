@@ -27,6 +27,7 @@ import {
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, notFound } from '../http/errors.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { refuseT0EventInUse } from './refs.js';
 
 export const T0_JOB_KIND = 't0.materialize';
 
@@ -123,6 +124,7 @@ export async function editT0Event(
 export async function deleteT0Event(ctx: SignedIn, id: number): Promise<true> {
   return ctx.db.transaction(async (tx) => {
     const before = await t0EventOf(tx, ctx.appId, id);
+    await refuseT0EventInUse(tx, ctx.appId, id);
     await tx.delete(t0Events).where(eq(t0Events.id, id));
     await audit(tx, ctx, {
       action: 't0.delete',

@@ -287,5 +287,90 @@ describe('T0 events', () => {
       other.key,
     );
     expect(theirs.status).toBe(400);
+    // An event a subject counts time from is not deleted.
+    const gone = await del(t.app, `/api/v0.1/t0-events/${eventId}`, admin);
+    expect(gone.status).toBe(409);
+    expect(gone.body.message).toContain('T0 零点队列');
+  });
+
+  it('is the zero point of a disease library’s indicators: values in a window after T0, refused for an unknown event', async () => {
+    const made = await add({
+      name: '首次 ALT>80（专病库）',
+      rule: { kind: 'firstLab', itemCode: 'ALT', comparator: '>', threshold: 80 },
+    });
+    const eventId = made.body.data.id as number;
+    await run(eventId);
+    const compute = (template_str: string, key = admin) =>
+      post(
+        t.app,
+        '/api/v0.1/diseaselibrary/compute_indicator',
+        { template_str, template_params: {}, patient_ids: ids },
+        key,
+      );
+    const valuesOf = async (template: string) => {
+      const r = await compute(template);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return Object.fromEntries(
+        (r.body.data.values as Array<{ patientId: number; value: unknown }>).map((v) => [
+          v.patientId,
+          v.value,
+        ]),
+      );
+    };
+    const [a, b] = ids as [number, number, number];
+    // T01's T0 is 2020-06-01 (ALT 120), T02's 2023-02-01 (ALT 85); T03 has none and gets no value.
+    expect(await valuesOf(`max lab.value where code = "ALT" after t0 ${eventId} within 200 days`)).toEqual({
+      [a]: 120,
+      [b]: 85,
+    });
+    expect(await valuesOf(`max lab.value where code = "ALT" after t0 ${eventId} within 250 days`)).toEqual({
+      [a]: 200,
+      [b]: 85,
+    });
+    expect(await valuesOf(`count lab where code = "ALT" before t0 ${eventId}`)).toMatchObject({
+      [a]: 2,
+      [b]: 1,
+    });
+    const unknown = await compute('count lab after t0 999999');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toContain('999999');
+    expect((await compute(`count lab after t0 ${eventId}`, other.key)).status).toBe(400);
+
+    // A common template whose rule counts from the event keeps the event from being deleted.
+    const form = await post(
+      t.app,
+      '/api/v0.1/crf/forms',
+      {
+        name: 'T0 专病表',
+        definition: {
+          pages: [
+            {
+              key: 'p',
+              title: 'T0',
+              items: [{ key: 'alt', type: 'textQuestion', title: 'T0 后 ALT', textType: 'number' }],
+            },
+          ],
+        },
+      },
+      admin,
+    );
+    const formId = form.body.data.id as number;
+    await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: 'v1' }, admin);
+    const template = (rule: string) =>
+      post(
+        t.app,
+        '/api/v0.1/diseaselibrary/templates',
+        { name: `T0 模板 ${rule.length}`, crfFormId: formId, sourceRules: { alt: rule } },
+        admin,
+      );
+    const refused = await template('latest lab.value after t0 999999');
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('sourceRules.alt');
+    const saved = await template(`first lab.value where code = "ALT" after t0 ${eventId} within 30 days`);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const gone = await del(t.app, `/api/v0.1/t0-events/${eventId}`, admin);
+    expect(gone.status).toBe(409);
+    expect(gone.body.message).toContain(saved.body.data.name);
+    expect((await eventOf(eventId)).id).toBe(eventId);
   });
 });

@@ -351,6 +351,7 @@ export const libraryIndicatorRule = z.object({
       ref: z.union([
         z.enum(['first_visit', 'first_admission', 'filing_date']),
         z.object({ date: z.string() }),
+        z.object({ t0: int }),
       ]),
       withinDays: z.number().optional(),
     })

@@ -32,7 +32,8 @@ function everyChoice(): RuleChoice[] {
   const anchors: (RuleChoiceAnchor | null)[] = [null];
   for (const side of ['before', 'after'] as const)
     for (const ref of RULE_ANCHOR_REFS)
-      for (const withinDays of [null, 0, 30]) anchors.push({ side, ref, withinDays });
+      for (const withinDays of [null, 0, 30])
+        anchors.push({ side, ref, withinDays, ...(ref === 't0' ? { t0EventId: 12 } : {}) });
   const out: RuleChoice[] = [];
   for (const source of RULE_SOURCES)
     for (const agg of aggregatesOf(source)) {
@@ -108,6 +109,19 @@ describe('the rule builder model', () => {
     expect(choiceToTemplate((r as { choice: RuleChoice }).choice)).toBe(
       'latest lab.value where code = "ALT"',
     );
+  });
+
+  it('builds and reads back a window counted from a T0 event, and asks for the event', () => {
+    const read = choiceFromTemplate('first lab.value where code = "ALT" after t0 4 within 30 days');
+    expect(read).toMatchObject({
+      ok: true,
+      choice: { anchor: { side: 'after', ref: 't0', t0EventId: 4, withinDays: 30 } },
+    });
+    const choice = (read as { choice: RuleChoice }).choice;
+    expect(choiceToTemplate(choice)).toBe('first lab.value where code = "ALT" after t0 4 within 30 days');
+    expect(choiceProblems({ ...choice, anchor: { ...choice.anchor!, t0EventId: null } })).toEqual([
+      { at: 't0EventId', code: 't0Required' },
+    ]);
   });
 
   it('leaves the rules it cannot show in text mode, saying why', () => {

@@ -29,8 +29,9 @@ export const RULE_SOURCES = [
   'patient',
 ] as const satisfies readonly RuleSource[];
 
-export type RuleAnchorRef = 'first_visit' | 'first_admission' | 'filing_date';
-export const RULE_ANCHOR_REFS = ['first_visit', 'first_admission', 'filing_date'] as const;
+/** `t0`: the patient's T0 of a T0 event (`t0EventId`), the zero point of the library's indicators. */
+export type RuleAnchorRef = 'first_visit' | 'first_admission' | 'filing_date' | 't0';
+export const RULE_ANCHOR_REFS = ['first_visit', 'first_admission', 'filing_date', 't0'] as const;
 
 export interface RuleChoiceCondition {
   field: string;
@@ -43,6 +44,8 @@ export interface RuleChoiceAnchor {
   ref: RuleAnchorRef;
   /** Only within this many days of the reference (null: any time on that side). */
   withinDays: number | null;
+  /** The T0 event when `ref` is `t0` (null until one is picked). */
+  t0EventId?: number | null;
 }
 export interface RuleChoice {
   source: RuleSource;
@@ -156,10 +159,11 @@ export type RuleProblemCode =
   | 'numberRequired'
   | 'dateRequired'
   | 'operatorInvalid'
-  | 'daysInvalid';
-/** What is missing or wrong, and which input shows it: `field`, `where.<i>` or `withinDays`. */
+  | 'daysInvalid'
+  | 't0Required';
+/** What is missing or wrong, and which input shows it: `field`, `where.<i>`, `withinDays` or `t0EventId`. */
 export interface RuleProblem {
-  at: 'field' | `where.${number}` | 'withinDays';
+  at: 'field' | `where.${number}` | 'withinDays' | 't0EventId';
   code: RuleProblemCode;
 }
 
@@ -186,6 +190,8 @@ export function choiceProblems(choice: RuleChoice): RuleProblem[] {
     (!Number.isInteger(days) || days < 0 || days > RULE_WITHIN_DAYS_MAX)
   )
     out.push({ at: 'withinDays', code: 'daysInvalid' });
+  if (choice.anchor?.ref === 't0' && !choice.anchor.t0EventId)
+    out.push({ at: 't0EventId', code: 't0Required' });
   return out;
 }
 
@@ -199,7 +205,8 @@ export function choiceToTemplate(choice: RuleChoice): string {
     anchor: choice.anchor
       ? {
           side: choice.anchor.side,
-          ref: choice.anchor.ref,
+          // An event not picked yet writes `t0 0`, which does not parse (choiceProblems says why).
+          ref: choice.anchor.ref === 't0' ? { t0: choice.anchor.t0EventId ?? 0 } : choice.anchor.ref,
           ...(choice.anchor.withinDays !== null ? { withinDays: choice.anchor.withinDays } : {}),
         }
       : null,
@@ -222,7 +229,8 @@ export function choiceFromTemplate(text: string): ReadRule {
     if (e instanceof TemplateError) return { ok: false, reason: 'invalid', zh: e.zh, en: e.message };
     throw e;
   }
-  if (rule.anchor && typeof rule.anchor.ref !== 'string') return { ok: false, reason: 'dateAnchor' };
+  const ref = rule.anchor?.ref;
+  if (ref && typeof ref === 'object' && 'date' in ref) return { ok: false, reason: 'dateAnchor' };
   return {
     ok: true,
     choice: {
@@ -233,8 +241,9 @@ export function choiceFromTemplate(text: string): ReadRule {
       anchor: rule.anchor
         ? {
             side: rule.anchor.side,
-            ref: rule.anchor.ref as RuleAnchorRef,
+            ref: typeof ref === 'object' ? 't0' : (ref as RuleAnchorRef),
             withinDays: rule.anchor.withinDays ?? null,
+            ...(typeof ref === 'object' && 't0' in ref ? { t0EventId: ref.t0 } : {}),
           }
         : null,
     },

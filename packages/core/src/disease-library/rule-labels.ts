@@ -105,6 +105,7 @@ export const RULE_ANCHOR_LABELS = {
   first_visit: both('首次就诊', 'First visit'),
   first_admission: both('首次住院', 'First admission'),
   filing_date: both('建档日期', 'Filing date'),
+  t0: both('时间零点（T0 事件）', 'Zero point (T0 event)'),
 } as const satisfies Record<RuleAnchorRef, LabelText>;
 
 export const RULE_SIDE_LABELS = {
@@ -138,4 +139,5 @@ export const RULE_PROBLEM_LABELS = {
   dateRequired: both('这里需要一个日期', 'This needs a date'),
   operatorInvalid: both('这个比较方式不适用于该字段', 'This comparison does not apply to the field'),
   daysInvalid: both('天数应为 0 到 36500 之间的整数', 'Days must be a whole number from 0 to 36,500'),
+  t0Required: both('请选择 T0 事件', 'Choose a T0 event'),
 } as const satisfies Record<RuleProblemCode, LabelText>;

@@ -37,6 +37,20 @@ describe('the indicator template language', () => {
     );
   });
 
+  it('counts time from a T0 event: `after t0 <id>` reads back as it was written', () => {
+    const r = parseTemplate('first lab.value where code = "HBV-DNA" after t0 3 within 180 days');
+    expect(r.anchor).toEqual({ side: 'after', ref: { t0: 3 }, withinDays: 180 });
+    expect(ruleText(r)).toBe('first lab.value where code = "HBV-DNA" after t0 3 within 180 days');
+    expect(parseTemplate('count visit before t0 {{event}}', { event: 7 }).anchor?.ref).toEqual({ t0: 7 });
+    for (const bad of [
+      'count visit after t0',
+      'count visit after t0 0',
+      'count visit after t0 1.5',
+      'count visit after t0 "3"',
+    ])
+      expect(() => parseTemplate(bad), bad).toThrow(TemplateError);
+  });
+
   it('refuses what it cannot read, saying where and which parameter', () => {
     const fails = (s: string, params = {}) => {
       try {

@@ -7,7 +7,7 @@
  *   rule   := agg source ['.' field] ['where' cond {'and' cond}] [anchor]
  *   agg    := first | latest | min | max | avg | count | exists | value
  *   anchor := (before | after) ref ['within' number 'days']
- *   ref    := first_visit | first_admission | filing_date | "YYYY-MM-DD"
+ *   ref    := first_visit | first_admission | filing_date | t0 number | "YYYY-MM-DD"
  *   cond   := field op literal          op := = != > >= < <= starts contains
  *   literal:= "text" | 'text' | number | {{param}}
  *
@@ -17,6 +17,9 @@
  *   count visit where kind = "inpatient"                         number of admissions
  *   latest diagnosis.name where kind = "discharge"               text of the discharge diagnosis
  *   value patient.age                                            age in years at the filing date
+ *   first lab.value where code = "HBV-DNA" after t0 3 within 180 days
+ *                                        the first HBV-DNA within 180 days after the patient's T0
+ *                                        of T0 event 3 (patients without that T0 get no value)
  *
  * `before X` means at or before X, `after X` at or after X. A `{{name}}` is replaced by the
  * template parameter of that name, as a literal (never as SQL).
@@ -123,7 +126,7 @@ export interface Condition {
   op: Operator;
   value: Literal;
 }
-export type AnchorRef = 'first_visit' | 'first_admission' | 'filing_date' | { date: string };
+export type AnchorRef = 'first_visit' | 'first_admission' | 'filing_date' | { date: string } | { t0: number };
 export interface Anchor {
   side: 'before' | 'after';
   ref: AnchorRef;
@@ -356,6 +359,12 @@ export function parseTemplate(src: string, params: Record<string, unknown> = {})
     if (r?.t === 'word' && ['first_visit', 'first_admission', 'filing_date'].includes(r.v)) {
       ref = r.v as AnchorRef;
       p++;
+    } else if (r?.t === 'word' && r.v === 't0') {
+      p++;
+      const id = literal();
+      if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2_147_483_647)
+        throw new TemplateError('t0 后应为 T0 事件的编号', 't0 takes the id of a T0 event');
+      ref = { t0: id };
     } else if (r && (r.t === 'str' || r.t === 'param')) {
       const v = literal();
       if (typeof v !== 'string' || !ISO_DATE.test(v))
@@ -363,8 +372,8 @@ export function parseTemplate(src: string, params: Record<string, unknown> = {})
       ref = { date: v };
     } else
       throw new TemplateError(
-        `${whereZh()}应为 first_visit、first_admission、filing_date 或日期`,
-        `expected first_visit, first_admission, filing_date or a date ${where()}`,
+        `${whereZh()}应为 first_visit、first_admission、filing_date、t0 <编号> 或日期`,
+        `expected first_visit, first_admission, filing_date, t0 <id> or a date ${where()}`,
       );
     anchor = { side: t.v, ref };
     if (peek()?.t === 'word' && (peek() as { v: string }).v === 'within') {
@@ -388,7 +397,8 @@ export function ruleText(r: IndicatorRule): string {
   if (r.where.length)
     s += ` where ${r.where.map((c) => `${c.field} ${c.op} ${quote(c.value)}`).join(' and ')}`;
   if (r.anchor) {
-    const ref = typeof r.anchor.ref === 'string' ? r.anchor.ref : quote(r.anchor.ref.date);
+    const a = r.anchor.ref;
+    const ref = typeof a === 'string' ? a : 't0' in a ? `t0 ${a.t0}` : quote(a.date);
     s += ` ${r.anchor.side} ${ref}`;
     if (r.anchor.withinDays !== undefined) s += ` within ${r.anchor.withinDays} days`;
   }

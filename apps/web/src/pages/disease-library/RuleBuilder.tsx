@@ -156,6 +156,43 @@ function CatalogueSelect({
   );
 }
 
+/** The app's calculated T0 events, by how many patients have a T0 (a deleted or unknown one shows its id). */
+function T0EventSelect({
+  value,
+  onChange,
+  status,
+}: {
+  value: number | null;
+  onChange: (id: number | null) => void;
+  status?: 'error';
+}) {
+  const { t } = useTranslation(RULES_NS);
+  const events = useQuery({
+    queryKey: ['disease-library', 'rule-catalogue', 't0'],
+    queryFn: () => libraryApi.ruleCatalogue({ kind: 't0', q: '' }),
+  });
+  const options = (events.data ?? []).map((e) => ({
+    value: Number(e.code),
+    label: `${e.name} · ${t('patients', { n: e.patients })}`,
+  }));
+  if (value !== null && !options.some((o) => o.value === value))
+    options.push({ value, label: t('t0Unknown', { id: value }) });
+  return (
+    <Select<number>
+      value={value ?? undefined}
+      aria-label={t('t0Event')}
+      placeholder={events.isError ? t('t0LoadFailed') : t('t0Pick')}
+      status={status ?? (events.isError ? 'error' : undefined)}
+      loading={events.isLoading}
+      notFoundContent={t('t0None')}
+      style={{ width: 260 }}
+      popupMatchSelectWidth={false}
+      onChange={(id) => onChange(id ?? null)}
+      options={options}
+    />
+  );
+}
+
 function ValueEditor({
   source,
   cond,
@@ -386,6 +423,15 @@ function ChoiceEditor({ choice, onChange }: { choice: RuleChoice; onChange: (c: 
                   options={RULE_ANCHOR_REFS.map((r) => ({ value: r, label: w(RULE_ANCHOR_LABELS[r], r) }))}
                 />
               </Labeled>
+              {choice.anchor.ref === 't0' && (
+                <Labeled label={t('t0Event')} problem={problemAt('t0EventId')}>
+                  <T0EventSelect
+                    value={choice.anchor.t0EventId ?? null}
+                    status={problemAt('t0EventId') ? 'error' : undefined}
+                    onChange={(id) => onChange({ ...choice, anchor: { ...choice.anchor!, t0EventId: id } })}
+                  />
+                </Labeled>
+              )}
               <Labeled label={t('within')} problem={problemAt('withinDays')}>
                 <InputNumber
                   value={choice.anchor.withinDays}

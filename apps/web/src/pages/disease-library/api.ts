@@ -148,7 +148,7 @@ export const libraryApi = {
       params: { page: 1, size: 20, enabled: true, ...(keyword ? { keyword } : {}) },
     }),
   /** Lab items or diagnosis categories of the app's data, for the source-rule builder. */
-  ruleCatalogue: (params: { kind: 'lab' | 'diagnosis'; q: string }) =>
+  ruleCatalogue: (params: { kind: 'lab' | 'diagnosis' | 't0'; q: string }) =>
     rest<ResearchCatalogueItem[]>({ url: `${P}/rule-catalogue`, params }),
   /** A published version of a CRF form (its items are what source rules fill). */
   formVersion: (formId: number, version: number) =>
