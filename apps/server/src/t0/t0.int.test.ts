@@ -373,4 +373,65 @@ describe('T0 events', () => {
     expect(gone.body.message).toContain(saved.body.data.name);
     expect((await eventOf(eventId)).id).toBe(eventId);
   });
+
+  it('is the zero point of charts: lab results by days and period from T0, patients by T0 month', async () => {
+    const made = await add({
+      name: '图表零点 ALT>100',
+      rule: { kind: 'firstLab', itemCode: 'ALT', comparator: '>', threshold: 100 },
+    });
+    await run(made.body.data.id as number);
+    const V = '/api/v0.1/visualization/aggregate';
+    const only = { field: 't0_event', op: 'eq', value: '图表零点 ALT>100' };
+    // T01 alone has an ALT over 100: T0 2020-06-01 (120); 60 was 152 days before, 200 is 214 days after.
+    const days = await post(
+      t.app,
+      V,
+      {
+        dataset: 'lab_results_from_t0',
+        dimensions: ['days_from_t0', 'period'],
+        measures: ['avg_value'],
+        filters: [only],
+      },
+      admin,
+    );
+    expect(days.status, JSON.stringify(days.body)).toBe(200);
+    expect(days.body.data.rows).toEqual([
+      { days_from_t0: -152, period: 'T0 前', avg_value: 60 },
+      { days_from_t0: 0, period: 'T0 当时', avg_value: 120 },
+      { days_from_t0: 214, period: 'T0 后', avg_value: 200 },
+    ]);
+    const en = await t.app.inject({
+      method: 'POST',
+      url: V,
+      headers: { WeAppAuthorization: admin, 'Accept-Language': 'en-US' },
+      payload: {
+        dataset: 'lab_results_from_t0',
+        dimensions: ['period'],
+        measures: ['count'],
+        filters: [only],
+      },
+    });
+    expect(
+      en
+        .json()
+        .data.rows.map((r: { period: string }) => r.period)
+        .sort(),
+    ).toEqual(['After T0', 'At T0', 'Before T0']);
+    const months = await post(
+      t.app,
+      V,
+      { dataset: 't0_patients', dimensions: ['t0_month'], measures: ['count'], filters: [only] },
+      admin,
+    );
+    expect(months.body.data.rows).toEqual([{ t0_month: '2020-06', count: 1 }]);
+    // Another app sees none of these patients.
+    const theirs = await post(
+      t.app,
+      V,
+      { dataset: 't0_patients', dimensions: ['t0_event'], measures: ['count'] },
+      other.key,
+    );
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data.rows).toEqual([]);
+  });
 });

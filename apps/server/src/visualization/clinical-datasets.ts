@@ -172,6 +172,86 @@ const patientDims = [
   dim('age_band', t('年龄段', 'Age band'), 'string', ageBand),
 ];
 
+/** Whole days from the patient's T0 to a moment (negative before T0). */
+const daysFromT0 = (at: SQL) => sql`floor(extract(epoch from (${at} - z.t0)) / 86400)::int`;
+
+/** Results of a lab item counted from each patient's T0 of each calculated T0 event. */
+const LAB_FROM_T0: Dataset = {
+  id: 'lab_results_from_t0',
+  source: 'clinical',
+  label: t('检验结果（距 T0）', 'Lab results from T0'),
+  description: t(
+    '检验结果按距患者 T0 的天数、周数或月数：以 T0 事件为时间零点，看指标在 T0 前后如何变化',
+    "Lab results by days, weeks or months from the patient's T0: a T0 event as the zero point, to see how a value moves around it",
+  ),
+  dimensions: [
+    dim('t0_event', t('T0 事件', 'T0 event'), 'string', fixed(sql`e.name`)),
+    dim(
+      'period',
+      t('T0 前后', 'Before or after T0'),
+      'string',
+      caseOf(
+        sql`l.collected_at`,
+        [
+          [sql`< z.t0`, 'T0 前', 'Before T0'],
+          [sql`= z.t0`, 'T0 当时', 'At T0'],
+        ],
+        ['T0 后', 'After T0'],
+      ),
+    ),
+    dim('days_from_t0', t('距 T0 天数', 'Days from T0'), 'number', fixed(daysFromT0(sql`l.collected_at`))),
+    dim(
+      'weeks_from_t0',
+      t('距 T0 周数', 'Weeks from T0'),
+      'number',
+      fixed(sql`floor(${daysFromT0(sql`l.collected_at`)} / 7.0)::int`),
+    ),
+    dim(
+      'months_from_t0',
+      t('距 T0 月数（30 天）', 'Months from T0 (30 days)'),
+      'number',
+      fixed(sql`floor(${daysFromT0(sql`l.collected_at`)} / 30.0)::int`),
+    ),
+    dim('item', t('检验项目', 'Item'), 'string', fixed(sql`l.item_name`)),
+    dim('item_code', t('项目代码', 'Item code'), 'string', fixed(sql`l.item_code`)),
+    ...patientDims,
+  ],
+  measures: [
+    count(t('结果数', 'Results')),
+    distinctPatients(sql`l.patient_id`),
+    avg('avg_value', t('平均值', 'Average value'), sql`l.value_num`),
+    { key: 'min_value', label: t('最小值', 'Minimum'), expr: sql`min(l.value_num)::float8`, rollup: 'min' },
+    { key: 'max_value', label: t('最大值', 'Maximum'), expr: sql`max(l.value_num)::float8`, rollup: 'max' },
+  ],
+  from: (appId) => sql`lab_results l join t0_patients z on z.patient_id = l.patient_id and z.app_id = ${appId}
+    join t0_events e on e.id = z.event_id join patients p on p.id = l.patient_id where l.app_id = ${appId}`,
+};
+
+/** The patients of each T0 event, by the month of their T0 and how long they have been followed. */
+const T0_PATIENTS: Dataset = {
+  id: 't0_patients',
+  source: 'clinical',
+  label: t('T0 患者', 'Patients by T0'),
+  description: t(
+    '各 T0 事件的患者，按 T0 月份与 T0 以来的随访年数',
+    'The patients of each T0 event, by the month of their T0 and the years since it',
+  ),
+  dimensions: [
+    dim('t0_event', t('T0 事件', 'T0 event'), 'string', fixed(sql`e.name`)),
+    dim('t0_month', t('T0 月份', 'T0 month'), 'date', fixed(month(sql`z.t0`))),
+    dim(
+      'years_since_t0',
+      t('T0 以来年数', 'Years since T0'),
+      'number',
+      fixed(sql`floor(${daysFromT0(sql`now()`)} / 365.25)::int`),
+    ),
+    ...patientDims,
+  ],
+  measures: [count(t('患者数', 'Patients'))],
+  from: (appId) =>
+    sql`t0_patients z join t0_events e on e.id = z.event_id join patients p on p.id = z.patient_id where z.app_id = ${appId}`,
+};
+
 export const CLINICAL_DATASETS: Dataset[] = [
   {
     id: 'patients',
@@ -295,4 +375,6 @@ export const CLINICAL_DATASETS: Dataset[] = [
     ],
     from: (appId) => sql`visits v join patients p on p.id = v.patient_id where v.app_id = ${appId}`,
   },
+  LAB_FROM_T0,
+  T0_PATIENTS,
 ];
