@@ -42,6 +42,7 @@ import { demoHospitalRoutes } from './seed/hospital/routes.js';
 import { prepareData } from './seed/index.js';
 import { siteRoutes } from './site/routes.js';
 import { t0Routes } from './t0/routes.js';
+import { terminologyRoutes } from './terminology/routes.js';
 import { visualizationRoutes } from './visualization/routes.js';
 import { webRoutes } from './web/routes.js';
 
@@ -172,6 +173,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(collectionRoutes);
   await app.register(hl7Routes);
   await app.register(formulaRoutes);
+  await app.register(terminologyRoutes);
   await app.register(demoHospitalRoutes);
   await app.register(webRoutes);
   return app;

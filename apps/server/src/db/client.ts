@@ -2,6 +2,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -29,6 +30,9 @@ export interface Database {
   /** Embedded only: a consistent tar.gz of the data directory, taken while no query runs. */
   dumpDataDir?: () => Promise<Blob>;
 }
+
+/** Extensions the migrations create (0031: pg_trgm for the terminology search); PGlite ships them. */
+const PGLITE_EXTENSIONS = { pg_trgm };
 
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -65,13 +69,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let client: PGlite;
   let unlock = async () => {};
   if (opts.dataDir === 'memory') {
-    client = await PGlite.create();
+    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   } else {
     const dir = path.join(opts.dataDir, 'pgdata');
     await mkdir(dir, { recursive: true });
     unlock = await lockDataDir(opts.dataDir);
     try {
-      client = await PGlite.create(dir);
+      client = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
     } catch (e) {
       await unlock();
       throw e;
@@ -131,7 +135,7 @@ function isAlive(pid: number) {
 export async function restoreDataDir(dataDir: string, archive: Blob) {
   const dir = path.join(dataDir, 'pgdata');
   await mkdir(dir, { recursive: true });
-  const client = await PGlite.create(dir, { loadDataDir: archive });
+  const client = await PGlite.create(dir, { loadDataDir: archive, extensions: PGLITE_EXTENSIONS });
   await client.query('select 1');
   await client.close();
 }

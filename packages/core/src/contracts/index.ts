@@ -18,4 +18,5 @@ export * from './research.js';
 export * from './scheduling.js';
 export * from './system.js';
 export * from './t0.js';
+export * from './terminology.js';
 export * from './visualization.js';

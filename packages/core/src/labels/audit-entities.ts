@@ -21,6 +21,8 @@ export const AUDIT_ENTITY_LABELS = {
   hospital_unit: both('医院机构', 'Hospital unit'),
   dictionary: both('字典', 'Dictionary'),
   dictionary_entry: both('字典项', 'Dictionary entry'),
+  terminology_system: both('术语体系', 'Code system'),
+  terminology_concept: both('术语编码', 'Code'),
   t0_event: both('T0 事件', 'T0 event'),
   formula: both('公式', 'Formula'),
   indicator_template: both('指标模板', 'Indicator template'),

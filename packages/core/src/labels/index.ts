@@ -8,4 +8,5 @@ export * from './formulas.js';
 export * from './label.js';
 export * from './reference.js';
 export * from './reports.js';
+export * from './terminology.js';
 export * from './types.js';

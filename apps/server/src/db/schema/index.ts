@@ -15,4 +15,5 @@ export * from './scheduling.js';
 export * from './session-handoff.js';
 export * from './system.js';
 export * from './t0.js';
+export * from './terminology.js';
 export * from './visualization.js';

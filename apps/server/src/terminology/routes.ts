@@ -1,0 +1,109 @@
+import {
+  conceptDetail as conceptDetailAnswer,
+  conceptHitList,
+  conceptQuery,
+  conceptSearchQuery,
+  conceptSummary,
+  importReport,
+  localCodeCreate,
+  localCodeParams,
+  NEW_CODE_SCREENS,
+  TERMINOLOGY_DOMAINS,
+  terminologyImportBody,
+  terminologyLookupAnswer,
+  terminologyLookupBody,
+  terminologySystemList,
+} from '@crdp/core';
+import type { FastifyInstance } from 'fastify';
+import { appActor, signedIn } from '../http/context.js';
+import { restRoutes } from '../http/route.js';
+import { addLocalCode, conceptDetail, importSystem, listSystems, lookup, search } from './concepts.js';
+
+const V = '/api/v0.1';
+const T = `${V}/terminology`;
+
+/**
+ * The terminology store (terminology/README.md). Reading is open to every signed-in screen and to
+ * the free-access terminology view (/lg/term); adding a local code needs the new-code screen of
+ * its domain; loading a full list is the basic-dictionary maintainer's.
+ */
+export async function terminologyRoutes(app: FastifyInstance) {
+  const db = app.db;
+  const api = restRoutes(app, { tags: ['terminology'] });
+
+  api.get(
+    `${T}/systems`,
+    {
+      access: 'session',
+      freeScope: 'term',
+      summary: 'Code systems with version, licence, source and counts of standard and local codes',
+      answer: terminologySystemList,
+    },
+    (req) => listSystems(db, appActor(req.ctx).appId),
+  );
+  api.get(
+    `${T}/concepts`,
+    {
+      access: 'session',
+      freeScope: 'term',
+      summary: 'Search concepts by Chinese word, pinyin initials or code prefix, ranked',
+      description:
+        'Ranking: exact code > code prefix > exact name > name prefix > name contains > pinyin initials; ' +
+        'synonyms match like names. Retired codes are left out.',
+      query: conceptSearchQuery,
+      answer: conceptHitList,
+    },
+    (req) => search(db, appActor(req.ctx).appId, req.query),
+  );
+  api.get(
+    `${T}/concept`,
+    {
+      access: 'session',
+      freeScope: 'term',
+      summary: 'One concept: synonyms, ancestors (root first) and the codes directly under it',
+      query: conceptQuery,
+      answer: conceptDetailAnswer,
+    },
+    (req) => conceptDetail(db, appActor(req.ctx).appId, req.query.system, req.query.code),
+  );
+  for (const domain of TERMINOLOGY_DOMAINS) {
+    const screen = NEW_CODE_SCREENS[domain];
+    api.post(
+      `${T}/local-codes/${domain}`,
+      {
+        access: { apiId: `${screen.routeName}.add` },
+        summary: `Add a local extension code to ${screen.systemKey} (never over a standard code: 409)`,
+        body: localCodeCreate,
+        answer: conceptSummary,
+      },
+      (req) => addLocalCode(signedIn(req.ctx), localCodeParams.parse({ domain }).domain, req.body),
+    );
+  }
+  api.post(
+    `${T}/import`,
+    {
+      access: { apiId: 'DataLakeBasicDictionaryMaintenance.import' },
+      summary: 'Load a full list of a code system from CSV: all rows or none, with a row report',
+      description:
+        'Columns code, display_zh (required), display_en, parent_code, level, retired, synonyms (| between). ' +
+        'Codes of the system the file leaves out are marked retired; local extension codes are not touched.',
+      body: terminologyImportBody,
+      bodyLimit: 60 * 1024 * 1024,
+      answer: importReport,
+    },
+    (req) => importSystem(signedIn(req.ctx), app.parsing, req.body.systemKey, req.body),
+  );
+  // The spec writes `POST erminology/app`; both paths answer.
+  for (const path of [`${T}/app`, `${V}/erminology/app`])
+    api.post(
+      path,
+      {
+        access: 'session',
+        freeScope: 'term',
+        summary: 'Look up codes (system + code) or terms (ranked search) in one call',
+        body: terminologyLookupBody,
+        answer: terminologyLookupAnswer,
+      },
+      (req) => lookup(appActor(req.ctx), req.body),
+    );
+}

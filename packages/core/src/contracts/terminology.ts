@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { safeText } from '../helpers/control-chars.js';
+import { timestampOrNull } from './common.js';
+
+/**
+ * The terminology store (术语服务) shared by the coding area (issue 18) and the terminology and
+ * semantic services (issue 19): code systems with version and licence, their concepts (hierarchy,
+ * synonyms, pinyin initials) and a hospital's local extension codes. Server:
+ * apps/server/src/terminology; web: apps/web/src/pages/terminology.
+ */
+
+/** What a code system codes; each has its new-code screen (data-clean/<screen>-new-code). */
+export const TERMINOLOGY_DOMAINS = ['disease', 'surgery', 'lab', 'drug'] as const;
+export type TerminologyDomain = (typeof TERMINOLOGY_DOMAINS)[number];
+
+/** The code system each new-code screen adds to, and the function the screen's add needs. */
+export const NEW_CODE_SCREENS = {
+  disease: { systemKey: 'ICD10', routeName: 'DataCleanDiseaseNewCode' },
+  surgery: { systemKey: 'ICD9CM3', routeName: 'DataCleanSurgeryNewCode' },
+  lab: { systemKey: 'LOINC', routeName: 'DataCleanInspectionNewCode' },
+  drug: { systemKey: 'DRUG', routeName: 'DataCleanDrugNewCode' },
+} as const satisfies Record<TerminologyDomain, { systemKey: string; routeName: string }>;
+
+export const CONCEPT_CODE_MAX = 40;
+export const CONCEPT_DISPLAY_MAX = 200;
+export const CONCEPT_SYNONYMS_MAX = 20;
+export const TERMINOLOGY_SEARCH_MAX = 100;
+/** Codes: letters, digits and . - _ + / * (A00, E11.900, 718-7, 01.0901, B01AC06). */
+export const CONCEPT_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9.\-_+/*]*$/;
+export const SYSTEM_KEY_PATTERN = /^[A-Z][A-Z0-9_]*$/;
+
+const systemKey = z
+  .string()
+  .trim()
+  .min(1, 'must not be blank')
+  .max(30)
+  .regex(SYSTEM_KEY_PATTERN, 'is a system key such as ICD10 or LOINC');
+const conceptCode = safeText(CONCEPT_CODE_MAX, { min: 1, required: 'must not be blank' }).regex(
+  CONCEPT_CODE_PATTERN,
+  'may hold letters, digits and . - _ + / * only, starting with a letter or digit',
+);
+const display = (min: number) => safeText(CONCEPT_DISPLAY_MAX, { min, required: 'must not be blank' });
+
+/** A code system with the version loaded, its licence and source, and how many codes it holds. */
+export const terminologySystem = z.object({
+  systemKey: z.string(),
+  nameZh: z.string(),
+  nameEn: z.string(),
+  domain: z.enum(TERMINOLOGY_DOMAINS),
+  version: z.string(),
+  licence: z.string(),
+  sourceUrl: z.string(),
+  uri: z.string(),
+  loadedAt: timestampOrNull,
+  /** Standard codes of the site. */
+  conceptCount: z.number().int(),
+  /** This hospital's local extension codes. */
+  localCount: z.number().int(),
+});
+export type TerminologySystem = z.infer<typeof terminologySystem>;
+export const terminologySystemList = z.array(terminologySystem);
+
+/** Why a concept matched a search, best first (the ranking of `terminology/concepts`). */
+export const CONCEPT_MATCH_KINDS = [
+  'codeExact',
+  'codePrefix',
+  'nameExact',
+  'namePrefix',
+  'nameContains',
+  'pinyin',
+] as const;
+export type ConceptMatchKind = (typeof CONCEPT_MATCH_KINDS)[number];
+
+export const conceptSearchQuery = z.object({
+  q: z.string().trim().min(1, 'must not be blank').max(50),
+  system: systemKey.optional(),
+  limit: z.coerce.number().int().min(1).max(TERMINOLOGY_SEARCH_MAX).default(20),
+});
+export type ConceptSearchQuery = z.input<typeof conceptSearchQuery>;
+
+/** A concept as lists show it. */
+export const conceptSummary = z.object({
+  conceptId: z.number().int(),
+  systemKey: z.string(),
+  code: z.string(),
+  displayZh: z.string(),
+  displayEn: z.string(),
+  parentCode: z.string().nullable(),
+  level: z.number().int(),
+  retired: z.boolean(),
+  pinyin: z.string(),
+  local: z.boolean(),
+});
+export type ConceptSummary = z.infer<typeof conceptSummary>;
+
+export const conceptHit = conceptSummary.extend({
+  match: z.enum(CONCEPT_MATCH_KINDS),
+  /** The synonym that matched, when a synonym and not the display matched. */
+  matchedSynonym: z.string().nullable(),
+});
+export type ConceptHit = z.infer<typeof conceptHit>;
+export const conceptHitList = z.array(conceptHit);
+
+export const conceptQuery = z.object({ system: systemKey, code: conceptCode });
+export type ConceptQuery = z.input<typeof conceptQuery>;
+
+/** One concept with its place in the hierarchy (root first) and the codes directly under it. */
+export const conceptDetail = conceptSummary.extend({
+  synonyms: z.array(z.string()),
+  ancestors: z.array(conceptSummary),
+  children: z.array(conceptSummary),
+  system: terminologySystem.omit({ conceptCount: true, localCount: true }),
+});
+export type ConceptDetail = z.infer<typeof conceptDetail>;
+
+/** A local extension code added under a parent of the screen's code system. */
+export const localCodeCreate = z.object({
+  /** The code it sits under (a standard code or another local code); null at the top. */
+  parentCode: conceptCode.nullable().default(null),
+  code: conceptCode,
+  displayZh: display(1),
+  displayEn: display(0).default(''),
+  synonyms: z.array(display(1)).max(CONCEPT_SYNONYMS_MAX).default([]),
+});
+export type LocalCodeCreate = z.input<typeof localCodeCreate>;
+
+export const localCodeParams = z.object({ domain: z.enum(TERMINOLOGY_DOMAINS) });
+
+/** CSV columns of a code system's full-list import (`code` and `display_zh` required). */
+export const TERMINOLOGY_CSV_COLUMNS = [
+  'code',
+  'display_zh',
+  'display_en',
+  'parent_code',
+  'level',
+  'retired',
+  'synonyms',
+] as const;
+
+/** The body of a code system's full-list import: the version the file is, and the file. */
+export const terminologyImportBody = z.object({
+  systemKey,
+  version: safeText(40, { min: 1, required: 'must not be blank' }),
+  fileName: z.string().trim().min(1).max(200),
+  text: z.string().min(1).max(50_000_000),
+});
+export type TerminologyImportBody = z.input<typeof terminologyImportBody>;
+
+/**
+ * `POST /api/v0.1/terminology/app` (the spec writes `erminology/app`): look up terms or codes.
+ * Each item is a code (`system` + `code`) or a term to search (`term`, optionally in `system`).
+ */
+export const terminologyLookupBody = z.object({
+  items: z
+    .array(
+      z.object({
+        system: systemKey.optional(),
+        code: conceptCode.optional(),
+        term: z.string().trim().min(1).max(50).optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
+  limit: z.number().int().min(1).max(20).default(5),
+});
+export type TerminologyLookupBody = z.input<typeof terminologyLookupBody>;
+export const terminologyLookupAnswer = z.array(
+  z.object({ index: z.number().int(), found: z.boolean(), concepts: z.array(conceptHit) }),
+);
+export type TerminologyLookupAnswer = z.infer<typeof terminologyLookupAnswer>;
