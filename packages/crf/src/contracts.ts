@@ -89,6 +89,8 @@ export type CrfImportBody = z.input<typeof crfImportBody>;
 export const crfExportQuery = z.object({
   format: z.enum(CRF_EXPORT_FORMATS).default('csv'),
   labels: z.enum(['codes', 'names']).default('codes'),
+  /** ODM only: the audit trail (history, users, record status); `false` for a smaller snapshot. */
+  audit: z.enum(['true', 'false']).default('true'),
 });
 export const crfUploadBody = z.object({
   fileName: safeText(255, { min: 1 }),

@@ -49,9 +49,20 @@ export {
   defaultFunctions,
   type FunctionRegistry,
 } from './functions.js';
+export { cellText, type ExportColumn, exportColumns } from './io/columns.js';
 export { FormImportError } from './io/errors.js';
 export { fromJson } from './io/json.js';
 export { fromOdm, MAX_ODM_CHARS } from './io/odm.js';
+export {
+  CRDP_ODM_NAMESPACE,
+  type OdmChange,
+  type OdmRecord,
+  odmAdminData,
+  odmMetadata,
+  odmSubjectData,
+  odmUserOid,
+  xmlEscape,
+} from './io/odm-write.js';
 export { fromRedcap } from './io/redcap.js';
 export {
   mapRecordToAnswers,

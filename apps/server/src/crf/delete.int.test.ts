@@ -23,10 +23,10 @@ describe('deleting a CRF record: a soft delete with a reason, refused when locke
     expect(res.statusCode).toBe(200);
     return res.body;
   };
-  const exportOdm = async () => {
+  const exportOdm = async (query = '') => {
     const res = await t.app.inject({
       method: 'GET',
-      url: `/api/v0.1/crf/forms/${formId}/export?format=odm`,
+      url: `/api/v0.1/crf/forms/${formId}/export?format=odm${query}`,
       headers: { WeAppAuthorization: admin },
     });
     expect(res.statusCode).toBe(200);
@@ -145,9 +145,14 @@ describe('deleting a CRF record: a soft delete with a reason, refused when locke
     const csv = await exportCsv();
     expect(csv).toContain('DEL-keep');
     expect(csv).not.toContain('DEL-gone');
-    const odm = await exportOdm();
+    // The ODM snapshot leaves it out; the ODM audit trail (the default) keeps it as a removal with its reason.
+    const odm = await exportOdm('&audit=false');
     expect(odm).toContain('DEL-keep');
     expect(odm).not.toContain('DEL-gone');
+    const trail = await exportOdm();
+    expect(trail).toMatch(
+      /<SubjectData SubjectKey="DEL-gone">[\s\S]*?TransactionType="Remove"[\s\S]*?<ReasonForChange>\s*重复录入，保留 DEL-keep\s*<\/ReasonForChange>/,
+    );
   });
 
   it('a deleted record takes no more changes and cannot be deleted twice', async () => {

@@ -71,7 +71,8 @@ export async function crfIoRoutes(app: FastifyInstance) {
       config: { access: { apiId: 'CrfManagementList.export' }, ownedIds: ownedFormIds },
       schema: {
         tags,
-        summary: 'Stream the records of a form as CSV, XLSX or CDISC ODM 1.3.2 XML (latest version metadata)',
+        summary:
+          'Stream the records of a form as CSV, XLSX or CDISC ODM 1.3.2 XML (latest version metadata; with its audit trail unless `audit=false`)',
         params: formParams,
         querystring: crfExportQuery,
         response: { 200: fileDownload },
@@ -80,12 +81,12 @@ export async function crfIoRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const actor = crfActor(req.ctx);
       const { form } = await loadVersion(app.db, actor, req.params.formId);
-      const { format, labels } = req.query;
+      const { format, labels, audit: withAudit } = req.query;
       await audit(app.db, req.ctx, {
         action: 'crf.export',
         entity: 'crf_form',
         entityId: form.id,
-        after: { format, labels },
+        after: { format, labels, ...(format === 'odm' ? { audit: withAudit === 'true' } : {}) },
       });
       const name = encodeURIComponent(`${form.name}.${format === 'odm' ? 'xml' : format}`);
       reply
@@ -94,7 +95,7 @@ export async function crfIoRoutes(app: FastifyInstance) {
         .header('cache-control', 'no-store');
       const source =
         format === 'odm'
-          ? exportOdm(app.db, actor, form.id)
+          ? exportOdm(app.db, actor, form.id, withAudit === 'true')
           : format === 'xlsx'
             ? exportXlsx(app.db, actor, form.id, labels === 'names')
             : exportCsv(app.db, actor, form.id, labels === 'names');

@@ -1,7 +1,9 @@
 import { XMLValidator } from 'fast-xml-parser';
+import { createFunctionRegistry, findFunction } from '../functions.js';
 import type { Form, FormItem, FormPage, Option, ShowRule } from '../types.js';
 import { kids, type XNode, attr as xmlAttr, xmlParser, text as xmlText } from '../xml.js';
 import { refuse } from './errors.js';
+import { CRDP_CONTEXT, readCondition, readMethod, type Term } from './odm-expr.js';
 import { OPS } from './operators.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -10,7 +12,8 @@ import { OPS } from './operators.js';
 /** Largest ODM file accepted: the metadata of a whole study is well under this. */
 export const MAX_ODM_CHARS = 5 * 1024 * 1024;
 
-const odmParser = xmlParser({ parseAttributeValue: false, maxNestedTags: 64 });
+// Character references (`&#10;` in a value) are decoded; the DOCTYPE check below keeps entity definitions out.
+const odmParser = xmlParser({ parseAttributeValue: false, maxNestedTags: 64, htmlEntities: true });
 
 const kid = (node: XNode | undefined, name: string) => kids(node, name)[0];
 const attr = (node: XNode | undefined, name: string) => xmlAttr(node, name)?.trim();
@@ -156,7 +159,11 @@ export function fromOdm(xmlText: string, formOid?: string): { form: Form; unsupp
     if (name && !keyByRef.has(name)) keyByRef.set(name, key);
     return key;
   };
-  const exceptions: Array<{ oid: string; key: string; cond: string }> = [];
+  const exceptions: Array<{ oid: string; key: string; cond: string; page?: boolean }> = [];
+  const derived: Array<{ oid: string; item: FormItem; method: string }> = [];
+  const aliasOf = (node: XNode | undefined, context: string) =>
+    kids(node, 'Alias').find((a) => attr(a, 'Context') === context)?.['@_Name'] as string | undefined;
+  const pageKeys = new Set<string>();
 
   const pages: FormPage[] = [];
   for (const gref of kids(formDef, 'ItemGroupRef').sort(byOrder)) {
@@ -181,13 +188,16 @@ export function fromOdm(xmlText: string, formOid?: string): { form: Form; unsupp
       const cond = attr(iref, 'CollectionExceptionConditionOID');
       if (cond) exceptions.push({ oid: ioid, key: item.key, cond });
       const method = attr(iref, 'MethodOID');
-      if (method)
-        unsupported.push(
-          `${ioid}: derivation method ${method}${expression(methods.get(method))} not translated`,
-        );
+      if (method) derived.push({ oid: ioid, item, method });
       items.push(item);
     }
-    const key = `page_${pages.length + 1}`;
+    // CRDP's own export names the page's key (Alias crdp:key); else page_<n>.
+    const own = aliasOf(group, 'crdp:key');
+    const key =
+      own && /^[\w.-]+$/.test(own) && !pageKeys.has(own) && !used.has(own) ? own : `page_${pages.length + 1}`;
+    pageKeys.add(key);
+    const pageCond = attr(gref, 'CollectionExceptionConditionOID');
+    if (pageCond) exceptions.push({ oid: goid, key, cond: pageCond, page: true });
     const name = attr(group, 'Name') || goid;
     // A group's description (often the instructions of a questionnaire) opens the page as a paragraph.
     const description = translated(kid(group, 'Description'));
@@ -198,8 +208,10 @@ export function fromOdm(xmlText: string, formOid?: string): { form: Form; unsupp
   if (!pages.some((p) => p.items?.some((i) => i.type !== 'paragraph')))
     throw refuse(field, `FormDef "${chosen}" 中没有题目`, `the FormDef "${chosen}" has no items`);
 
-  // A collection exception hides an item while its condition holds: a show rule with the opposite test.
+  // A collection exception hides an item (or a page) while its condition holds: show rules with
+  // the opposite test. Rules with the same test are one rule naming each target.
   const showRules: ShowRule[] = [];
+  const ruleOf = new Map<string, ShowRule>();
   const booleans = new Set(
     pages
       .flatMap((p) => (p.items ?? []) as FormItem[])
@@ -209,16 +221,63 @@ export function fromOdm(xmlText: string, formOid?: string): { form: Form; unsupp
   const hidden = new Set<string>();
   for (const x of exceptions) {
     const expr = text(kid(conditions.get(x.cond), 'FormalExpression'));
-    const rule = exceptionRule(expr, keyByRef, booleans, x.key);
-    if (rule) {
-      showRules.push(rule);
-      hidden.add(x.key);
-    } else
+    const terms = exceptionTerms(expr, keyByRef, booleans);
+    if (!terms) {
       unsupported.push(
         `${x.oid}: collection exception condition ${x.cond}${expression(conditions.get(x.cond))} not translated into a show rule`,
       );
+      continue;
+    }
+    const field = x.page ? 'selectPanel' : 'selectItems';
+    for (const t of terms) {
+      const id = `${t.ref}\u0000${t.condition}\u0000${JSON.stringify(t.value)}\u0000${field}`;
+      const rule = ruleOf.get(id);
+      if (rule) (rule[field] as string[]).push(x.key);
+      else {
+        const made: ShowRule = {
+          indicatorName: t.ref,
+          condition: t.condition,
+          indicatorVal: t.value,
+          [field]: [x.key],
+        };
+        ruleOf.set(id, made);
+        showRules.push(made);
+      }
+    }
+    if (!x.page) hidden.add(x.key);
   }
   for (const p of pages) for (const i of p.items ?? []) if (hidden.has((i as FormItem).key)) i.isHide = 1;
+
+  // A derivation method in CRDP's grammar (a function of the calculation registry on items of
+  // this form) becomes the item's calculation; any other is reported.
+  const registry = createFunctionRegistry();
+  for (const d of derived) {
+    const def = methods.get(d.method);
+    const exprs = kids(def, 'FormalExpression');
+    const own = exprs.find((e) => attr(e, 'Context') === CRDP_CONTEXT) ?? exprs[0];
+    const call = own ? readMethod(text(own)) : null;
+    const ref = (r: string | undefined) => (r === undefined ? undefined : keyByRef.get(r));
+    const fields = call?.fields.map((f) => keyByRef.get(f));
+    if (
+      !call ||
+      !findFunction(registry, call.func) ||
+      fields?.some((f) => !f) ||
+      (call.x !== undefined && !ref(call.x)) ||
+      (call.y !== undefined && !ref(call.y))
+    ) {
+      unsupported.push(`${d.oid}: derivation method ${d.method}${expression(def)} not translated`);
+      continue;
+    }
+    const calc: NonNullable<FormItem['fxTopicData']> = { func: call.func };
+    if (fields?.length) calc.fields = fields as string[];
+    if (call.x !== undefined || call.y !== undefined) {
+      calc.xyValue = {};
+      if (call.x !== undefined) calc.xyValue.x = ref(call.x)!;
+      if (call.y !== undefined) calc.xyValue.y = ref(call.y)!;
+    }
+    if (call.compare !== undefined) calc.compare = call.compare;
+    d.item.fxTopicData = calc;
+  }
   const form: Form = { title: attr(formDef, 'Name') ?? chosen, pages };
   if (showRules.length) form.showRules = showRules;
   return { form, unsupported };
@@ -236,38 +295,36 @@ const ODM_OPS: Record<string, string> = { ...OPS, '==': 'equals' };
 // ../ItemData[@ItemOID='X'][@Value='v'] (the ODM examples' XPath) or X == "v" (OpenEDC), possibly !( ... ).
 const XPATH_TEST =
   /^\.\.\/ItemData\[@ItemOID='([^']+)'\]\[@Value\s*(=|!=|>=|<=|>|<)\s*(?:'([^']*)'|(-?\d+(?:\.\d+)?))\]$/;
-const PLAIN_TEST = /^([A-Za-z_][\w.-]*)\s*(==|!=|>=|<=|>|<)\s*(?:"([^"]*)"|'([^']*)'|(-?\d+(?:\.\d+)?))$/;
 
-/** The show rule of an item that is not collected while `expr` holds; null when the expression is not one simple test. */
-function exceptionRule(
-  expr: string,
-  keyByRef: Map<string, string>,
-  booleans: Set<string>,
-  target: string,
-): ShowRule | null {
-  let e = expr.trim();
-  let negated = false;
+/**
+ * The tests under which an item is collected (shown), from the condition under which it is not:
+ * `!(a or b)` is shown while a or b holds; one plain test is shown while it fails. Null when the
+ * expression is neither (reported by the caller).
+ */
+function exceptionTerms(expr: string, keyByRef: Map<string, string>, booleans: Set<string>): Term[] | null {
+  const e = expr.trim();
+  let read: { negated: boolean; terms: Term[] } | null = null;
   const not = /^!\s*\((.*)\)$/.exec(e);
-  if (not) {
-    negated = true;
-    e = not[1]!.trim();
+  const xpath = XPATH_TEST.exec(not ? not[1]!.trim() : e);
+  if (xpath) {
+    const [, ref, op, a, b] = xpath;
+    const condition = ODM_OPS[op!];
+    if (!condition) return null;
+    read = { negated: !!not, terms: [{ ref: ref!, condition, value: a ?? b ?? '' }] };
+  } else read = readCondition(e);
+  if (!read) return null;
+  if (!read.negated && (read.terms.length !== 1 || !NEGATE[read.terms[0]!.condition])) return null;
+  const out: Term[] = [];
+  for (const t of read.terms) {
+    const key = keyByRef.get(t.ref);
+    if (!key) return null;
+    let value = t.value;
+    // A boolean item without a code list was imported with the codes 1 and 0.
+    if (booleans.has(key) && /^(true|false)$/i.test(String(value)))
+      value = String(value).toLowerCase() === 'true' ? '1' : '0';
+    out.push({ ref: key, condition: read.negated ? t.condition : NEGATE[t.condition]!, value });
   }
-  const m = XPATH_TEST.exec(e) ?? PLAIN_TEST.exec(e);
-  if (!m) return null;
-  const [, ref, op, a, b, c] = m;
-  const key = keyByRef.get(ref!);
-  const test = ODM_OPS[op!];
-  if (!key || !test) return null;
-  let value = a ?? b ?? c ?? '';
-  // A boolean item without a code list was imported with the codes 1 and 0.
-  if (booleans.has(key) && /^(true|false)$/i.test(value)) value = value.toLowerCase() === 'true' ? '1' : '0';
-  // Not collected while the test holds: shown while it fails (or, under a negation, while it holds).
-  return {
-    indicatorName: key,
-    condition: negated ? test : NEGATE[test]!,
-    indicatorVal: value,
-    selectItems: [target],
-  };
+  return out;
 }
 
 function odmItem(
@@ -309,6 +366,10 @@ function odmItem(
     if (options.length) {
       item.type = 'radio';
       item.options = options;
+      // CRDP's own export: several codes in one value (Alias crdp:itemType), or a dropdown.
+      const kind = kids(def, 'Alias').find((a) => attr(a, 'Context') === 'crdp:itemType');
+      if (attr(kind, 'Name') === 'checkbox') item.type = 'checkbox';
+      else if (attr(kind, 'Name') === 'select') item.typeQ = 'select';
       if (kids(def, 'RangeCheck').length)
         unsupported.push(`${oid}: range check on a coded item not translated`);
       return item;
