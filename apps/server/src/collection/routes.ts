@@ -379,7 +379,7 @@ export async function collectionRoutes(app: FastifyInstance) {
     `${P}/changes`,
     {
       access: { apiId: 'DataLakeChangeRecords.query' },
-      summary: 'What runs changed in the CDR',
+      summary: 'What collection runs and HL7 messages changed in the CDR',
       query: collectionChangeQuery,
       answer: collectionChangePage,
     },

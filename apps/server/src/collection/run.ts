@@ -242,6 +242,7 @@ async function runTemplate(
           {
             appId,
             runId,
+            sourceId: t.source.id,
             templateId: t.t.id,
             source: cdrSourceOf(t.source.id),
             target: t.t.target as CollectionTarget,

@@ -567,14 +567,16 @@ export async function listChanges(
     q.table ? eq(collectionChanges.table, q.table) : undefined,
     q.patientId ? eq(collectionChanges.patientId, q.patientId) : undefined,
     q.runId ? eq(collectionChanges.runId, q.runId) : undefined,
+    q.sourceId ? eq(collectionChanges.sourceId, q.sourceId) : undefined,
     q.op ? eq(collectionChanges.op, q.op) : undefined,
   );
   const [total] = await db.select({ n: count() }).from(collectionChanges).where(where);
   const { limit, offset } = pageWindow(q);
   const rows = await db
-    .select({ c: collectionChanges, patientName: patients.name })
+    .select({ c: collectionChanges, patientName: patients.name, sourceName: collectionSources.name })
     .from(collectionChanges)
     .leftJoin(patients, eq(patients.id, collectionChanges.patientId))
+    .leftJoin(collectionSources, eq(collectionSources.id, collectionChanges.sourceId))
     .where(where)
     .orderBy(desc(collectionChanges.id))
     .limit(limit)
@@ -585,6 +587,9 @@ export async function listChanges(
       (r): CollectionChange => ({
         id: r.c.id,
         runId: r.c.runId,
+        messageId: r.c.messageId,
+        sourceId: r.c.sourceId,
+        sourceName: r.sourceName ?? '',
         table: r.c.table as CollectionTarget,
         recordId: r.c.recordId,
         patientId: r.c.patientId,
@@ -740,15 +745,22 @@ export async function report(
     sql`${q.from ? sql`and ${col} >= (${q.from}::date at time zone 'Asia/Shanghai')` : sql``} ${q.to ? sql`and ${col} < ((${q.to}::date + 1) at time zone 'Asia/Shanghai')` : sql``}`;
   const res = await db.execute(sql`
     with c as (
-      select ${period(sql`c.created_at`)} as period, tt.source_id, c.table_name as tbl,
+      select ${period(sql`c.created_at`)} as period, c.source_id, c.table_name as tbl,
              count(*) filter (where c.op = 'insert')::int as inserted, count(*) filter (where c.op = 'update')::int as updated, 0 as rejected
-        from ${collectionChanges} c join ${collectionTemplates} tt on tt.id = c.template_id
-       where c.app_id = ${appId} ${range(sql`c.created_at`)}
+        from ${collectionChanges} c
+       where c.app_id = ${appId} and c.source_id is not null ${range(sql`c.created_at`)}
        group by 1, 2, 3
       union all
       select ${period(sql`j.created_at`)}, tt.source_id, tt.target, 0, 0, count(*)::int
         from ${collectionRejects} j join ${collectionTemplates} tt on tt.id = j.template_id
        where j.app_id = ${appId} ${range(sql`j.created_at`)}
+       group by 1, 2, 3
+      union all
+      -- HL7 messages refused: results (ORU) into lab results, admissions (ADT) into patients.
+      select ${period(sql`m.created_at`)}, m.source_id,
+             case when m.type like 'ORU%' then 'labResults' else 'patients' end, 0, 0, count(*)::int
+        from ${hl7Messages} m
+       where m.app_id = ${appId} and m.status = 'rejected' ${range(sql`m.created_at`)}
        group by 1, 2, 3
     )
     select c.period, c.source_id, s.name as source_name, c.tbl, sum(inserted)::int as inserted, sum(updated)::int as updated, sum(rejected)::int as rejected

@@ -49,8 +49,12 @@ const NO_DIFF = new Set(['updatedAt', 'searchText']);
 
 export interface BatchTarget {
   appId: number;
-  /** The run whose change records these are; without one (HL7 messages) no change records are written. */
+  /** The run whose change records these are. */
   runId?: number;
+  /** The HL7 message whose change records these are (no change records without a run or a message). */
+  messageId?: number;
+  /** The collection source of the rows. */
+  sourceId: number;
   templateId: number;
   /** The CDR `source` of the rows: `collect:<source id>`. */
   source: string;
@@ -223,7 +227,7 @@ async function upsertWithChanges(tx: Tx, t: BatchTarget, rows: Array<Record<stri
     sql`, `,
   )}))`;
   const sourceIds = rows.map((r) => String(r.sourceId));
-  if (t.runId === undefined) {
+  if (t.runId === undefined && t.messageId === undefined) {
     const plain = await tx.execute(sql`
       with up as (
         insert into ${tname} (${sql.join(keys.map(q), sql`, `)}) ${values}
@@ -247,8 +251,8 @@ async function upsertWithChanges(tx: Tx, t: BatchTarget, rows: Array<Record<stri
       on conflict ("app_id", "source", "source_id") do update set ${set} where ${differs}
       returning ${tname}.*, (xmax = 0) as inserted_now
     ), ch as (
-      insert into ${collectionChanges} ("app_id", "run_id", "template_id", "table_name", "record_id", "patient_id", "op", "diff")
-      select ${t.appId}, ${t.runId}, ${t.templateId}, ${t.target}, up."id", ${patientCol},
+      insert into ${collectionChanges} ("app_id", "run_id", "message_id", "source_id", "template_id", "table_name", "record_id", "patient_id", "op", "diff")
+      select ${t.appId}, ${t.runId ?? null}::int, ${t.messageId ?? null}::bigint, ${t.sourceId}, ${t.templateId}, ${t.target}, up."id", ${patientCol},
              case when up.inserted_now then 'insert' else 'update' end,
              case when up.inserted_now then null else ${diff} end
         from up left join old on old."id" = up."id"

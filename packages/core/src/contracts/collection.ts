@@ -363,11 +363,16 @@ export const collectionChangeQuery = z.object({
   table: z.enum(COLLECTION_TARGETS).optional(),
   patientId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
   runId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  sourceId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
   op: z.enum(COLLECTION_CHANGE_OPS).optional(),
 });
 export const collectionChange = z.object({
   id: z.number().int(),
-  runId: z.number().int(),
+  /** The run that made it, or (HL7) the message whose processing made it. */
+  runId: z.number().int().nullable(),
+  messageId: z.number().int().nullable(),
+  sourceId: z.number().int().nullable(),
+  sourceName: z.string(),
   table: z.enum(COLLECTION_TARGETS),
   recordId: z.number().int(),
   patientId: z.number().int().nullable(),

@@ -171,6 +171,27 @@ describe('HL7 v2 listener', () => {
     expect(ls[2]!.collectedAt.toISOString()).toBe('2026-03-02T01:00:00.000Z');
     const statuses = await t.app.db.select().from(hl7Messages).where(eq(hl7Messages.sourceId, sourceId));
     expect(statuses.every((m) => m.status === 'processed' && m.processedAt)).toBe(true);
+    // Each row written has its change record, naming the source and the message that wrote it.
+    const changes = await get(t.app, `/api/v0.1/collection/changes?sourceId=${sourceId}&size=50`, admin);
+    expect(changes.status, JSON.stringify(changes.body)).toBe(200);
+    const items = changes.body.data.items as Array<{
+      table: string;
+      op: string;
+      runId: number | null;
+      messageId: number;
+      sourceName: string;
+    }>;
+    expect(items.map((c) => `${c.table}:${c.op}`).sort()).toEqual([
+      'labResults:insert',
+      'labResults:insert',
+      'labResults:insert',
+      'patients:insert',
+      'visits:insert',
+    ]);
+    const ids = new Set(statuses.map((m) => m.id));
+    expect(items.every((c) => c.runId === null && ids.has(c.messageId) && c.sourceName === 'HIS 消息接口')).toBe(
+      true,
+    );
   });
 
   it('changes nothing when the same messages are processed again', async () => {
@@ -181,6 +202,9 @@ describe('HL7 v2 listener', () => {
     await t.app.jobs.drain();
     const after = await cdr();
     expect(after).toEqual(before);
+    // Nothing changed, so no change record either.
+    const changes = await get(t.app, `/api/v0.1/collection/changes?sourceId=${sourceId}&size=50`, admin);
+    expect(changes.body.data.total).toBe(5);
     const statuses = await t.app.db.select().from(hl7Messages).where(eq(hl7Messages.sourceId, sourceId));
     expect(statuses.map((m) => m.status)).toEqual(['processed', 'processed', 'processed']);
   });
@@ -200,6 +224,18 @@ describe('HL7 v2 listener', () => {
     expect(vs[0]!.dischargeAt?.toISOString()).toBe('2026-03-10T06:00:00.000Z');
     expect(String(ps[0]!.birthDate)).toContain('1965-03-12');
     expect(ps[0]!.nationalId).toBe('110101196503120018');
+    // The discharge is an update of the visit, with its time before and after.
+    const changes = await get(
+      t.app,
+      `/api/v0.1/collection/changes?sourceId=${sourceId}&table=visits&op=update`,
+      admin,
+    );
+    expect(changes.body.data.items).toHaveLength(1);
+    expect(changes.body.data.items[0].diff).toContainEqual({
+      field: 'dischargeAt',
+      before: null,
+      after: expect.stringContaining('2026-03-10'),
+    });
   });
 
   it('rejects a message the CDR refuses, with its reason in the reader’s language', async () => {
@@ -244,6 +280,27 @@ describe('HL7 v2 listener', () => {
       receivedAt: expect.any(String),
     });
     expect(JSON.stringify(all.body)).not.toContain('张');
+    // The collection report counts the HL7 source's writes and its refused messages.
+    const report = await get(t.app, '/api/v0.1/collection/report?period=month', admin);
+    expect(report.status, JSON.stringify(report.body)).toBe(200);
+    const mine = (
+      report.body.data.rows as Array<{
+        sourceId: number;
+        table: string;
+        inserted: number;
+        updated: number;
+        rejected: number;
+      }>
+    ).filter((r) => r.sourceId === sourceId);
+    const sum = (table: string, k: 'inserted' | 'updated' | 'rejected') =>
+      mine.filter((r) => r.table === table).reduce((n, r) => n + r[k], 0);
+    expect([
+      sum('patients', 'inserted'),
+      sum('visits', 'inserted'),
+      sum('visits', 'updated'),
+      sum('labResults', 'inserted'),
+    ]).toEqual([1, 1, 1, 3]);
+    expect([sum('labResults', 'rejected'), sum('patients', 'rejected')]).toEqual([1, 1]);
   });
 
   it('shows another app none of the messages', async () => {

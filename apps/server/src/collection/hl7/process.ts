@@ -77,7 +77,9 @@ export async function processOne(db: Db, id: number): Promise<keyof ProcessResul
       if (!m) return null;
       try {
         // The CDR writes in a savepoint: a refusal undoes them and keeps the status change.
-        await tx.transaction(async (sp) => apply(sp, m.appId, m.sourceId, planOf(Hl7Message.parse(m.raw))));
+        await tx.transaction(async (sp) =>
+          apply(sp, m.appId, m.sourceId, m.id, planOf(Hl7Message.parse(m.raw))),
+        );
       } catch (e) {
         const refusal =
           e instanceof Refused
@@ -129,13 +131,18 @@ export async function processOne(db: Db, id: number): Promise<keyof ProcessResul
   }
 }
 
-async function apply(tx: Tx, appId: number, sourceId: number, plan: Hl7Plan) {
+async function apply(tx: Tx, appId: number, sourceId: number, messageId: number, plan: Hl7Plan) {
   const source = cdrSourceOf(sourceId);
   const write = async (
     target: 'patients' | 'visits' | 'labResults',
     rows: MappedSourceRow[],
   ): Promise<void> => {
-    const r = await writeBatch(tx, { appId, templateId: 0, source, target, patientBy: 'sourceId' }, rows);
+    // Every row the message inserts or changes gets its change record, naming the message.
+    const r = await writeBatch(
+      tx,
+      { appId, sourceId, messageId, templateId: 0, source, target, patientBy: 'sourceId' },
+      rows,
+    );
     const first = r.refused[0];
     if (first) throw new Refused(first.field, fieldReason(first.field, first.reason));
   };

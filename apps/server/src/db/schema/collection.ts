@@ -170,10 +170,15 @@ export const collectionChanges = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    runId: integer('run_id')
-      .notNull()
-      .references(() => collectionRuns.id, { onDelete: 'cascade' }),
-    /** The template whose rows made the change (its source is the report's). */
+    /** The run whose batch made the change; null for an HL7 message's change (`messageId`). */
+    runId: integer('run_id').references(() => collectionRuns.id, { onDelete: 'cascade' }),
+    /** The HL7 message whose processing made the change. */
+    messageId: bigint('message_id', { mode: 'number' }).references(() => hl7Messages.id, {
+      onDelete: 'set null',
+    }),
+    /** The source the row came from (the report's source). */
+    sourceId: integer('source_id').references(() => collectionSources.id, { onDelete: 'cascade' }),
+    /** The template whose rows made the change (0 for an HL7 message). */
     templateId: integer('template_id').notNull(),
     table: text('table_name').notNull(),
     recordId: bigint('record_id', { mode: 'number' }).notNull(),

@@ -454,9 +454,22 @@ export function ChangeRecords() {
             columns={[
               { title: t('changes.at'), dataIndex: 'at', render: (v: string) => at(v) },
               {
-                title: t('changes.runId'),
-                dataIndex: 'runId',
-                render: (v: number) => <Link to={`/data-lake/collection-detail?runId=${v}`}>#{v}</Link>,
+                title: t('changes.origin'),
+                key: 'origin',
+                render: (_, c) => (
+                  <Space direction="vertical" size={0}>
+                    <Typography.Text>{c.sourceName || '—'}</Typography.Text>
+                    {c.runId !== null ? (
+                      <Link to={`/data-lake/collection-detail?runId=${c.runId}`}>
+                        {t('changes.run', { id: c.runId })}
+                      </Link>
+                    ) : c.messageId !== null ? (
+                      <Typography.Text type="secondary">
+                        {t('changes.message', { id: c.messageId })}
+                      </Typography.Text>
+                    ) : null}
+                  </Space>
+                ),
               },
               { title: t('changes.table'), dataIndex: 'table', render: (v: string) => word('cdrTable', v) },
               {
