@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { get, post, put, signIn, startTestApp, type TestApp } from '../test/help
 import { LIVER_FORM, registerPatients } from './testform.js';
 
 const ODM_XSD = fileURLToPath(new URL('../../../../fixtures/odm/ODM1-3-2.xsd', import.meta.url));
+const REDCAP = fileURLToPath(new URL('../../../../fixtures/redcap/', import.meta.url));
 
 /** Writes the file and validates it with xmllint against the ODM 1.3.2 schema; throws when it does not. */
 async function validated(xml: string): Promise<string> {
@@ -240,5 +241,55 @@ describe('CDISC ODM 1.3.2 export with its audit trail, and its round trip', () =
     // The same form JSON (its title is the FormDef's name: the name of the form exported).
     expect(formC.draft.title).toBe('往返 1');
     expect({ ...formC.draft, title: 'X' }).toEqual({ ...formB.draft, title: 'X' });
+  });
+
+  it('imports a REDCap project XML: branching logic translated, checkboxes whole, the rest listed', async () => {
+    const russian = await readFile(path.join(REDCAP, 'redcapr_russian_project.xml'), 'utf8');
+    const res = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import',
+      {
+        format: 'odm',
+        name: 'REDCap 问卷',
+        content: russian,
+        formOid: 'Form.survey_114_questions_about_counselling_and_testing',
+      },
+      admin,
+    );
+    expect(res.status).toBe(200);
+    const form = (await get(t.app, `/api/v0.1/crf/forms/${res.body.data.form.id}`, admin)).body.data;
+    expect(form.problems).toEqual([]);
+    // 29 branching rules of this instrument, none lost: every one is a show rule.
+    expect(form.draft.showRules).toHaveLength(29);
+    expect(form.draft.showRules).toContainEqual({
+      indicatorName: 'knowresult_q9',
+      condition: 'equals',
+      indicatorVal: '1',
+      selectItems: [expect.any(String)],
+    });
+    expect(res.body.data.unsupported.filter((u: string) => u.includes('branching logic'))).toEqual([]);
+    expect(res.body.data.unsupported).toContain(
+      'survey_114_questions_about_counselling_and_testing_complete: REDCap form status (Incomplete/Unverified/Complete) not imported',
+    );
+    const items = form.draft.pages[0].items;
+    const share = items.find((i: { key: string }) => i.key === 'shareresult_q14');
+    expect(share.type).toBe('checkbox');
+    expect(share.options.length).toBeGreaterThan(4);
+    expect(items.some((i: { key: string }) => i.key.includes('___'))).toBe(false);
+
+    const longitudinal = await readFile(path.join(REDCAP, 'redcapr_longitudinal_project.xml'), 'utf8');
+    const demo = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import',
+      { format: 'odm', name: 'REDCap demographics', content: longitudinal },
+      admin,
+    );
+    expect(demo.status).toBe(200);
+    expect(demo.body.data.unsupported).toContain(
+      'num_children: branching logic "[sex] = "0" and [given_birth] = "1""',
+    );
+    expect(demo.body.data.unsupported).toContain(
+      'bmi: calculation "round(([weight]*10000)/(([height])^(2)),1)"',
+    );
   });
 });

@@ -5,6 +5,7 @@ import { kids, type XNode, attr as xmlAttr, xmlParser, text as xmlText } from '.
 import { refuse } from './errors.js';
 import { CRDP_CONTEXT, readCondition, readMethod, type Term } from './odm-expr.js';
 import { OPS } from './operators.js';
+import { fromRedcapOdm, isRedcapMetadata, redcapRows } from './redcap-odm.js';
 
 // ---------------------------------------------------------------------------------------------
 // CDISC ODM 1.3.2 metadata
@@ -142,6 +143,14 @@ export function fromOdm(xmlText: string, formOid?: string): { form: Form; unsupp
     unsupported.push(
       `other forms in the file were not imported: ${others.map((o) => `${o} (${attr(formDefs.get(o), 'Name') ?? ''})`).join(', ')}`,
     );
+  // A REDCap project XML: its fields as data dictionary rows, through the dictionary import.
+  if (isRedcapMetadata(mdv)) {
+    const { rows } = redcapRows(mdv, formDef);
+    if (rows.length < 2)
+      throw refuse(field, `FormDef "${chosen}" 中没有题目`, `the FormDef "${chosen}" has no items`);
+    const r = fromRedcapOdm(mdv, formDef);
+    return { form: r.form, unsupported: [...unsupported, ...r.unsupported] };
+  }
 
   const used = new Set<string>();
   const keyByRef = new Map<string, string>();

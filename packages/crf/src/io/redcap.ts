@@ -70,6 +70,7 @@ export function fromRedcap(rows: string[][]): { form: Form; unsupported: string[
     const max = r[9] ?? '';
     const logic = r[11] ?? '';
     const required = (r[12] ?? '').trim().toLowerCase() === 'y';
+    const annotation = (r[17] ?? '').trim();
     const key = variable.trim();
     if (!key) continue;
     const list = pages.get(formName) ?? [];
@@ -155,6 +156,8 @@ export function fromRedcap(rows: string[][]): { form: Form; unsupported: string[
         showRules.push(...rules);
       } else unsupported.push(`${key}: branching logic "${logic.trim()}"`);
     }
+    // Action tags (@HIDDEN, @READONLY, @DEFAULT …) and notes have no CRDP counterpart yet: reported, not dropped.
+    if (annotation) unsupported.push(`${key}: field annotation "${annotation}"`);
     list.push(item);
   }
   const form: Form = {
