@@ -203,12 +203,12 @@ async function runTemplate(
     .from(collectionTasks)
     .where(eq(collectionTasks.id, taskId));
   // Without a watermark column every run reads the whole table (unchanged rows are skipped).
-  let after: After = spec.watermarkColumn ? ((taskRow?.w ?? {}) as Watermarks)[String(t.t.id)] : undefined;
+  const after: After = spec.watermarkColumn ? ((taskRow?.w ?? {}) as Watermarks)[String(t.t.id)] : undefined;
   const reader = await readerFor(box, t.source);
   try {
     const pending = await reader.count(spec.table, ks, after);
+    let raw = await reader.read(spec.table, columns, ks, after, batchSize);
     for (;;) {
-      const raw = await reader.read(spec.table, columns, ks, after, batchSize);
       if (!raw.length) break;
       const mapped: MappedSourceRow[] = [];
       const refused: Refusal[] = [];
@@ -222,6 +222,10 @@ async function runTemplate(
         watermark: spec.watermarkColumn ? keyText(last[spec.watermarkColumn]) : null,
         key: keyText(last[spec.keyColumn]),
       };
+      // The source is read one batch ahead while this batch is written (another connection).
+      const ahead = raw.length < batchSize ? null : reader.read(spec.table, columns, ks, next, batchSize);
+      // Awaited below; this keeps a batch that throws from leaving the read's failure unhandled.
+      ahead?.catch(() => undefined);
       const stop = await db.transaction(async (tx) => {
         // Fencing and cancel: this claim must still hold the job, and the run must not be cancelled.
         const [claim] = await tx
@@ -278,9 +282,9 @@ async function runTemplate(
         return false;
       });
       if (stop) return 'cancelled';
-      after = next;
       await onProgress(pending ? Math.min(1, s.read / pending) : 1);
-      if (raw.length < batchSize) break;
+      if (!ahead) break;
+      raw = await ahead;
     }
     return 'done';
   } finally {

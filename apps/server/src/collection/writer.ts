@@ -206,7 +206,9 @@ async function upsertWithChanges(tx: Tx, t: BatchTarget, rows: Array<Record<stri
       return o;
     }),
   );
-  const values = sql`select ${sql.join(keys.map(q), sql`, `)} from jsonb_to_recordset(${payload}::jsonb) as x(${defs})`;
+  // The batch, read once from the payload; the upsert and the lookup of the old rows both use it.
+  const batch = sql`batch as materialized (select * from jsonb_to_recordset(${payload}::jsonb) as x(${defs}))`;
+  const values = sql`select ${sql.join(keys.map(q), sql`, `)} from batch`;
   const set = sql.join(
     changing.map((k) => sql`${q(k)} = excluded.${q(k)}`),
     sql`, `,
@@ -226,10 +228,9 @@ async function upsertWithChanges(tx: Tx, t: BatchTarget, rows: Array<Record<stri
     ),
     sql`, `,
   )}))`;
-  const sourceIds = rows.map((r) => String(r.sourceId));
   if (t.runId === undefined && t.messageId === undefined) {
     const plain = await tx.execute(sql`
-      with up as (
+      with ${batch}, up as (
         insert into ${tname} (${sql.join(keys.map(q), sql`, `)}) ${values}
         on conflict ("app_id", "source", "source_id") do update set ${set} where ${differs}
         returning (xmax = 0) as inserted_now
@@ -238,14 +239,15 @@ async function upsertWithChanges(tx: Tx, t: BatchTarget, rows: Array<Record<stri
     const [c] = (plain as unknown as { rows: Array<{ inserted: number; updated: number }> }).rows;
     return { inserted: Number(c?.inserted ?? 0), updated: Number(c?.updated ?? 0) };
   }
+  // The old rows are found by the unique (app, source, source id) index, one probe per row of the
+  // batch (a list of the keys made the planner scan every row of the source: quadratic in a big load).
   const result = await tx.execute(sql`
-    with old as (
-      select "id", ${sql.join(compared.map(q), sql`, `)} from ${tname}
-       where "app_id" = ${t.appId} and "source" = ${t.source}
-         and "source_id" in (${sql.join(
-           sourceIds.map((s) => sql`${s}`),
-           sql`, `,
-         )})
+    with ${batch}, old as (
+      select o."id", ${sql.join(
+        compared.map((k) => sql`o.${q(k)}`),
+        sql`, `,
+      )} from batch b join ${tname} o
+        on o."app_id" = ${t.appId} and o."source" = ${t.source} and o."source_id" = b."source_id"
     ), up as (
       insert into ${tname} (${sql.join(keys.map(q), sql`, `)}) ${values}
       on conflict ("app_id", "source", "source_id") do update set ${set} where ${differs}
