@@ -86,6 +86,16 @@ export const crfImportBody = z.object({
   formOid: z.string().trim().min(1).max(200).optional(),
 });
 export type CrfImportBody = z.input<typeof crfImportBody>;
+/** Every form of one CDISC ODM study file (or REDCap project XML) at once: a CRDP form per FormDef. */
+export const crfImportStudyBody = z.object({
+  content: z
+    .string()
+    .min(1)
+    .max(6 * 1024 * 1024),
+  /** The category the forms are filed under; default the study's name. */
+  category: category.optional(),
+});
+export type CrfImportStudyBody = z.input<typeof crfImportStudyBody>;
 export const crfExportQuery = z.object({
   format: z.enum(CRF_EXPORT_FORMATS).default('csv'),
   labels: z.enum(['codes', 'names']).default('codes'),
@@ -248,6 +258,14 @@ export const crfImported = z.object({
   unsupported: z.array(z.string()),
 });
 export type CrfImported = z.infer<typeof crfImported>;
+export const crfStudyImported = z.object({
+  study: z.string(),
+  /** One per FormDef with items, in the protocol's order. */
+  forms: z.array(z.object({ formOid: z.string(), form: crfForm, unsupported: z.array(z.string()) })),
+  /** FormDefs left out (no items), one line each. */
+  skipped: z.array(z.string()),
+});
+export type CrfStudyImported = z.infer<typeof crfStudyImported>;
 
 /** A stored file of an upload item: the value the item keeps. */
 export const crfUploaded = z.object({ uploadId: int, name: z.string(), size: int, type: z.string() });

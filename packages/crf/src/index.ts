@@ -52,7 +52,7 @@ export {
 export { cellText, type ExportColumn, exportColumns } from './io/columns.js';
 export { FormImportError } from './io/errors.js';
 export { fromJson } from './io/json.js';
-export { fromOdm, MAX_ODM_CHARS } from './io/odm.js';
+export { fromOdm, fromOdmStudy, MAX_ODM_CHARS } from './io/odm.js';
 export {
   CRDP_ODM_NAMESPACE,
   type OdmChange,

@@ -1,4 +1,4 @@
-import { FormImportError, fromJson, fromOdm, fromRedcap } from '@crdp/crf';
+import { FormImportError, fromJson, fromOdm, fromOdmStudy, fromRedcap } from '@crdp/crf';
 import { readCsv } from '../files/csv.js';
 import { invalid } from './actor.js';
 
@@ -19,5 +19,6 @@ function refused<T>(read: () => T): T {
 }
 
 export const importOdm = (text: string, formOid?: string) => refused(() => fromOdm(text, formOid));
+export const importOdmStudy = (text: string) => refused(() => fromOdmStudy(text));
 export const importRedcap = (text: string) => refused(() => fromRedcap(readCsv(text, 'body.content')));
 export const importJson = (text: string) => refused(() => fromJson(text));

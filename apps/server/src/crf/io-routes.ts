@@ -1,6 +1,16 @@
 import { Readable } from 'node:stream';
 import { fileDownload } from '@crdp/core';
-import { crfExportQuery, crfImportBody, crfImported, crfUploadBody, crfUploaded } from '@crdp/crf';
+import {
+  CRF_CATEGORY_MAX,
+  CRF_FORM_NAME_MAX,
+  crfExportQuery,
+  crfImportBody,
+  crfImported,
+  crfImportStudyBody,
+  crfStudyImported,
+  crfUploadBody,
+  crfUploaded,
+} from '@crdp/crf';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { audit, auditRead } from '../audit/audit.js';
@@ -62,6 +72,54 @@ export async function crfIoRoutes(app: FastifyInstance) {
             })();
       const form = await createForm(app.db, crfActor(req.ctx), { name: b.name, category: '', definition });
       return { form, unsupported };
+    },
+  );
+
+  api.post(
+    '/api/v0.1/crf/forms/import-study',
+    {
+      access: { apiId: 'CrfManagementList.import' },
+      summary:
+        'Create a form from each FormDef of a CDISC ODM 1.3.2 file or REDCap project XML (one study), all or none; each with what it could not translate',
+      body: crfImportStudyBody.refine((b) => b.content.length <= MAX_ODM_CHARS, {
+        path: ['content'],
+        message: schemaMessage(
+          `ODM 文件不能超过 ${MAX_ODM_CHARS / 1024 / 1024} MB`,
+          `an ODM file may be at most ${MAX_ODM_CHARS / 1024 / 1024} MB`,
+        ),
+      }),
+      bodyLimit: 8 * 1024 * 1024,
+      answer: crfStudyImported,
+    },
+    async (req) => {
+      const study = await app.parsing.run({ kind: 'crf.odm.study', text: req.body.content }, 'body.content');
+      // Names and the category as the form screens take them: one line, no control characters.
+      const line = (s: string, max: number) =>
+        Array.from(s.replace(/\s+/g, ' ').trim())
+          .filter((c) => {
+            const n = c.codePointAt(0)!;
+            return n >= 0x20 && !(n >= 0x7f && n <= 0x9f) && !(n >= 0xd800 && n <= 0xdfff);
+          })
+          .slice(0, max)
+          .join('');
+      const category = req.body.category ?? line(study.study, CRF_CATEGORY_MAX);
+      const actor = crfActor(req.ctx);
+      // All forms or none: one transaction.
+      const forms = await app.db.transaction(async (tx) => {
+        const made = [];
+        for (const f of study.forms)
+          made.push({
+            formOid: f.formOid,
+            form: await createForm(tx, actor, {
+              name: line(f.name, CRF_FORM_NAME_MAX) || f.formOid.slice(0, CRF_FORM_NAME_MAX),
+              category,
+              definition: f.form,
+            }),
+            unsupported: f.unsupported,
+          });
+        return made;
+      });
+      return { study: study.study, forms, skipped: study.skipped };
     },
   );
 

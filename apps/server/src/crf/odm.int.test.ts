@@ -292,4 +292,57 @@ describe('CDISC ODM 1.3.2 export with its audit trail, and its round trip', () =
       'bmi: calculation "round(([weight]*10000)/(([height])^(2)),1)"',
     );
   });
+
+  it('imports every form of one study at once, all or none', async () => {
+    const count = async () =>
+      (await get(t.app, '/api/v0.1/crf/forms?page=1&size=100', admin)).body.data.total;
+    const before = await count();
+    const dave = await readFile(
+      fileURLToPath(
+        new URL(
+          '../../../../fixtures/odm/examples/MetaData_Dave_1_3_2_new_2006_01_26_extra_languages.xml',
+          import.meta.url,
+        ),
+      ),
+      'utf8',
+    );
+    const res = await post(t.app, '/api/v0.1/crf/forms/import-study', { content: dave }, admin);
+    expect(res.status).toBe(200);
+    const forms = res.body.data.forms;
+    expect(forms).toHaveLength(7);
+    expect(forms[0].formOid).toBe('F_BASELINE');
+    expect(new Set(forms.map((f: { form: { category: string } }) => f.form.category)).size).toBe(1);
+    expect(forms.find((f: { formOid: string }) => f.formOid === 'F_BASELINE').unsupported).toContain(
+      'I_DIABP: derivation method METH.001 (Test Algorithm 1) not translated',
+    );
+    // None of them names the others as "not imported".
+    for (const f of forms) expect(f.unsupported.join('\n')).not.toContain('other forms in the file');
+    expect(await count()).toBe(before + 7);
+
+    // REDCap: an instrument per form; rules on other instruments listed in the form that has them.
+    const russian = await readFile(path.join(REDCAP, 'redcapr_russian_project.xml'), 'utf8');
+    const ru = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import-study',
+      { content: russian, category: 'REDCap 俄语' },
+      admin,
+    );
+    expect(ru.status).toBe(200);
+    expect(ru.body.data.forms).toHaveLength(14);
+    expect(ru.body.data.forms[0].form.category).toBe('REDCap 俄语');
+    expect(await count()).toBe(before + 21);
+
+    const bad = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import-study',
+      { content: '<ODM><Study/></ODM>' },
+      admin,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.field).toBe('body.content');
+    expect(
+      (await post(t.app, '/api/v0.1/crf/forms/import-study', { content: dave }, researcher)).status,
+    ).toBe(403);
+    expect(await count()).toBe(before + 21);
+  });
 });

@@ -6,6 +6,7 @@ import type { MessageValue } from '../http/errors.js';
 /** What the parse worker can do: every parse of an uploaded file, keyed by kind. */
 export type ParseTask =
   | { kind: 'crf.odm'; text: string; formOid?: string | undefined }
+  | { kind: 'crf.odm.study'; text: string }
   | { kind: 'crf.redcap'; text: string }
   | { kind: 'crf.json'; text: string }
   /** RFC 4180 rows (`files/csv.ts`); an unreadable file is a 400 on `field` naming line and column. */
@@ -16,6 +17,11 @@ export type ParseTask =
 /** The answer of each kind of task. */
 export interface ParseResults {
   'crf.odm': { form: Form; unsupported: string[] };
+  'crf.odm.study': {
+    study: string;
+    forms: { formOid: string; name: string; form: Form; unsupported: string[] }[];
+    skipped: string[];
+  };
   'crf.redcap': { form: Form; unsupported: string[] };
   'crf.json': unknown;
   'csv.rows': string[][];

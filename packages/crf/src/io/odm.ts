@@ -2,7 +2,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { createFunctionRegistry, findFunction } from '../functions.js';
 import type { Form, FormItem, FormPage, Option, ShowRule } from '../types.js';
 import { kids, type XNode, attr as xmlAttr, xmlParser, text as xmlText } from '../xml.js';
-import { refuse } from './errors.js';
+import { FormImportError, refuse } from './errors.js';
 import { CRDP_CONTEXT, readCondition, readMethod, type Term } from './odm-expr.js';
 import { OPS } from './operators.js';
 import { fromRedcapOdm, isRedcapMetadata, redcapRows } from './redcap-odm.js';
@@ -34,13 +34,8 @@ const YES_NO: Option[] = [
   { code: '0', name: '否 No' },
 ];
 
-/**
- * One form of a CDISC ODM 1.3.2 metadata file as a CRDP form: a page per ItemGroupDef, an item
- * per ItemDef (numbers with their decimals, dates, code lists as choices, range checks as
- * bounds, Mandatory as required, units). The form is the FormDef named by `formOid`, else the
- * first in the protocol's order. What has no CRDP counterpart is reported, never guessed.
- */
-export function fromOdm(xmlText: string, formOid?: string): { form: Form; unsupported: string[] } {
+/** A read ODM file: its study, its forms in protocol order, and how to build one of them. */
+function openOdm(xmlText: string) {
   const field = 'content' as const;
   if (xmlText.length > MAX_ODM_CHARS)
     throw refuse(
@@ -128,168 +123,211 @@ export function fromOdm(xmlText: string, formOid?: string): { form: Form; unsupp
       if (formDefs.has(o) && !order.includes(o)) order.push(o);
     }
   for (const o of formDefs.keys()) if (!order.includes(o)) order.push(o);
-  const chosen = formOid ?? order[0]!;
-  const formDef = formDefs.get(chosen);
-  if (!formDef)
-    throw refuse(
-      'formOid',
-      `文件中没有 FormDef "${chosen}"（文件中有：${order.join('、')}）`,
-      `no FormDef "${chosen}" in the file (it has ${order.join(', ')})`,
-    );
+  /** One FormDef as a CRDP form and what it could not translate. */
+  const build = (chosen: string): { form: Form; unsupported: string[] } => {
+    const formDef = formDefs.get(chosen);
+    if (!formDef)
+      throw refuse(
+        'formOid',
+        `文件中没有 FormDef "${chosen}"（文件中有：${order.join('、')}）`,
+        `no FormDef "${chosen}" in the file (it has ${order.join(', ')})`,
+      );
 
-  const unsupported: string[] = [];
-  const others = order.filter((o) => o !== chosen);
-  if (others.length)
-    unsupported.push(
-      `other forms in the file were not imported: ${others.map((o) => `${o} (${attr(formDefs.get(o), 'Name') ?? ''})`).join(', ')}`,
-    );
-  // A REDCap project XML: its fields as data dictionary rows, through the dictionary import.
-  if (isRedcapMetadata(mdv)) {
-    const { rows } = redcapRows(mdv, formDef);
-    if (rows.length < 2)
-      throw refuse(field, `FormDef "${chosen}" 中没有题目`, `the FormDef "${chosen}" has no items`);
-    const r = fromRedcapOdm(mdv, formDef);
-    return { form: r.form, unsupported: [...unsupported, ...r.unsupported] };
-  }
-
-  const used = new Set<string>();
-  const keyByRef = new Map<string, string>();
-  const keyOf = (oid: string) => {
-    // Our own export writes OID "I.<key>": that key comes back unchanged.
-    const base =
-      (/^I\.[A-Za-z_]/.test(oid) ? oid.slice(2) : oid)
-        .replace(/[^A-Za-z0-9_]/g, '_')
-        .replace(/^(\d)/, 'I_$1') || 'item';
-    let key = base;
-    for (let n = 2; used.has(key); n++) key = `${base}_${n}`;
-    used.add(key);
-    if (!keyByRef.has(oid)) keyByRef.set(oid, key);
-    const name = attr(itemDefs.get(oid), 'Name');
-    if (name && !keyByRef.has(name)) keyByRef.set(name, key);
-    return key;
-  };
-  const exceptions: Array<{ oid: string; key: string; cond: string; page?: boolean }> = [];
-  const derived: Array<{ oid: string; item: FormItem; method: string }> = [];
-  const aliasOf = (node: XNode | undefined, context: string) =>
-    kids(node, 'Alias').find((a) => attr(a, 'Context') === context)?.['@_Name'] as string | undefined;
-  const pageKeys = new Set<string>();
-
-  const pages: FormPage[] = [];
-  for (const gref of kids(formDef, 'ItemGroupRef').sort(byOrder)) {
-    const goid = attr(gref, 'ItemGroupOID') ?? '';
-    const group = groupDefs.get(goid);
-    if (!group) {
-      unsupported.push(`${goid}: ItemGroupRef to an ItemGroupDef that is not defined`);
-      continue;
+    const unsupported: string[] = [];
+    // A REDCap project XML: its fields as data dictionary rows, through the dictionary import.
+    if (isRedcapMetadata(mdv)) {
+      const { rows } = redcapRows(mdv, formDef);
+      if (rows.length < 2)
+        throw refuse(field, `FormDef "${chosen}" 中没有题目`, `the FormDef "${chosen}" has no items`);
+      const r = fromRedcapOdm(mdv, formDef);
+      return { form: r.form, unsupported: r.unsupported };
     }
-    if (attr(group, 'Repeating') === 'Yes')
-      unsupported.push(`${goid}: repeating item group imported as a single page (no repeats)`);
-    const items: FormItem[] = [];
-    for (const iref of kids(group, 'ItemRef').sort(byOrder)) {
-      const ioid = attr(iref, 'ItemOID') ?? '';
-      const def = itemDefs.get(ioid);
-      if (!def) {
-        unsupported.push(`${ioid}: ItemRef to an ItemDef that is not defined`);
+
+    const used = new Set<string>();
+    const keyByRef = new Map<string, string>();
+    const keyOf = (oid: string) => {
+      // Our own export writes OID "I.<key>": that key comes back unchanged.
+      const base =
+        (/^I\.[A-Za-z_]/.test(oid) ? oid.slice(2) : oid)
+          .replace(/[^A-Za-z0-9_]/g, '_')
+          .replace(/^(\d)/, 'I_$1') || 'item';
+      let key = base;
+      for (let n = 2; used.has(key); n++) key = `${base}_${n}`;
+      used.add(key);
+      if (!keyByRef.has(oid)) keyByRef.set(oid, key);
+      const name = attr(itemDefs.get(oid), 'Name');
+      if (name && !keyByRef.has(name)) keyByRef.set(name, key);
+      return key;
+    };
+    const exceptions: Array<{ oid: string; key: string; cond: string; page?: boolean }> = [];
+    const derived: Array<{ oid: string; item: FormItem; method: string }> = [];
+    const aliasOf = (node: XNode | undefined, context: string) =>
+      kids(node, 'Alias').find((a) => attr(a, 'Context') === context)?.['@_Name'] as string | undefined;
+    const pageKeys = new Set<string>();
+
+    const pages: FormPage[] = [];
+    for (const gref of kids(formDef, 'ItemGroupRef').sort(byOrder)) {
+      const goid = attr(gref, 'ItemGroupOID') ?? '';
+      const group = groupDefs.get(goid);
+      if (!group) {
+        unsupported.push(`${goid}: ItemGroupRef to an ItemGroupDef that is not defined`);
         continue;
       }
-      const item = odmItem(def, keyOf(ioid), ioid, codeLists, units, unsupported);
-      if (attr(iref, 'Mandatory') === 'Yes') item.isRequired = 1;
-      const cond = attr(iref, 'CollectionExceptionConditionOID');
-      if (cond) exceptions.push({ oid: ioid, key: item.key, cond });
-      const method = attr(iref, 'MethodOID');
-      if (method) derived.push({ oid: ioid, item, method });
-      items.push(item);
-    }
-    // CRDP's own export names the page's key (Alias crdp:key); else page_<n>.
-    const own = aliasOf(group, 'crdp:key');
-    const key =
-      own && /^[\w.-]+$/.test(own) && !pageKeys.has(own) && !used.has(own) ? own : `page_${pages.length + 1}`;
-    pageKeys.add(key);
-    const pageCond = attr(gref, 'CollectionExceptionConditionOID');
-    if (pageCond) exceptions.push({ oid: goid, key, cond: pageCond, page: true });
-    const name = attr(group, 'Name') || goid;
-    // A group's description (often the instructions of a questionnaire) opens the page as a paragraph.
-    const description = translated(kid(group, 'Description'));
-    if (description && description !== name)
-      items.unshift({ key: `${key}_intro`, type: 'paragraph', title: description });
-    pages.push({ key, title: name, items });
-  }
-  if (!pages.some((p) => p.items?.some((i) => i.type !== 'paragraph')))
-    throw refuse(field, `FormDef "${chosen}" 中没有题目`, `the FormDef "${chosen}" has no items`);
-
-  // A collection exception hides an item (or a page) while its condition holds: show rules with
-  // the opposite test. Rules with the same test are one rule naming each target.
-  const showRules: ShowRule[] = [];
-  const ruleOf = new Map<string, ShowRule>();
-  const booleans = new Set(
-    pages
-      .flatMap((p) => (p.items ?? []) as FormItem[])
-      .filter((i) => i.options === YES_NO)
-      .map((i) => i.key),
-  );
-  const hidden = new Set<string>();
-  for (const x of exceptions) {
-    const expr = text(kid(conditions.get(x.cond), 'FormalExpression'));
-    const terms = exceptionTerms(expr, keyByRef, booleans);
-    if (!terms) {
-      unsupported.push(
-        `${x.oid}: collection exception condition ${x.cond}${expression(conditions.get(x.cond))} not translated into a show rule`,
-      );
-      continue;
-    }
-    const field = x.page ? 'selectPanel' : 'selectItems';
-    for (const t of terms) {
-      const id = `${t.ref}\u0000${t.condition}\u0000${JSON.stringify(t.value)}\u0000${field}`;
-      const rule = ruleOf.get(id);
-      if (rule) (rule[field] as string[]).push(x.key);
-      else {
-        const made: ShowRule = {
-          indicatorName: t.ref,
-          condition: t.condition,
-          indicatorVal: t.value,
-          [field]: [x.key],
-        };
-        ruleOf.set(id, made);
-        showRules.push(made);
+      if (attr(group, 'Repeating') === 'Yes')
+        unsupported.push(`${goid}: repeating item group imported as a single page (no repeats)`);
+      const items: FormItem[] = [];
+      for (const iref of kids(group, 'ItemRef').sort(byOrder)) {
+        const ioid = attr(iref, 'ItemOID') ?? '';
+        const def = itemDefs.get(ioid);
+        if (!def) {
+          unsupported.push(`${ioid}: ItemRef to an ItemDef that is not defined`);
+          continue;
+        }
+        const item = odmItem(def, keyOf(ioid), ioid, codeLists, units, unsupported);
+        if (attr(iref, 'Mandatory') === 'Yes') item.isRequired = 1;
+        const cond = attr(iref, 'CollectionExceptionConditionOID');
+        if (cond) exceptions.push({ oid: ioid, key: item.key, cond });
+        const method = attr(iref, 'MethodOID');
+        if (method) derived.push({ oid: ioid, item, method });
+        items.push(item);
       }
+      // CRDP's own export names the page's key (Alias crdp:key); else page_<n>.
+      const own = aliasOf(group, 'crdp:key');
+      const key =
+        own && /^[\w.-]+$/.test(own) && !pageKeys.has(own) && !used.has(own)
+          ? own
+          : `page_${pages.length + 1}`;
+      pageKeys.add(key);
+      const pageCond = attr(gref, 'CollectionExceptionConditionOID');
+      if (pageCond) exceptions.push({ oid: goid, key, cond: pageCond, page: true });
+      const name = attr(group, 'Name') || goid;
+      // A group's description (often the instructions of a questionnaire) opens the page as a paragraph.
+      const description = translated(kid(group, 'Description'));
+      if (description && description !== name)
+        items.unshift({ key: `${key}_intro`, type: 'paragraph', title: description });
+      pages.push({ key, title: name, items });
     }
-    if (!x.page) hidden.add(x.key);
-  }
-  for (const p of pages) for (const i of p.items ?? []) if (hidden.has((i as FormItem).key)) i.isHide = 1;
+    if (!pages.some((p) => p.items?.some((i) => i.type !== 'paragraph')))
+      throw refuse(field, `FormDef "${chosen}" 中没有题目`, `the FormDef "${chosen}" has no items`);
 
-  // A derivation method in CRDP's grammar (a function of the calculation registry on items of
-  // this form) becomes the item's calculation; any other is reported.
-  const registry = createFunctionRegistry();
-  for (const d of derived) {
-    const def = methods.get(d.method);
-    const exprs = kids(def, 'FormalExpression');
-    const own = exprs.find((e) => attr(e, 'Context') === CRDP_CONTEXT) ?? exprs[0];
-    const call = own ? readMethod(text(own)) : null;
-    const ref = (r: string | undefined) => (r === undefined ? undefined : keyByRef.get(r));
-    const fields = call?.fields.map((f) => keyByRef.get(f));
-    if (
-      !call ||
-      !findFunction(registry, call.func) ||
-      fields?.some((f) => !f) ||
-      (call.x !== undefined && !ref(call.x)) ||
-      (call.y !== undefined && !ref(call.y))
-    ) {
-      unsupported.push(`${d.oid}: derivation method ${d.method}${expression(def)} not translated`);
-      continue;
+    // A collection exception hides an item (or a page) while its condition holds: show rules with
+    // the opposite test. Rules with the same test are one rule naming each target.
+    const showRules: ShowRule[] = [];
+    const ruleOf = new Map<string, ShowRule>();
+    const booleans = new Set(
+      pages
+        .flatMap((p) => (p.items ?? []) as FormItem[])
+        .filter((i) => i.options === YES_NO)
+        .map((i) => i.key),
+    );
+    const hidden = new Set<string>();
+    for (const x of exceptions) {
+      const expr = text(kid(conditions.get(x.cond), 'FormalExpression'));
+      const terms = exceptionTerms(expr, keyByRef, booleans);
+      if (!terms) {
+        unsupported.push(
+          `${x.oid}: collection exception condition ${x.cond}${expression(conditions.get(x.cond))} not translated into a show rule`,
+        );
+        continue;
+      }
+      const field = x.page ? 'selectPanel' : 'selectItems';
+      for (const t of terms) {
+        const id = `${t.ref}\u0000${t.condition}\u0000${JSON.stringify(t.value)}\u0000${field}`;
+        const rule = ruleOf.get(id);
+        if (rule) (rule[field] as string[]).push(x.key);
+        else {
+          const made: ShowRule = {
+            indicatorName: t.ref,
+            condition: t.condition,
+            indicatorVal: t.value,
+            [field]: [x.key],
+          };
+          ruleOf.set(id, made);
+          showRules.push(made);
+        }
+      }
+      if (!x.page) hidden.add(x.key);
     }
-    const calc: NonNullable<FormItem['fxTopicData']> = { func: call.func };
-    if (fields?.length) calc.fields = fields as string[];
-    if (call.x !== undefined || call.y !== undefined) {
-      calc.xyValue = {};
-      if (call.x !== undefined) calc.xyValue.x = ref(call.x)!;
-      if (call.y !== undefined) calc.xyValue.y = ref(call.y)!;
+    for (const p of pages) for (const i of p.items ?? []) if (hidden.has((i as FormItem).key)) i.isHide = 1;
+
+    // A derivation method in CRDP's grammar (a function of the calculation registry on items of
+    // this form) becomes the item's calculation; any other is reported.
+    const registry = createFunctionRegistry();
+    for (const d of derived) {
+      const def = methods.get(d.method);
+      const exprs = kids(def, 'FormalExpression');
+      const own = exprs.find((e) => attr(e, 'Context') === CRDP_CONTEXT) ?? exprs[0];
+      const call = own ? readMethod(text(own)) : null;
+      const ref = (r: string | undefined) => (r === undefined ? undefined : keyByRef.get(r));
+      const fields = call?.fields.map((f) => keyByRef.get(f));
+      if (
+        !call ||
+        !findFunction(registry, call.func) ||
+        fields?.some((f) => !f) ||
+        (call.x !== undefined && !ref(call.x)) ||
+        (call.y !== undefined && !ref(call.y))
+      ) {
+        unsupported.push(`${d.oid}: derivation method ${d.method}${expression(def)} not translated`);
+        continue;
+      }
+      const calc: NonNullable<FormItem['fxTopicData']> = { func: call.func };
+      if (fields?.length) calc.fields = fields as string[];
+      if (call.x !== undefined || call.y !== undefined) {
+        calc.xyValue = {};
+        if (call.x !== undefined) calc.xyValue.x = ref(call.x)!;
+        if (call.y !== undefined) calc.xyValue.y = ref(call.y)!;
+      }
+      if (call.compare !== undefined) calc.compare = call.compare;
+      d.item.fxTopicData = calc;
     }
-    if (call.compare !== undefined) calc.compare = call.compare;
-    d.item.fxTopicData = calc;
-  }
-  const form: Form = { title: attr(formDef, 'Name') ?? chosen, pages };
-  if (showRules.length) form.showRules = showRules;
+    const form: Form = { title: attr(formDef, 'Name') ?? chosen, pages };
+    if (showRules.length) form.showRules = showRules;
+    return { form, unsupported };
+  };
+  const studyName = text(kid(kid(study, 'GlobalVariables'), 'StudyName')) || attr(study, 'OID') || '';
+  return { studyName, order, formDefs, build };
+}
+
+/**
+ * One form of a CDISC ODM 1.3.2 metadata file as a CRDP form: a page per ItemGroupDef, an item
+ * per ItemDef (numbers with their decimals, dates, code lists as choices, range checks as
+ * bounds, Mandatory as required, units). The form is the FormDef named by `formOid`, else the
+ * first in the protocol's order. What has no CRDP counterpart is reported, never guessed.
+ */
+export function fromOdm(xmlText: string, formOid?: string): { form: Form; unsupported: string[] } {
+  const odm = openOdm(xmlText);
+  const chosen = formOid ?? odm.order[0]!;
+  const { form, unsupported } = odm.build(chosen);
+  const others = odm.order.filter((o) => o !== chosen);
+  if (others.length)
+    unsupported.unshift(
+      `other forms in the file were not imported: ${others.map((o) => `${o} (${attr(odm.formDefs.get(o), 'Name') ?? ''})`).join(', ')}`,
+    );
   return { form, unsupported };
+}
+
+/**
+ * Every form of the file at once (one study): a form per FormDef in protocol order, each with its
+ * report; a FormDef without items is left out and named in `skipped`. At least one form or a refusal.
+ */
+export function fromOdmStudy(xmlText: string): {
+  study: string;
+  forms: { formOid: string; name: string; form: Form; unsupported: string[] }[];
+  skipped: string[];
+} {
+  const odm = openOdm(xmlText);
+  const forms: { formOid: string; name: string; form: Form; unsupported: string[] }[] = [];
+  const skipped: string[] = [];
+  for (const formOid of odm.order)
+    try {
+      const name = attr(odm.formDefs.get(formOid), 'Name') || formOid;
+      forms.push({ formOid, name, ...odm.build(formOid) });
+    } catch (e) {
+      if (!(e instanceof FormImportError)) throw e;
+      skipped.push(`${formOid}: ${e.en}`);
+    }
+  if (!forms.length) throw refuse('content', '文件中没有含题目的表单', 'no form of the file has items');
+  return { study: odm.studyName, forms, skipped };
 }
 
 const NEGATE: Record<string, string> = {

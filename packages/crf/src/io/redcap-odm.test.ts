@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeForm } from '../analyze.js';
 import { formItems } from '../walk.js';
 import { kids, xmlParser } from '../xml.js';
-import { fromOdm } from './odm.js';
+import { fromOdm, fromOdmStudy } from './odm.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../../fixtures/redcap/${name}`, import.meta.url), 'utf8');
@@ -134,5 +134,24 @@ describe('REDCap project XML (ODM 1.3.1 with redcap: attributes)', () => {
     const { unsupported } = fromOdm(fixture('redcapr_file_repo_project.xml'));
     expect(unsupported).toContain('date: field annotation "@TODAY"');
     expect(unsupported).toContain('form_1_timestamp: REDCap system field, not a field of the instrument');
+  });
+
+  it('reads every instrument of a project at once, a form each', () => {
+    const { study, forms, skipped } = fromOdmStudy(fixture('redcapr_longitudinal_project.xml'));
+    expect(study).toBe('REDCapR: longitudinal');
+    expect(forms.map((f) => f.formOid)).toEqual([
+      'Form.demographics',
+      'Form.contact_info',
+      'Form.baseline_data',
+      'Form.patient_morale_questionnaire',
+      'Form.visit_lab_data',
+      'Form.visit_blood_workup',
+      'Form.visit_observed_behavior',
+      'Form.completion_data',
+      'Form.completion_project_questionnaire',
+    ]);
+    expect(skipped).toEqual([]);
+    expect(forms[2]!.unsupported).toContain('bmi2: calculation "round(([weight2]*10000)/(([height2])^(2)),1)"');
+    for (const f of forms) expect(f.unsupported.some((u) => u.startsWith('other forms'))).toBe(false);
   });
 });
