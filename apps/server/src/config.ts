@@ -50,6 +50,8 @@ const envSchema = z.object({
   /** Starts the HL7 v2 listeners of enabled HL7 sources (off in tests that start their own). */
   HL7_LISTEN: flag.default(true),
   HL7_HOST: z.string().min(1).default('0.0.0.0'),
+  /** The folder CSV and FHIR collection sources read from (each source names a folder inside it). */
+  COLLECTION_FILES_ROOT: z.string().min(1).optional(),
 });
 
 /** A 32-byte key written in base64 or hex, or undefined. */
@@ -86,6 +88,8 @@ export interface Config {
   collectionSecretKey: Buffer | undefined;
   hl7Listen: boolean;
   hl7Host: string;
+  /** CSV and FHIR sources read folders inside this one only (default `<DATA_DIR>/collection-files`). */
+  collectionFilesRoot: string;
 }
 
 export class ConfigError extends Error {}
@@ -132,5 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     collectionSecretKey: e.COLLECTION_SECRET_KEY ? keyBytes(e.COLLECTION_SECRET_KEY) : undefined,
     hl7Listen: e.HL7_LISTEN,
     hl7Host: e.HL7_HOST,
+    collectionFilesRoot: path.resolve(e.COLLECTION_FILES_ROOT ?? path.join(e.DATA_DIR, 'collection-files')),
   };
 }

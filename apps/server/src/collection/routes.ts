@@ -57,6 +57,7 @@ import {
   listSources,
   listTemplates,
   probeSource,
+  type SourceAccess,
   sourceOf,
   sourcesOf,
   templateOf,
@@ -95,7 +96,8 @@ const P = '/api/v0.1/collection';
  */
 export async function collectionRoutes(app: FastifyInstance) {
   const box = new SecretBox(app.config.collectionSecretKey, app.config.dataDir);
-  app.jobs.handle(COLLECTION_JOB_KIND, collectionJob(box));
+  const access: SourceAccess = { box, filesRoot: app.config.collectionFilesRoot };
+  app.jobs.handle(COLLECTION_JOB_KIND, collectionJob(access));
   app.scheduleKinds.register({
     kind: COLLECTION_JOB_KIND,
     label: bilingual('数据采集任务', 'Data collection run'),
@@ -168,7 +170,7 @@ export async function collectionRoutes(app: FastifyInstance) {
       summary: 'Connect to the source and list its tables and columns',
       answer: collectionSourceProbe,
     },
-    (req) => probeSource(db, box, signedIn(req.ctx).appId, req.params.id),
+    (req) => probeSource(db, access, signedIn(req.ctx).appId, req.params.id),
   );
 
   // ---------------------------------------------------------------- templates
@@ -245,7 +247,14 @@ export async function collectionRoutes(app: FastifyInstance) {
       answer: collectionSample,
     },
     (req) =>
-      sampleRows(db, box, signedIn(req.ctx).appId, req.params.id, req.query.limit, canSeeIdentity(req.ctx)),
+      sampleRows(
+        db,
+        access,
+        signedIn(req.ctx).appId,
+        req.params.id,
+        req.query.limit,
+        canSeeIdentity(req.ctx),
+      ),
   );
   api.post(
     `${P}/templates/:id/unit-test`,
@@ -259,7 +268,7 @@ export async function collectionRoutes(app: FastifyInstance) {
     (req) =>
       unitTest(
         db,
-        box,
+        access,
         signedIn(req.ctx).appId,
         req.params.id,
         req.body,
@@ -316,7 +325,7 @@ export async function collectionRoutes(app: FastifyInstance) {
     (req) =>
       taskTest(
         db,
-        box,
+        access,
         signedIn(req.ctx).appId,
         req.params.id,
         req.body.limit,

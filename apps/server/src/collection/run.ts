@@ -25,8 +25,7 @@ import {
 import { bilingual } from '../http/errors.js';
 import type { JobContext } from '../jobs/runner.js';
 import { type After, sourceFailure } from './connectors.js';
-import type { SecretBox } from './secrets.js';
-import { readerFor, templatesFor } from './sources.js';
+import { readerFor, type SourceAccess, templatesFor } from './sources.js';
 import { jsonSafe, type MappedSourceRow, type Refusal, storeRefusals, writeBatch } from './writer.js';
 
 export const COLLECTION_JOB_KIND = 'collection.run';
@@ -107,7 +106,7 @@ interface TemplateStats {
  * Each transaction checks first that this claim of the job is still the current one and that
  * the run was not cancelled.
  */
-export function collectionJob(box: SecretBox) {
+export function collectionJob(access: SourceAccess) {
   return async ({ db, job, progress }: JobContext) => {
     const params = job.params as { taskId: number; runId?: number };
     const [task] = await db
@@ -146,8 +145,16 @@ export function collectionJob(box: SecretBox) {
       });
       let done = 0;
       for (const t of templates) {
-        const outcome = await runTemplate(db, box, job, task.id, runId, t, task.batchSize, stats, async (f) =>
-          progress(Math.floor(((done + f) / templates.length) * 100)),
+        const outcome = await runTemplate(
+          db,
+          access,
+          job,
+          task.id,
+          runId,
+          t,
+          task.batchSize,
+          stats,
+          async (f) => progress(Math.floor(((done + f) / templates.length) * 100)),
         );
         done++;
         if (outcome === 'cancelled') return { runId, cancelled: true };
@@ -182,7 +189,7 @@ function reasonOf(e: unknown) {
 
 async function runTemplate(
   db: Db,
-  box: SecretBox,
+  access: SourceAccess,
   job: JobContext['job'],
   taskId: number,
   runId: number,
@@ -204,7 +211,7 @@ async function runTemplate(
     .where(eq(collectionTasks.id, taskId));
   // Without a watermark column every run reads the whole table (unchanged rows are skipped).
   const after: After = spec.watermarkColumn ? ((taskRow?.w ?? {}) as Watermarks)[String(t.t.id)] : undefined;
-  const reader = await readerFor(box, t.source);
+  const reader = await readerFor(access, t.source);
   try {
     const pending = await reader.count(spec.table, ks, after);
     let raw = await reader.read(spec.table, columns, ks, after, batchSize);

@@ -24,6 +24,7 @@ import { isUniqueViolation } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, invalidField, notFound } from '../http/errors.js';
 import { openReader, type SourceReader } from './connectors.js';
+import { FileReader } from './files.js';
 import type { SecretBox } from './secrets.js';
 
 type SourceRow = typeof collectionSources.$inferSelect;
@@ -174,19 +175,25 @@ export async function deleteSource(ctx: SignedIn, id: number) {
 
 /** Connects with the stored settings and lists the source's tables and columns. */
 /** A reader on a database source with its stored settings and password. */
-export async function readerFor(
-  box: SecretBox,
-  source: typeof collectionSources.$inferSelect,
-): Promise<SourceReader> {
-  return openReader(
-    source.kind as never,
-    collectionSourceConfig.parse(source.config),
-    await box.open(source.secret),
-  );
+/** What opening a source needs: the key of its password, and the folder file sources live under. */
+export interface SourceAccess {
+  box: SecretBox;
+  /** COLLECTION_FILES_ROOT: a CSV or FHIR source's folder is a path inside it. */
+  filesRoot: string;
 }
 
-export async function probeSource(db: Db, box: SecretBox, appId: number, id: number) {
-  const reader = await readerFor(box, await sourceOf(db, appId, id));
+export async function readerFor(
+  access: SourceAccess,
+  source: typeof collectionSources.$inferSelect,
+): Promise<SourceReader> {
+  const config = collectionSourceConfig.parse(source.config);
+  if (source.kind === 'csv' || source.kind === 'fhir')
+    return FileReader.open(source.kind, access.filesRoot, config.folder);
+  return openReader(source.kind as never, config, await access.box.open(source.secret));
+}
+
+export async function probeSource(db: Db, access: SourceAccess, appId: number, id: number) {
+  const reader = await readerFor(access, await sourceOf(db, appId, id));
   try {
     return { ok: true as const, version: reader.version, tables: await reader.probe() };
   } finally {

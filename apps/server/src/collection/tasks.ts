@@ -41,8 +41,7 @@ import { AppError, type Bilingual, bilingual, invalidField, notFound } from '../
 import { enqueueJob } from '../jobs/runner.js';
 import { maskDiff, maskSourceRow, maskValues } from './identity.js';
 import { COLLECTION_JOB_KIND, cdrSourceOf, dryRun } from './run.js';
-import type { SecretBox } from './secrets.js';
-import { readerFor, templateOf, templatesFor } from './sources.js';
+import { readerFor, type SourceAccess, templateOf, templatesFor } from './sources.js';
 import { jsonSafe } from './writer.js';
 
 type TaskRow = typeof collectionTasks.$inferSelect;
@@ -459,7 +458,7 @@ const rejectView = (
 /** The first rows of a template's source table (选择测试 picks from them). */
 export async function sampleRows(
   db: Db,
-  box: SecretBox,
+  access: SourceAccess,
   appId: number,
   id: number,
   limit: number,
@@ -467,7 +466,7 @@ export async function sampleRows(
 ) {
   const { t, source } = await templateOf(db, appId, id);
   const spec = collectionTemplateSpec.parse(t.spec);
-  const reader = await readerFor(box, source);
+  const reader = await readerFor(access, source);
   try {
     const columns = columnsOf(spec);
     const rows = await reader.read(
@@ -490,7 +489,7 @@ export async function sampleRows(
 /** 单元测试: a template (or an edited mapping) over some rows, without writing. */
 export async function unitTest(
   db: Db,
-  box: SecretBox,
+  access: SourceAccess,
   appId: number,
   id: number,
   body: z.output<typeof collectionUnitTestBody>,
@@ -499,7 +498,7 @@ export async function unitTest(
 ): Promise<CollectionUnitTest> {
   const { t, source } = await templateOf(db, appId, id);
   const spec = body.spec ?? collectionTemplateSpec.parse(t.spec);
-  const reader = await readerFor(box, source);
+  const reader = await readerFor(access, source);
   try {
     const columns = columnsOf(spec);
     const raw = body.keys?.length
@@ -519,7 +518,7 @@ export async function unitTest(
 /** 任务测试: every template of a task over the rows after its watermark (at most `limit` each), without writing. */
 export async function taskTest(
   db: Db,
-  box: SecretBox,
+  access: SourceAccess,
   appId: number,
   id: number,
   limit: number,
@@ -532,7 +531,7 @@ export async function taskTest(
   const out: CollectionTaskTest['templates'] = [];
   for (const { t, source } of ts) {
     const spec = collectionTemplateSpec.parse(t.spec);
-    const reader = await readerFor(box, source);
+    const reader = await readerFor(access, source);
     try {
       const ks = { watermark: spec.watermarkColumn, key: spec.keyColumn };
       const after = spec.watermarkColumn ? w[String(t.id)] : undefined;

@@ -28,6 +28,7 @@ export async function startTestApp(
   const config: Config = {
     ...loadConfig({}),
     dataDir,
+    collectionFilesRoot: path.join(dataDir, 'collection-files'),
     demoData: true,
     // Accounts only: the demo hospital's content (seed/hospital) only where a test asks for it.
     demoPatients: 0,

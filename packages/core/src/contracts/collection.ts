@@ -10,7 +10,10 @@ import { page, pageQueryFields, patchOf, timestamp, timestampOrNull } from './co
  * apps/server/src/collection (README there); web: apps/web/src/pages/data-lake/collection/.
  */
 
-export const COLLECTION_SOURCE_KINDS = ['postgresql', 'mysql', 'hl7'] as const;
+/** Databases read by query, an HL7 listener, and folders of CSV files or FHIR R4 bundles on the server. */
+export const COLLECTION_SOURCE_KINDS = ['postgresql', 'mysql', 'hl7', 'csv', 'fhir'] as const;
+/** Sources whose rows come from files in a folder under the server's COLLECTION_FILES_ROOT. */
+export const FILE_SOURCE_KINDS = ['csv', 'fhir'] as const;
 export type CollectionSourceKind = (typeof COLLECTION_SOURCE_KINDS)[number];
 /** The CDR tables a template may write. */
 export const COLLECTION_TARGETS = ['patients', ...CDR_CHILD_KINDS] as const;
@@ -64,6 +67,16 @@ export const collectionSourceConfig = z.object({
   ssl: z.boolean().default(false),
   /** HL7: the TCP port the listener takes (0: none). */
   listenPort: z.number().int().min(0).max(65_535).default(0),
+  /** CSV, FHIR: the folder inside the server's COLLECTION_FILES_ROOT (a relative path, no '..'). */
+  folder: z
+    .string()
+    .max(200)
+    .regex(
+      /^(?!.*(^|\/)\.\.?(\/|$))[\p{L}\p{N}_\-./ ]*$/u,
+      'a folder path inside the collection files folder: no "..", no leading "/"',
+    )
+    .refine((v) => !v.startsWith('/'), 'a relative path: no leading "/"')
+    .default(''),
 });
 export type CollectionSourceConfig = z.infer<typeof collectionSourceConfig>;
 
@@ -77,7 +90,10 @@ export const collectionSourceCreate = z
     enabled: z.boolean().default(true),
   })
   .superRefine((s, ctx) => {
-    if (s.kind !== 'hl7') {
+    if (s.kind === 'csv' || s.kind === 'fhir') {
+      if (!s.config.folder)
+        ctx.addIssue({ code: 'custom', path: ['config', 'folder'], message: 'must not be blank' });
+    } else if (s.kind !== 'hl7') {
       if (!s.config.host)
         ctx.addIssue({ code: 'custom', path: ['config', 'host'], message: 'must not be blank' });
       if (!s.config.database)

@@ -7,6 +7,8 @@ export const COLLECTION_SOURCE_KIND_LABELS = {
   postgresql: both('PostgreSQL 数据库', 'PostgreSQL database'),
   mysql: both('MySQL / MariaDB 数据库', 'MySQL / MariaDB database'),
   hl7: both('HL7 v2 消息（MLLP）', 'HL7 v2 messages (MLLP)'),
+  csv: both('CSV 文件夹', 'Folder of CSV files'),
+  fhir: both('FHIR R4 资源包文件夹', 'Folder of FHIR R4 bundles'),
 } as const satisfies Record<string, LabelText>;
 
 export const COLLECTION_TRANSFORM_LABELS = {

@@ -189,9 +189,9 @@ describe('HL7 v2 listener', () => {
       'visits:insert',
     ]);
     const ids = new Set(statuses.map((m) => m.id));
-    expect(items.every((c) => c.runId === null && ids.has(c.messageId) && c.sourceName === 'HIS 消息接口')).toBe(
-      true,
-    );
+    expect(
+      items.every((c) => c.runId === null && ids.has(c.messageId) && c.sourceName === 'HIS 消息接口'),
+    ).toBe(true);
   });
 
   it('changes nothing when the same messages are processed again', async () => {
