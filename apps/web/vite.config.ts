@@ -65,5 +65,14 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
+    rolldownOptions: {
+      output: {
+        // Everything the entry imports statically (React, the router, the HTTP client, antd's core,
+        // the texts) is needed by every page, the login page included: one file instead of ~20
+        // small ones (fewer requests, better Brotli). Pages and the signed-in shell stay lazy and
+        // are split by use, so the login page downloads no page's code.
+        codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] },
+      },
+    },
   },
 });

@@ -1,12 +1,18 @@
-import { App as AntApp, Button, Result } from 'antd';
-import { useEffect, useState } from 'react';
+import { App as AntApp } from 'antd';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import type { BootOutcome } from './app/boot';
 import { useSite } from './app/queries';
 import { createAppRouter } from './app/router';
 import { ColorWeak } from './shell/ColorWeak';
-import { HandoffConfirm } from './shell/HandoffConfirm';
+
+// Shown only when the address brought a hand-off code or a free-access key: loaded then, so the
+// login page's first download does not carry them (antd Result and Modal with their parts).
+const BootFailed = lazy(() => import('./shell/BootFailed'));
+const HandoffConfirm = lazy(() =>
+  import('./shell/HandoffConfirm').then((m) => ({ default: m.HandoffConfirm })),
+);
 
 export function App({ boot }: { boot: BootOutcome }) {
   const { t } = useTranslation();
@@ -23,23 +29,20 @@ export function App({ boot }: { boot: BootOutcome }) {
   }, [notice, message]);
   if (boot.kind === 'failed') {
     return (
-      <Result
-        status="warning"
-        title={t(boot.what === 'handoff' ? 'handoff.failed' : 'login.freeAccessFailed')}
-        subTitle={boot.message}
-        extra={
-          <Button type="primary" href="/user/login">
-            {t('login.toLogin')}
-          </Button>
-        }
-      />
+      <Suspense fallback={null}>
+        <BootFailed what={boot.what} message={boot.message} />
+      </Suspense>
     );
   }
   return (
     <>
       <ColorWeak />
       <RouterProvider router={router} />
-      {boot.kind === 'ask' && <HandoffConfirm code={boot.code} current={boot.current} next={boot.next} />}
+      {boot.kind === 'ask' && (
+        <Suspense fallback={null}>
+          <HandoffConfirm code={boot.code} current={boot.current} next={boot.next} />
+        </Suspense>
+      )}
     </>
   );
 }

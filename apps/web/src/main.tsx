@@ -7,9 +7,12 @@ import { bootFromAddress } from './app/boot';
 import { currentLocale } from './app/i18n';
 import { Providers } from './app/providers';
 import { getSession } from './app/session';
+import { reloadOnMissingChunks } from './app/upgrade';
 import './styles.css';
 
 configureClient({ getToken: () => getSession().token, getLanguage: currentLocale });
+// A tab left open across an upgrade loads the new version when it asks for a chunk that is gone.
+reloadOnMissingChunks();
 
 const root = createRoot(document.getElementById('root')!);
 // The address is read before the router starts, so the first guarded page already sees the

@@ -43,6 +43,17 @@ export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_SLOWDOWN_BASE_MS = 30_000;
 export const LOGIN_SLOWDOWN_MAX_MS = 15 * 60_000;
 export const LOGIN_FAILURE_MEMORY_MS = 15 * 60_000;
+/** Longest user name a sign-in accepts (user names themselves are at most 64, see admin). */
+export const LOGIN_USER_NAME_MAX = 100;
+/** Longest password a sign-in accepts (the policy allows at most 32 code points). */
+export const LOGIN_PASSWORD_MAX = 200;
+/** The address parameter that carries a hand-off code (its name is the spec's). */
+export const HANDOFF_PARAM = 'SessionKey';
+/**
+ * Free-access links carry their key in the fragment (`#key=…`), which the browser never sends to
+ * a server or proxy, so the key stays out of every request line and log.
+ */
+export const FREE_KEY_PARAM = 'key';
 
 export const GENDER_CODES = { 0: 'unknown', 1: 'male', 2: 'female', 3: 'other' } as const;
 export type GenderCode = keyof typeof GENDER_CODES;

@@ -63,5 +63,42 @@ describe('serving the web app', () => {
       expect(res.headers['content-encoding'], url).toBe('br');
       expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(html);
     }
+    // index.html by gzip and plain too, still checked on every use.
+    const gz = await get('/user/login', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(html);
+    expect(gz.headers['cache-control']).toBe('no-cache');
+    const plain = await get('/user/login');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(html);
+    expect(plain.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers an asset of an older build with 404, not with index.html', async () => {
+    // A browser still running the previous index.html asks for a chunk that the upgrade removed:
+    // it must fail as a missing script (the app then reloads), never get HTML as JavaScript.
+    for (const encoding of ['br, gzip', 'gzip', undefined]) {
+      const res = await get('/assets/Workplace-0ld0Hash.js', encoding);
+      expect(res.statusCode, encoding).toBe(404);
+      expect(res.headers['content-type'], encoding).not.toContain('text/html');
+      expect(res.headers['content-encoding'], encoding).toBeUndefined();
+      expect(res.body, encoding).not.toContain('<title>CRDP</title>');
+      expect(String(res.headers['cache-control'] ?? ''), encoding).not.toContain('immutable');
+    }
+    const css = await get('/assets/index-0ld0Hash.css', 'br');
+    expect(css.statusCode).toBe(404);
+    expect(css.body).not.toContain('<title>CRDP</title>');
+  });
+
+  it('keeps API answers out of every cache, whatever the browser accepts', async () => {
+    for (const encoding of ['br, gzip', 'gzip', undefined]) {
+      const ok = await get('/api/v0.1/site', encoding);
+      expect(ok.statusCode, encoding).toBe(200);
+      expect(ok.headers['cache-control'], encoding).toBe('no-store');
+      const missing = await get('/api/v0.1/no-such-route', encoding);
+      expect(missing.statusCode, encoding).toBe(404);
+      expect(missing.headers['cache-control'], encoding).toBe('no-store');
+      expect(missing.headers['content-type'], encoding).toContain('application/json');
+    }
   });
 });

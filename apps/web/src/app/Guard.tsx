@@ -9,6 +9,8 @@ import { BasicLayout } from '../shell/BasicLayout';
 import { FreeLayout } from '../shell/FreeLayout';
 import { type Access, firstLeaf, menuTree, NO_ACCESS, resolvePath } from './access';
 import { endSession, loadAccess, loginAddress, provisionalAccess } from './auth-flow';
+// Before any page: dayjs in the reader's language (not part of the login page's download).
+import './dates';
 import { PageLoading } from './PageLoading';
 import { PAGES } from './pages';
 import { useSession } from './session';

@@ -7,7 +7,7 @@ import {
 } from '@crdp/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { getCurrentUser, getProductMenusVersioned, setCurrentApp } from '../api/auth';
-import { type Access, buildAccess, NO_ACCESS } from './access';
+import { type Access, buildAccess, NO_ACCESS } from './grants';
 import { keepMenus, readKeptMenus } from './menu-cache';
 import { clearSession, getSession, updateSession } from './session';
 

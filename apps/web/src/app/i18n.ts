@@ -1,19 +1,10 @@
 import type { Locale } from '@crdp/core';
 import { DEFAULT_LOCALE } from '@crdp/core';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/en';
-import updateLocale from 'dayjs/plugin/updateLocale';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { enUS } from './locales/en-US';
 import { zhCN } from './locales/zh-CN';
 import { readStored, STORED, writeStored } from './storage';
-
-dayjs.extend(updateLocale);
-// Weeks start on Sunday in both languages (spec 000 section 9); dayjs' zh-cn starts on Monday.
-dayjs.updateLocale('zh-cn', { weekStart: 0 });
-dayjs.updateLocale('en', { weekStart: 0 });
 
 export const LANGUAGES: Array<{ value: Locale; label: string }> = [
   { value: 'zh-CN', label: '简体中文' },
@@ -30,14 +21,13 @@ void i18next.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
 });
-dayjs.locale(initial === 'zh-CN' ? 'zh-cn' : 'en');
+// dayjs follows the language in ./dates.ts, loaded with the signed-in shell.
 document.documentElement.lang = initial;
 
 export const currentLocale = (): Locale => (i18next.language === 'en-US' ? 'en-US' : 'zh-CN');
 
 export async function changeLanguage(locale: Locale) {
   writeStored(STORED.language, locale);
-  dayjs.locale(locale === 'zh-CN' ? 'zh-cn' : 'en');
   document.documentElement.lang = locale;
   await i18next.changeLanguage(locale);
 }

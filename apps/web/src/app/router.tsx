@@ -4,7 +4,7 @@ import { cancelPageRequests } from '../api/client';
 import { ApiBridge } from '../shell/ApiBridge';
 import { BlankLayout } from '../shell/BlankLayout';
 import { UserLayout } from '../shell/UserLayout';
-import { menuRoot } from './access';
+import { menuRoot } from './grants';
 import { PageLoading } from './PageLoading';
 import { useSession } from './session';
 

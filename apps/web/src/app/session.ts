@@ -1,6 +1,6 @@
 import type { AppSummary, CurrentUser } from '@crdp/core';
 import { useSyncExternalStore } from 'react';
-import type { Access } from './access';
+import type { Access } from './grants';
 import { keepMenus } from './menu-cache';
 import { clearStored, readStored, STORED, writeStored } from './storage';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FREE_KEY_PARAM, HANDOFF_PARAM, LOGIN_PASSWORD_MAX, LOGIN_USER_NAME_MAX } from '../constants.js';
 import { timestamp } from './common.js';
 
 /**
@@ -39,10 +40,9 @@ export const noParams = z.array(z.unknown()).max(1);
 // ---------------------------------------------------------------------------------------------
 // Signing in
 
-/** Longest user name a sign-in accepts (user names themselves are at most 64, see admin). */
-export const LOGIN_USER_NAME_MAX = 100;
-/** Longest password a sign-in accepts (the policy allows at most 32 code points). */
-export const LOGIN_PASSWORD_MAX = 200;
+// LOGIN_USER_NAME_MAX and LOGIN_PASSWORD_MAX live in constants.ts, like HANDOFF_PARAM and
+// FREE_KEY_PARAM: the login page and the start-up read them without pulling zod and these schemas
+// into the first download.
 
 /** `Login` params[0] and the body of `POST /api/v0.1/login`. */
 export const loginInput = z.object({
@@ -160,8 +160,7 @@ export const productMenusParams = z.tuple([looseId]).or(z.tuple([]));
 // signed-in session asks for a code for itself; the page that receives it may peek at whose code
 // it is (without using it) and exchanges it by a POST for a new session of the same user and app.
 
-/** The address parameter that carries a hand-off code (its name is the spec's). */
-export const HANDOFF_PARAM = 'SessionKey';
+// HANDOFF_PARAM (the address parameter that carries a hand-off code) is in constants.ts.
 /** A hand-off code is valid this long after it was made, and only once. */
 export const HANDOFF_TTL_MS = 60_000;
 /** Hand-off peeks and exchanges per client address per minute. */
@@ -209,11 +208,7 @@ export function handoffPath(code: string): string {
 // ---------------------------------------------------------------------------------------------
 // Free-access links (spec 000 §2: the CRF-only set and the terminology view open without login)
 
-/**
- * Free-access links carry their key in the fragment (`#key=…`), which the browser never sends to
- * a server or proxy, so the key stays out of every request line and log.
- */
-export const FREE_KEY_PARAM = 'key';
+// FREE_KEY_PARAM (`#key=…`) is in constants.ts.
 
 export function freeAccessPath(scopeKind: 'crf' | 'term', objectId: string | null, key: string): string {
   const fragment = `#${FREE_KEY_PARAM}=${encodeURIComponent(key)}`;

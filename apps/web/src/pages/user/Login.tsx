@@ -1,7 +1,7 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { type AppSummary, LOGIN_PASSWORD_MAX, LOGIN_USER_NAME_MAX, type LoginResult } from '@crdp/core';
-import { Alert, Button, Form, Input, Modal, Radio, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, Button, Form, Input, Space } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { login, setCurrentApp } from '../../api/auth';
@@ -9,6 +9,9 @@ import { RequestError } from '../../api/client';
 import { refusalText } from '../../api/errors';
 import { afterLoginAddress, productApps, startSession } from '../../app/auth-flow';
 import { useSite } from '../../app/queries';
+
+// Needed only by a person in several apps, after the sign-in: not part of the page's first download.
+const ChooseApp = lazy(() => import('./ChooseApp'));
 
 /** Sign-in with user name and password; app choice when the person belongs to several apps. */
 export default function LoginPage() {
@@ -65,13 +68,11 @@ export default function LoginPage() {
       <div style={{ textAlign: 'center', marginBottom: 32 }}>
         <Space align="center" size={12}>
           <img src={site.loginLogo || '/logo.svg'} alt="" style={{ height: 44 }} />
-          <Typography.Title level={2} style={{ margin: 0 }}>
-            {site.loginTitle || t('app.name')}
-          </Typography.Title>
+          {/* Plain heading and text (styles.css): antd Typography would bring its copy, edit and
+              ellipsis machinery for two static lines. */}
+          <h2 className="crdp-login-title">{site.loginTitle || t('app.name')}</h2>
         </Space>
-        <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
-          {t('login.tab')}
-        </Typography.Paragraph>
+        <p className="crdp-login-subtitle">{t('login.tab')}</p>
       </div>
       <Form<{ UserName: string; Password: string }>
         size="large"
@@ -117,32 +118,21 @@ export default function LoginPage() {
           {t('login.submit')}
         </Button>
       </Form>
-      <Modal
-        title={t('login.chooseApp')}
-        open={!!choice}
-        onOk={chooseApp}
-        confirmLoading={switching}
-        okText={t('common.ok')}
-        cancelText={t('common.cancel')}
-        onCancel={() => {
-          setChoice(null);
-          finish();
-        }}
-      >
-        <Typography.Paragraph type="secondary">{t('login.chooseAppHint')}</Typography.Paragraph>
-        <Radio.Group
-          value={choice?.selected}
-          onChange={(e) => choice && setChoice({ ...choice, selected: e.target.value })}
-        >
-          <Space direction="vertical">
-            {choice?.apps.map((a) => (
-              <Radio key={a.AppId} value={a.AppId}>
-                {a.AppName || a.AppShortName}
-              </Radio>
-            ))}
-          </Space>
-        </Radio.Group>
-      </Modal>
+      {choice && (
+        <Suspense fallback={null}>
+          <ChooseApp
+            apps={choice.apps}
+            selected={choice.selected}
+            onSelect={(selected) => setChoice({ ...choice, selected })}
+            onOk={chooseApp}
+            busy={switching}
+            onCancel={() => {
+              setChoice(null);
+              finish();
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }
