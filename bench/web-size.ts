@@ -102,6 +102,17 @@ const port = await new Promise<number>((resolve) => {
 });
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'crdp-bench-web-'));
 const server = await startServer({ DATA_DIR: dataDir }, port);
+// startServer gives up waiting after a minute; on a loaded machine the first start takes longer.
+for (let i = 0; i < 600; i++) {
+  if (
+    await fetch(`${server.url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  await new Promise((r) => setTimeout(r, 500));
+}
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   args: [
@@ -143,8 +154,8 @@ try {
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: 40,
-    downloadThroughput: (10 * 1024 * 1024) / 8,
-    uploadThroughput: (10 * 1024 * 1024) / 8,
+    downloadThroughput: 10_000_000 / 8,
+    uploadThroughput: 10_000_000 / 8,
   });
   // The JSON answers the workbench reads, kept to weigh compressing dynamic answers below.
   const answers: Promise<Buffer | null>[] = [];
@@ -154,13 +165,17 @@ try {
   });
   const started = Date.now();
   await page.goto(`${server.url}/dashboard/workplace`);
+  // Network idle alone can come early on a busy machine (no request while the code still runs):
+  // wait for the workbench's greeting first.
+  await page.getByTestId('greeting').waitFor({ timeout: 120_000 });
+  const drawn = Date.now() - started;
   await page.waitForLoadState('networkidle');
   const loaded = Date.now() - started;
   const fcp = await page.evaluate(
     () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
   );
   console.log(
-    `workbench, 10 Mbit/s 40 ms RTT, no cache: first contentful paint ${fcp.toFixed(0)} ms, network idle after ${loaded} ms (goal: first paint < 1500 ms; recorded, not asserted)`,
+    `workbench, 10 Mbit/s 40 ms RTT, no cache: first contentful paint ${fcp.toFixed(0)} ms, workbench drawn after ${drawn} ms, network idle after ${loaded} ms (goal: first paint < 1500 ms; recorded, not asserted)`,
   );
   await context.close();
 
@@ -175,7 +190,7 @@ try {
     for (let i = 0; i < 20; i++) for (const x of bodies) out += fn(x).length;
     const ms = Number(process.hrtime.bigint() - t0) / 1e6 / 20;
     out /= 20;
-    const savedMs = (((raw - out) * 8) / (10 * 1024 * 1024)) * 1000;
+    const savedMs = (((raw - out) * 8) / 10_000_000) * 1000;
     console.log(
       `  ${name}: ${kib(out)} (${((out / raw) * 100).toFixed(0)}%), ${ms.toFixed(2)} ms CPU for all, ${((ms / bodies.length) * 1000).toFixed(0)} µs per answer; saves ${savedMs.toFixed(0)} ms at 10 Mbit/s`,
     );
