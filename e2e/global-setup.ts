@@ -51,6 +51,7 @@ export default async function globalSetup(config: FullConfig) {
   if (process.env.E2E_SERVER_URL && process.env.E2E_DATA_DIR) {
     process.env.E2E_BASE_URL = process.env.E2E_SERVER_URL;
     process.env.E2E_ACCOUNTS = JSON.stringify(readAccounts(process.env.E2E_DATA_DIR));
+    process.env.E2E_COLLECTION_FILES = path.join(process.env.E2E_DATA_DIR, 'collection-files');
     return async () => {};
   }
   const built =
@@ -125,6 +126,8 @@ export default async function globalSetup(config: FullConfig) {
   await waitReady(base, server, () => output);
   process.env.E2E_BASE_URL = base;
   process.env.E2E_ACCOUNTS = JSON.stringify(readAccounts(dataDir));
+  // The folder CSV and FHIR collection sources read (the server's default COLLECTION_FILES_ROOT).
+  process.env.E2E_COLLECTION_FILES = path.join(dataDir, 'collection-files');
   process.env.E2E_CENTERS = JSON.stringify(centers);
 
   return async () => {

@@ -9,6 +9,7 @@ import {
   type CollectionTarget,
   type CollectionTemplate,
   type CollectionTransform,
+  FILE_SOURCE_KINDS,
 } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -45,6 +46,9 @@ import { saveOrShow } from '../../../components/form/server-errors';
 import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
 
+/** CSV and FHIR sources read a folder on the server instead of a database. */
+const isFileKind = (k: unknown) => (FILE_SOURCE_KINDS as readonly unknown[]).includes(k);
+
 const MENU = 'DataLakeTaskConfig';
 type Probe = CollectionSourceProbe['tables'];
 
@@ -80,6 +84,7 @@ function Sources() {
       user: v.user ?? '',
       ssl: !!v.ssl,
       listenPort: v.listenPort ?? 0,
+      folder: v.folder?.trim() ?? '',
     };
     const saved = await saveOrShow(message, () =>
       existing
@@ -135,14 +140,18 @@ function Sources() {
               render: (_, s) =>
                 s.kind === 'hl7'
                   ? `:${s.config.listenPort}`
-                  : `${s.config.host}:${s.config.port || '—'} / ${s.config.database}`,
+                  : isFileKind(s.kind)
+                    ? t('config.folderShown', { folder: s.config.folder })
+                    : `${s.config.host}:${s.config.port || '—'} / ${s.config.database}`,
             },
             { title: t('config.user'), key: 'user', render: (_, s) => s.config.user || '—' },
             {
               title: t('config.password'),
               key: 'pw',
               render: (_, s) =>
-                s.hasPassword ? (
+                s.kind === 'hl7' || isFileKind(s.kind) ? (
+                  '—'
+                ) : s.hasPassword ? (
                   <Tag color="green">{t('config.passwordStored')}</Tag>
                 ) : (
                   <Tag>{t('config.passwordNone')}</Tag>
@@ -256,7 +265,19 @@ function Sources() {
           </Form.Item>
           <Form.Item noStyle dependencies={['kind']}>
             {({ getFieldValue }) =>
-              getFieldValue('kind') === 'hl7' ? (
+              isFileKind(getFieldValue('kind')) ? (
+                <Form.Item
+                  name="folder"
+                  label={t('config.folder')}
+                  extra={t(getFieldValue('kind') === 'csv' ? 'config.folderCsv' : 'config.folderFhir')}
+                  rules={[
+                    { required: true, whitespace: true, message: t('common.required') },
+                    { pattern: /^(?!\/)(?!.*(^|\/)\.\.?(\/|$)).*$/, message: t('config.folderInside') },
+                  ]}
+                >
+                  <Input style={{ width: 320 }} placeholder="his-export/2026" />
+                </Form.Item>
+              ) : getFieldValue('kind') === 'hl7' ? (
                 <Form.Item
                   name="listenPort"
                   label={t('config.listenPort')}

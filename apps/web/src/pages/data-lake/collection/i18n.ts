@@ -44,6 +44,12 @@ const zhCN = {
     passwordNone: '未设置',
     ssl: '要求 TLS',
     listenPort: '监听端口',
+    folder: '文件夹',
+    folderShown: '文件夹：{{folder}}',
+    folderCsv: '服务器采集文件目录（COLLECTION_FILES_ROOT）中的文件夹；每个 .csv 文件是一张表，首行是列名',
+    folderFhir:
+      '服务器采集文件目录（COLLECTION_FILES_ROOT）中的文件夹；其中的 FHIR R4 资源包（.json、.ndjson）按资源类型成表',
+    folderInside: '请填写采集文件目录中的相对路径，不能以 / 开头，也不能含 ..',
     probe: '测试连接',
     probeOk: '连接成功：{{version}}，共 {{count}} 张表',
     tables: '源表',
@@ -235,6 +241,13 @@ const enUS: typeof zhCN = {
     passwordNone: 'None',
     ssl: 'Require TLS',
     listenPort: 'Listening port',
+    folder: 'Folder',
+    folderShown: 'Folder: {{folder}}',
+    folderCsv:
+      "A folder inside the server's collection files folder (COLLECTION_FILES_ROOT); each .csv file is a table, its first row the column names",
+    folderFhir:
+      "A folder inside the server's collection files folder (COLLECTION_FILES_ROOT); its FHIR R4 bundles (.json, .ndjson) become one table per resource type",
+    folderInside: 'A path inside the collection files folder: no leading / and no ..',
     probe: 'Test connection',
     probeOk: 'Connected: {{version}}, {{count}} tables',
     tables: 'Source tables',
