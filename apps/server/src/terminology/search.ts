@@ -8,9 +8,11 @@ import { rowsOf } from '../db/rows.js';
  * Concept search in Chinese by word, pinyin initials and code prefix. Each way of matching is one
  * branch that an index answers (btree text_pattern_ops for the exact and prefix matches of code,
  * name, synonym and pinyin; the pg_trgm GIN indexes for a word inside a name or synonym), capped
- * at `limit` rows; the branches are joined and each concept keeps its best match. Ranking:
- * exact code > code prefix > exact name > name prefix > name contains > pinyin initials, then
- * the shorter code (code matches) or the shorter name (name matches), then the code.
+ * at the shortest `limit` of its first 200 index matches. Levels run in ranking order and stop
+ * once `limit` concepts are found, so a common word never pays for the lower levels; each concept
+ * keeps its best match. Ranking: exact code > code prefix > exact name > name prefix > name
+ * contains > pinyin initials, then the shorter code (code matches) or the shorter name or
+ * synonym (the others), then the code.
  */
 
 export interface ConceptSearch {
@@ -37,6 +39,7 @@ interface Row {
   local: boolean;
   rank: number;
   synonym: string | null;
+  len: number;
 }
 
 /** Standard codes and this app's local codes, not retired, in `system` when one is named. */
@@ -47,6 +50,9 @@ function visible(alias: string, appId: number, system: string | undefined): SQL 
   }`;
 }
 
+/** How many index-ordered matches a branch looks at before it picks its shortest: bounds the work of a common word. */
+const CANDIDATES = 200;
+
 export async function searchConcepts(db: Db, appId: number, s: ConceptSearch): Promise<ConceptHit[]> {
   const q = s.q.trim().normalize('NFKC');
   if (!q) return [];
@@ -56,67 +62,86 @@ export async function searchConcepts(db: Db, appId: number, s: ConceptSearch): P
   const upperPrefix = `${escapeLike(upper)}%`;
   const contains = `%${escapeLike(q)}%`;
   const c = visible('c', appId, s.system);
-  const branches: SQL[] = [];
-  const concepts = (rank: number, where: SQL, order: SQL) =>
-    sql`(select c.concept_id, ${rank}::int as rank, null::text as synonym from terminology_concepts c
-      where ${c} and ${where} order by ${order} limit ${limit})`;
+  const columns = sql`c.concept_id, c.system_key, c.code, c.display_zh, c.display_en, c.parent_code, c.level,
+    c.retired, c.pinyin, c.local`;
+  // A branch: the first CANDIDATES matches the index gives, the shortest `limit` of them.
+  // `capped` false for a word inside a name: with a LIMIT the planner scans the table hoping for
+  // early matches; without one it takes the trigram index when the word is selective.
+  const concepts = (rank: number, where: SQL, length: SQL, capped = true) =>
+    sql`(select * from (select ${columns}, ${rank}::int as rank, null::text as synonym, ${length} as len
+      from terminology_concepts c where ${c} and ${where}${capped ? sql` limit ${CANDIDATES}` : sql``}) x
+      order by len, code limit ${limit})`;
   // Synonyms take their concept's visibility: the join checks the concept.
-  const synonyms = (rank: number, where: SQL) =>
-    sql`(select c.concept_id, ${rank}::int as rank, t.term as synonym
+  const synonyms = (rank: number, where: SQL, capped = true) =>
+    sql`(select * from (select ${columns}, ${rank}::int as rank, t.term as synonym, length(t.term) as len
       from terminology_synonyms t join terminology_concepts c on c.concept_id = t.concept_id
-      where ${c} and ${where} order by length(t.term), c.code limit ${limit})`;
-  const codeLike = /^[A-Za-z0-9][A-Za-z0-9.\-_+/*]*$/.test(q);
-  if (codeLike) {
-    branches.push(concepts(RANK.codeExact, sql`c.code in (${q}, ${upper})`, sql`c.code`));
-    branches.push(
+      where ${c} and ${where}${capped ? sql` limit ${CANDIDATES}` : sql``}) x order by len, code limit ${limit})`;
+  const levels: SQL[][] = [];
+  if (/^[A-Za-z0-9][A-Za-z0-9.\-_+/*]*$/.test(q)) {
+    levels.push([concepts(RANK.codeExact, sql`c.code in (${q}, ${upper})`, sql`length(c.code)`)]);
+    levels.push([
       concepts(
         RANK.codePrefix,
         sql`(c.code like ${prefix} or c.code like ${upperPrefix})`,
-        sql`length(c.code), c.code`,
+        sql`length(c.code)`,
       ),
-    );
+    ]);
   }
-  branches.push(concepts(RANK.nameExact, sql`c.display_zh = ${q}`, sql`c.code`));
-  branches.push(synonyms(RANK.nameExact, sql`t.term = ${q}`));
-  branches.push(
-    concepts(RANK.namePrefix, sql`c.display_zh like ${prefix}`, sql`length(c.display_zh), c.code`),
-  );
-  branches.push(synonyms(RANK.namePrefix, sql`t.term like ${prefix}`));
-  branches.push(
-    concepts(RANK.nameContains, sql`c.display_zh like ${contains}`, sql`length(c.display_zh), c.code`),
-  );
-  branches.push(synonyms(RANK.nameContains, sql`t.term like ${contains}`));
+  levels.push([
+    concepts(RANK.nameExact, sql`c.display_zh = ${q}`, sql`length(c.code)`),
+    synonyms(RANK.nameExact, sql`t.term = ${q}`),
+  ]);
+  levels.push([
+    concepts(RANK.namePrefix, sql`c.display_zh like ${prefix}`, sql`length(c.display_zh)`),
+    synonyms(RANK.namePrefix, sql`t.term like ${prefix}`),
+  ]);
+  // One or two letters or digits inside a name: no trigram to look up and rarely meant (code
+  // prefix and pinyin initials answer them); a Chinese word of any length is looked for.
+  if (!/^[A-Za-z0-9]{1,2}$/.test(q))
+    levels.push([
+      concepts(RANK.nameContains, sql`c.display_zh like ${contains}`, sql`length(c.display_zh)`, false),
+      synonyms(RANK.nameContains, sql`t.term like ${contains}`, false),
+    ]);
   if (/^[A-Za-z]+$/.test(q)) {
     const initials = `${escapeLike(q.toLowerCase())}%`;
-    branches.push(concepts(RANK.pinyin, sql`c.pinyin like ${initials}`, sql`length(c.pinyin), c.code`));
-    branches.push(synonyms(RANK.pinyin, sql`t.pinyin like ${initials}`));
+    levels.push([
+      concepts(RANK.pinyin, sql`c.pinyin like ${initials}`, sql`length(c.pinyin)`),
+      synonyms(RANK.pinyin, sql`t.pinyin like ${initials}`),
+    ]);
   }
-  const res = await db.execute(sql`
-    with hits as (${sql.join(branches, sql` union all `)}),
-    best as (
-      select distinct on (concept_id) concept_id, rank, synonym from hits
-      order by concept_id, rank, synonym nulls first)
-    select c.concept_id, c.system_key, c.code, c.display_zh, c.display_en, c.parent_code, c.level,
-      c.retired, c.pinyin, c.local, b.rank, b.synonym
-    from best b join terminology_concepts c on c.concept_id = b.concept_id
-    order by b.rank,
-      case when b.rank <= ${RANK.codePrefix} then length(c.code) else length(coalesce(b.synonym, c.display_zh)) end,
-      c.code, c.system_key
-    limit ${limit}`);
-  return rowsOf<Row>(res).map((r) => ({
-    conceptId: Number(r.concept_id),
-    systemKey: r.system_key,
-    code: r.code,
-    displayZh: r.display_zh,
-    displayEn: r.display_en,
-    parentCode: r.parent_code,
-    level: Number(r.level),
-    retired: r.retired,
-    pinyin: r.pinyin,
-    local: r.local,
-    match: CONCEPT_MATCH_KINDS[Number(r.rank)]!,
-    matchedSynonym: r.synonym,
-  }));
+  // Levels in ranking order; once `limit` concepts are found, a lower level cannot enter the answer.
+  const best = new Map<number, Row>();
+  for (const level of levels) {
+    const res = await db.execute(sql.join(level, sql` union all `));
+    const rows = rowsOf<Row>(res).sort(
+      (a, b) => Number(a.len) - Number(b.len) || (a.synonym === null ? 0 : 1) - (b.synonym === null ? 0 : 1),
+    );
+    for (const r of rows) if (!best.has(Number(r.concept_id))) best.set(Number(r.concept_id), r);
+    if (best.size >= limit) break;
+  }
+  return [...best.values()]
+    .sort(
+      (a, b) =>
+        Number(a.rank) - Number(b.rank) ||
+        Number(a.len) - Number(b.len) ||
+        (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) ||
+        (a.system_key < b.system_key ? -1 : 1),
+    )
+    .slice(0, limit)
+    .map((r) => ({
+      conceptId: Number(r.concept_id),
+      systemKey: r.system_key,
+      code: r.code,
+      displayZh: r.display_zh,
+      displayEn: r.display_en,
+      parentCode: r.parent_code,
+      level: Number(r.level),
+      retired: r.retired,
+      pinyin: r.pinyin,
+      local: r.local,
+      match: CONCEPT_MATCH_KINDS[Number(r.rank)]!,
+      matchedSynonym: r.synonym,
+    }));
 }
 
 /**

@@ -118,6 +118,20 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   OmopActiveMappingTask: lazy(() => import('../pages/omop/Tasks')),
   DataCleanHepatopathyPoc: lazy(() => import('../pages/data-clean/PocPatients')),
   DataCleanHepatopathyPocList: lazy(() => import('../pages/data-clean/PocRecord')),
+  DataCleanDiseaseNewCode: lazy(() =>
+    import('../pages/terminology/NewCode').then((m) => ({ default: m.DiseaseNewCode })),
+  ),
+  DataCleanSurgeryNewCode: lazy(() =>
+    import('../pages/terminology/NewCode').then((m) => ({ default: m.SurgeryNewCode })),
+  ),
+  DataCleanInspectionNewCode: lazy(() =>
+    import('../pages/terminology/NewCode').then((m) => ({ default: m.InspectionNewCode })),
+  ),
+  DataCleanDrugNewCode: lazy(() =>
+    import('../pages/terminology/NewCode').then((m) => ({ default: m.DrugNewCode })),
+  ),
+  viewCG: lazy(() => import('../pages/terminology/Browser')),
+  termCG: lazy(() => import('../pages/terminology/Browser')),
   TaskProjectManagement: lazy(() => import('../pages/task-scheduling/JobList')),
   TaskSchedulingList: lazy(() => import('../pages/task-scheduling/ScheduleList')),
 };

@@ -24,6 +24,7 @@ import {
   REPORT_PARAM_TYPE_LABELS,
   VISIT_KIND_LABELS,
 } from './reports.js';
+import { CONCEPT_MATCH_LABELS, TERMINOLOGY_DOMAIN_LABELS } from './terminology.js';
 import type { LabelText } from './types.js';
 
 const both = (zh: string, en: string): LabelText => ({ 'zh-CN': zh, 'en-US': en });
@@ -155,6 +156,8 @@ export const LABEL_FAMILIES = {
   collectionChangeOp: COLLECTION_CHANGE_OP_LABELS,
   collectionTrigger: COLLECTION_TRIGGER_LABELS,
   hl7MessageStatus: HL7_MESSAGE_STATUS_LABELS,
+  terminologyDomain: TERMINOLOGY_DOMAIN_LABELS,
+  conceptMatch: CONCEPT_MATCH_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -192,4 +195,6 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   collectionChangeOp: both('变更', 'Change'),
   collectionTrigger: both('触发方式', 'Trigger'),
   hl7MessageStatus: both('消息状态', 'Message status'),
+  terminologyDomain: both('术语领域', 'Terminology domain'),
+  conceptMatch: both('匹配方式', 'Match'),
 };
