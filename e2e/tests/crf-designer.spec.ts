@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { account, apiLogin, expect, restCall, runId, screenshot, signIn, test } from '../fixtures';
@@ -176,7 +177,7 @@ test('the CRF list imports one form of a CDISC ODM file and reports what it coul
   await dialog.locator('input[type=file]').setInputFiles(DAVE);
   // The file's forms are listed; the first is chosen and names the new form.
   await expect(dialog.locator('input#name')).toHaveValue('Baseline Visit Form');
-  await expect(dialog.getByText('文件中有 7 张表单，每次导入一张')).toBeVisible();
+  await expect(dialog.getByText('文件中有 7 张表单：导入其中一张，或选“全部表单”一次导入')).toBeVisible();
   await dialog.locator('.ant-select:has(#import-odm-form)').click();
   await page.locator('.ant-select-dropdown:visible').getByText('Laboratory (F_LAB)').click();
   const name = `ODM 实验室 ${runId()}`;
@@ -187,4 +188,58 @@ test('the CRF list imports one form of a CDISC ODM file and reports what it coul
   await expect(report).toContainText('I_LB_RBC: soft range check LE 6.5 enforced as a hard bound');
   await report.getByRole('button', { name: /知道了|确\s*定|OK/ }).click();
   await expect(page.getByRole('cell', { name }).first()).toBeVisible();
+});
+
+test('the CRF list imports every form of an ODM file at once, and exports ODM with or without its audit trail', async ({
+  page,
+}) => {
+  // Seven forms in one request, then a publish and a download: long on a loaded machine.
+  test.slow();
+  await signIn(page, account('admin'));
+  await expect(page).toHaveURL(/\/dashboard\/workplace/);
+  await page.goto('/crf-management/crfManagement');
+  await page
+    .getByRole('button', { name: '导 入' })
+    .or(page.getByRole('button', { name: '导入' }))
+    .click();
+  const dialog = page.getByRole('dialog', { name: '导入表单' });
+  await dialog.locator('input[type=file]').setInputFiles(DAVE);
+  await expect(dialog.locator('input#name')).toHaveValue('Baseline Visit Form');
+  await dialog.locator('.ant-select:has(#import-odm-form)').click();
+  await page.locator('.ant-select-item-option', { hasText: '全部表单（7 张' }).click();
+  await screenshot(page, 'crf-import-odm-all');
+  const answer = page.waitForResponse((r) => r.url().includes('/crf/forms/import-study'));
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  const imported = (await (await answer).json()) as {
+    data: { forms: Array<{ formOid: string; form: { id: number } }> };
+  };
+  expect(imported.data.forms).toHaveLength(7);
+  const report = page.locator('.ant-modal-confirm').filter({ hasText: '以下内容未能转换' });
+  await expect(report).toContainText('Laboratory');
+  await expect(report).toContainText('I_LB_RBC: soft range check LE 6.5 enforced as a hard bound');
+  await screenshot(page, 'crf-import-odm-all-report');
+  await report.getByRole('button', { name: /知道了|确\s*定|OK/ }).click();
+  await expect(page.getByRole('cell', { name: 'Laboratory' }).first()).toBeVisible();
+
+  // Export one of them as ODM (published first): the audit trail is a choice of the ODM format only.
+  const lab = imported.data.forms.find((f) => f.formOid === 'F_LAB')!.form.id;
+  const adminKey = await apiLogin(account('admin'));
+  expect((await restCall('POST', `crf/forms/${lab}/publish`, adminKey, { note: '' })).status).toBe(200);
+  await page.goto('/crf-management/crfManagement');
+  const row = page.getByRole('row').filter({ hasText: 'Laboratory' }).first();
+  await row.getByRole('button', { name: /导\s*出/ }).click();
+  const exp = page.getByRole('dialog').filter({ hasText: '导出格式' });
+  await expect(exp.getByText('稽查轨迹')).toHaveCount(0);
+  await exp.locator('.ant-select').first().click();
+  await page.locator('.ant-select-item-option', { hasText: 'CDISC ODM 1.3.2 XML' }).click();
+  await expect(exp.getByText('稽查轨迹')).toBeVisible();
+  await exp.getByText('不包含（文件更小）').click();
+  await screenshot(page, 'crf-export-odm-audit');
+  const download = page.waitForEvent('download');
+  await exp.getByRole('button', { name: /下\s*载/ }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/\.xml$/);
+  const xml = readFileSync((await file.path())!, 'utf8');
+  expect(xml).toContain('FileType="Snapshot"');
+  expect(xml).not.toContain('<AuditRecord');
 });

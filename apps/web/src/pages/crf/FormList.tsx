@@ -1,6 +1,7 @@
 import {
   type ActionType,
   ModalForm,
+  ProFormDependency,
   type ProFormInstance,
   ProFormRadio,
   ProFormSelect,
@@ -219,6 +220,43 @@ export default function FormList() {
             return false;
           }
           try {
+            if (v.format === 'odm' && v.formOid === ALL_FORMS) {
+              const r = await crfApi.importStudy({ content: importText });
+              setImporting(false);
+              table.current?.reload();
+              const reports = r.forms.filter((f) => f.unsupported.length);
+              if (reports.length || r.skipped.length)
+                modal.warning({
+                  title: t('list.importReport'),
+                  width: 640,
+                  content: (
+                    <ul>
+                      {reports.map((f) => (
+                        <li key={f.formOid}>
+                          {f.form.name}
+                          <ul>
+                            {f.unsupported.map((u) => (
+                              <li key={u}>{u}</li>
+                            ))}
+                          </ul>
+                        </li>
+                      ))}
+                      {r.skipped.length > 0 && (
+                        <li>
+                          {t('list.importSkipped')}
+                          <ul>
+                            {r.skipped.map((u) => (
+                              <li key={u}>{u}</li>
+                            ))}
+                          </ul>
+                        </li>
+                      )}
+                    </ul>
+                  ),
+                });
+              message.success(t('list.importStudyDone', { count: r.forms.length }));
+              return true;
+            }
             const r = await crfApi.importForm({
               format: v.format,
               name: v.name,
@@ -287,22 +325,29 @@ export default function FormList() {
             name="formOid"
             label={t('list.importOdmForm')}
             extra={odmForms.length > 1 ? t('list.importOdmFormHint', { count: odmForms.length }) : undefined}
-            options={odmForms}
+            options={
+              odmForms.length > 1
+                ? [
+                    ...odmForms,
+                    { value: ALL_FORMS, label: t('list.importOdmAll', { count: odmForms.length }) },
+                  ]
+                : odmForms
+            }
             allowClear={false}
             fieldProps={{ id: 'import-odm-form' }}
           />
         )}
       </ModalForm>
-      <ModalForm<{ format: 'csv' | 'xlsx' | 'odm'; labels: 'codes' | 'names' }>
+      <ModalForm<{ format: 'csv' | 'xlsx' | 'odm'; labels: 'codes' | 'names'; audit: 'on' | 'off' }>
         title={`${t('list.export')}：${exporting?.name ?? ''}`}
         open={!!exporting}
-        initialValues={{ format: 'csv', labels: 'codes' }}
+        initialValues={{ format: 'csv', labels: 'codes', audit: 'on' }}
         modalProps={{ destroyOnHidden: true, onCancel: () => setExporting(null) }}
         submitter={{ searchConfig: { submitText: t('list.download') } }}
         onFinish={async (v) => {
           if (!exporting) return true;
           await downloadWithSession(
-            exportUrl(exporting.id, v.format, v.labels === 'names'),
+            exportUrl(exporting.id, v.format, v.labels === 'names', v.audit !== 'off'),
             `${exporting.name}.${v.format === 'odm' ? 'xml' : v.format}`,
           );
           setExporting(null);
@@ -326,6 +371,20 @@ export default function FormList() {
             { value: 'names', label: t('list.labelsNames') },
           ]}
         />
+        <ProFormDependency name={['format']}>
+          {({ format }) =>
+            format === 'odm' && (
+              <ProFormRadio.Group
+                name="audit"
+                label={t('list.exportAudit')}
+                options={[
+                  { value: 'on', label: t('list.exportAuditOn') },
+                  { value: 'off', label: t('list.exportAuditOff') },
+                ]}
+              />
+            )
+          }
+        </ProFormDependency>
       </ModalForm>
       <Drawer
         open={!!versions}
@@ -356,6 +415,9 @@ export default function FormList() {
     </>
   );
 }
+
+/** The import dialog's choice "every form of the file" (a FormDef OID never looks like this). */
+const ALL_FORMS = '*';
 
 /** The FormDefs of an ODM file, read in the browser so the user can pick one; none for other files. */
 function odmFormsOf(text: string): Array<{ value: string; label: string }> {

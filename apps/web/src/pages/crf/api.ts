@@ -9,6 +9,7 @@ import type {
   CrfFormPatchBody,
   CrfImportBody,
   CrfImported,
+  CrfImportStudyBody,
   CrfPatientList,
   CrfProblems,
   CrfRecord,
@@ -19,6 +20,7 @@ import type {
   CrfRecordPage,
   CrfRecordSaveBody,
   CrfRecordSaved,
+  CrfStudyImported,
   CrfSubmissionIssue,
   CrfUploaded,
   CrfVersion,
@@ -97,6 +99,13 @@ export const crfApi = {
       data: body,
       ...silent,
     }),
+  importStudy: (body: CrfImportStudyBody) =>
+    rest<CrfStudyImported>({
+      url: 'crf/forms/import-study',
+      method: 'POST',
+      data: body,
+      ...silent,
+    }),
   freeLink: (formId: number) =>
     rest<FreeAccessCreated>({
       url: 'free_access',
@@ -149,5 +158,5 @@ export const crfApi = {
   },
 };
 
-export const exportUrl = (formId: number, format: 'csv' | 'xlsx' | 'odm', labels: boolean) =>
-  `/api/v0.1/crf/forms/${formId}/export?format=${format}&labels=${labels ? 'names' : 'codes'}`;
+export const exportUrl = (formId: number, format: 'csv' | 'xlsx' | 'odm', labels: boolean, audit = true) =>
+  `/api/v0.1/crf/forms/${formId}/export?format=${format}&labels=${labels ? 'names' : 'codes'}${format === 'odm' && !audit ? '&audit=false' : ''}`;
