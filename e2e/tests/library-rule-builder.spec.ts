@@ -78,6 +78,7 @@ async function seed(key: string, run: string, code: string) {
   expect(form.status, JSON.stringify(form.body)).toBe(200);
   const pub = await restCall('POST', `crf/forms/${form.body.data.id}/publish`, key, { note: 'v1' });
   expect(pub.status, JSON.stringify(pub.body)).toBe(200);
+  return form.body.data.id;
 }
 
 async function pickOption(page: Page, select: Locator, option: string | RegExp) {
@@ -242,4 +243,59 @@ test('a source rule picked from lists is saved, shown again as the same choices,
   await tpl.getByRole('button', { name: /确\s*[定认]/ }).click();
   await expect(tpl).toHaveCount(0, LOAD);
   await expect(page.getByRole('row').filter({ hasText: `E2E规则模板${run}` })).toContainText('1');
+});
+
+/**
+ * Issue 17: a T0 event as the zero point of a library's indicator. The library's ALT is "the
+ * first ALT within 60 days after the patient's T0" (T0: the first diagnosis of this attempt's
+ * code, 2024-03-10); the builder shows the window and the event by name, and the try-out finds
+ * each patient's ALT of 2024-04-01 (90, 91, 92), not the one before T0.
+ */
+test('a window counted from a T0 event is shown in the builder and computes values after each T0', async ({
+  page,
+}) => {
+  const run = runId();
+  const code = `B18.1T${run}`;
+  const admin = account('admin');
+  const key = await apiLogin(admin);
+  const formId = await seed(key, run, code);
+  const event = await restCall<{ id: number }>('POST', 't0-events', key, {
+    name: `首诊零点${run}`,
+    rule: { kind: 'firstDiagnosis', icd10Prefix: code },
+  });
+  expect(event.status, JSON.stringify(event.body)).toBe(200);
+  const calc = await restCall<{ jobId: number }>('POST', `t0-events/${event.body.data.id}/run`, key, {});
+  expect(calc.status, JSON.stringify(calc.body)).toBe(200);
+  await waitForJob(key, calc.body.data.jobId);
+  const rule = `first lab.value where code = "ALT" after t0 ${event.body.data.id} within 60 days`;
+  const made = await restCall<{ id: number }>('POST', 'diseaselibrary/libraries', key, {
+    name: `E2E零点库${run}`,
+    crfFormId: formId,
+    criteria: { match: 'all', inclusion: [{ kind: 'diagnosis', codes: [code] }], exclusion: [] },
+    sourceRules: { alt: rule },
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(200);
+  const push = await restCall<{ jobId: number }>(
+    'POST',
+    `diseaselibrary/libraries/${made.body.data.id}/push`,
+    key,
+    {},
+  );
+  await waitForJob(key, push.body.data.jobId);
+
+  await signInToWorkbench(page, admin);
+  await page.goto(`/zhuanbing-library/library-list-Crf?libraryId=${made.body.data.id}`);
+  const row = page.getByTestId('rule-row-alt');
+  await expect(row).toContainText('基线 ALT (U/L)', LOAD);
+  await expect(shownIn(row, '时间范围')).toContainText('之后（含当天）');
+  await expect(shownIn(row, '参照时间')).toContainText('时间零点（T0 事件）');
+  await expect(shownIn(row, 'T0 事件')).toContainText(`首诊零点${run}`);
+  await expect(row.getByTestId('rule-expression')).toHaveText(rule);
+  await row.getByRole('button', { name: /试\s*算/ }).click();
+  await expect(page.getByTestId('rule-trial-alt')).toContainText('3 / 3');
+  await expect(page.getByTestId('rule-trial-alt')).toContainText('90');
+  await screenshot(page, 'rule-builder-7-t0-zh-1440');
+  await switchLanguage(page, 'English');
+  await expect(shownIn(row, 'Relative to')).toContainText('Zero point (T0 event)');
+  await screenshot(page, 'rule-builder-8-t0-en-1440');
 });

@@ -418,7 +418,7 @@ function ChoiceEditor({ choice, onChange }: { choice: RuleChoice; onChange: (c: 
                 <Select<RuleAnchorRef>
                   value={choice.anchor.ref}
                   aria-label={t('ref')}
-                  style={{ width: 150 }}
+                  style={{ width: 190 }}
                   onChange={(ref) => onChange({ ...choice, anchor: { ...choice.anchor!, ref } })}
                   options={RULE_ANCHOR_REFS.map((r) => ({ value: r, label: w(RULE_ANCHOR_LABELS[r], r) }))}
                 />
