@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,6 +157,20 @@ describe('ODM 1.3.2 writer', () => {
       value: ['1', '2'],
     });
     expect(readCondition('I.a == "x" and I.b == "y"')).toBeNull();
+    // A page hidden by an item of another group (CDISC's example study): a page rule.
+    const dave = readFileSync(
+      new URL(
+        '../../../../fixtures/odm/examples/MetaData_Dave_1_3_2_new_2006_01_26_extra_languages.xml',
+        import.meta.url,
+      ),
+      'utf8',
+    );
+    expect(fromOdm(dave, 'F_CM').form.showRules).toContainEqual({
+      indicatorName: 'I_CM_TAKEN',
+      condition: 'notEquals',
+      indicatorVal: '0',
+      selectPanel: ['page_3'],
+    });
     expect(readMethod('dateDiff(x=I.s, y=I.e, compare="days")')).toEqual({
       func: 'dateDiff',
       fields: [],

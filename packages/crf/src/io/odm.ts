@@ -340,8 +340,9 @@ const NEGATE: Record<string, string> = {
 };
 const ODM_OPS: Record<string, string> = { ...OPS, '==': 'equals' };
 // ../ItemData[@ItemOID='X'][@Value='v'] (the ODM examples' XPath) or X == "v" (OpenEDC), possibly !( ... ).
+// An item of the same form, possibly in another item group: ../ItemGroupData[@ItemGroupOID='G']/ItemData[...].
 const XPATH_TEST =
-  /^\.\.\/ItemData\[@ItemOID='([^']+)'\]\[@Value\s*(=|!=|>=|<=|>|<)\s*(?:'([^']*)'|(-?\d+(?:\.\d+)?))\]$/;
+  /^\.\.\/(?:ItemGroupData\[@ItemGroupOID='[^']+'\]\/)?ItemData\[@ItemOID='([^']+)'\]\[@Value\s*(=|!=|>=|<=|>|<)\s*(?:'([^']*)'|(-?\d+(?:\.\d+)?))\]$/;
 
 /**
  * The tests under which an item is collected (shown), from the condition under which it is not:
