@@ -151,7 +151,7 @@ try {
       })
       .returning();
     const started = performance.now();
-    await collectionJob(box)({
+    await collectionJob({ box, filesRoot: '/nonexistent' })({
       db,
       job: job!,
       progress: async () => {},
