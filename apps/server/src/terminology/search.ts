@@ -65,8 +65,8 @@ export async function searchConcepts(db: Db, appId: number, s: ConceptSearch): P
   const columns = sql`c.concept_id, c.system_key, c.code, c.display_zh, c.display_en, c.parent_code, c.level,
     c.retired, c.pinyin, c.local`;
   // A branch: the first CANDIDATES matches the index gives, the shortest `limit` of them.
-  // `capped` false for a word inside a name: with a LIMIT the planner scans the table hoping for
-  // early matches; without one it takes the trigram index when the word is selective.
+  // `capped` false for a word of 3+ characters inside a name: with a LIMIT the planner scans the
+  // table hoping for early matches; without one it takes the trigram index when the word is selective.
   const concepts = (rank: number, where: SQL, length: SQL, capped = true) =>
     sql`(select * from (select ${columns}, ${rank}::int as rank, null::text as synonym, ${length} as len
       from terminology_concepts c where ${c} and ${where}${capped ? sql` limit ${CANDIDATES}` : sql``}) x
@@ -97,10 +97,13 @@ export async function searchConcepts(db: Db, appId: number, s: ConceptSearch): P
   ]);
   // One or two letters or digits inside a name: no trigram to look up and rarely meant (code
   // prefix and pinyin initials answer them); a Chinese word of any length is looked for.
+  // Three characters or more: the trigram index finds them (uncapped, so the planner takes it).
+  // Fewer: no trigram, a scan either way, capped so a common word stops early.
+  const capContains = Array.from(q).length < 3;
   if (!/^[A-Za-z0-9]{1,2}$/.test(q))
     levels.push([
-      concepts(RANK.nameContains, sql`c.display_zh like ${contains}`, sql`length(c.display_zh)`, false),
-      synonyms(RANK.nameContains, sql`t.term like ${contains}`, false),
+      concepts(RANK.nameContains, sql`c.display_zh like ${contains}`, sql`length(c.display_zh)`, capContains),
+      synonyms(RANK.nameContains, sql`t.term like ${contains}`, capContains),
     ]);
   if (/^[A-Za-z]+$/.test(q)) {
     const initials = `${escapeLike(q.toLowerCase())}%`;
