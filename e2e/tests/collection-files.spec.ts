@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { csvPatientTemplate } from '../../apps/server/src/collection/test/files';
 import { apiLogin, expect, restCall, runId, screenshot, settled, signInToWorkbench, test } from '../fixtures';
 
 const dialog = (page: Page) => page.getByRole('dialog');
@@ -61,32 +62,12 @@ test('a data manager collects a folder of CSV files exported from the HIS', asyn
     key,
   );
   const sourceId = sources.body.data.items.find((s) => s.name === `导出${run}`)!.id;
-  const template = await restCall<{ id: number }>('POST', 'collection/templates', key, {
-    name: `文件病人${run}`,
-    sourceId,
-    target: 'patients',
-    spec: {
-      table: 'patients',
-      keyColumn: 'col_1',
-      fields: [
-        { field: 'mrn', column: 'col_1' },
-        { field: 'name', column: 'col_2' },
-        {
-          field: 'gender',
-          column: 'col_3',
-          transforms: [
-            {
-              kind: 'map',
-              pairs: [
-                { from: 'M', to: '1' },
-                { from: 'F', to: '2' },
-              ],
-            },
-          ],
-        },
-      ],
-    },
-  });
+  const template = await restCall<{ id: number }>(
+    'POST',
+    'collection/templates',
+    key,
+    csvPatientTemplate(sourceId, `文件病人${run}`),
+  );
   expect(template.status, JSON.stringify(template.body)).toBe(200);
   const task = await restCall<{ id: number }>('POST', 'collection/tasks', key, {
     name: `文件采集${run}`,

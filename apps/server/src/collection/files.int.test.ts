@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labResults, patients } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { csvPatientTemplate } from './test/files.js';
 
 /**
  * File sources: a folder of CSV files and a folder of FHIR R4 bundles inside the server's
@@ -84,33 +85,7 @@ describe('collection from folders of CSV files and FHIR bundles', () => {
       { name: 'col_3', type: 'text · 性别' },
       { name: 'col_4', type: 'text · 出生日期' },
     ]);
-    const pt = await template({
-      name: 'CSV 病人',
-      sourceId: id,
-      target: 'patients',
-      spec: {
-        table: 'patients',
-        keyColumn: 'col_1',
-        fields: [
-          { field: 'mrn', column: 'col_1' },
-          { field: 'name', column: 'col_2' },
-          {
-            field: 'gender',
-            column: 'col_3',
-            transforms: [
-              {
-                kind: 'map',
-                pairs: [
-                  { from: 'M', to: '1' },
-                  { from: 'F', to: '2' },
-                ],
-              },
-            ],
-          },
-          { field: 'birthDate', column: 'col_4', transforms: [{ kind: 'date', format: 'yyyyMMdd' }] },
-        ],
-      },
-    });
+    const pt = await template(csvPatientTemplate(id, 'CSV 病人', true));
     const lt = await template({
       name: 'CSV 检验',
       sourceId: id,
