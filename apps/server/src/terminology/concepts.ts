@@ -1,6 +1,7 @@
 import {
   type ConceptDetail,
   type ConceptSummary,
+  type FhirParameters,
   type ImportReport,
   type localCodeCreate,
   NEW_CODE_SCREENS,
@@ -323,4 +324,63 @@ export async function lookup(
     }
   }
   return out;
+}
+
+/**
+ * FHIR R4 `CodeSystem/$lookup`: the system by its canonical URL, the code's display, version,
+ * Chinese and English designations, parent and children (FHIR's `parent`/`child` properties).
+ */
+export async function fhirLookup(
+  db: Db,
+  appId: number,
+  system: string,
+  code: string,
+): Promise<FhirParameters> {
+  await ensureTerminologies(db);
+  const [s] = await db.select().from(terminologySystems).where(eq(terminologySystems.uri, system));
+  if (!s) throw notFound('terminology_system');
+  const d = await conceptDetail(db, appId, s.systemKey, code);
+  const property = (code: string, value: string) => ({
+    name: 'property',
+    part: [
+      { name: 'code', valueCode: code },
+      { name: 'value', valueCode: value },
+    ],
+  });
+  return {
+    resourceType: 'Parameters',
+    parameter: [
+      { name: 'name', valueString: s.nameEn },
+      ...(s.version ? [{ name: 'version', valueString: s.version }] : []),
+      { name: 'display', valueString: d.displayZh },
+      {
+        name: 'designation',
+        part: [
+          { name: 'language', valueCode: 'zh-CN' },
+          { name: 'value', valueString: d.displayZh },
+        ],
+      },
+      ...(d.displayEn
+        ? [
+            {
+              name: 'designation',
+              part: [
+                { name: 'language', valueCode: 'en-US' },
+                { name: 'value', valueString: d.displayEn },
+              ],
+            },
+          ]
+        : []),
+      ...d.synonyms.map((t) => ({ name: 'designation', part: [{ name: 'value', valueString: t }] })),
+      ...(d.parentCode ? [property('parent', d.parentCode)] : []),
+      ...d.children.map((c) => property('child', c.code)),
+      {
+        name: 'property',
+        part: [
+          { name: 'code', valueCode: 'inactive' },
+          { name: 'value', valueString: String(d.retired) },
+        ],
+      },
+    ],
+  };
 }

@@ -4,6 +4,8 @@ import {
   conceptQuery,
   conceptSearchQuery,
   conceptSummary,
+  fhirLookupQuery,
+  fhirParameters,
   importReport,
   localCodeCreate,
   localCodeParams,
@@ -17,7 +19,15 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { appActor, signedIn } from '../http/context.js';
 import { restRoutes } from '../http/route.js';
-import { addLocalCode, conceptDetail, importSystem, listSystems, lookup, search } from './concepts.js';
+import {
+  addLocalCode,
+  conceptDetail,
+  fhirLookup,
+  importSystem,
+  listSystems,
+  lookup,
+  search,
+} from './concepts.js';
 
 const V = '/api/v0.1';
 const T = `${V}/terminology`;
@@ -106,4 +116,21 @@ export async function terminologyRoutes(app: FastifyInstance) {
       },
       (req) => lookup(appActor(req.ctx), req.body),
     );
+  // FHIR R4 terminology operation on the same data: a FHIR resource, not the REST envelope.
+  app.route({
+    method: 'GET',
+    url: `${V}/fhir/CodeSystem/$lookup`,
+    config: { access: 'session', freeScope: 'term' },
+    schema: {
+      tags: ['terminology'],
+      summary: 'FHIR R4 CodeSystem/$lookup: display, designations, parent and children of a code',
+      querystring: fhirLookupQuery,
+      response: { 200: fhirParameters },
+    },
+    handler: async (req, reply) => {
+      const q = req.query as { system: string; code: string };
+      reply.type('application/fhir+json');
+      return fhirLookup(db, appActor(req.ctx).appId, q.system, q.code);
+    },
+  });
 }

@@ -289,6 +289,34 @@ describe('terminology store', () => {
     ).toBe(403);
   });
 
+  it('answers FHIR R4 CodeSystem/$lookup from the same store', async () => {
+    const url = `/api/v0.1/fhir/CodeSystem/$lookup?system=${encodeURIComponent('http://hl7.org/fhir/sid/icd-10-cn')}&code=E11`;
+    const res = await t.app.inject({ method: 'GET', url, headers: { WeAppAuthorization: admin } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/fhir\+json/);
+    const p = res.json() as {
+      resourceType: string;
+      parameter: Array<{
+        name: string;
+        valueString?: string;
+        part?: Array<{ name: string; valueCode?: string }>;
+      }>;
+    };
+    expect(p.resourceType).toBe('Parameters');
+    expect(p.parameter.find((x) => x.name === 'display')?.valueString).toBe('非胰岛素依赖型糖尿病');
+    const props = p.parameter
+      .filter((x) => x.name === 'property')
+      .map((x) => x.part?.map((y) => y.valueCode).join('='));
+    expect(props).toContain('parent=E10-E14');
+    expect(props).toContain('child=E11.9x01');
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/api/v0.1/fhir/CodeSystem/$lookup?system=urn:x&code=E11',
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(unknown.statusCode).toBe(404);
+  });
+
   it('refuses writes to a user without the function (403)', async () => {
     expect((await post(t.app, `${T}/local-codes/drug`, { code: 'D1', displayZh: '甲' }, nobody)).status).toBe(
       403,

@@ -168,3 +168,28 @@ export const terminologyLookupAnswer = z.array(
   z.object({ index: z.number().int(), found: z.boolean(), concepts: z.array(conceptHit) }),
 );
 export type TerminologyLookupAnswer = z.infer<typeof terminologyLookupAnswer>;
+
+/** FHIR R4 `CodeSystem/$lookup` (GET): the system's canonical URL (CodeSystem.url) and the code. */
+export const fhirLookupQuery = z.object({
+  system: z.string().trim().min(1, 'must not be blank').max(200),
+  code: conceptCode,
+});
+export type FhirLookupQuery = z.input<typeof fhirLookupQuery>;
+
+const fhirParameter = z.object({
+  name: z.string(),
+  valueString: z.string().optional(),
+  valueCode: z.string().optional(),
+  valueBoolean: z.boolean().optional(),
+  part: z
+    .array(
+      z.object({ name: z.string(), valueCode: z.string().optional(), valueString: z.string().optional() }),
+    )
+    .optional(),
+});
+/** The FHIR R4 `Parameters` resource `$lookup` answers (name, version, display, designation, parent, child, inactive). */
+export const fhirParameters = z.object({
+  resourceType: z.literal('Parameters'),
+  parameter: z.array(fhirParameter),
+});
+export type FhirParameters = z.infer<typeof fhirParameters>;
