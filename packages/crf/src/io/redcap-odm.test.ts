@@ -151,7 +151,9 @@ describe('REDCap project XML (ODM 1.3.1 with redcap: attributes)', () => {
       'Form.completion_project_questionnaire',
     ]);
     expect(skipped).toEqual([]);
-    expect(forms[2]!.unsupported).toContain('bmi2: calculation "round(([weight2]*10000)/(([height2])^(2)),1)"');
+    expect(forms[2]!.unsupported).toContain(
+      'bmi2: calculation "round(([weight2]*10000)/(([height2])^(2)),1)"',
+    );
     for (const f of forms) expect(f.unsupported.some((u) => u.startsWith('other forms'))).toBe(false);
   });
 });
