@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CancelRegistry, cancelKey, PAGE_CHANGE_REASON } from './cancel';
-import { classifyFailure, isBodyUnauthorized, refusalText, serverMessage, timeoutFor } from './errors';
+import {
+  classifyFailure,
+  isBodyUnauthorized,
+  readableBody,
+  refusalText,
+  serverMessage,
+  timeoutFor,
+} from './errors';
 
 describe('cancel registry', () => {
   it('keys by method and path without query', () => {
@@ -116,5 +123,18 @@ describe('a server refusal in the reader’s language (issue 16)', () => {
   it('keeps the server’s text when the code is not in the catalogue', () => {
     expect(refusalText({ errorCode: 'x.unknown' }, 'text', 'en-US')).toBe('text');
     expect(refusalText(undefined, 'text', 'en-US')).toBe('text');
+  });
+});
+
+describe('a failed download', () => {
+  it('reads the JSON refusal a blob download carries, so its reason is shown', async () => {
+    const body = new Blob([JSON.stringify({ code: 409, message: '该表单还没有发布的版本' })], {
+      type: 'application/json; charset=utf-8',
+    });
+    const read = await readableBody(body);
+    expect(serverMessage(read)).toBe('该表单还没有发布的版本');
+    const file = new Blob(['a,b'], { type: 'text/csv' });
+    expect(await readableBody(file)).toBe(file);
+    expect(await readableBody(new Blob(['{not json'], { type: 'application/json' }))).toBeInstanceOf(Blob);
   });
 });

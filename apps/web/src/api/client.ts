@@ -1,7 +1,7 @@
 import { API_BASE, SESSION_HEADER } from '@crdp/core';
 import axios, { type AxiosError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { CancelRegistry, cancelKey, PAGE_CHANGE_REASON } from './cancel';
-import { classifyFailure, type ErrorAction, isBodyUnauthorized, timeoutFor } from './errors';
+import { classifyFailure, type ErrorAction, isBodyUnauthorized, readableBody, timeoutFor } from './errors';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -87,12 +87,12 @@ http.interceptors.response.use(
     }
     return response;
   },
-  (error: AxiosError) => {
+  async (error: AxiosError) => {
     const config = (error.config ?? {}) as Tracked;
     config.untrack?.();
     const cancelled = axios.isCancel(error) || error.code === 'ERR_CANCELED';
     const status = error.response?.status;
-    const body = error.response?.data;
+    const body = await readableBody(error.response?.data);
     const fallback =
       error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT'
         ? hooks.t('error.timeout')

@@ -84,3 +84,16 @@ export function classifyFailure(r: FailedResponse, ctx: ErrorContext, fallback: 
 export function isBodyUnauthorized(body: unknown): boolean {
   return !!body && typeof body === 'object' && (body as { code?: unknown }).code === 401;
 }
+
+/**
+ * A download (responseType blob) that fails gets its JSON error as a Blob: read it, so the
+ * person sees the server's reason ("the form has no published version") and not "try again".
+ */
+export async function readableBody(data: unknown): Promise<unknown> {
+  if (typeof Blob === 'undefined' || !(data instanceof Blob) || !/json/i.test(data.type)) return data;
+  try {
+    return JSON.parse(await data.text()) as unknown;
+  } catch {
+    return data;
+  }
+}
