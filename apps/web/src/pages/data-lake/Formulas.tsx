@@ -23,7 +23,6 @@ import {
   InputNumber,
   List,
   Modal,
-  Popconfirm,
   Select,
   Space,
   Table,
@@ -37,6 +36,7 @@ import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { DeleteLink } from '../../components/DeleteLink';
 import { showServerFieldError } from '../../components/form/server-errors';
 import { formulaApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
@@ -375,7 +375,6 @@ function BuiltinsModal({
 export default function Formulas() {
   const { t } = useTranslation(FORMULAS_NS);
   const word = useLabel();
-  const { message } = App.useApp();
   const can = useHasAction();
   const [editing, setEditing] = useState<Formula | 'new' | null>(null);
   const [builtins, setBuiltins] = useState(false);
@@ -450,22 +449,11 @@ export default function Formulas() {
                       </Button>
                     )}
                     {can(MENU, 'delete') && (
-                      <Popconfirm
-                        title={t('common.confirmDelete', { name: f.name })}
-                        onConfirm={async () => {
-                          try {
-                            await formulaApi.remove(f.id);
-                            message.success(t('common.deleted'));
-                            await list.refetch();
-                          } catch (e) {
-                            message.error((e as Error).message);
-                          }
-                        }}
-                      >
-                        <Button type="link" size="small" danger>
-                          {t('common.delete')}
-                        </Button>
-                      </Popconfirm>
+                      <DeleteLink
+                        name={f.name}
+                        onDelete={() => formulaApi.remove(f.id)}
+                        onDeleted={() => list.refetch()}
+                      />
                     )}
                   </Space>
                 ),

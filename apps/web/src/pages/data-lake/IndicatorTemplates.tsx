@@ -1,12 +1,13 @@
 import { ModalForm, ProFormSelect, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
 import { FORMULA_DESCRIPTION_MAX, FORMULA_NAME_MAX, type IndicatorTemplate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Empty, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { DeleteLink } from '../../components/DeleteLink';
 import { saveOrShow } from '../../components/form/server-errors';
 import { formulaApi, indicatorTemplateApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
@@ -82,22 +83,11 @@ export default function IndicatorTemplates() {
                       </Button>
                     )}
                     {can(MENU, 'delete') && (
-                      <Popconfirm
-                        title={t('common.confirmDelete', { name: r.name })}
-                        onConfirm={async () => {
-                          try {
-                            await indicatorTemplateApi.remove(r.id);
-                            message.success(t('common.deleted'));
-                            await list.refetch();
-                          } catch (e) {
-                            message.error((e as Error).message);
-                          }
-                        }}
-                      >
-                        <Button type="link" size="small" danger>
-                          {t('common.delete')}
-                        </Button>
-                      </Popconfirm>
+                      <DeleteLink
+                        name={r.name}
+                        onDelete={() => indicatorTemplateApi.remove(r.id)}
+                        onDeleted={() => list.refetch()}
+                      />
                     )}
                   </Space>
                 ),

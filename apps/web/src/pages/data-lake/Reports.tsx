@@ -31,7 +31,6 @@ import {
   Form,
   Input,
   InputNumber,
-  Popconfirm,
   Radio,
   Select,
   Space,
@@ -54,6 +53,7 @@ import {
   type DraftCriteria,
   emptyDraft,
 } from '../../components/cohort/ConditionBuilder';
+import { DeleteLink } from '../../components/DeleteLink';
 import { saveOrShow } from '../../components/form/server-errors';
 import { reportApi } from './reports-api';
 import { REPORTS_NS } from './reports-i18n';
@@ -668,7 +668,6 @@ function RunPanel({ report }: { report: Report }) {
  */
 export default function Reports() {
   const { t } = useTranslation(REPORTS_NS);
-  const { message } = App.useApp();
   const word = useLabel();
   const can = useHasAction();
   const [keyword, setKeyword] = useState('');
@@ -759,19 +758,14 @@ export default function Reports() {
                         </Button>
                       )}
                       {can(MENU, 'query') && (
-                        <Popconfirm
-                          title={t('common.confirmDelete', { name: r.name })}
-                          onConfirm={async () => {
-                            await reportApi.remove(r.id);
-                            message.success(t('common.deleted'));
+                        <DeleteLink
+                          name={r.name}
+                          onDelete={() => reportApi.remove(r.id)}
+                          onDeleted={async () => {
                             if (runningId === r.id) setRunningId(null);
                             await list.refetch();
                           }}
-                        >
-                          <Button type="link" size="small" danger>
-                            {t('common.delete')}
-                          </Button>
-                        </Popconfirm>
+                        />
                       )}
                     </Space>
                   ),

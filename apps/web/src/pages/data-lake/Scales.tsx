@@ -32,6 +32,7 @@ import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { DeleteLink } from '../../components/DeleteLink';
 import { saveOrShow } from '../../components/form/server-errors';
 import { scaleApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
@@ -154,7 +155,6 @@ function FillModal({
 /** The scales filled for one patient, newest first. */
 function History({ patientId, setPatientId }: { patientId?: number; setPatientId: (id?: number) => void }) {
   const { t } = useTranslation(FORMULAS_NS);
-  const { message } = App.useApp();
   const can = useHasAction();
   const q = useQuery({
     queryKey: ['scale-assessments', patientId],
@@ -197,22 +197,11 @@ function History({ patientId, setPatientId }: { patientId?: number; setPatientId
                 key: 'actions',
                 render: (_, a) =>
                   can(MENU, 'delete') && (
-                    <Popconfirm
-                      title={t('common.confirmDelete', { name: a.scaleName })}
-                      onConfirm={async () => {
-                        try {
-                          await scaleApi.removeAssessment(a.id);
-                          message.success(t('common.deleted'));
-                          await q.refetch();
-                        } catch (e) {
-                          message.error((e as Error).message);
-                        }
-                      }}
-                    >
-                      <Button type="link" size="small" danger>
-                        {t('common.delete')}
-                      </Button>
-                    </Popconfirm>
+                    <DeleteLink
+                      name={a.scaleName}
+                      onDelete={() => scaleApi.removeAssessment(a.id)}
+                      onDeleted={() => q.refetch()}
+                    />
                   ),
               },
             ]}
