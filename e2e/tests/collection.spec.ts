@@ -26,7 +26,8 @@ test('a data manager collects patients and results from a PostgreSQL HIS, twice,
   page,
   ownAdmin,
 }) => {
-  test.slow();
+  // Some forty screens and three runs: on a loaded two-core machine each page can take 15 s.
+  test.setTimeout(480_000);
   const run = runId();
   const prefix = `E${run}`;
   const opened = await openHisPg(prefix);
