@@ -191,11 +191,11 @@ export const settled = (page: Page) =>
     .poll(() =>
       page.evaluate(
         () =>
-          [
-            ...document.querySelectorAll(
+          Array.from(
+            document.querySelectorAll(
               '[class*="-motion-"][class*="-active"], .ant-motion-collapse, [class*="-zoom-"], [class*="-panel-motion"]',
             ),
-          ].filter((e) => !/loading-icon-motion|wave-motion/.test(e.className.toString())).length,
+          ).filter((e) => !/loading-icon-motion|wave-motion/.test(e.className.toString())).length,
       ),
     )
     .toBe(0);
