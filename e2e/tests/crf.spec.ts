@@ -237,7 +237,7 @@ test.describe
       await signInAsAdmin(page);
       await page.goto(`/crf-management/hepatopathyPoc?formId=${made.body.data.id}&record=new`);
       // A 300-item form on a loaded machine may take a while to mount the first time.
-      await expect(page.locator('#crf-i298')).toBeVisible({ timeout: 30_000 });
+      await expect(page.locator('#crf-i298')).toBeVisible({ timeout: 60_000 });
       const samples = await page.evaluate(async () => {
         const el = document.getElementById('crf-i151') as HTMLInputElement;
         const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
