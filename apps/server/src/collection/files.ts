@@ -1,6 +1,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CollectionSourceProbe } from '@crdp/core';
+import { arr, type Json, obj, personName } from '../clinical/imports/fhir.js';
 import { CsvParseError, parseCsv } from '../files/csv.js';
 import { AppError, bilingual } from '../http/errors.js';
 import type { After, Keyset, SourceReader } from './connectors.js';
@@ -123,9 +124,6 @@ async function csvTables(dir: string): Promise<Map<string, Table>> {
 
 // ------------------------------------------------------------------ FHIR
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 /** `Patient/12`, `urn:uuid:12`, `#12` → `12`. */
@@ -139,15 +137,6 @@ const systemOf = (cc: unknown) => str(coding(cc).system);
 const displayOf = (cc: unknown) => str(obj(cc).text) ?? str(coding(cc).display);
 const period = (r: Json, key: string) => obj(r[key]);
 
-function personName(p: Json): string | null {
-  const n = obj(arr(p.name)[0]);
-  if (str(n.text)) return str(n.text);
-  const family = str(n.family) ?? '';
-  const given = arr(n.given).filter((g): g is string => typeof g === 'string');
-  const cjk = /[\u4e00-\u9fff]/.test(family + given.join(''));
-  const s = cjk ? `${family}${given.join('')}` : [...given, family].filter(Boolean).join(' ');
-  return s || null;
-}
 function mrnOf(p: Json): string | null {
   const ids = arr(p.identifier).map(obj);
   const mr = ids.find((i) => arr(obj(i.type).coding).some((c) => obj(c).code === 'MR'));
@@ -183,7 +172,7 @@ export const FHIR_COLUMNS: Record<string, Flatten> = {
   Patient: (r) => ({
     id: str(r.id),
     mrn: mrnOf(r),
-    name: personName(r),
+    name: personName(r) || null,
     gender: str(r.gender),
     birth_date: str(r.birthDate),
     deceased: str(r.deceasedDateTime),

@@ -7,9 +7,9 @@ import { firstIssue, type MappedImport, type MappedRecord, refused } from './map
  * Other resources are counted as skipped. Every row is validated by the same rules as manual
  * entry; a bad row is reported with its entry number and field, the rest are kept.
  */
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+export type Json = Record<string, unknown>;
+export const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 function coding(cc: unknown) {
@@ -52,7 +52,8 @@ const ENCOUNTER_KIND: Record<string, 'outpatient' | 'inpatient' | 'emergency'> =
 
 const isCjk = (s: string) => /[\u4e00-\u9fff]/.test(s);
 
-function personName(p: Json) {
+/** A person's name as written: CJK names family first without a space, others given names first. */
+export function personName(p: Json) {
   const n = obj(arr(p.name)[0]);
   if (str(n.text)) return str(n.text)!;
   const family = str(n.family) ?? '';
