@@ -72,6 +72,8 @@ const catalogue = {
     'en-US': 'The encrypted password could not be decrypted; reload the page and try again',
   },
   'request.invalid': { 'zh-CN': '请求参数错误：{detail}', 'en-US': 'Invalid request: {detail}' },
+  // A request that is well formed but cannot be done in the data's present state (409).
+  'request.conflict': { 'zh-CN': '无法完成：{detail}', 'en-US': 'Cannot be done: {detail}' },
   'text.control': {
     'zh-CN': '不能包含控制字符（{where}）',
     'en-US': 'must not contain control characters ({where})',

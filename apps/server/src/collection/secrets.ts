@@ -59,7 +59,7 @@ export class SecretBox {
       return Buffer.concat([d.update(Buffer.from(body, 'base64url')), d.final()]).toString('utf8');
     } catch {
       // Another key (COLLECTION_SECRET_KEY changed): the password must be entered again.
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           '无法解密该数据源的密码（加密密钥已更换），请重新填写密码',
           "this source's password cannot be decrypted (the encryption key changed); enter the password again",

@@ -156,7 +156,7 @@ export async function deleteSource(ctx: SignedIn, id: number) {
       .where(eq(collectionTemplates.sourceId, id))
       .limit(1);
     if (used)
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           '该数据源仍被采集模板使用，请先删除这些模板',
           'templates still read this source; delete them first',
@@ -358,7 +358,7 @@ export async function deleteTemplate(ctx: SignedIn, id: number) {
       .where(eq(collectionTasks.appId, ctx.appId));
     const using = tasks.filter((t) => (t.ids as number[]).includes(id)).map((t) => t.name);
     if (using.length)
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           `该模板仍被采集任务使用：${using.join('、')}`,
           `collection tasks still run this template: ${using.join(', ')}`,

@@ -287,7 +287,7 @@ async function refuseWhileRunning(tx: Tx, taskId: number) {
     .where(and(eq(collectionRuns.taskId, taskId), inArray(collectionRuns.status, ['queued', 'running'])))
     .limit(1);
   if (busy)
-    throw new AppError(409, 'request.invalid', {
+    throw new AppError(409, 'request.conflict', {
       detail: bilingual(
         '该采集任务正在运行，请等它完成或先取消',
         'this collection task is running; wait for it or cancel it first',
@@ -307,7 +307,7 @@ export async function runTask(ctx: SignedIn, id: number) {
       .for('update');
     await refuseWhileRunning(tx, id);
     if (!task.enabled)
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual('该采集任务已停用，请先启用', 'this collection task is disabled; enable it first'),
       });
     const [run] = await tx
@@ -336,7 +336,7 @@ export async function cancelRun(ctx: SignedIn, id: number, locale: Locale) {
   return ctx.db.transaction(async (tx) => {
     const run = await runRowOf(tx, ctx.appId, id);
     if (run.status !== 'queued' && run.status !== 'running')
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           '该运行已结束，无需取消',
           'this run has already finished; there is nothing to cancel',

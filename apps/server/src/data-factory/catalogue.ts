@@ -360,7 +360,7 @@ export async function addEntry(ctx: SignedIn, input: z.output<typeof dataFactory
         ),
       );
     if (taken)
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           'sourceId: 这个数据集已有目录条目，请编辑它',
           'sourceId: this dataset has an entry already; edit it',

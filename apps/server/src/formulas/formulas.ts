@@ -186,7 +186,7 @@ export async function deleteFormula(ctx: SignedIn, id: number): Promise<true> {
     const before = await viewOf(tx, await formulaOf(tx, ctx.appId, id));
     if (before.templates.length) {
       const names = before.templates.map((t) => t.name);
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           `公式“${before.name}”被指标模板 ${names.map((n) => `“${n}”`).join('、')} 使用，先从模板中移除`,
           `the formula "${before.name}" is used by the indicator template(s) ${names.map((n) => `"${n}"`).join(', ')}; remove it from them first`,

@@ -143,7 +143,7 @@ export async function deleteScale(ctx: SignedIn, id: number): Promise<true> {
   return ctx.db.transaction(async (tx) => {
     const before = await viewOf(tx, await scaleOf(tx, ctx.appId, id));
     if (before.filled)
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           `量表“${before.name}”已填写 ${before.filled} 次，先删除这些评估记录`,
           `the scale "${before.name}" has been filled ${before.filled} time(s); delete those assessments first`,

@@ -183,7 +183,7 @@ export async function deleteUnit(ctx: SignedIn, id: number): Promise<true> {
       .from(hospitalUnits)
       .where(and(eq(hospitalUnits.appId, appId), eq(hospitalUnits.parentId, id)));
     if (under && under.n > 0)
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           `「${before.name}」下还有 ${under.n} 个机构，请先移走或删除它们`,
           `"${before.name}" still has ${under.n} unit(s) under it; move or delete them first`,

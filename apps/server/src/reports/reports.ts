@@ -103,7 +103,7 @@ async function nameTaken(tx: Tx, appId: number, name: string, except?: number) {
     .from(reports)
     .where(and(eq(reports.appId, appId), eq(reports.name, name)));
   if (taken && taken.id !== except)
-    throw new AppError(409, 'request.invalid', {
+    throw new AppError(409, 'request.conflict', {
       detail: bilingual(`name: 已有名为“${name}”的报表`, `name: there is already a report named "${name}"`),
     });
 }

@@ -127,7 +127,7 @@ export async function deleteType(db: Db, actor: SignedIn, code: string) {
   if (used?.n)
     throw new AppError(
       409,
-      'request.invalid',
+      'request.conflict',
       {
         detail: bilingual(
           `code: 有 ${used.n} 个课题在使用该类型`,

@@ -172,7 +172,7 @@ export async function retryJob(db: Db, actor: SignedIn, id: number): Promise<Job
   return db.transaction(async (tx) => {
     const old = await jobOf(tx, appId, id);
     if (old.status !== 'failed' && old.status !== 'cancelled')
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual('只能重试失败或已取消的作业', 'only a failed or cancelled job can be retried'),
       });
     const job = await enqueueJob(tx, {
@@ -209,7 +209,7 @@ export async function cancelJob(
       .returning();
     if (!done) {
       const j = await jobOf(tx, appId, id);
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail:
           j.status === 'running'
             ? bilingual(

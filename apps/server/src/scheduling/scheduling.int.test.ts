@@ -371,7 +371,11 @@ describe('task scheduling: jobs and schedules of one app', () => {
     const before = await countOf(jobs);
     const no = await call('POST', `${P}/jobs/${ok.id}/retry`, admin, undefined, 'en-US');
     expect(no.status).toBe(409);
-    expect(no.body.message).toContain('only a failed or cancelled job can be retried');
+    // A conflict with the data's state, not a malformed request: it says "Cannot be done".
+    expect(no.body).toMatchObject({
+      errorCode: 'request.conflict',
+      message: 'Cannot be done: only a failed or cancelled job can be retried',
+    });
     expect(await countOf(jobs)).toBe(before);
   });
 

@@ -142,7 +142,7 @@ export async function runT0Event(ctx: SignedIn, id: number): Promise<{ jobId: nu
     const e = await t0EventOf(tx, ctx.appId, id);
     const state = (await viewOf(tx, e)).state;
     if (state === 'queued' || state === 'running')
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           '该 T0 事件正在计算，请等它完成',
           'this T0 event is being calculated; wait until it is done',

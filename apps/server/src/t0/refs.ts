@@ -71,7 +71,7 @@ export async function refuseT0EventInUse(db: Tx, appId: number, id: number) {
   if (!users.length) return;
   const names = users.slice(0, 5).join('、');
   const more = users.length > 5 ? ` …（${users.length}）` : '';
-  throw new AppError(409, 'request.invalid', {
+  throw new AppError(409, 'request.conflict', {
     detail: bilingual(
       `该 T0 事件是以下专病库、模板或科研课题的时间零点，请先修改它们：${names}${more}`,
       `this T0 event is the zero point of these libraries, templates or research subjects; change them first: ${users.slice(0, 5).join(', ')}${users.length > 5 ? ` … (${users.length})` : ''}`,

@@ -175,14 +175,14 @@ export async function addLocalCode(
       );
     const standard = taken.find((t) => t.appId === null);
     if (standard)
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           `${system.nameZh} 已有标准编码 ${input.code}（${standard.displayZh}），本院扩展编码不能覆盖标准编码，请换一个编码`,
           `${system.nameEn} already has the standard code ${input.code} (${standard.displayZh}); a local code never overwrites a standard code, choose another code`,
         ),
       });
     if (taken.length)
-      throw new AppError(409, 'request.invalid', {
+      throw new AppError(409, 'request.conflict', {
         detail: bilingual(
           `本院已有扩展编码 ${input.code}（${taken[0]!.displayZh}）`,
           `this hospital already has the local code ${input.code} (${taken[0]!.displayZh})`,

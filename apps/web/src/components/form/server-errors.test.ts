@@ -16,6 +16,10 @@ describe('server field errors under the form field', () => {
       '请填写受试者编号',
     );
     expect(fieldMessage('用户名 wang 已存在', 'params.0.UserName')).toBe('用户名 wang 已存在');
+    expect(fieldMessage('无法完成：code: 有 2 个课题在使用该类型', 'body.code')).toBe(
+      '有 2 个课题在使用该类型',
+    );
+    expect(fieldMessage('Cannot be done: code: the code is in use', 'body.code')).toBe('the code is in use');
   });
 
   it('sets the error on the mapped field, or leaves it to the caller', () => {

@@ -15,10 +15,14 @@ export function serverField(error: unknown): string | undefined {
 
 /**
  * The message to show under the field: the server's, without "请求参数错误：" / "Invalid request: "
+ * (or a conflict's "无法完成：" / "Cannot be done: ")
  * and without the field path it starts with (`body.subjectCode: …`).
  */
 export function fieldMessage(message: string, path?: string): string {
-  let text = message.replace(/^(请求参数错误[：:]|Invalid request[：:]?)\s*/i, '');
+  let text = message.replace(
+    /^(请求参数错误[：:]|无法完成[：:]|Invalid request[：:]?|Cannot be done[：:]?)\s*/i,
+    '',
+  );
   if (path) {
     const at = text.indexOf(`${path}: `);
     if (at >= 0) text = text.slice(at + path.length + 2);
