@@ -21,8 +21,6 @@ import {
   Form,
   Input,
   InputNumber,
-  List,
-  Modal,
   Select,
   Space,
   Table,
@@ -38,6 +36,7 @@ import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { DeleteLink } from '../../components/DeleteLink';
 import { showServerFieldError } from '../../components/form/server-errors';
+import { BuiltinsModal } from './BuiltinsModal';
 import { formulaApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
 import { PatientSelect } from './PatientSelect';
@@ -310,64 +309,6 @@ function FormulaDrawer({
   );
 }
 
-/** The built-in formulas, each added to the app with one click. */
-function BuiltinsModal({
-  open,
-  onClose,
-  onAdded,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onAdded: () => Promise<unknown>;
-}) {
-  const { t } = useTranslation(FORMULAS_NS);
-  const { message } = App.useApp();
-  const q = useQuery({ queryKey: ['formula-builtins'], queryFn: formulaApi.builtins, enabled: open });
-  return (
-    <Modal
-      open={open}
-      onCancel={onClose}
-      footer={null}
-      title={t('formulas.builtinsTitle')}
-      width={720}
-      destroyOnHidden
-    >
-      {q.isError ? (
-        <Alert type="error" showIcon message={q.error.message} />
-      ) : (
-        <List
-          loading={q.isLoading}
-          dataSource={q.data?.items ?? []}
-          renderItem={(b) => (
-            <List.Item
-              actions={[
-                <Button
-                  key="add"
-                  type="link"
-                  disabled={b.added}
-                  onClick={async () => {
-                    try {
-                      await formulaApi.addBuiltin(b.key);
-                      message.success(t('common.added'));
-                      await Promise.all([q.refetch(), onAdded()]);
-                    } catch (e) {
-                      message.error((e as Error).message);
-                    }
-                  }}
-                >
-                  {b.added ? t('common.builtinAdded') : t('common.addBuiltin')}
-                </Button>,
-              ]}
-            >
-              <List.Item.Meta title={b.name} description={b.description} />
-            </List.Item>
-          )}
-        />
-      )}
-    </Modal>
-  );
-}
-
 /**
  * 公式编辑器 (`/data-lake/formula-editor`): the app's formulas over patients' clinical data,
  * each tested on a chosen patient with the inputs it used; built-in BMI, eGFR and MELD.
@@ -463,7 +404,16 @@ export default function Formulas() {
         )}
       </Space>
       <FormulaDrawer editing={editing} onClose={() => setEditing(null)} onSaved={() => list.refetch()} />
-      <BuiltinsModal open={builtins} onClose={() => setBuiltins(false)} onAdded={() => list.refetch()} />
+      <BuiltinsModal
+        open={builtins}
+        onClose={() => setBuiltins(false)}
+        onAdded={() => list.refetch()}
+        title={t('formulas.builtinsTitle')}
+        width={720}
+        queryKey="formula-builtins"
+        list={formulaApi.builtins}
+        add={formulaApi.addBuiltin}
+      />
     </Card>
   );
 }

@@ -16,7 +16,6 @@ import {
   Form,
   Input,
   InputNumber,
-  List,
   Modal,
   Popconfirm,
   Radio,
@@ -34,6 +33,7 @@ import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { DeleteLink } from '../../components/DeleteLink';
 import { saveOrShow } from '../../components/form/server-errors';
+import { BuiltinsModal } from './BuiltinsModal';
 import { scaleApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
 import { PatientSelect } from './PatientSelect';
@@ -212,67 +212,6 @@ function History({ patientId, setPatientId }: { patientId?: number; setPatientId
   );
 }
 
-/** The built-in scales, each added with one click. */
-function BuiltinsModal({
-  open,
-  onClose,
-  onAdded,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onAdded: () => Promise<unknown>;
-}) {
-  const { t } = useTranslation(FORMULAS_NS);
-  const { message } = App.useApp();
-  const q = useQuery({ queryKey: ['scale-builtins'], queryFn: scaleApi.builtins, enabled: open });
-  return (
-    <Modal
-      open={open}
-      onCancel={onClose}
-      footer={null}
-      title={t('common.builtins')}
-      width={640}
-      destroyOnHidden
-    >
-      {q.isError ? (
-        <Alert type="error" showIcon message={q.error.message} />
-      ) : (
-        <List
-          loading={q.isLoading}
-          dataSource={q.data?.items ?? []}
-          renderItem={(b) => (
-            <List.Item
-              actions={[
-                <Button
-                  key="add"
-                  type="link"
-                  disabled={b.added}
-                  onClick={async () => {
-                    try {
-                      await scaleApi.addBuiltin(b.key);
-                      message.success(t('common.added'));
-                      await Promise.all([q.refetch(), onAdded()]);
-                    } catch (e) {
-                      message.error((e as Error).message);
-                    }
-                  }}
-                >
-                  {b.added ? t('common.builtinAdded') : t('common.addBuiltin')}
-                </Button>,
-              ]}
-            >
-              <List.Item.Meta
-                title={b.name}
-                description={`${b.description} · ${t('scales.itemCount', { count: b.items })}`}
-              />
-            </List.Item>
-          )}
-        />
-      )}
-    </Modal>
-  );
-}
-
 type ScaleForm = { name: string; description?: string; definition: string };
 
 /**
@@ -381,7 +320,17 @@ export default function Scales() {
         </Space>
       </Card>
       {can(MENU, 'get') && <History patientId={patientId} setPatientId={setPatientId} />}
-      <BuiltinsModal open={builtins} onClose={() => setBuiltins(false)} onAdded={() => list.refetch()} />
+      <BuiltinsModal
+        open={builtins}
+        onClose={() => setBuiltins(false)}
+        onAdded={() => list.refetch()}
+        title={t('common.builtins')}
+        width={640}
+        queryKey="scale-builtins"
+        list={scaleApi.builtins}
+        add={scaleApi.addBuiltin}
+        describe={(b) => `${b.description} · ${t('scales.itemCount', { count: b.items })}`}
+      />
       <FillModal
         scale={filling}
         onClose={() => setFilling(null)}
