@@ -1,3 +1,4 @@
+export * from './cleaning/index.js';
 export * from './cohort/index.js';
 export * from './cohort/reason.js';
 export * from './collection/map.js';

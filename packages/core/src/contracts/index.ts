@@ -1,6 +1,7 @@
 export * from './admin.js';
 export * from './audit.js';
 export * from './auth.js';
+export * from './cleaning.js';
 export * from './clinical.js';
 export * from './collection.js';
 export * from './common.js';
