@@ -41,6 +41,7 @@ import type { DemoAccount } from './seed/demo.js';
 import { demoHospitalRoutes } from './seed/hospital/routes.js';
 import { prepareData } from './seed/index.js';
 import { siteRoutes } from './site/routes.js';
+import { ruleRoutes } from './rules/routes.js';
 import { t0Routes } from './t0/routes.js';
 import { terminologyRoutes } from './terminology/routes.js';
 import { visualizationRoutes } from './visualization/routes.js';
@@ -174,6 +175,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(hl7Routes);
   await app.register(formulaRoutes);
   await app.register(terminologyRoutes);
+  await app.register(ruleRoutes);
   await app.register(demoHospitalRoutes);
   await app.register(webRoutes);
   return app;

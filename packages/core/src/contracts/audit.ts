@@ -172,6 +172,14 @@ export const AUDIT_ACTIONS = [
   'job.cancel',
   'job.retry',
   'schedule.run',
+  // Clinical rules.
+  'rule.save',
+  'rule.publish',
+  'rule.delete',
+  'rule.sample.save',
+  'rule.sample.delete',
+  'rule.run',
+  'rule.run.finish',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

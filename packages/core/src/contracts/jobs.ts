@@ -29,6 +29,7 @@ export const JOB_KINDS = [
   'collection.run',
   'hl7.process',
   'demo.seed',
+  'rules.run',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

@@ -168,4 +168,11 @@ export const AUDIT_ACTION_LABELS = {
   'job.cancel': { 'zh-CN': '取消任务', 'en-US': 'Job cancelled' },
   'job.retry': { 'zh-CN': '重试任务', 'en-US': 'Job retried' },
   'schedule.run': { 'zh-CN': '立即执行调度', 'en-US': 'Schedule run now' },
+  'rule.save': { 'zh-CN': '保存临床规则', 'en-US': 'Clinical rule saved' },
+  'rule.publish': { 'zh-CN': '发布临床规则', 'en-US': 'Clinical rule published' },
+  'rule.delete': { 'zh-CN': '删除临床规则', 'en-US': 'Clinical rule deleted' },
+  'rule.sample.save': { 'zh-CN': '保存规则测试样本', 'en-US': 'Rule test sample saved' },
+  'rule.sample.delete': { 'zh-CN': '删除规则测试样本', 'en-US': 'Rule test sample deleted' },
+  'rule.run': { 'zh-CN': '运行临床规则', 'en-US': 'Clinical rules run' },
+  'rule.run.finish': { 'zh-CN': '临床规则运行完成', 'en-US': 'Clinical rule run finished' },
 } as const satisfies Record<AuditAction, LabelText>;

@@ -43,6 +43,7 @@ export const JOB_KIND_LABELS = {
   'collection.run': both('数据采集任务', 'Data collection run'),
   'hl7.process': both('HL7 消息入库', 'HL7 message processing'),
   'demo.seed': both('示范数据生成', 'Demo data preparation'),
+  'rules.run': both('临床规则运行', 'Clinical rule run'),
 } as const satisfies Record<JobKind, LabelText>;
 
 export const JOB_STATUS_LABELS = {

@@ -1153,6 +1153,13 @@ export const ROUTE_TABLE: RouteEntry[] = [
         title: { 'zh-CN': '质控报告', 'en-US': 'QC reports' },
         actions: ['query', 'get', 'export'],
       },
+      {
+        menuId: 1805,
+        name: 'DataQcClinicalRule',
+        path: '/data-qc/clinical-rule',
+        title: { 'zh-CN': '临床规则', 'en-US': 'Clinical rules' },
+        actions: ['add', 'delete', 'edit', 'query', 'get'],
+      },
     ],
   },
   {

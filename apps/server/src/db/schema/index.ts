@@ -10,6 +10,7 @@ export * from './jobs.js';
 export * from './omop.js';
 export * from './reference.js';
 export * from './reports.js';
+export * from './rules.js';
 export * from './research.js';
 export * from './scheduling.js';
 export * from './session-handoff.js';

@@ -1,0 +1,89 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { patients } from './clinical.js';
+import { appId, at, authored, createdAt } from './columns.js';
+import { jobs } from './jobs.js';
+import { appScope } from './policies.js';
+
+/** A clinical rule of one app (rules/README.md): conditions (`when`) and actions, draft or published. */
+export const clinicalRules = pgTable(
+  'clinical_rules',
+  {
+    id: serial('id').primaryKey(),
+    appId: appId(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    when: jsonb('when').notNull(),
+    actions: jsonb('actions').notNull(),
+    status: text('status').notNull().default('draft'),
+    version: integer('version').notNull().default(0),
+    publishedAt: at('published_at'),
+    ...authored(),
+  },
+  (t) => [index('clinical_rules_app').on(t.appId), appScope()],
+);
+
+/** A test sample of a rule: a patient or hand-made attribute values, and whether the rule should fire. */
+export const ruleSamples = pgTable(
+  'rule_samples',
+  {
+    id: serial('id').primaryKey(),
+    appId: appId(),
+    ruleId: integer('rule_id')
+      .notNull()
+      .references(() => clinicalRules.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    patientId: integer('patient_id').references(() => patients.id, { onDelete: 'cascade' }),
+    attributes: jsonb('attributes'),
+    expectedFired: boolean('expected_fired').notNull(),
+    ...authored(),
+  },
+  (t) => [index('rule_samples_rule').on(t.ruleId), index('rule_samples_app').on(t.appId), appScope()],
+);
+
+/** A run of some rules over a cohort, as a job. */
+export const ruleRuns = pgTable(
+  'rule_runs',
+  {
+    id: serial('id').primaryKey(),
+    appId: appId(),
+    ruleIds: integer('rule_ids').array().notNull().default(sql`'{}'::integer[]`),
+    scope: jsonb('scope').notNull(),
+    jobId: integer('job_id').references(() => jobs.id, { onDelete: 'set null' }),
+    patients: integer('patients').notNull().default(0),
+    results: integer('results').notNull().default(0),
+    finishedAt: at('finished_at'),
+    ...authored(),
+  },
+  (t) => [index('rule_runs_app').on(t.appId), appScope()],
+);
+
+/** What a run's rules did to each patient they fired on: a fault, a derived value, a tag or a notice. */
+export const ruleResults = pgTable(
+  'rule_results',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: appId(),
+    runId: integer('run_id')
+      .notNull()
+      .references(() => ruleRuns.id, { onDelete: 'cascade' }),
+    ruleId: integer('rule_id')
+      .notNull()
+      .references(() => clinicalRules.id, { onDelete: 'cascade' }),
+    ruleVersion: integer('rule_version').notNull(),
+    patientId: integer('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    level: text('level').notNull().default(''),
+    name: text('name').notNull().default(''),
+    value: text('value').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('rule_results_run').on(t.runId, t.kind),
+    index('rule_results_patient').on(t.patientId),
+    index('rule_results_app').on(t.appId),
+    appScope(),
+  ],
+);
