@@ -12,6 +12,7 @@ import { handoffRoutes } from './auth/handoff.js';
 import { authRoutes } from './auth/routes.js';
 import { backupRoutes } from './backup/routes.js';
 import { clinicalRoutes } from './clinical/routes.js';
+import { codingRoutes } from './coding/routes.js';
 import { hl7Routes } from './collection/hl7/routes.js';
 import { collectionRoutes } from './collection/routes.js';
 import type { Config } from './config.js';
@@ -175,6 +176,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(hl7Routes);
   await app.register(formulaRoutes);
   await app.register(terminologyRoutes);
+  await app.register(codingRoutes);
   await app.register(ruleRoutes);
   await app.register(demoHospitalRoutes);
   await app.register(webRoutes);

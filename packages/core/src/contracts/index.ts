@@ -3,6 +3,7 @@ export * from './audit.js';
 export * from './auth.js';
 export * from './cleaning.js';
 export * from './clinical.js';
+export * from './coding.js';
 export * from './collection.js';
 export * from './common.js';
 export * from './data-factory.js';

@@ -30,6 +30,7 @@ export const JOB_KINDS = [
   'hl7.process',
   'demo.seed',
   'rules.run',
+  'coding.suggest',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

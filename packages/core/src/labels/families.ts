@@ -8,6 +8,15 @@ import { AUDIT_ACTION_LABELS } from './audit-actions.js';
 import { AUDIT_ENTITY_LABELS } from './audit-entities.js';
 import { CDR_FIELD_KIND_LABELS, CDR_FIELD_LABELS, CDR_SOURCE_LABELS, CDR_TABLE_LABELS } from './cdr.js';
 import {
+  CODING_HOW_LABELS,
+  CODING_ITEM_STATUS_LABELS,
+  CODING_KIND_LABELS,
+  CODING_MARKER_REASON_LABELS,
+  CODING_REASON_LABELS,
+  CODING_REVIEW_STATE_LABELS,
+  CODING_VERDICT_LABELS,
+} from './coding.js';
+import {
   COLLECTION_CHANGE_OP_LABELS,
   COLLECTION_SOURCE_KIND_LABELS,
   COLLECTION_TRANSFORM_LABELS,
@@ -44,6 +53,7 @@ export const JOB_KIND_LABELS = {
   'hl7.process': both('HL7 消息入库', 'HL7 message processing'),
   'demo.seed': both('示范数据生成', 'Demo data preparation'),
   'rules.run': both('临床规则运行', 'Clinical rule run'),
+  'coding.suggest': both('编码候选生成', 'Coding suggestions'),
 } as const satisfies Record<JobKind, LabelText>;
 
 export const JOB_STATUS_LABELS = {
@@ -159,6 +169,13 @@ export const LABEL_FAMILIES = {
   hl7MessageStatus: HL7_MESSAGE_STATUS_LABELS,
   terminologyDomain: TERMINOLOGY_DOMAIN_LABELS,
   conceptMatch: CONCEPT_MATCH_LABELS,
+  codingKind: CODING_KIND_LABELS,
+  codingReason: CODING_REASON_LABELS,
+  codingItemStatus: CODING_ITEM_STATUS_LABELS,
+  codingHow: CODING_HOW_LABELS,
+  codingReview: CODING_REVIEW_STATE_LABELS,
+  codingVerdict: CODING_VERDICT_LABELS,
+  codingMarker: CODING_MARKER_REASON_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -198,4 +215,11 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   hl7MessageStatus: both('消息状态', 'Message status'),
   terminologyDomain: both('术语领域', 'Terminology domain'),
   conceptMatch: both('匹配方式', 'Match'),
+  codingKind: both('编码类别', 'Coding kind'),
+  codingReason: both('候选依据', 'Why proposed'),
+  codingItemStatus: both('编码状态', 'Coding status'),
+  codingHow: both('编码方式', 'How coded'),
+  codingReview: both('审核状态', 'Review status'),
+  codingVerdict: both('审核结论', 'Verdict'),
+  codingMarker: both('维护原因', 'Why revisit'),
 };

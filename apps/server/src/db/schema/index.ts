@@ -1,5 +1,6 @@
 export * from './admin.js';
 export * from './clinical.js';
+export * from './coding.js';
 export * from './collection.js';
 export * from './crf.js';
 export * from './data-qc.js';
