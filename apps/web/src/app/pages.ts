@@ -134,6 +134,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   termCG: lazy(() => import('../pages/terminology/Browser')),
   TaskProjectManagement: lazy(() => import('../pages/task-scheduling/JobList')),
   TaskSchedulingList: lazy(() => import('../pages/task-scheduling/ScheduleList')),
+  DataQcClinicalRule: lazy(() => import('../pages/rules/RuleList')),
 };
 
 /** Whether a route has a built screen: the menu shows only those. */

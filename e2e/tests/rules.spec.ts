@@ -1,0 +1,103 @@
+import type { Locator, Page } from '@playwright/test';
+import {
+  apiLogin,
+  expect,
+  patientWithRecords,
+  runId,
+  screenshot,
+  settled,
+  signInToWorkbench,
+  test,
+} from '../fixtures';
+
+/** Chooses an option of an antd Select (typing first when `search` is given). */
+async function choose(page: Page, select: Locator, option: string | RegExp, search?: string) {
+  await select.click();
+  if (search) await select.locator('input').fill(search);
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: option })
+    .first()
+    .click();
+}
+
+/**
+ * The clinical rule engine (issue 19): a data manager writes a rule "latest ALT above 100 raises
+ * a warning", tries it on a patient, keeps two samples (one that should fire, one that should
+ * not), reruns them, publishes the rule and runs it over all patients as a job, whose results
+ * name only the patient with the high ALT. The lab code is the story's own, so only its two
+ * patients have a value, whatever other stories add.
+ */
+test('a data manager writes a rule with two samples, publishes it and runs it', async ({
+  page,
+  ownAdmin,
+}) => {
+  test.slow();
+  const run = runId();
+  const code = `ALT${run}`;
+  const key = await apiLogin(ownAdmin);
+  const lab = (v: number) => ({
+    table: 'labResults',
+    row: {
+      itemCode: code,
+      itemName: '丙氨酸氨基转移酶',
+      valueNum: v,
+      unit: 'U/L',
+      collectedAt: '2024-03-01T08:00:00+08:00',
+    },
+  });
+  await patientWithRecords(key, { mrn: `RH${run}`, name: `高转氨酶${run}`, gender: 1 }, [lab(150)]);
+  await patientWithRecords(key, { mrn: `RN${run}`, name: `正常转氨酶${run}`, gender: 2 }, [lab(40)]);
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signInToWorkbench(page, ownAdmin);
+  await page.goto('/data-qc/clinical-rule');
+  await page.getByRole('button', { name: '新建规则' }).click();
+  const drawer = page.locator('.ant-drawer-content');
+  await drawer.getByLabel('规则名称').fill(`ALT 升高${run}`);
+  const condition = drawer.getByTestId('rule-condition-0');
+  await choose(page, condition.locator('.ant-select').first(), code, code);
+  await condition.getByLabel('值').fill('100');
+  await drawer.getByTestId('rule-action-0').getByLabel('提示内容').fill('ALT 升高，请复查');
+  await drawer.getByTestId('rule-save').click();
+  await expect(drawer).toContainText('草稿 v0');
+
+  // Two samples: the high ALT should fire, the normal one should not.
+  const samples = drawer.getByTestId('rule-samples');
+  const addSample = async (name: string, mrn: string, fires: boolean) => {
+    await samples.getByLabel('样本名称').fill(name);
+    await choose(page, samples.getByTestId('rule-sample-patient'), mrn, mrn);
+    await samples.getByLabel(fires ? '触发' : '不触发', { exact: true }).check();
+    await samples.getByTestId('rule-sample-try').click();
+    await expect(samples.getByTestId('rule-test-result')).toContainText(fires ? '规则触发' : '规则未触发');
+    await samples.getByTestId('rule-sample-save').click();
+    await expect(samples.getByRole('row', { name: new RegExp(name) })).toBeVisible();
+  };
+  await addSample(`高值${run}`, `RH${run}`, true);
+  await expect(samples.getByTestId('rule-test-result')).toContainText('150');
+  await addSample(`正常${run}`, `RN${run}`, false);
+  await samples.getByTestId('rule-regression').click();
+  await expect(samples.getByText('一致', { exact: true })).toHaveCount(2);
+  await settled(page);
+  await screenshot(page, 'rules-editor');
+
+  await drawer.getByTestId('rule-publish').click();
+  await expect(drawer).toContainText('已发布 v1');
+  await page.keyboard.press('Escape');
+  const row = page.getByRole('row', { name: new RegExp(`ALT 升高${run}`) });
+  await expect(row).toContainText('已发布 v1');
+  await expect(row.getByRole('cell').nth(5)).toHaveText('2');
+  await page.mouse.move(700, 600);
+  await settled(page);
+  await screenshot(page, 'rules-list');
+
+  await row.getByRole('button', { name: '运行' }).click();
+  const runBox = page.getByTestId('rule-run');
+  await runBox.getByTestId('rule-run-start').click();
+  await expect(runBox).toContainText('已完成', { timeout: 30_000 });
+  await expect(runBox).toContainText(`高转氨酶${run}`);
+  await expect(runBox).not.toContainText(`正常转氨酶${run}`);
+  await expect(runBox).toContainText('ALT 升高，请复查');
+  await settled(page);
+  await screenshot(page, 'rules-run');
+});
