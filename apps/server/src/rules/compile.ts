@@ -289,3 +289,13 @@ export async function evaluate(
     fired: r.fired === true,
   }));
 }
+
+/** How many patients of the base set a rule fires on, in one statement (a preview; the benchmark). */
+export async function countFired(db: Tx, plan: RulePlan, appId: number, base: SQL): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(
+      sql`select count(*)::int as n from (${evaluationSql(plan, appId, base)}) e where e.fired`,
+    ),
+  );
+  return Number(row?.n ?? 0);
+}

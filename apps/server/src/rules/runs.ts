@@ -35,7 +35,7 @@ export const RULES_JOB_KIND = 'rules.run';
 type Scope = z.output<typeof ruleRunScope>;
 
 /** The patients a run covers, as (patient_id, filing_date): all the app's, a library's, or those meeting criteria. */
-function scopeBase(appId: number, scope: Scope): SQL {
+export function scopeBase(appId: number, scope: Scope): SQL {
   switch (scope.kind) {
     case 'all':
       return sql`select id as patient_id, current_date as filing_date from patients where app_id = ${appId}`;
