@@ -81,3 +81,19 @@ export async function saveOrShow(
     throw e;
   }
 }
+
+/**
+ * A form's save: `saveOrShow`, then the "saved" notice and what follows a save (close the form,
+ * reload the list). True when saved: a ModalForm's `onFinish` answer (false keeps it open).
+ */
+export async function saveThen(
+  message: { error: (text: string) => unknown; success: (text: string) => unknown },
+  work: () => Promise<unknown>,
+  savedText: string,
+  after: () => unknown,
+): Promise<boolean> {
+  if (!(await saveOrShow(message, work))) return false;
+  message.success(savedText);
+  await after();
+  return true;
+}

@@ -33,7 +33,7 @@ import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
 import { textRule } from '../../app/text-rule';
 import { useHasAction } from '../../components/Authorized';
-import { saveOrShow } from '../../components/form/server-errors';
+import { saveThen } from '../../components/form/server-errors';
 import { dataFactoryApi } from './reports-api';
 import { REPORTS_NS } from './reports-i18n';
 
@@ -181,15 +181,18 @@ export default function DataFactory() {
     const v = await form.validateFields();
     const body = { description: v.description ?? '', tags: v.tags ?? [], steward: v.steward ?? '' };
     const entry = curating.entry;
-    const ok = await saveOrShow(message, () =>
-      entry
-        ? dataFactoryApi.edit(entry.id, body)
-        : dataFactoryApi.add({ kind: curating.kind, sourceId: curating.sourceId, ...body }),
+    await saveThen(
+      message,
+      () =>
+        entry
+          ? dataFactoryApi.edit(entry.id, body)
+          : dataFactoryApi.add({ kind: curating.kind, sourceId: curating.sourceId, ...body }),
+      t('common.saved'),
+      () => {
+        setCurating(null);
+        return list.refetch();
+      },
     );
-    if (!ok) return;
-    message.success(t('common.saved'));
-    setCurating(null);
-    await list.refetch();
   };
 
   return (

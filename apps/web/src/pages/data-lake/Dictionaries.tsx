@@ -45,7 +45,7 @@ import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
-import { saveOrShow } from '../../components/form/server-errors';
+import { saveOrShow, saveThen } from '../../components/form/server-errors';
 import { ImportReportModal } from '../../components/ImportReportModal';
 import { dictionaryApi } from './reference-api';
 import { REFERENCE_NS } from './reference-i18n';
@@ -378,14 +378,18 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
             sortOrder: v.sortOrder ?? 0,
             enabled: v.enabled,
           };
-          const ok = await saveOrShow(message, () =>
-            editingEntry ? api.editEntry(chosen!.id, editingEntry.id, body) : api.addEntry(chosen!.id, body),
+          return saveThen(
+            message,
+            () =>
+              editingEntry
+                ? api.editEntry(chosen!.id, editingEntry.id, body)
+                : api.addEntry(chosen!.id, body),
+            t('common.saved'),
+            () => {
+              setEntryForm(null);
+              return reloadAll();
+            },
           );
-          if (!ok) return false;
-          message.success(t('common.saved'));
-          setEntryForm(null);
-          await reloadAll();
-          return true;
         }}
       >
         <ProFormText

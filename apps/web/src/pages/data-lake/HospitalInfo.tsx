@@ -15,7 +15,7 @@ import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
-import { saveOrShow } from '../../components/form/server-errors';
+import { saveThen } from '../../components/form/server-errors';
 import { unitApi } from './reference-api';
 import { REFERENCE_NS } from './reference-i18n';
 
@@ -190,16 +190,18 @@ export default function HospitalInfo() {
         }
         onFinish={async (v) => {
           const parentId = v.parentId ?? null;
-          const saved = await saveOrShow(message, () =>
-            existing
-              ? unitApi.edit(existing.id, { code: v.code, name: v.name, parentId, enabled: v.enabled })
-              : unitApi.add({ kind: kind!, code: v.code, name: v.name, parentId, enabled: v.enabled }),
+          return saveThen(
+            message,
+            () =>
+              existing
+                ? unitApi.edit(existing.id, { code: v.code, name: v.name, parentId, enabled: v.enabled })
+                : unitApi.add({ kind: kind!, code: v.code, name: v.name, parentId, enabled: v.enabled }),
+            t('common.saved'),
+            () => {
+              setEditing(null);
+              return units.refetch();
+            },
           );
-          if (!saved) return false;
-          message.success(t('common.saved'));
-          setEditing(null);
-          await units.refetch();
-          return true;
         }}
       >
         <ProFormText

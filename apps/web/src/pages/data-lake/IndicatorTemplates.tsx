@@ -1,14 +1,13 @@
-import { ModalForm, ProFormSelect, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
+import { ModalForm, ProFormSelect } from '@ant-design/pro-components';
 import { FORMULA_DESCRIPTION_MAX, FORMULA_NAME_MAX, type IndicatorTemplate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentLocale } from '../../app/i18n';
-import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { DeleteLink } from '../../components/DeleteLink';
-import { saveOrShow } from '../../components/form/server-errors';
+import { NameDescriptionFields } from '../../components/form/NameDescriptionFields';
+import { saveThen } from '../../components/form/server-errors';
 import { formulaApi, indicatorTemplateApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
 
@@ -111,30 +110,23 @@ export default function IndicatorTemplates() {
         }
         onFinish={async (v) => {
           const body = { name: v.name, description: v.description ?? '', formulaIds: v.formulaIds ?? [] };
-          const saved = await saveOrShow(message, () =>
-            existing ? indicatorTemplateApi.edit(existing.id, body) : indicatorTemplateApi.add(body),
+          return saveThen(
+            message,
+            () => (existing ? indicatorTemplateApi.edit(existing.id, body) : indicatorTemplateApi.add(body)),
+            t('common.saved'),
+            () => {
+              setEditing(null);
+              return list.refetch();
+            },
           );
-          if (!saved) return false;
-          message.success(t('common.saved'));
-          setEditing(null);
-          await list.refetch();
-          return true;
         }}
       >
-        <ProFormText
-          name="name"
-          label={t('common.name')}
-          rules={[
-            { required: true, whitespace: true, message: t('templates.nameRequired') },
-            textRule(currentLocale()),
-          ]}
-          fieldProps={{ maxLength: FORMULA_NAME_MAX }}
-        />
-        <ProFormTextArea
-          name="description"
-          label={t('common.description')}
-          rules={[textRule(currentLocale())]}
-          fieldProps={{ maxLength: FORMULA_DESCRIPTION_MAX, rows: 2 }}
+        <NameDescriptionFields
+          nameLabel={t('common.name')}
+          nameRequired={t('templates.nameRequired')}
+          nameMax={FORMULA_NAME_MAX}
+          descriptionLabel={t('common.description')}
+          descriptionMax={FORMULA_DESCRIPTION_MAX}
         />
         {formulas.isError && <Alert type="error" showIcon message={formulas.error.message} />}
         <ProFormSelect

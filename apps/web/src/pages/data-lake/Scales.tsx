@@ -1,4 +1,4 @@
-import { ModalForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
+import { ModalForm, ProFormTextArea } from '@ant-design/pro-components';
 import {
   type AssessmentScale,
   FORMULA_DESCRIPTION_MAX,
@@ -32,7 +32,8 @@ import { currentLocale } from '../../app/i18n';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { DeleteLink } from '../../components/DeleteLink';
-import { saveOrShow } from '../../components/form/server-errors';
+import { NameDescriptionFields } from '../../components/form/NameDescriptionFields';
+import { saveThen } from '../../components/form/server-errors';
 import { BuiltinsModal } from './BuiltinsModal';
 import { scaleApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
@@ -364,30 +365,23 @@ export default function Scales() {
           const body = { name: v.name, description: v.description ?? '', definition } as Parameters<
             typeof scaleApi.add
           >[0];
-          const saved = await saveOrShow(message, () =>
-            existing ? scaleApi.edit(existing.id, body) : scaleApi.add(body),
+          return saveThen(
+            message,
+            () => (existing ? scaleApi.edit(existing.id, body) : scaleApi.add(body)),
+            t('common.saved'),
+            () => {
+              setEditing(null);
+              return list.refetch();
+            },
           );
-          if (!saved) return false;
-          message.success(t('common.saved'));
-          setEditing(null);
-          await list.refetch();
-          return true;
         }}
       >
-        <ProFormText
-          name="name"
-          label={t('common.name')}
-          rules={[
-            { required: true, whitespace: true, message: t('scales.nameRequired') },
-            textRule(currentLocale()),
-          ]}
-          fieldProps={{ maxLength: FORMULA_NAME_MAX }}
-        />
-        <ProFormTextArea
-          name="description"
-          label={t('common.description')}
-          rules={[textRule(currentLocale())]}
-          fieldProps={{ maxLength: FORMULA_DESCRIPTION_MAX, rows: 2 }}
+        <NameDescriptionFields
+          nameLabel={t('common.name')}
+          nameRequired={t('scales.nameRequired')}
+          nameMax={FORMULA_NAME_MAX}
+          descriptionLabel={t('common.description')}
+          descriptionMax={FORMULA_DESCRIPTION_MAX}
         />
         <ProFormTextArea
           name="definition"

@@ -4,7 +4,6 @@ import {
   ProFormDigit,
   ProFormSelect,
   ProFormText,
-  ProFormTextArea,
 } from '@ant-design/pro-components';
 import {
   T0_COMPARATORS,
@@ -20,12 +19,11 @@ import { Alert, App, Button, Card, Drawer, Empty, Space, Table, Tag, Typography 
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
-import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { DeleteLink } from '../../components/DeleteLink';
-import { saveOrShow } from '../../components/form/server-errors';
+import { NameDescriptionFields } from '../../components/form/NameDescriptionFields';
+import { saveThen } from '../../components/form/server-errors';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { t0Api } from './reference-api';
 import { REFERENCE_NS } from './reference-i18n';
@@ -272,30 +270,23 @@ export default function T0Events() {
         }
         onFinish={async (v) => {
           const body = { name: v.name, description: v.description ?? '', rule: ruleOf(v) };
-          const saved = await saveOrShow(message, () =>
-            existing ? t0Api.edit(existing.id, body) : t0Api.add(body),
+          return saveThen(
+            message,
+            () => (existing ? t0Api.edit(existing.id, body) : t0Api.add(body)),
+            t('common.saved'),
+            () => {
+              setEditing(null);
+              return list.refetch();
+            },
           );
-          if (!saved) return false;
-          message.success(t('common.saved'));
-          setEditing(null);
-          await list.refetch();
-          return true;
         }}
       >
-        <ProFormText
-          name="name"
-          label={t('common.name')}
-          rules={[
-            { required: true, whitespace: true, message: t('t0.nameRequired') },
-            textRule(currentLocale()),
-          ]}
-          fieldProps={{ maxLength: T0_NAME_MAX }}
-        />
-        <ProFormTextArea
-          name="description"
-          label={t('t0.description')}
-          rules={[textRule(currentLocale())]}
-          fieldProps={{ maxLength: T0_DESCRIPTION_MAX, rows: 2 }}
+        <NameDescriptionFields
+          nameLabel={t('common.name')}
+          nameRequired={t('t0.nameRequired')}
+          nameMax={T0_NAME_MAX}
+          descriptionLabel={t('t0.description')}
+          descriptionMax={T0_DESCRIPTION_MAX}
         />
         <ProFormSelect
           name="kind"

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { textRule } from '../../app/text-rule';
 import { Authorized } from '../../components/Authorized';
-import { saveOrShow } from '../../components/form/server-errors';
+import { saveThen } from '../../components/form/server-errors';
 import { type AdminDisease, diseaseApi } from './api';
 import { ADMIN_NS } from './i18n';
 import { useEditDeleteActions } from './RowActions';
@@ -85,14 +85,15 @@ export default function MaintainDisease() {
         initialValues={existing ?? { enabled: true }}
         onFinish={async (values) => {
           const body = { ...values, icd10: values.icd10 ?? '', category: values.category ?? '' };
-          const saved = await saveOrShow(message, () =>
-            existing ? diseaseApi.edit(existing.id, body) : diseaseApi.add(body),
+          return saveThen(
+            message,
+            () => (existing ? diseaseApi.edit(existing.id, body) : diseaseApi.add(body)),
+            t('common.saved'),
+            () => {
+              setEditing(null);
+              table.current?.reload();
+            },
           );
-          if (!saved) return false;
-          message.success(t('common.saved'));
-          setEditing(null);
-          table.current?.reload();
-          return true;
         }}
       >
         <ProFormText

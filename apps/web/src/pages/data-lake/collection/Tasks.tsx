@@ -31,7 +31,7 @@ import { useLabel } from '../../../app/labels';
 import { textRule } from '../../../app/text-rule';
 import { Authorized, useHasAction } from '../../../components/Authorized';
 import { DeleteLink } from '../../../components/DeleteLink';
-import { saveOrShow } from '../../../components/form/server-errors';
+import { saveThen } from '../../../components/form/server-errors';
 import { isUnderWay, useJobPoll } from '../../../components/jobs/useJobPoll';
 import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
@@ -98,13 +98,15 @@ export default function CollectTaskList() {
   const save = async () => {
     const v = await form.validateFields();
     const body = { name: v.name, templateIds: v.templateIds, batchSize: v.batchSize };
-    const saved = await saveOrShow(message, () =>
-      existing ? collectionApi.editTask(existing.id, body) : collectionApi.addTask(body),
+    await saveThen(
+      message,
+      () => (existing ? collectionApi.editTask(existing.id, body) : collectionApi.addTask(body)),
+      t('common.saved'),
+      () => {
+        setEditing(null);
+        return list.refetch();
+      },
     );
-    if (!saved) return;
-    message.success(t('common.saved'));
-    setEditing(null);
-    await list.refetch();
   };
 
   return (
