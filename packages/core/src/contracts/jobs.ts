@@ -31,6 +31,7 @@ export const JOB_KINDS = [
   'demo.seed',
   'rules.run',
   'coding.suggest',
+  'cleaning.run',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

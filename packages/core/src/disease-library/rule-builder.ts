@@ -26,6 +26,7 @@ export const RULE_SOURCES = [
   'operation',
   'document',
   'vital',
+  'cleaned',
   'patient',
 ] as const satisfies readonly RuleSource[];
 
@@ -102,6 +103,14 @@ export function defaultChoice(source: RuleSource): RuleChoice {
         agg: 'latest',
         field: 'value',
         where: [{ field: 'code', op: '=', value: null }],
+        anchor: null,
+      };
+    case 'cleaned':
+      return {
+        source,
+        agg: 'latest',
+        field: 'value',
+        where: [{ field: 'name', op: '=', value: null }],
         anchor: null,
       };
     case 'diagnosis':

@@ -14,6 +14,7 @@ export const RULE_SOURCE_LABELS = {
   operation: both('手术', 'Operation'),
   document: both('病历文书', 'Clinical document'),
   vital: both('生命体征', 'Vital sign'),
+  cleaned: both('文本结构化结果', 'Values from clinical text'),
   patient: both('患者信息', 'Patient details'),
 } as const satisfies Record<RuleSource, LabelText>;
 
@@ -80,6 +81,16 @@ export const RULE_FIELD_LABELS: Record<RuleSource, Record<string, LabelText>> = 
     name: both('体征名称', 'Sign'),
     value: both('测量值', 'Measured value'),
     date: both('测量时间', 'Measured on'),
+  },
+  cleaned: {
+    code: both('指标代码', 'Item code'),
+    name: both('指标名称', 'Item name'),
+    value: both('数值', 'Value'),
+    text: both('原文', 'Text as written'),
+    unit: both('单位', 'Unit'),
+    section: both('病历段落', 'Section'),
+    fault: both('质控问题', 'QC fault'),
+    date: both('文书时间', 'Document date'),
   },
   patient: {
     age: both('年龄（建档时）', 'Age at filing'),

@@ -108,6 +108,22 @@ export const SOURCES: Record<string, SourceDef> = {
     dateField: 'date',
     defaultField: 'text',
   },
+  /** Values read from clinical text by cleaning tasks (cleaning/README.md), e.g. 收缩压 from notes. */
+  cleaned: {
+    table: 'cleaned_values',
+    fields: {
+      code: f('code'),
+      name: f('name'),
+      value: f('value_num', 'number'),
+      text: f('value_text'),
+      unit: f('unit'),
+      section: f('section'),
+      fault: f('fault'),
+      date: f('observed_at', 'date'),
+    },
+    dateField: 'date',
+    defaultField: 'value',
+  },
   vital: {
     table: 'vital_signs',
     fields: { name: f('item_name'), value: f('value'), date: f('record_dt', 'date') },

@@ -90,4 +90,8 @@ export const AUDIT_ENTITY_LABELS = {
   omop_task: both('OMOP 任务', 'OMOP task'),
   job: both('任务', 'Job'),
   schedule: both('调度', 'Schedule'),
+  cleaning_rule: both('清洗规则', 'Cleaning rule'),
+  cleaning_task: both('清洗任务', 'Cleaning task'),
+  cleaning_mark: both('清洗结果标注', 'Cleaning result mark'),
+  document: both('病历文书', 'Clinical document'),
 } as const satisfies Record<string, LabelText>;

@@ -8,6 +8,14 @@ import { AUDIT_ACTION_LABELS } from './audit-actions.js';
 import { AUDIT_ENTITY_LABELS } from './audit-entities.js';
 import { CDR_FIELD_KIND_LABELS, CDR_FIELD_LABELS, CDR_SOURCE_LABELS, CDR_TABLE_LABELS } from './cdr.js';
 import {
+  CLEANING_FAULT_LABELS,
+  CLEANING_RULE_KIND_LABELS,
+  CLEANING_SECTION_LABELS,
+  CLEANING_SPAN_ROLE_LABELS,
+  CLEANING_VALUE_KIND_LABELS,
+  LATERALITY_LABELS,
+} from './cleaning.js';
+import {
   CODING_HOW_LABELS,
   CODING_ITEM_STATUS_LABELS,
   CODING_KIND_LABELS,
@@ -54,6 +62,7 @@ export const JOB_KIND_LABELS = {
   'demo.seed': both('示范数据生成', 'Demo data preparation'),
   'rules.run': both('临床规则运行', 'Clinical rule run'),
   'coding.suggest': both('编码候选生成', 'Coding suggestions'),
+  'cleaning.run': both('数据清洗任务', 'Data cleaning run'),
 } as const satisfies Record<JobKind, LabelText>;
 
 export const JOB_STATUS_LABELS = {
@@ -176,6 +185,12 @@ export const LABEL_FAMILIES = {
   codingReview: CODING_REVIEW_STATE_LABELS,
   codingVerdict: CODING_VERDICT_LABELS,
   codingMarker: CODING_MARKER_REASON_LABELS,
+  cleaningSection: CLEANING_SECTION_LABELS,
+  cleaningFault: CLEANING_FAULT_LABELS,
+  cleaningRuleKind: CLEANING_RULE_KIND_LABELS,
+  cleaningValueKind: CLEANING_VALUE_KIND_LABELS,
+  cleaningSpanRole: CLEANING_SPAN_ROLE_LABELS,
+  laterality: LATERALITY_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -222,4 +237,10 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   codingReview: both('审核状态', 'Review status'),
   codingVerdict: both('审核结论', 'Verdict'),
   codingMarker: both('维护原因', 'Why revisit'),
+  cleaningSection: both('病历段落', 'Section'),
+  cleaningFault: both('质控问题', 'QC fault'),
+  cleaningRuleKind: both('规则类型', 'Rule kind'),
+  cleaningValueKind: both('取值方式', 'Value kind'),
+  cleaningSpanRole: both('标注', 'Highlight'),
+  laterality: both('侧别', 'Side'),
 };

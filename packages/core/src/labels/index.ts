@@ -1,6 +1,7 @@
 export * from './audit-actions.js';
 export * from './audit-entities.js';
 export * from './cdr.js';
+export * from './cleaning.js';
 export * from './coding.js';
 export * from './collection.js';
 export * from './crf-chart.js';

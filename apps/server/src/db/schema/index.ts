@@ -1,4 +1,5 @@
 export * from './admin.js';
+export * from './cleaning.js';
 export * from './clinical.js';
 export * from './coding.js';
 export * from './collection.js';
@@ -11,8 +12,8 @@ export * from './jobs.js';
 export * from './omop.js';
 export * from './reference.js';
 export * from './reports.js';
-export * from './rules.js';
 export * from './research.js';
+export * from './rules.js';
 export * from './scheduling.js';
 export * from './session-handoff.js';
 export * from './system.js';

@@ -22,6 +22,10 @@ export const NASTY_STRINGS = [
   "' OR 1=1 --",
   "'; DROP TABLE x; --",
   "%' AND '1'='1",
+  // Regular expressions that backtrack without end or do not compile (cleaning rules' patterns).
+  '(a+)+$',
+  '(?<v>(\\d+)+)x',
+  '(?<v>\\d+',
 ];
 
 /** A few random strings of every kind of unicode, reproducible (fixed seed). */

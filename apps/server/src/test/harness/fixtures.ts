@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../auth/passwords.js';
+import { makeCleaningObjects } from '../../cleaning/test/fixtures.js';
 import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
 import { makeCollectionObjects } from '../../collection/test/fixtures.js';
 import { LIVER_FORM, registerPatients } from '../../crf/testform.js';
@@ -88,6 +89,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   await makeFormulaObjects(app, adminKey);
   await makeReportObjects(app, adminKey);
   await makeCollectionObjects(app, adminKey);
+  await makeCleaningObjects(app, adminKey);
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */

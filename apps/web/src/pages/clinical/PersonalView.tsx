@@ -7,6 +7,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { currentLocale } from '../../app/i18n';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { useTabObject } from '../../shell/useTabs';
+import { CleanedValuesTab } from '../data-clean/CleanedValues';
 import { patient360 } from './api';
 import { CLINICAL_NS } from './i18n';
 import { PatientFormButton } from './PatientForm';
@@ -36,6 +37,7 @@ const TABS = [
   { key: 'surgery', route: 'PersonalSurgery', count: 'operations' },
   { key: 'physicalExamination', route: 'PersonalPhysicalExamination', count: 'physicalExams' },
   { key: 'patientForm', route: 'PersonalPatientForm', count: '' },
+  { key: 'cleaned', route: 'PersonalInHospitalView', count: '' },
 ] as const;
 
 /**
@@ -81,6 +83,7 @@ export default function PersonalView() {
     surgery: <OperationsTab id={id} t={t} />,
     physicalExamination: <PhysicalTab id={id} t={t} />,
     patientForm: <PatientFormsTab id={id} t={t} />,
+    cleaned: <CleanedValuesTab patientId={id} />,
   };
 
   return (

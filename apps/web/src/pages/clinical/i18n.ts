@@ -39,6 +39,7 @@ const zhCN = {
     surgery: '手术',
     physicalExamination: '体格检查',
     patientForm: '患者表单',
+    cleaned: '文本结构化',
   },
   visit: {
     kind: '就诊类型',
@@ -261,6 +262,7 @@ const enUS: typeof zhCN = {
     surgery: 'Surgeries',
     physicalExamination: 'Physical examination',
     patientForm: 'Patient forms',
+    cleaned: 'From clinical text',
   },
   visit: {
     kind: 'Type',
