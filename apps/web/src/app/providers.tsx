@@ -5,6 +5,7 @@ import enUSAntd from 'antd/es/locale/en_US';
 import zhCNAntd from 'antd/es/locale/zh_CN';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useReducedMotion } from '../components/media-query';
 import { useSettings } from '../shell/useSettings';
 
 export const queryClient = new QueryClient({
@@ -21,12 +22,19 @@ export const queryClient = new QueryClient({
 export function Providers({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const settings = useSettings();
+  const reducedMotion = useReducedMotion();
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider
         locale={i18n.language === 'en-US' ? enUSAntd : zhCNAntd}
         theme={{
-          token: { colorPrimary: settings.primaryColor, colorError: ERROR_COLOR, colorLink: ACTION_COLOR },
+          token: {
+            colorPrimary: settings.primaryColor,
+            colorError: ERROR_COLOR,
+            colorLink: ACTION_COLOR,
+            // No animations for a person whose system asks for reduced motion.
+            motion: !reducedMotion,
+          },
         }}
       >
         {/* Notices open under the header (48 px) and the sign-in page's language bar, never over them. */}

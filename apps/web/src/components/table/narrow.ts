@@ -1,20 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useMediaQuery } from '../media-query';
 
 /** Widths up to this are a phone: list pages keep their key columns in sight (antd's xs). */
 export const NARROW_MAX_WIDTH = 575;
 
 /** Whether the screen is a phone's, following resizes. */
 export function useNarrow(): boolean {
-  const query = `(max-width: ${NARROW_MAX_WIDTH}px)`;
-  const [narrow, setNarrow] = useState(() => globalThis.matchMedia?.(query).matches ?? false);
-  useEffect(() => {
-    const list = globalThis.matchMedia?.(query);
-    if (!list) return;
-    const on = () => setNarrow(list.matches);
-    list.addEventListener('change', on);
-    return () => list.removeEventListener('change', on);
-  }, [query]);
-  return narrow;
+  return useMediaQuery(`(max-width: ${NARROW_MAX_WIDTH}px)`);
 }
 
 /**

@@ -78,6 +78,9 @@ function TemplateForm({
         name="crfFormId"
         label={t('create.form')}
         rules={[{ required: true }]}
+        // A hospital keeps many forms: type part of a name to find one.
+        showSearch
+        fieldProps={{ optionFilterProp: 'label' }}
         request={async () =>
           (await libraryApi.forms()).items
             .filter((f) => f.latestVersion > 0)

@@ -133,6 +133,8 @@ export function LibraryFormFields() {
               label={t('create.form')}
               width="lg"
               rules={[{ required: true }]}
+              showSearch
+              fieldProps={{ optionFilterProp: 'label' }}
               request={async () =>
                 (await libraryApi.forms()).items
                   .filter((f) => f.latestVersion > 0)
