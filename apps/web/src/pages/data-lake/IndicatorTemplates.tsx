@@ -1,10 +1,11 @@
 import { ModalForm, ProFormSelect } from '@ant-design/pro-components';
 import { FORMULA_DESCRIPTION_MAX, FORMULA_NAME_MAX, type IndicatorTemplate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Authorized, useHasAction } from '../../components/Authorized';
+import { useHasAction } from '../../components/Authorized';
+import { DefinitionsCard } from '../../components/DefinitionsCard';
 import { DeleteLink } from '../../components/DeleteLink';
 import { NameDescriptionFields } from '../../components/form/NameDescriptionFields';
 import { saveThen } from '../../components/form/server-errors';
@@ -28,73 +29,60 @@ export default function IndicatorTemplates() {
   const formulas = useQuery({ queryKey: ['formulas'], queryFn: formulaApi.list, enabled: !!editing });
   const existing = editing && editing !== 'new' ? editing : null;
   return (
-    <Card
+    <DefinitionsCard<IndicatorTemplate>
       title={t('templates.title')}
-      data-testid="indicator-templates"
-      extra={
-        <Authorized apiId={`${MENU}.add`}>
-          <Button type="primary" onClick={() => setEditing('new')}>
-            {t('templates.add')}
-          </Button>
-        </Authorized>
+      testId="indicator-templates"
+      addApiId={`${MENU}.add`}
+      actions={
+        <Button type="primary" onClick={() => setEditing('new')}>
+          {t('templates.add')}
+        </Button>
       }
+      hint={t('templates.hint')}
+      list={list}
+      empty={t('templates.empty')}
+      columns={[
+        { title: t('common.name'), dataIndex: 'name' },
+        { title: t('common.description'), dataIndex: 'description', render: (v: string) => v || '—' },
+        {
+          title: t('templates.formulas'),
+          key: 'formulas',
+          render: (_, r) =>
+            r.formulas.length ? (
+              <Space size={[0, 4]} wrap>
+                {r.formulas.map((f, i) => (
+                  <Tag key={f.id}>
+                    {i + 1}. {f.name}
+                    {f.unit ? ` (${f.unit})` : ''}
+                  </Tag>
+                ))}
+              </Space>
+            ) : (
+              <Typography.Text type="secondary">{t('templates.noFormulas')}</Typography.Text>
+            ),
+        },
+        {
+          title: t('common.actions'),
+          key: 'actions',
+          render: (_, r) => (
+            <Space size={0}>
+              {can(MENU, 'edit') && (
+                <Button type="link" size="small" onClick={() => setEditing(r)}>
+                  {t('common.edit')}
+                </Button>
+              )}
+              {can(MENU, 'delete') && (
+                <DeleteLink
+                  name={r.name}
+                  onDelete={() => indicatorTemplateApi.remove(r.id)}
+                  onDeleted={() => list.refetch()}
+                />
+              )}
+            </Space>
+          ),
+        },
+      ]}
     >
-      <Space direction="vertical" style={{ width: '100%' }} size="middle">
-        <Typography.Text type="secondary">{t('templates.hint')}</Typography.Text>
-        {list.isError ? (
-          <Alert type="error" showIcon message={list.error.message} data-testid="templates-error" />
-        ) : (
-          <Table<IndicatorTemplate>
-            rowKey="id"
-            loading={list.isLoading}
-            dataSource={list.data?.items ?? []}
-            pagination={false}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: <Empty description={t('templates.empty')} /> }}
-            columns={[
-              { title: t('common.name'), dataIndex: 'name' },
-              { title: t('common.description'), dataIndex: 'description', render: (v: string) => v || '—' },
-              {
-                title: t('templates.formulas'),
-                key: 'formulas',
-                render: (_, r) =>
-                  r.formulas.length ? (
-                    <Space size={[0, 4]} wrap>
-                      {r.formulas.map((f, i) => (
-                        <Tag key={f.id}>
-                          {i + 1}. {f.name}
-                          {f.unit ? ` (${f.unit})` : ''}
-                        </Tag>
-                      ))}
-                    </Space>
-                  ) : (
-                    <Typography.Text type="secondary">{t('templates.noFormulas')}</Typography.Text>
-                  ),
-              },
-              {
-                title: t('common.actions'),
-                key: 'actions',
-                render: (_, r) => (
-                  <Space size={0}>
-                    {can(MENU, 'edit') && (
-                      <Button type="link" size="small" onClick={() => setEditing(r)}>
-                        {t('common.edit')}
-                      </Button>
-                    )}
-                    {can(MENU, 'delete') && (
-                      <DeleteLink
-                        name={r.name}
-                        onDelete={() => indicatorTemplateApi.remove(r.id)}
-                        onDeleted={() => list.refetch()}
-                      />
-                    )}
-                  </Space>
-                ),
-              },
-            ]}
-          />
-        )}
-      </Space>
       <ModalForm<TemplateForm>
         title={existing ? t('templates.edit') : t('templates.add')}
         open={!!editing}
@@ -138,6 +126,6 @@ export default function IndicatorTemplates() {
           options={(formulas.data?.items ?? []).map((f) => ({ value: f.id, label: f.name }))}
         />
       </ModalForm>
-    </Card>
+    </DefinitionsCard>
   );
 }

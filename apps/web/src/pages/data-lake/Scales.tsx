@@ -30,7 +30,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { textRule } from '../../app/text-rule';
-import { Authorized, useHasAction } from '../../components/Authorized';
+import { useHasAction } from '../../components/Authorized';
+import { DefinitionsCard } from '../../components/DefinitionsCard';
 import { DeleteLink } from '../../components/DeleteLink';
 import { NameDescriptionFields } from '../../components/form/NameDescriptionFields';
 import { saveThen } from '../../components/form/server-errors';
@@ -231,95 +232,81 @@ export default function Scales() {
   const existing = editing && editing !== 'new' ? editing : null;
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="middle">
-      <Card
+      <DefinitionsCard<AssessmentScale>
         title={t('scales.title')}
-        data-testid="scales"
-        extra={
-          <Authorized apiId={`${MENU}.add`}>
-            <Space>
-              <Button onClick={() => setBuiltins(true)}>{t('common.builtins')}</Button>
-              <Button type="primary" onClick={() => setEditing('new')}>
-                {t('scales.add')}
-              </Button>
-            </Space>
-          </Authorized>
+        testId="scales"
+        addApiId={`${MENU}.add`}
+        actions={
+          <Space>
+            <Button onClick={() => setBuiltins(true)}>{t('common.builtins')}</Button>
+            <Button type="primary" onClick={() => setEditing('new')}>
+              {t('scales.add')}
+            </Button>
+          </Space>
         }
-      >
-        <Space direction="vertical" style={{ width: '100%' }} size="middle">
-          <Typography.Text type="secondary">{t('scales.hint')}</Typography.Text>
-          {list.isError ? (
-            <Alert type="error" showIcon message={list.error.message} data-testid="scales-error" />
-          ) : (
-            <Table<AssessmentScale>
-              rowKey="id"
-              loading={list.isLoading}
-              dataSource={list.data?.items ?? []}
-              pagination={false}
-              scroll={{ x: 'max-content' }}
-              locale={{ emptyText: <Empty description={t('scales.empty')} /> }}
-              columns={[
-                { title: t('common.name'), dataIndex: 'name' },
-                {
-                  title: t('scales.items'),
-                  key: 'items',
-                  render: (_, s) => t('scales.itemCount', { count: s.definition.items.length }),
-                },
-                { title: t('scales.range'), key: 'range', render: (_, s) => span(s.range.min, s.range.max) },
-                {
-                  title: t('scales.bands'),
-                  key: 'bands',
-                  render: (_, s) => (
-                    <Space size={[0, 4]} wrap>
-                      {s.definition.bands.map((b) => (
-                        <Tag key={b.label}>
-                          {b.label} {span(b.min, b.max)}
-                        </Tag>
-                      ))}
-                    </Space>
-                  ),
-                },
-                { title: t('scales.filled'), dataIndex: 'filled', align: 'right' },
-                {
-                  title: t('common.actions'),
-                  key: 'actions',
-                  render: (_, s) => (
-                    <Space size={0} wrap>
-                      {can(MENU, 'add') && (
-                        <Button type="link" size="small" onClick={() => setFilling(s)}>
-                          {t('scales.fill')}
-                        </Button>
-                      )}
-                      {can(MENU, 'edit') && (
-                        <Button type="link" size="small" onClick={() => setEditing(s)}>
-                          {t('common.edit')}
-                        </Button>
-                      )}
-                      {can(MENU, 'delete') && (
-                        <Popconfirm
-                          title={t('common.confirmDelete', { name: s.name })}
-                          onConfirm={async () => {
-                            try {
-                              await scaleApi.remove(s.id);
-                              message.success(t('common.deleted'));
-                              await list.refetch();
-                            } catch (e) {
-                              message.error((e as Error).message);
-                            }
-                          }}
-                        >
-                          <Button type="link" size="small" danger>
-                            {t('common.delete')}
-                          </Button>
-                        </Popconfirm>
-                      )}
-                    </Space>
-                  ),
-                },
-              ]}
-            />
-          )}
-        </Space>
-      </Card>
+        hint={t('scales.hint')}
+        list={list}
+        empty={t('scales.empty')}
+        columns={[
+          { title: t('common.name'), dataIndex: 'name' },
+          {
+            title: t('scales.items'),
+            key: 'items',
+            render: (_, s) => t('scales.itemCount', { count: s.definition.items.length }),
+          },
+          { title: t('scales.range'), key: 'range', render: (_, s) => span(s.range.min, s.range.max) },
+          {
+            title: t('scales.bands'),
+            key: 'bands',
+            render: (_, s) => (
+              <Space size={[0, 4]} wrap>
+                {s.definition.bands.map((b) => (
+                  <Tag key={b.label}>
+                    {b.label} {span(b.min, b.max)}
+                  </Tag>
+                ))}
+              </Space>
+            ),
+          },
+          { title: t('scales.filled'), dataIndex: 'filled', align: 'right' },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            render: (_, s) => (
+              <Space size={0} wrap>
+                {can(MENU, 'add') && (
+                  <Button type="link" size="small" onClick={() => setFilling(s)}>
+                    {t('scales.fill')}
+                  </Button>
+                )}
+                {can(MENU, 'edit') && (
+                  <Button type="link" size="small" onClick={() => setEditing(s)}>
+                    {t('common.edit')}
+                  </Button>
+                )}
+                {can(MENU, 'delete') && (
+                  <Popconfirm
+                    title={t('common.confirmDelete', { name: s.name })}
+                    onConfirm={async () => {
+                      try {
+                        await scaleApi.remove(s.id);
+                        message.success(t('common.deleted'));
+                        await list.refetch();
+                      } catch (e) {
+                        message.error((e as Error).message);
+                      }
+                    }}
+                  >
+                    <Button type="link" size="small" danger>
+                      {t('common.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
       {can(MENU, 'get') && <History patientId={patientId} setPatientId={setPatientId} />}
       <BuiltinsModal
         open={builtins}

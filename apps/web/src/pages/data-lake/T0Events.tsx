@@ -15,12 +15,13 @@ import {
   type T0State,
 } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Drawer, Empty, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Drawer, Empty, Space, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
-import { Authorized, useHasAction } from '../../components/Authorized';
+import { useHasAction } from '../../components/Authorized';
+import { DefinitionsCard } from '../../components/DefinitionsCard';
 import { DeleteLink } from '../../components/DeleteLink';
 import { NameDescriptionFields } from '../../components/form/NameDescriptionFields';
 import { saveThen } from '../../components/form/server-errors';
@@ -178,87 +179,74 @@ export default function T0Events() {
   };
 
   return (
-    <Card
+    <DefinitionsCard<T0Event>
       title={t('t0.title')}
-      data-testid="t0-events"
-      extra={
-        <Authorized apiId={`${MENU}.add`}>
-          <Button type="primary" onClick={() => setEditing('new')}>
-            {t('t0.add')}
-          </Button>
-        </Authorized>
+      testId="t0-events"
+      addApiId={`${MENU}.add`}
+      actions={
+        <Button type="primary" onClick={() => setEditing('new')}>
+          {t('t0.add')}
+        </Button>
       }
+      hint={t('t0.hint')}
+      list={list}
+      empty={t('t0.empty')}
+      columns={[
+        { title: t('common.name'), dataIndex: 'name' },
+        { title: t('t0.rule'), key: 'rule', render: (_, e) => ruleText(e.rule) },
+        {
+          title: t('t0.state'),
+          dataIndex: 'state',
+          render: (_, e) => <Tag color={STATE_COLOR[e.state]}>{t(`t0.states.${e.state}`)}</Tag>,
+        },
+        {
+          title: t('t0.patients'),
+          dataIndex: 'patients',
+          align: 'right',
+          render: (_, e) => (e.materializedAt ? e.patients.toLocaleString() : '—'),
+        },
+        {
+          title: t('t0.materializedAt'),
+          dataIndex: 'materializedAt',
+          render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '—'),
+        },
+        {
+          title: t('common.actions'),
+          key: 'actions',
+          render: (_, e) => (
+            <Space size={0} wrap>
+              {can(MENU, 'edit') && (
+                <Button type="link" size="small" disabled={isUnderWay(e.state)} onClick={() => run(e)}>
+                  {e.materializedAt ? t('t0.rerun') : t('t0.run')}
+                </Button>
+              )}
+              {e.state === 'failed' && (
+                <Button type="link" size="small" danger onClick={() => why(e)}>
+                  {t('t0.failedReason')}
+                </Button>
+              )}
+              {can(MENU, 'get') && e.materializedAt && (
+                <Button type="link" size="small" onClick={() => setViewing(e)}>
+                  {t('t0.view')}
+                </Button>
+              )}
+              {can(MENU, 'edit') && (
+                <Button type="link" size="small" onClick={() => setEditing(e)}>
+                  {t('common.edit')}
+                </Button>
+              )}
+              {can(MENU, 'delete') && (
+                <DeleteLink
+                  name={e.name}
+                  onDelete={() => t0Api.remove(e.id)}
+                  onDeleted={() => list.refetch()}
+                />
+              )}
+            </Space>
+          ),
+        },
+      ]}
     >
-      <Space direction="vertical" style={{ width: '100%' }} size="middle">
-        <Typography.Text type="secondary">{t('t0.hint')}</Typography.Text>
-        {list.isError ? (
-          <Alert type="error" showIcon message={list.error.message} data-testid="t0-error" />
-        ) : (
-          <Table<T0Event>
-            rowKey="id"
-            loading={list.isLoading}
-            dataSource={list.data?.items ?? []}
-            pagination={false}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: <Empty description={t('t0.empty')} /> }}
-            columns={[
-              { title: t('common.name'), dataIndex: 'name' },
-              { title: t('t0.rule'), key: 'rule', render: (_, e) => ruleText(e.rule) },
-              {
-                title: t('t0.state'),
-                dataIndex: 'state',
-                render: (_, e) => <Tag color={STATE_COLOR[e.state]}>{t(`t0.states.${e.state}`)}</Tag>,
-              },
-              {
-                title: t('t0.patients'),
-                dataIndex: 'patients',
-                align: 'right',
-                render: (_, e) => (e.materializedAt ? e.patients.toLocaleString() : '—'),
-              },
-              {
-                title: t('t0.materializedAt'),
-                dataIndex: 'materializedAt',
-                render: (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '—'),
-              },
-              {
-                title: t('common.actions'),
-                key: 'actions',
-                render: (_, e) => (
-                  <Space size={0} wrap>
-                    {can(MENU, 'edit') && (
-                      <Button type="link" size="small" disabled={isUnderWay(e.state)} onClick={() => run(e)}>
-                        {e.materializedAt ? t('t0.rerun') : t('t0.run')}
-                      </Button>
-                    )}
-                    {e.state === 'failed' && (
-                      <Button type="link" size="small" danger onClick={() => why(e)}>
-                        {t('t0.failedReason')}
-                      </Button>
-                    )}
-                    {can(MENU, 'get') && e.materializedAt && (
-                      <Button type="link" size="small" onClick={() => setViewing(e)}>
-                        {t('t0.view')}
-                      </Button>
-                    )}
-                    {can(MENU, 'edit') && (
-                      <Button type="link" size="small" onClick={() => setEditing(e)}>
-                        {t('common.edit')}
-                      </Button>
-                    )}
-                    {can(MENU, 'delete') && (
-                      <DeleteLink
-                        name={e.name}
-                        onDelete={() => t0Api.remove(e.id)}
-                        onDeleted={() => list.refetch()}
-                      />
-                    )}
-                  </Space>
-                ),
-              },
-            ]}
-          />
-        )}
-      </Space>
       <ModalForm<RuleForm>
         title={existing ? t('t0.edit') : t('t0.add')}
         open={!!editing}
@@ -334,6 +322,6 @@ export default function T0Events() {
         </ProFormDependency>
       </ModalForm>
       <PatientsDrawer event={viewing} onClose={() => setViewing(null)} />
-    </Card>
+    </DefinitionsCard>
   );
 }
