@@ -7,6 +7,7 @@ import {
   screenshot,
   settled,
   signInToWorkbench,
+  switchLanguage,
   test,
 } from '../fixtures';
 
@@ -83,11 +84,13 @@ test('a data manager writes a rule with two samples, publishes it and runs it', 
 
   await drawer.getByTestId('rule-publish').click();
   await expect(drawer).toContainText('已发布 v1');
-  await page.keyboard.press('Escape');
+  await page.locator('.ant-drawer-close').click();
+  await expect(drawer).toBeHidden();
   const row = page.getByRole('row', { name: new RegExp(`ALT 升高${run}`) });
   await expect(row).toContainText('已发布 v1');
   await expect(row.getByRole('cell').nth(5)).toHaveText('2');
   await page.mouse.move(700, 600);
+  await expect(page.locator('.ant-dropdown:visible')).toHaveCount(0);
   await settled(page);
   await screenshot(page, 'rules-list');
 
@@ -100,4 +103,14 @@ test('a data manager writes a rule with two samples, publishes it and runs it', 
   await expect(runBox).toContainText('ALT 升高，请复查');
   await settled(page);
   await screenshot(page, 'rules-run');
+
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+  // The same screens in English.
+  await switchLanguage(page, 'English');
+  await expect(row).toContainText('Published v1');
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await expect(drawer.getByTestId('rule-samples')).toContainText('Test samples');
+  await settled(page);
+  await screenshot(page, 'rules-editor-en');
 });

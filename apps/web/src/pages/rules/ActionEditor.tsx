@@ -53,7 +53,7 @@ export function ActionEditor({
           {a.kind === 'fault' && (
             <>
               <Select
-                style={{ width: 90 }}
+                style={{ width: 110 }}
                 value={a.level}
                 onChange={(level) => set(i, { ...a, level })}
                 options={RULE_FAULT_LEVELS.map((l) => ({ value: l, label: t(`editor.${l}`) }))}

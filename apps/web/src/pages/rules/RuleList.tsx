@@ -49,26 +49,26 @@ export default function RuleList() {
             : []
         }
         columns={[
-          { title: t('name'), dataIndex: 'name', width: 220 },
-          { title: t('description'), dataIndex: 'description', ellipsis: true, width: 260 },
+          { title: t('name'), dataIndex: 'name', width: 180, ellipsis: true },
+          { title: t('description'), dataIndex: 'description', ellipsis: true },
           {
             title: t('status'),
             dataIndex: 'status',
-            width: 120,
+            width: 110,
             render: (_, r) => (
               <Tag color={r.status === 'published' ? 'green' : 'default'}>
                 {t(r.status)} v{r.version}
               </Tag>
             ),
           },
-          { title: t('conditions'), dataIndex: 'conditions', width: 80 },
+          { title: t('conditions'), dataIndex: 'conditions', width: 70 },
           {
             title: t('actions'),
             key: 'actions',
-            width: 200,
+            width: 150,
             render: (_, r) => r.actions.map((k) => <Tag key={k}>{t(`editor.${k}`)}</Tag>),
           },
-          { title: t('samples'), dataIndex: 'samples', width: 80 },
+          { title: t('samples'), dataIndex: 'samples', width: 70 },
           updatedColumn<RuleSummary>(t('updated')),
           {
             title: t('operations'),
