@@ -47,7 +47,7 @@ export default function RulesConfiguration() {
         pagination={false}
         columns={[
           {
-            title: t('common.name'),
+            title: t('common.rule'),
             render: (_, r) => (
               <Space>
                 {r.name}
