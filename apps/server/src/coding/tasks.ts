@@ -14,6 +14,7 @@ import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
+import { escapeLike } from '../db/like.js';
 import { rowsOf } from '../db/rows.js';
 import { codingItems, codingTasks } from '../db/schema/index.js';
 import { withAppScope } from '../db/scoped.js';
@@ -303,10 +304,12 @@ export async function listItems(
   appId: number,
   kind: CodingKind,
   taskId: number,
-  q: { page: number; size: number; status?: CodingItemStatus | undefined },
+  q: { page: number; size: number; status?: CodingItemStatus | undefined; q?: string | undefined },
 ) {
   await getTaskRow(db, appId, kind, taskId);
-  const cond = sql`i.app_id = ${appId} and i.task_id = ${taskId}${q.status ? sql` and i.status = ${q.status}` : sql``}`;
+  const cond = sql`i.app_id = ${appId} and i.task_id = ${taskId}${q.status ? sql` and i.status = ${q.status}` : sql``}${
+    q.q ? sql` and i.term like ${`%${escapeLike(q.q)}%`}` : sql``
+  }`;
   const [total] = rowsOf<{ n: number }>(
     await db.execute(sql`select count(*)::int as n from coding_items i where ${cond}`),
   );

@@ -144,6 +144,28 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   TaskProjectManagement: lazy(() => import('../pages/task-scheduling/JobList')),
   TaskSchedulingList: lazy(() => import('../pages/task-scheduling/ScheduleList')),
   DataQcClinicalRule: lazy(() => import('../pages/rules/RuleList')),
+  DataCleanDiseaseCodingTask: lazy(() =>
+    import('../pages/coding/TaskList').then((m) => ({ default: m.DiseaseCodingTasks })),
+  ),
+  DataCleanSurgeryCodingTask: lazy(() =>
+    import('../pages/coding/TaskList').then((m) => ({ default: m.SurgeryCodingTasks })),
+  ),
+  DataCleanInspectionCodingTask: lazy(() =>
+    import('../pages/coding/TaskList').then((m) => ({ default: m.InspectionCodingTasks })),
+  ),
+  DataCleanDrugCodingTask: lazy(() =>
+    import('../pages/coding/TaskList').then((m) => ({ default: m.DrugCodingTasks })),
+  ),
+  DataCleanSurgeryNewTask: lazy(() => import('../pages/coding/NewTask')),
+  DataCleanDiseaseCoding: lazy(() =>
+    import('../pages/coding/Review').then((m) => ({ default: m.DiseaseCoding })),
+  ),
+  DataCleanSurgeryCoding: lazy(() =>
+    import('../pages/coding/Review').then((m) => ({ default: m.SurgeryCoding })),
+  ),
+  CodingQcTask: lazy(() => import('../pages/coding/QcTasks')),
+  CodingQcAudit: lazy(() => import('../pages/coding/QcAudit')),
+  CodingQcMaintenanceMarker: lazy(() => import('../pages/coding/Markers')),
 };
 
 /** Whether a route has a built screen: the menu shows only those. */

@@ -108,6 +108,8 @@ export const codingItemQuery = z.object({
   ...pageQueryFields(500, 100),
   taskId: id,
   status: z.enum(CODING_ITEM_STATUSES).optional(),
+  /** Terms containing this text. */
+  q: safeText(100).optional(),
 });
 
 export const codingItem = z.object({
