@@ -38,6 +38,7 @@ import { parsingPlugin } from './parsing/pool.js';
 import { referenceRoutes } from './reference/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { researchRoutes } from './research/routes.js';
+import { dataElementRoutes } from './data-elements/routes.js';
 import { ruleRoutes } from './rules/routes.js';
 import { schedulingRoutes } from './scheduling/routes.js';
 import type { DemoAccount } from './seed/demo.js';
@@ -179,6 +180,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(terminologyRoutes);
   await app.register(codingRoutes);
   await app.register(ruleRoutes);
+  await app.register(dataElementRoutes);
   await app.register(cleaningRoutes);
   await app.register(demoHospitalRoutes);
   await app.register(webRoutes);

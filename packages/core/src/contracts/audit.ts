@@ -187,6 +187,12 @@ export const AUDIT_ACTIONS = [
   'rule.sample.delete',
   'rule.run',
   'rule.run.finish',
+  // Data elements.
+  'dataElement.add',
+  'dataElement.publish',
+  'dataElement.delete',
+  'dataElement.subscribe',
+  'dataElement.unsubscribe',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

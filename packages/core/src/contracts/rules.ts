@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cohortConditionSchema, cohortCriteriaSchema } from '../cohort/index.js';
 import { safeText } from '../helpers/control-chars.js';
-import { page, pageQueryFields, timestamp, timestampOrNull } from './common.js';
+import { page, timestamp, timestampOrNull } from './common.js';
 
 /**
  * The clinical rule engine (临床规则, spec 000 §7 `rule/*`, all POST under /api/v0.1, menu
@@ -101,6 +101,11 @@ export type RuleAction = z.output<typeof ruleAction>;
 export type RuleActionInput = z.input<typeof ruleAction>;
 
 const id = z.number().int().positive().max(2_147_483_647);
+/** The page a POST body asks for (JSON numbers, not coerced text: `true` is not page 1). */
+const pageFields = (maxSize: number) => ({
+  page: z.number().int().min(1).max(100_000).default(1),
+  size: z.number().int().min(1).max(maxSize).default(20),
+});
 
 /** `rule/saverule`: a new rule (no `rule_id`) or a change; `publish` also publishes it. */
 export const ruleSaveBody = z.object({
@@ -116,7 +121,7 @@ export const ruleSaveBody = z.object({
 export type RuleSaveBody = z.input<typeof ruleSaveBody>;
 
 export const ruleListBody = z.object({
-  ...pageQueryFields(100, 20),
+  ...pageFields(100),
   keyword: safeText(60).default(''),
   status: z.enum(RULE_STATUSES).optional(),
 });
@@ -291,7 +296,7 @@ export const ruleRunListBody = z.object({ rule_id: id.optional() });
 
 export const ruleResultsBody = z.object({
   run_id: id,
-  ...pageQueryFields(200, 20),
+  ...pageFields(200),
   kind: z.enum(RULE_ACTION_KINDS).optional(),
 });
 export const ruleResult = z.object({

@@ -182,4 +182,9 @@ export const AUDIT_ACTION_LABELS = {
   'rule.sample.delete': { 'zh-CN': '删除规则测试样本', 'en-US': 'Rule test sample deleted' },
   'rule.run': { 'zh-CN': '运行临床规则', 'en-US': 'Clinical rules run' },
   'rule.run.finish': { 'zh-CN': '临床规则运行完成', 'en-US': 'Clinical rule run finished' },
+  'dataElement.add': { 'zh-CN': '新增数据元', 'en-US': 'Data element added' },
+  'dataElement.publish': { 'zh-CN': '发布数据元新版本', 'en-US': 'Data element version published' },
+  'dataElement.delete': { 'zh-CN': '删除数据元', 'en-US': 'Data element deleted' },
+  'dataElement.subscribe': { 'zh-CN': '订阅数据元', 'en-US': 'Data element subscribed' },
+  'dataElement.unsubscribe': { 'zh-CN': '取消订阅数据元', 'en-US': 'Data element unsubscribed' },
 } as const satisfies Record<AuditAction, LabelText>;

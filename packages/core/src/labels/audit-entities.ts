@@ -32,6 +32,7 @@ export const AUDIT_ENTITY_LABELS = {
   clinical_rule: both('临床规则', 'Clinical rule'),
   rule_sample: both('规则测试样本', 'Rule test sample'),
   rule_run: both('规则运行', 'Rule run'),
+  data_element: both('数据元', 'Data element'),
   formula: both('公式', 'Formula'),
   indicator_template: both('指标模板', 'Indicator template'),
   assessment_scale: both('评估量表', 'Assessment scale'),

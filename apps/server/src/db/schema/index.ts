@@ -4,6 +4,7 @@ export * from './clinical.js';
 export * from './coding.js';
 export * from './collection.js';
 export * from './crf.js';
+export * from './data-elements.js';
 export * from './data-qc.js';
 export * from './disease-library.js';
 export * from './formulas.js';
