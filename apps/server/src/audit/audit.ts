@@ -24,8 +24,15 @@ export interface AuditEntry {
  * change and its audit row are written together or not at all.
  */
 export async function audit(db: Tx, source: RequestContext | FastifyRequest | null, e: AuditEntry) {
+  await db.insert(auditLog).values(auditRow(source, e));
+}
+
+function auditRow(
+  source: RequestContext | FastifyRequest | null,
+  e: AuditEntry,
+): typeof auditLog.$inferInsert {
   const ctx = contextOf(source);
-  await db.insert(auditLog).values({
+  return {
     appId: e.appId !== undefined ? e.appId : (ctx?.auth?.appId ?? null),
     userId: e.userId !== undefined ? e.userId : (ctx?.auth?.userId ?? null),
     userName: e.userName ?? ctx?.auth?.userName ?? '',
@@ -38,7 +45,50 @@ export async function audit(db: Tx, source: RequestContext | FastifyRequest | nu
     outcome: e.outcome ?? 'success',
     requestId: ctx?.requestId ?? '',
     ip: ctx?.ip ?? '',
-  });
+  };
+}
+
+/**
+ * Read rows go in together (group commit): a row waits only while the insert before it runs, and
+ * every row that came in meanwhile goes in with the next one, so under load one statement
+ * carries many reads while an idle server writes each at once. Each read still answers only
+ * after its own row is written.
+ */
+class ReadRows {
+  private waiting: Array<{ row: typeof auditLog.$inferInsert; done: (e?: unknown) => void }> = [];
+  private writing = false;
+  constructor(private readonly db: Tx) {}
+
+  add(row: typeof auditLog.$inferInsert): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ row, done: (e) => (e ? reject(e) : resolve()) });
+      if (!this.writing) void this.write();
+    });
+  }
+
+  private async write() {
+    this.writing = true;
+    while (this.waiting.length) {
+      const batch = this.waiting.splice(0, READ_ROWS_PER_INSERT);
+      try {
+        await this.db.insert(auditLog).values(batch.map((b) => b.row));
+        for (const b of batch) b.done();
+      } catch (e) {
+        for (const b of batch) b.done(e);
+      }
+    }
+    this.writing = false;
+  }
+}
+const READ_ROWS_PER_INSERT = 500;
+const readRows = new WeakMap<Tx, ReadRows>();
+function readRowsOf(db: Tx) {
+  let r = readRows.get(db);
+  if (!r) {
+    r = new ReadRows(db);
+    readRows.set(db, r);
+  }
+  return r;
 }
 
 /**
@@ -84,7 +134,9 @@ export async function auditRead(source: RequestContext | FastifyRequest, e: Read
   const action = e.action ?? 'read';
   try {
     if (!e.onceWithinMinutes) {
-      await audit(db, ctx, { action, entity: e.entity, entityId: e.entityId, after: e.detail ?? null });
+      await readRowsOf(db).add(
+        auditRow(ctx, { action, entity: e.entity, entityId: e.entityId, after: e.detail ?? null }),
+      );
       return;
     }
     const appId = auth?.appId ?? null;

@@ -244,4 +244,20 @@ describe('read and refusal audit', () => {
       .returning();
     expect((await get(t.app, `/api/v0.1/jobs/${job!.id}`, researcher)).status).toBe(200);
   });
+
+  it('reads at the same moment go in together, and each answers only with its own row written', async () => {
+    const before = await mark();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        t.app.inject({ method: 'GET', url: '/api/v0.1/360?size=5', headers: { WeAppAuthorization: admin } }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(40).fill(200));
+    const rows = (await since(before)).filter((r) => r.entity === 'patient_list');
+    // One row per read, each with its own request id: no read is left out or written twice.
+    expect(rows).toHaveLength(40);
+    const ids = answers.map((a) => String(a.headers['x-request-id']));
+    expect(new Set(rows.map((r) => r.requestId))).toEqual(new Set(ids));
+    expect(rows.every((r) => r.action === 'read' && r.userName === 'admin')).toBe(true);
+  });
 });

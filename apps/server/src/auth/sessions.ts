@@ -56,9 +56,13 @@ export type SessionLookup =
  * roles in the session's app. Permissions are read on every request, so a changed role takes
  * effect at once and no process holds the only copy of them.
  */
-export async function resolveSession(db: Db, key: string, ttlMs: number): Promise<SessionLookup> {
-  if (!key || key.length > 200) return { status: 'unknown' };
-  const [row] = await db
+/**
+ * The lookup every request makes, built and named once per database: drizzle builds no SQL per
+ * request and PostgreSQL parses and plans it once per connection (bench/authed-list.ts).
+ */
+const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
+function prepareLookup(db: Db) {
+  return db
     .select({
       sessionId: sessions.sessionId,
       userId: sessions.userId,
@@ -73,8 +77,19 @@ export async function resolveSession(db: Db, key: string, ttlMs: number): Promis
     })
     .from(sessions)
     .leftJoin(users, eq(users.userId, sessions.userId))
-    .where(eq(sessions.tokenHash, hashKey(key)))
-    .limit(1);
+    .where(eq(sessions.tokenHash, sql.placeholder('hash')))
+    .limit(1)
+    .prepare('crdp_session_lookup');
+}
+
+export async function resolveSession(db: Db, key: string, ttlMs: number): Promise<SessionLookup> {
+  if (!key || key.length > 200) return { status: 'unknown' };
+  let lookup = lookups.get(db);
+  if (!lookup) {
+    lookup = prepareLookup(db);
+    lookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ hash: hashKey(key) });
   if (!row) return { status: 'unknown' };
   const now = Date.now();
   if (row.expiresAt.getTime() <= now) {
