@@ -49,6 +49,7 @@ const UNIT_SOURCE = `(?:${KNOWN_UNIT_SPELLINGS.map(escapeRe).join('|')})`;
 const VALUE_AT = new RegExp(`(${VALUE_SOURCE})(\\s*)(${UNIT_SOURCE})?`, 'y');
 const PAIR_AT = new RegExp(`(${PAIR_SOURCE})(\\s*)(${UNIT_SOURCE})?`, 'y');
 const DIGIT = /\d/;
+const CLAUSE_ENDS = new Set([...'，,；;。！!\n'].map((c) => c.charCodeAt(0)));
 
 /** Compiles rules; throws CleaningRuleError naming the first problem. */
 export function compileRule(rule: CleaningRuleSource): CompiledRule {
@@ -82,7 +83,7 @@ export function compileRule(rule: CleaningRuleSource): CompiledRule {
     );
   const words = [...new Set(d.triggers)].sort((a, b) => b.length - a.length).map(escapeRe);
   // A Latin trigger (T, BP, ALT) counts only as a whole word: not inside TBIL or ALTx.
-  const find = new RegExp(`(?<![A-Za-z])(?:${words.join('|')})(?![A-Za-z])`, 'gdi');
+  const find = new RegExp(`(?<![A-Za-z])(?:${words.join('|')})(?![A-Za-z])`, 'gi');
   return { ...rule, sections, find };
 }
 
@@ -92,6 +93,8 @@ export function compileRules(rules: CleaningRuleSource[]): CompiledRule[] {
 
 interface Place {
   text: string;
+  /** The sentence's text, cut once and kept for the regex rules. */
+  sentence?: string;
   sentenceStart: number;
   sentenceEnd: number;
   section: CleaningSection;
@@ -124,8 +127,16 @@ function finish(
   return { value: v, high, unit: conv.unit, fault: null, detail: '' };
 }
 
+/** The qualifiers of the last span read: the outputs of one match (120/80) share them. */
+let lastQualified: { text: string; start: number; end: number; q: ReturnType<typeof qualify> } | null = null;
+
 function base(rule: CompiledRule, o: CleaningOutput, at: Place, start: number, end: number) {
-  const q = qualify(at.text, start, end, at.sentenceStart, at.sentenceEnd);
+  const l = lastQualified;
+  const q =
+    l && l.text === at.text && l.start === start && l.end === end
+      ? l.q
+      : qualify(at.text, start, end, at.sentenceStart, at.sentenceEnd);
+  lastQualified = { text: at.text, start, end, q };
   return {
     q,
     partial: {
@@ -148,99 +159,118 @@ function base(rule: CompiledRule, o: CleaningOutput, at: Place, start: number, e
   };
 }
 
-function runSyntactic(rule: CompiledRule, at: Place, out: Extraction[]) {
+/** One trigger match of a syntactic rule in its sentence: the value after it, or the finding itself. */
+function syntacticAt(rule: CompiledRule, at: Place, m: RegExpExecArray, out: Extraction[]) {
   const d = rule.definition;
   if (d.kind !== 'syntactic') return;
-  const { text, sentenceStart: from, sentenceEnd: to } = at;
+  const { text, sentenceEnd: to } = at;
   const re = rule.find;
-  re.lastIndex = from;
-  for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
-    const ts = m.index;
-    const te = ts + m[0].length;
-    if (te > to) break;
-    const trigger: ExtractionSpan = { start: ts, end: te, role: 'trigger', label: '' };
-    if (d.value === 'presence') {
-      const o = d.outputs[0]!;
-      const { q, partial } = base(rule, o, at, ts, te);
+  const ts = m.index;
+  const te = ts + m[0].length;
+  if (te > to) return;
+  const trigger: ExtractionSpan = { start: ts, end: te, role: 'trigger', label: '' };
+  if (d.value === 'presence') {
+    const o = d.outputs[0]!;
+    const { q, partial } = base(rule, o, at, ts, te);
+    out.push({
+      ...partial,
+      value: q.negated ? 0 : 1,
+      valueHigh: null,
+      comparator: null,
+      unit: '',
+      fault: null,
+      faultDetail: '',
+      spans: [trigger, ...q.spans.map((s) => ({ ...s, label: '' }))],
+    });
+    return;
+  }
+  // The value: the first number after the trigger within the window and the clause.
+  let clauseEnd = te;
+  while (clauseEnd < to && !CLAUSE_ENDS.has(text.charCodeAt(clauseEnd))) clauseEnd++;
+  const windowEnd = Math.min(clauseEnd, te + d.window);
+  let vs = te;
+  while (vs < windowEnd && !DIGIT.test(text[vs]!) && !'<>≤≥＜＞'.includes(text[vs]!)) vs++;
+  if (vs >= windowEnd) return;
+  const reader = d.value === 'pair' ? PAIR_AT : VALUE_AT;
+  reader.lastIndex = vs;
+  // Sticky on the whole text (a slice would be copied for the regex on every match).
+  const v = reader.exec(text);
+  if (!v || vs + v[0].length > clauseEnd) return;
+  const rawValue = v[1]!;
+  const rawUnit = v[3] ?? '';
+  if (d.requireUnit && !rawUnit) return;
+  const valueEnd = vs + rawValue.length;
+  const end = vs + v[0].length;
+  const spans: ExtractionSpan[] = [trigger, { start: vs, end: valueEnd, role: 'value', label: '' }];
+  if (rawUnit) spans.push({ start: end - rawUnit.length, end, role: 'unit', label: '' });
+  re.lastIndex = end;
+  const reads: { value: number; high: number | null; comparator: Extraction['comparator'] }[] = [];
+  if (d.value === 'pair') {
+    const pair = parsePair(rawValue);
+    if (pair)
+      reads.push(
+        { value: pair[0], high: null, comparator: null },
+        { value: pair[1], high: null, comparator: null },
+      );
+  } else {
+    const one = parseValue(rawValue);
+    if (one) reads.push({ value: one.value, high: one.high, comparator: one.comparator });
+  }
+  d.outputs.forEach((o, i) => {
+    const { q, partial } = base(rule, o, at, ts, end);
+    const r = reads[i];
+    const allSpans = [...spans, ...q.spans.map((s) => ({ ...s, label: '' }))];
+    if (!r) {
       out.push({
         ...partial,
-        value: q.negated ? 0 : 1,
+        value: null,
         valueHigh: null,
         comparator: null,
-        unit: '',
-        fault: null,
-        faultDetail: '',
-        spans: [trigger, ...q.spans.map((s) => ({ ...s, label: '' }))],
-      });
-      continue;
-    }
-    // The value: the first number after the trigger within the window and the clause.
-    let clauseEnd = te;
-    while (clauseEnd < to && !/[，,；;。！!\n]/.test(text[clauseEnd]!)) clauseEnd++;
-    const windowEnd = Math.min(clauseEnd, te + d.window);
-    let vs = te;
-    while (vs < windowEnd && !DIGIT.test(text[vs]!) && !'<>≤≥＜＞'.includes(text[vs]!)) vs++;
-    if (vs >= windowEnd) continue;
-    const reader = d.value === 'pair' ? PAIR_AT : VALUE_AT;
-    reader.lastIndex = vs;
-    const v = reader.exec(text.slice(0, clauseEnd));
-    if (!v) continue;
-    const rawValue = v[1]!;
-    const rawUnit = v[3] ?? '';
-    if (d.requireUnit && !rawUnit) continue;
-    const valueEnd = vs + rawValue.length;
-    const end = vs + v[0].length;
-    const spans: ExtractionSpan[] = [trigger, { start: vs, end: valueEnd, role: 'value', label: '' }];
-    if (rawUnit) spans.push({ start: end - rawUnit.length, end, role: 'unit', label: '' });
-    re.lastIndex = end;
-    const reads: { value: number; high: number | null; comparator: Extraction['comparator'] }[] = [];
-    if (d.value === 'pair') {
-      const pair = parsePair(rawValue);
-      if (pair)
-        reads.push(
-          { value: pair[0], high: null, comparator: null },
-          { value: pair[1], high: null, comparator: null },
-        );
-    } else {
-      const one = parseValue(rawValue);
-      if (one) reads.push({ value: one.value, high: one.high, comparator: one.comparator });
-    }
-    d.outputs.forEach((o, i) => {
-      const { q, partial } = base(rule, o, at, ts, end);
-      const r = reads[i];
-      const allSpans = [...spans, ...q.spans.map((s) => ({ ...s, label: '' }))];
-      if (!r) {
-        out.push({
-          ...partial,
-          value: null,
-          valueHigh: null,
-          comparator: null,
-          unit: rawUnit,
-          fault: 'bad_number',
-          faultDetail: rawValue,
-          spans: allSpans,
-        });
-        return;
-      }
-      const f = finish(o, { value: r.value, high: r.high, unit: rawUnit });
-      out.push({
-        ...partial,
-        value: f.value,
-        valueHigh: f.high,
-        comparator: r.comparator,
-        unit: f.unit,
-        fault: f.fault,
-        faultDetail: f.detail,
+        unit: rawUnit,
+        fault: 'bad_number',
+        faultDetail: rawValue,
         spans: allSpans,
       });
+      return;
+    }
+    const f = finish(o, { value: r.value, high: r.high, unit: rawUnit });
+    out.push({
+      ...partial,
+      value: f.value,
+      valueHigh: f.high,
+      comparator: r.comparator,
+      unit: f.unit,
+      fault: f.fault,
+      faultDetail: f.detail,
+      spans: allSpans,
     });
+  });
+}
+
+/**
+ * A syntactic rule over a whole document: its trigger regex runs once over the text (a search
+ * per sentence would scan on past the sentence each time it finds nothing), and each trigger is
+ * read in the sentence that holds it. `places` are the sentences in text order.
+ */
+function runSyntactic(rule: CompiledRule, places: Place[], text: string, out: Extraction[]) {
+  const re = rule.find;
+  re.lastIndex = 0;
+  let pi = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const ts = m.index;
+    while (pi < places.length && places[pi]!.sentenceEnd <= ts) pi++;
+    const at = places[pi];
+    if (!at) break;
+    if (ts < at.sentenceStart || (rule.sections && !rule.sections.has(at.section))) continue;
+    syntacticAt(rule, at, m, out);
   }
 }
 
 function runRegex(rule: CompiledRule, at: Place, out: Extraction[]) {
   const d = rule.definition;
   if (d.kind !== 'regex') return;
-  const sentence = at.text.slice(at.sentenceStart, at.sentenceEnd);
+  at.sentence ??= at.text.slice(at.sentenceStart, at.sentenceEnd);
+  const sentence = at.sentence;
   const re = rule.find;
   re.lastIndex = 0;
   for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
@@ -290,12 +320,13 @@ function runRegex(rule: CompiledRule, at: Place, out: Extraction[]) {
   }
 }
 
-function runSentence(rules: CompiledRule[], at: Place, out: Extraction[]) {
+/** Every rule over the sentences of a text, in reading order (sentence, then rule, then position). */
+function runRules(rules: CompiledRule[], places: Place[], text: string, out: Extraction[]) {
   for (const r of rules) {
-    if (r.sections && !r.sections.has(at.section)) continue;
-    if (r.definition.kind === 'regex') runRegex(r, at, out);
-    else runSyntactic(r, at, out);
+    if (r.definition.kind === 'syntactic') runSyntactic(r, places, text, out);
+    else for (const p of places) if (!r.sections || r.sections.has(p.section)) runRegex(r, p, out);
   }
+  out.sort((a, b) => a.sentenceStart - b.sentenceStart);
 }
 
 export interface DocumentResult {
@@ -306,14 +337,12 @@ export interface DocumentResult {
 /** Cleans a whole document: sections, then sentences, then every rule on every sentence. */
 export function cleanDocument(rules: CompiledRule[], text: string): DocumentResult {
   const sections = splitSections(text);
-  const extractions: Extraction[] = [];
+  const places: Place[] = [];
   for (const s of sections)
     for (const sent of splitSentences(text, s.start, s.end))
-      runSentence(
-        rules,
-        { text, sentenceStart: sent.start, sentenceEnd: sent.end, section: s.key },
-        extractions,
-      );
+      places.push({ text, sentenceStart: sent.start, sentenceEnd: sent.end, section: s.key });
+  const extractions: Extraction[] = [];
+  runRules(rules, places, text, extractions);
   return { sections, extractions };
 }
 
@@ -321,11 +350,14 @@ export function cleanDocument(rules: CompiledRule[], text: string): DocumentResu
 export function cleanSentence(rules: CompiledRule[], sentence: string): Extraction[] {
   const out: Extraction[] = [];
   const all = rules.map((r) => ({ ...r, sections: null }));
-  for (const sent of splitSentences(sentence))
-    runSentence(
-      all,
-      { text: sentence, sentenceStart: sent.start, sentenceEnd: sent.end, section: 'header' },
-      out,
-    );
+  const places = splitSentences(sentence).map(
+    (sent): Place => ({
+      text: sentence,
+      sentenceStart: sent.start,
+      sentenceEnd: sent.end,
+      section: 'header',
+    }),
+  );
+  runRules(all, places, sentence, out);
   return out;
 }

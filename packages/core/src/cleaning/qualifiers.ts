@@ -113,6 +113,7 @@ function firstCue(text: string, a: number, b: number, cues: string[]) {
 
 /** Masks pseudo-negations so that their 无/未 is not read as a cue (same length: offsets hold). */
 function maskPseudo(seg: string) {
+  if (!seg.includes('无') && !seg.includes('未')) return seg;
   let s = seg;
   for (const p of PSEUDO_NEGATION) s = s.split(p).join('＿'.repeat(p.length));
   return s;
