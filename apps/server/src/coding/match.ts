@@ -144,6 +144,8 @@ export class Vocabulary {
   /** Character bigram → entries holding it (the candidate pool of a term). */
   private readonly byGram = new Map<string, Entry[]>();
 
+  /** The display entry of each code (pg_trgm's hits are named by code). */
+  private readonly byCode = new Map<string, Entry>();
   /** Inverse document frequency of words and characters over the names. */
   private readonly idf = new Map<string, number>();
 
@@ -175,6 +177,7 @@ export class Vocabulary {
       else m.set(k, [e]);
     };
     for (const e of this.entries) {
+      if (!e.synonym && !e.variant && !this.byCode.has(e.code)) this.byCode.set(e.code, e);
       add(this.byFolded, e.folded, e);
       if (e.stripped) add(this.byStripped, e.stripped, e);
       for (const g of new Set(bigrams(e.stripped))) add(this.byGram, g, e);
@@ -262,7 +265,7 @@ export class Vocabulary {
     }
     if (opts.trigram)
       for (const [code, sim] of opts.trigram) {
-        const e = this.entries.find((x) => x.code === code);
+        const e = this.byCode.get(code);
         if (e) offer(e, 0.85 * sim, 'trigram', e.name);
       }
     return [...best.values()]
