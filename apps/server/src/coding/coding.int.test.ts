@@ -16,7 +16,9 @@ import {
   apps,
   auditLog,
   diagnoses,
+  labResults,
   operations,
+  orders,
   patients,
   roles,
   roleUsers,
@@ -266,6 +268,67 @@ describe('coding and coding QC', () => {
     expect(bulk.body.data.accepted).toBe(3);
     const rows = (await get(t.app, `${C}/surgery/rows`, admin)).body.data.items as CodedRow[];
     expect(rows.every((r) => r.code !== null)).toBe(true);
+  });
+
+  it('codes lab items to LOINC and drug orders to local drug codes through the same path', async () => {
+    const [p] = await t.app.db.select().from(patients).where(eq(patients.mrn, 'COD-2'));
+    for (const [i, name] of ['血红蛋白', '血红蛋白', '谷丙转氨酶'].entries())
+      await t.app.db.insert(labResults).values({
+        appId: demoAppId,
+        patientId: p!.id,
+        itemCode: `L${i}`,
+        itemName: name,
+        valueNum: 120,
+        collectedAt: new Date('2026-01-04T08:00:00Z'),
+        source: 'synthetic',
+        sourceId: `cod-lab-${i}`,
+      });
+    const lab = await newTask('lab', '检验编码');
+    expect(lab).toMatchObject({ systemKey: 'LOINC', terms: 2, rows: 3 });
+    const labItems = await itemsOf('lab', lab.id);
+    expect(labItems.find((i) => i.term === '血红蛋白')!.candidates[0]).toMatchObject({
+      code: '718-7',
+      reason: 'exact',
+    });
+
+    const drug = await post(
+      t.app,
+      '/api/v0.1/terminology/local-codes/drug',
+      { code: 'B01AC06', displayZh: '阿司匹林', synonyms: ['拜阿司匹灵'] },
+      admin,
+    );
+    expect(drug.status, JSON.stringify(drug.body)).toBe(200);
+    for (const [i, [category, name]] of [
+      ['drug', '拜阿司匹灵'],
+      ['other', '一级护理'],
+    ].entries())
+      await t.app.db.insert(orders).values({
+        appId: demoAppId,
+        patientId: p!.id,
+        category: category!,
+        name: name!,
+        startAt: new Date('2026-01-04T08:00:00Z'),
+        source: 'synthetic',
+        sourceId: `cod-ord-${i}`,
+      });
+    const drugs = await newTask('drug', '药品编码');
+    // Only drug orders are drug terms.
+    expect(drugs).toMatchObject({ systemKey: 'DRUG', terms: 1 });
+    const [aspirin] = await itemsOf('drug', drugs.id);
+    expect(aspirin!.candidates[0]).toMatchObject({
+      code: 'B01AC06',
+      reason: 'synonym',
+      matched: '拜阿司匹灵',
+    });
+    const decided = await post(
+      t.app,
+      `${C}/drug/items/decide`,
+      { itemId: aspirin!.id, action: 'code', code: 'B01AC06' },
+      admin,
+    );
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    const rows = (await get(t.app, `${C}/drug/rows`, admin)).body.data.items as CodedRow[];
+    expect(rows).toEqual([expect.objectContaining({ originalText: '拜阿司匹灵', code: 'B01AC06' })]);
   });
 
   it('has a second person review a sample; a disagreement goes back with its reason; agreement per coder and task', async () => {

@@ -6,7 +6,7 @@ import { Vocabulary, type VocabularyName } from './match.js';
 
 /*
  * The database side of the suggestions: a system's names (standard codes, this app's local codes,
- * the synonyms of both; retired codes and ICD block ranges left out) for the pure matcher, and
+ * the synonyms of both; retired codes and ICD block ranges such as A00-A09 left out) for the pure matcher, and
  * pg_trgm's similarity() of each term to the names, through the trigram GIN indexes of migration 0031.
  */
 
@@ -17,12 +17,12 @@ export async function loadVocabulary(db: Tx, appId: number, systemKey: string): 
       select c.code, c.display_zh, c.display_zh as name, false as synonym
         from terminology_concepts c
        where c.system_key = ${systemKey} and not c.retired and (c.app_id is null or c.app_id = ${appId})
-         and position('-' in c.code) = 0
+         and c.code !~ '^[A-Z][0-9]{2}-[A-Z][0-9]{2}$'
       union all
       select c.code, c.display_zh, t.term as name, true as synonym
         from terminology_synonyms t join terminology_concepts c on c.concept_id = t.concept_id
        where c.system_key = ${systemKey} and not c.retired and (c.app_id is null or c.app_id = ${appId})
-         and position('-' in c.code) = 0`),
+         and c.code !~ '^[A-Z][0-9]{2}-[A-Z][0-9]{2}$'`),
   );
   const names: VocabularyName[] = rows.map((r) => ({
     code: r.code,
@@ -46,7 +46,7 @@ export async function trigramSimilar(
   const out = new Map<string, Map<string, number>>();
   if (!terms.length) return out;
   const visible = sql`c.system_key = ${systemKey} and not c.retired and (c.app_id is null or c.app_id = ${appId})
-    and position('-' in c.code) = 0`;
+    and c.code !~ '^[A-Z][0-9]{2}-[A-Z][0-9]{2}$'`;
   // `%` is answered by the trigram GIN indexes; its threshold is this transaction's.
   await db.execute(sql`select set_config('pg_trgm.similarity_threshold', '0.2', true)`);
   const res = await db.execute(sql`
