@@ -19,6 +19,8 @@ import { type Actor, invalid, type LibraryRow, libraryOf, publishedForm } from '
  */
 export const PUSH_KIND = 'diseaseLibrary.push';
 const CHUNK = 50_000;
+/** The first key of the advisory lock a push of one library holds (the second is the library id). */
+const PUSH_LOCK = 7301;
 
 /** The filing date of a newly pushed patient, as SQL over `p`. */
 async function filingSql(db: Tx, lib: LibraryRow, criteria: CohortCriteria) {
@@ -86,32 +88,39 @@ export async function pushPatients(
     for (let start = lo; start <= hi; start += CHUNK) {
       const end = Math.min(hi, start + CHUNK - 1);
       await db.transaction(async (tx) => {
-        const [m] = rowsOf<{ n: number }>(
-          await tx.execute(sql`select count(*)::int as n from patients p
-            where p.app_id = ${appId} and p.id between ${start} and ${end} and ${where}`),
+        // One push of a library at a time: the CRF records are made before the library rows
+        // that name them, so two pushes must not race for the same patient.
+        await tx.execute(sql`select pg_advisory_xact_lock(${PUSH_LOCK}, ${lib.id})`);
+        // One statement: the criteria once over the range, the CRF record of each new patient,
+        // then its library row with filing date, reasons and record (no per-patient round trip,
+        // no second pass to link the records).
+        const [r] = rowsOf<{ matched: number; added: string[] }>(
+          await tx.execute(sql`with hit as materialized (
+              select p.id from patients p
+              where p.app_id = ${appId} and p.id between ${start} and ${end} and ${where}
+            ),
+            made as (
+              insert into crf_records (app_id, form_id, version_id, patient_id, subject_code, answers, methods, status,
+                created_by, created_by_name, updated_by_name)
+              select ${appId}, ${lib.crfFormId}, ${version.id}, h.id, ${`ZB${lib.id}-`} || h.id,
+                '{}'::jsonb, '{}'::jsonb, 'draft', ${by.userId}, ${by.userName}, ${by.userName}
+              from hit h
+              where not exists (select 1 from disease_library_patients x where x.library_id = ${lib.id} and x.patient_id = h.id)
+              returning id, patient_id
+            ),
+            ins as (
+              insert into disease_library_patients (app_id, library_id, patient_id, filing_date, reason, push_job_id, record_id)
+              select p.app_id, ${lib.id}, p.id, ${filing}, ${reason}, ${by.jobId}, made.id
+              from made join patients p on p.id = made.patient_id
+              returning patient_id
+            )
+            select (select count(*) from hit)::int as matched,
+              coalesce((select array_agg(patient_id::text) from ins), '{}') as added`),
         );
-        matched += Number(m?.n ?? 0);
-        const ins = rowsOf<{ patient_id: string }>(
-          await tx.execute(sql`insert into disease_library_patients (app_id, library_id, patient_id, filing_date, reason, push_job_id)
-            select p.app_id, ${lib.id}, p.id, ${filing}, ${reason}, ${by.jobId}
-            from patients p
-            where p.app_id = ${appId} and p.id between ${start} and ${end} and ${where}
-              and not exists (select 1 from disease_library_patients x where x.library_id = ${lib.id} and x.patient_id = p.id)
-            on conflict (library_id, patient_id) do nothing
-            returning patient_id`),
-        );
-        if (!ins.length) return;
-        added += ins.length;
-        // Each new library patient gets its CRF record on the library's form.
-        await tx.execute(sql`with made as (
-            insert into crf_records (app_id, form_id, version_id, patient_id, subject_code, answers, methods, status,
-              created_by, created_by_name, updated_by_name)
-            select lp.app_id, ${lib.crfFormId}, ${version.id}, lp.patient_id, 'ZB' || lp.library_id || '-' || lp.patient_id,
-              '{}'::jsonb, '{}'::jsonb, 'draft', ${by.userId}, ${by.userName}, ${by.userName}
-            from disease_library_patients lp where lp.library_id = ${lib.id} and lp.record_id is null
-            returning id, patient_id)
-          update disease_library_patients lp set record_id = made.id from made
-          where lp.library_id = ${lib.id} and lp.patient_id = made.patient_id`);
+        matched += Number(r?.matched ?? 0);
+        const ids = (r?.added ?? []).map(Number);
+        if (!ids.length) return;
+        added += ids.length;
         await audit(tx, null, {
           appId,
           userId: by.userId,
@@ -119,11 +128,7 @@ export async function pushPatients(
           action: 'disease_library.push',
           entity: 'disease_library',
           entityId: lib.id,
-          after: {
-            jobId: by.jobId,
-            added: ins.length,
-            patientIds: ins.slice(0, 1000).map((r) => Number(r.patient_id)),
-          },
+          after: { jobId: by.jobId, added: ids.length, patientIds: ids.slice(0, 1000) },
         });
       });
       await progress(Math.min(99, Math.round(((end - lo + 1) / (hi - lo + 1)) * 100)));
