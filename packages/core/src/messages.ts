@@ -73,6 +73,10 @@ const catalogue = {
   },
   'request.invalid': { 'zh-CN': '请求参数错误：{detail}', 'en-US': 'Invalid request: {detail}' },
   // A request that is well formed but cannot be done in the data's present state (409).
+  'report.notOwner': {
+    'zh-CN': '报表“{name}”由 {owner} 创建，只有创建者可以修改或删除',
+    'en-US': 'The report "{name}" was made by {owner}; only its maker may change or delete it',
+  },
   'request.conflict': { 'zh-CN': '无法完成：{detail}', 'en-US': 'Cannot be done: {detail}' },
   'text.control': {
     'zh-CN': '不能包含控制字符（{where}）',

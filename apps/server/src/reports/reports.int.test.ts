@@ -301,6 +301,29 @@ describe('reports', () => {
     expect((await post(t.app, '/api/v0.1/reports', { ...hbv, name: '无权' }, nobody)).status).toBe(403);
   });
 
+  it('lets only its maker change or delete a report; another reader gets 403 naming the maker, and nothing changes', async () => {
+    const reader = await demoUserWith(t.app, 'report-reader-2', ['DataLakeSouthWest.query']);
+    const before = (await get(t.app, '/api/v0.1/reports', admin)).body.data.items.find(
+      (r: Report) => r.id === id,
+    );
+    const edit = await patch(`/api/v0.1/reports/${id}`, { name: '被改名' }, reader);
+    expect(edit.status).toBe(403);
+    expect(edit.body).toMatchObject({ errorCode: 'report.notOwner' });
+    expect(edit.body.message).toContain('admin');
+    expect((await del(t.app, `/api/v0.1/reports/${id}`, reader)).status).toBe(403);
+    const after = (await get(t.app, '/api/v0.1/reports', admin)).body.data.items.find(
+      (r: Report) => r.id === id,
+    );
+    expect(after).toEqual(before);
+    // The reader's own report is theirs to change.
+    const mine = await post(t.app, '/api/v0.1/reports', { ...hbv, name: '读者自己的报表' }, reader);
+    expect(mine.status).toBe(200);
+    expect((await patch(`/api/v0.1/reports/${mine.body.data.id}`, { name: '读者改名' }, reader)).status).toBe(
+      200,
+    );
+    expect((await del(t.app, `/api/v0.1/reports/${mine.body.data.id}`, reader)).status).toBe(200);
+  });
+
   it('deletes a report (audited)', async () => {
     expect((await del(t.app, `/api/v0.1/reports/${id}`, admin)).status).toBe(200);
     const list = (await get(t.app, '/api/v0.1/reports', admin)).body.data.items as Report[];

@@ -108,6 +108,16 @@ async function nameTaken(tx: Tx, appId: number, name: string, except?: number) {
     });
 }
 
+/**
+ * A saved report is shared with the app, but only its maker changes or deletes it (a reader
+ * with 报表查询 must not rewrite another person's report); one whose maker's account is gone
+ * may be taken over.
+ */
+async function mustOwn(tx: Tx, ctx: SignedIn, r: Row) {
+  if (r.createdBy === null || r.createdBy === ctx.userId) return;
+  throw new AppError(403, 'report.notOwner', { name: r.name, owner: (await nameOf(tx, r.createdBy)) ?? '' });
+}
+
 export async function addReport(ctx: SignedIn, input: z.output<typeof reportCreate>): Promise<Report> {
   checkDefinition(input.definition);
   return ctx.db.transaction(async (tx) => {
@@ -130,6 +140,7 @@ export async function editReport(
   if (input.definition) checkDefinition(input.definition);
   return ctx.db.transaction(async (tx) => {
     const before = await reportOf(tx, ctx.appId, id);
+    await mustOwn(tx, ctx, before);
     if (input.name !== undefined) await nameTaken(tx, ctx.appId, input.name, id);
     const [row] = await tx
       .update(reports)
@@ -152,6 +163,7 @@ export async function editReport(
 export async function deleteReport(ctx: SignedIn, id: number): Promise<true> {
   return ctx.db.transaction(async (tx) => {
     const before = await reportOf(tx, ctx.appId, id);
+    await mustOwn(tx, ctx, before);
     await tx.delete(reports).where(and(eq(reports.id, id), eq(reports.appId, ctx.appId)));
     await audit(tx, ctx, {
       action: 'report.delete',

@@ -45,6 +45,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
+import { useSession } from '../../app/session';
 import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import {
@@ -672,6 +673,8 @@ export default function Reports() {
   const can = useHasAction();
   const [keyword, setKeyword] = useState('');
   const [editing, setEditing] = useState<Report | 'new' | null>(null);
+  const me = useSession().user?.UserId ?? 0;
+  const mine = (r: Report) => r.createdBy === null || r.createdBy === me;
   const [runningId, setRunningId] = useState<number | null>(null);
   const list = useQuery({
     queryKey: ['reports', keyword],
@@ -752,12 +755,13 @@ export default function Reports() {
                       <Button type="link" size="small" onClick={() => setRunningId(r.id)}>
                         {t('reports.run')}
                       </Button>
-                      {can(MENU, 'query') && (
+                      {/* Only its maker changes or deletes a report (the server says so too). */}
+                      {can(MENU, 'query') && mine(r) && (
                         <Button type="link" size="small" onClick={() => setEditing(r)}>
                           {t('common.edit')}
                         </Button>
                       )}
-                      {can(MENU, 'query') && (
+                      {can(MENU, 'query') && mine(r) && (
                         <DeleteLink
                           name={r.name}
                           onDelete={() => reportApi.remove(r.id)}
