@@ -43,16 +43,23 @@ export async function startServer(env: Record<string, string>, port: number): Pr
     log += d;
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
+  const waitMs = Number(process.env.BENCH_READY_MS ?? 60_000);
+  const deadline = Date.now() + waitMs;
+  let ready = false;
+  while (!ready) {
     if (child.exitCode !== null) throw new Error(`server exited: ${log}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(
+        `the server was not ready in ${waitMs / 1000} s (BENCH_READY_MS sets the wait):\n${log}`,
+      );
+    }
     try {
-      const r = await fetch(`${url}/readyz`);
-      if (r.ok) break;
+      ready = (await fetch(`${url}/readyz`)).ok;
     } catch {
       /* not up yet */
     }
-    await new Promise((r) => setTimeout(r, 200));
+    if (!ready) await new Promise((r) => setTimeout(r, 200));
   }
   return {
     url,
