@@ -9,6 +9,7 @@ import {
   runId,
   screenshot,
   signInToWorkbench,
+  switchLanguage,
   test,
 } from '../fixtures';
 
@@ -169,4 +170,13 @@ test('a coder codes diagnoses and operations, a second person reviews them in co
   await page.goto('/coding-qc/maintenance-marker');
   await expect(page.getByText('维护标记').first()).toBeVisible();
   await screenshot(page, 'coding-markers');
+
+  // The same screen in English.
+  await page.goBack();
+  await switchLanguage(page, 'English');
+  await expect(page.getByRole('tab', { name: 'Term by term' })).toBeVisible();
+  await page.getByPlaceholder('Filter by name').fill('冠心病');
+  await page.getByPlaceholder('Filter by name').press('Enter');
+  await expect(page.getByTestId('coding-item-冠心病')).toContainText('Sent back by review');
+  await screenshot(page, 'coding-review-en');
 });
