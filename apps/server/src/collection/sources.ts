@@ -12,6 +12,7 @@ import {
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { appRowOf, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import {
   collectionSources,
@@ -58,22 +59,12 @@ export async function listSources(db: Db, appId: number) {
   return { items: rows.map(sourceView) };
 }
 
-export async function sourceOf(db: Tx, appId: number, id: number): Promise<SourceRow> {
-  const [row] = await db
-    .select()
-    .from(collectionSources)
-    .where(and(eq(collectionSources.id, id), eq(collectionSources.appId, appId)));
-  if (!row) throw notFound('collection_source');
-  return row;
-}
+export const sourceOf: (db: Tx, appId: number, id: number) => Promise<SourceRow> = appRowOf(
+  collectionSources,
+  'collection_source',
+);
 
-export const sourcesOf = async (db: Db, appId: number) =>
-  (
-    await db
-      .select({ id: collectionSources.id })
-      .from(collectionSources)
-      .where(eq(collectionSources.appId, appId))
-  ).map((r) => ({ id: r.id }));
+export const sourcesOf = ownedIds(collectionSources);
 
 export async function addSource(
   ctx: SignedIn,
@@ -238,13 +229,7 @@ export async function templateOf(db: Tx, appId: number, id: number) {
   return row;
 }
 
-export const templatesOf = async (db: Db, appId: number) =>
-  (
-    await db
-      .select({ id: collectionTemplates.id })
-      .from(collectionTemplates)
-      .where(eq(collectionTemplates.appId, appId))
-  ).map((r) => ({ id: r.id }));
+export const templatesOf = ownedIds(collectionTemplates);
 
 /** Rules of a mapping the contract cannot see alone: what the target needs. */
 function checkSpec(target: CollectionTarget, spec: z.output<typeof collectionTemplateSpec>, kind: string) {

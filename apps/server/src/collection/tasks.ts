@@ -22,6 +22,7 @@ import {
 import { and, asc, count, desc, eq, inArray, max, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageWindow } from '../db/paging.js';
 import {
@@ -196,18 +197,8 @@ export async function taskOf(db: Tx, appId: number, id: number): Promise<TaskRow
   return row;
 }
 
-export const tasksOf = async (db: Db, appId: number) =>
-  (
-    await db.select({ id: collectionTasks.id }).from(collectionTasks).where(eq(collectionTasks.appId, appId))
-  ).map((r) => ({ id: r.id }));
-export const runsOf = async (db: Db, appId: number) =>
-  (
-    await db
-      .select({ id: collectionRuns.id })
-      .from(collectionRuns)
-      .where(eq(collectionRuns.appId, appId))
-      .limit(1000)
-  ).map((r) => ({ id: r.id }));
+export const tasksOf = ownedIds(collectionTasks);
+export const runsOf = ownedIds(collectionRuns, { limit: 1000 });
 
 async function oneTaskView(db: Tx, appId: number, row: TaskRow) {
   return taskView(row, await templateNames(db, appId), null);

@@ -14,6 +14,7 @@ import {
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { dataFactoryEntries } from '../db/schema/reports.js';
@@ -328,13 +329,7 @@ export async function entryOf(db: Tx, appId: number, id: number): Promise<Entry>
   return row;
 }
 
-export const entriesOf = async (db: Db, appId: number) =>
-  (
-    await db
-      .select({ id: dataFactoryEntries.id })
-      .from(dataFactoryEntries)
-      .where(eq(dataFactoryEntries.appId, appId))
-  ).map((r) => ({ id: r.id }));
+export const entriesOf = ownedIds(dataFactoryEntries);
 
 export const datasetsOf = async (db: Db, appId: number) => {
   const out: Array<{ kind: string; id: number }> = [];

@@ -21,6 +21,7 @@ import {
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { assessmentScales, patients, scaleAssessments, users, visits } from '../db/schema/index.js';
 import type { RequestContext, SignedIn } from '../http/context.js';
@@ -84,13 +85,7 @@ export async function scaleOf(db: Tx, appId: number, id: number): Promise<Row> {
   return row;
 }
 
-export const scalesOf = async (db: Db, appId: number) =>
-  (
-    await db
-      .select({ id: assessmentScales.id })
-      .from(assessmentScales)
-      .where(eq(assessmentScales.appId, appId))
-  ).map((r) => ({ id: r.id }));
+export const scalesOf = ownedIds(assessmentScales);
 
 /** Duplicate codes, reversed or overlapping bands: a 400 naming the first. */
 function checkDefinition(def: ScaleDefinition) {
@@ -240,13 +235,7 @@ export async function listAssessments(
   return { items: await assessments(db, and(...conds)!) };
 }
 
-export const assessmentsOf = async (db: Db, appId: number) =>
-  (
-    await db
-      .select({ id: scaleAssessments.id })
-      .from(scaleAssessments)
-      .where(eq(scaleAssessments.appId, appId))
-  ).map((r) => ({ id: r.id }));
+export const assessmentsOf = ownedIds(scaleAssessments);
 
 /**
  * Fills a scale for a patient of the app (and one of the patient's visits): every item

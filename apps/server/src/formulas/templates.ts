@@ -7,10 +7,11 @@ import type {
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { appRowOf, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { formulas, indicatorTemplateFormulas, indicatorTemplates } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
-import { invalidField, notFound } from '../http/errors.js';
+import { invalidField } from '../http/errors.js';
 
 type Row = typeof indicatorTemplates.$inferSelect;
 
@@ -63,22 +64,12 @@ export async function listTemplates(db: Db, appId: number): Promise<IndicatorTem
   return { items: rows.map((r) => view(r, fs.get(r.id))) };
 }
 
-export async function templateOf(db: Tx, appId: number, id: number): Promise<Row> {
-  const [row] = await db
-    .select()
-    .from(indicatorTemplates)
-    .where(and(eq(indicatorTemplates.id, id), eq(indicatorTemplates.appId, appId)));
-  if (!row) throw notFound('indicator_template');
-  return row;
-}
+export const templateOf: (db: Tx, appId: number, id: number) => Promise<Row> = appRowOf(
+  indicatorTemplates,
+  'indicator_template',
+);
 
-export const templatesOf = async (db: Db, appId: number) =>
-  (
-    await db
-      .select({ id: indicatorTemplates.id })
-      .from(indicatorTemplates)
-      .where(eq(indicatorTemplates.appId, appId))
-  ).map((r) => ({ id: r.id }));
+export const templatesOf = ownedIds(indicatorTemplates);
 
 /** Sets a template's formulas in order; an id that is not one of the app's formulas is a 400. */
 async function setFormulas(tx: Tx, appId: number, templateId: number, ids: number[]) {

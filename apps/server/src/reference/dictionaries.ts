@@ -16,6 +16,7 @@ import {
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { pageOfTable } from '../db/paging.js';
@@ -595,13 +596,8 @@ export async function dictionaryCodes(
 }
 
 /** Real ids of one app's dictionaries of a kind and of their entries (the authorization matrix). */
-export const dictionariesOf = (builtin: boolean) => async (db: Db, appId: number) =>
-  (
-    await db
-      .select({ id: dictionaries.dictionaryId })
-      .from(dictionaries)
-      .where(and(eq(dictionaries.appId, appId), eq(dictionaries.builtin, builtin)))
-  ).map((r) => ({ id: r.id }));
+export const dictionariesOf = (builtin: boolean) =>
+  ownedIds(dictionaries, { id: dictionaries.dictionaryId, where: eq(dictionaries.builtin, builtin) });
 
 export const entriesOf = (builtin: boolean) => async (db: Db, appId: number) => {
   const ds = await dictionariesOf(builtin)(db, appId);

@@ -11,6 +11,7 @@ import {
 import { and, count, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { hospitalUnits, visits } from '../db/schema/index.js';
@@ -201,7 +202,4 @@ export async function deleteUnit(ctx: SignedIn, id: number): Promise<true> {
 }
 
 /** Real ids of one app's units (the authorization matrix's cross-app check). */
-export const unitsOf = async (db: Db, appId: number) =>
-  (
-    await db.select({ id: hospitalUnits.unitId }).from(hospitalUnits).where(eq(hospitalUnits.appId, appId))
-  ).map((r) => ({ id: r.id }));
+export const unitsOf = ownedIds(hospitalUnits, { id: hospitalUnits.unitId });

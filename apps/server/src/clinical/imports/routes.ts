@@ -2,6 +2,7 @@ import { cdrCsvFields, cdrImport, cdrImportDetail, cdrImportPage } from '@crdp/c
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ownedIds } from '../../db/app-rows.js';
 import { importRecords } from '../../db/schema/index.js';
 import { appActor, signedIn } from '../../http/context.js';
 import { restRoutes } from '../../http/route.js';
@@ -29,14 +30,7 @@ const fhirBody = z.object({
   }),
 });
 
-const ownedImports = async (db: FastifyInstance['db'], appId: number) =>
-  (
-    await db
-      .select({ id: importRecords.id })
-      .from(importRecords)
-      .where(eq(importRecords.appId, appId))
-      .limit(2)
-  ).map((r) => ({ id: r.id }));
+const ownedImports = ownedIds(importRecords, { limit: 2 });
 
 /** Import records (`/data-lake/data-resource-maintenance`): FHIR bundles and CSV files, run as jobs. */
 export async function importRoutes(app: FastifyInstance) {
