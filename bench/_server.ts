@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { PGLITE_EXTENSIONS } from '../apps/server/src/db/client.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEMO_PASSWORD = 'Bench-Pass-2026';
@@ -138,7 +139,7 @@ export async function onEachDatabase(name: string, basePort: number, measure: Me
     'embedded',
     { DATA_DIR: dataDir },
     async (sql) => {
-      const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+      const db = await PGlite.create(path.join(dataDir, 'pgdata'), { extensions: PGLITE_EXTENSIONS });
       const r = await db.query<{ id: number }>(sql);
       await db.close();
       return r.rows;

@@ -18,7 +18,7 @@ import { Hl7Message } from '@medplum/core';
 import { Hl7Client } from '@medplum/hl7';
 import pg from 'pg';
 import { oru } from '../apps/server/src/collection/hl7/test/messages.js';
-import { openDatabase } from '../apps/server/src/db/client.js';
+import { openDatabase, PGLITE_EXTENSIONS } from '../apps/server/src/db/client.js';
 import { apps, collectionSources } from '../apps/server/src/db/schema/index.js';
 
 const N = Number(process.env.BENCH_HL7_MESSAGES ?? 5000);
@@ -107,7 +107,7 @@ async function embeddedTarget(): Promise<Target> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'crdp-hl7-'));
   const { appId, sourceId } = await prepare(undefined, dir);
   const query: Query = async (sql) => {
-    const db = await PGlite.create(path.join(dir, 'pgdata'));
+    const db = await PGlite.create(path.join(dir, 'pgdata'), { extensions: PGLITE_EXTENSIONS });
     const r = await db.query<Record<string, unknown>>(sql);
     await db.close();
     return r.rows;
@@ -119,7 +119,7 @@ async function embeddedTarget(): Promise<Target> {
     query,
     async reference(raws) {
       // One process owns the embedded database: the reference runs in this one, on the same files.
-      const db = await PGlite.create(path.join(dir, 'pgdata'));
+      const db = await PGlite.create(path.join(dir, 'pgdata'), { extensions: PGLITE_EXTENSIONS });
       await db.query('create table hl7_ref (like hl7_messages including all)');
       const started = performance.now();
       for (let i = 0; i < raws.length; i++)

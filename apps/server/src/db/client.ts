@@ -31,8 +31,9 @@ export interface Database {
   dumpDataDir?: () => Promise<Blob>;
 }
 
-/** Extensions the migrations create (0031: pg_trgm for the terminology search); PGlite ships them. */
-const PGLITE_EXTENSIONS = { pg_trgm };
+/** Extensions the migrations create (0031: pg_trgm for the terminology search); PGlite ships them. Every
+ * PGlite that opens a CRDP data directory (the server, the bench checks) loads them. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
