@@ -15,7 +15,7 @@
  */
 import { ruleWhen } from '@crdp/core';
 import { seedSynthetic } from '../apps/server/src/clinical/synthetic/seed.js';
-import { countFired, planRule } from '../apps/server/src/rules/compile.js';
+import { countFired, planRule, type RulePlan } from '../apps/server/src/rules/compile.js';
 import { scopeBase } from '../apps/server/src/rules/runs.js';
 import { openThrowAwayDatabase } from '../apps/server/src/test/database.js';
 
@@ -118,7 +118,7 @@ async function main() {
       `${kind}: ${seeded.patients} synthetic patients, ${seeded.rows} rows in ${ms(performance.now() - t0)}`,
     );
     const base = scopeBase(appId, { kind: 'all' });
-    const plans = [];
+    const plans: RulePlan[] = [];
     for (const r of rules) plans.push(await planRule(db, appId, whenOf(r)));
 
     const engine = async () => {

@@ -7,6 +7,7 @@ import {
   dataElementPublish,
   dataElementQuery,
   dataElementRead,
+  dataElementReadBody,
   dataElementUpdates,
 } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
@@ -66,6 +67,7 @@ export async function dataElementRoutes(app: FastifyInstance) {
     {
       access: A('get'),
       summary: 'Mark the changes read (clears the header’s icon)',
+      body: dataElementReadBody,
       answer: dataElementRead,
     },
     (req) => markRead(signedIn(req.ctx)),

@@ -144,6 +144,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   TaskProjectManagement: lazy(() => import('../pages/task-scheduling/JobList')),
   TaskSchedulingList: lazy(() => import('../pages/task-scheduling/ScheduleList')),
   DataQcClinicalRule: lazy(() => import('../pages/rules/RuleList')),
+  DataElementSubscribe: lazy(() => import('../pages/data-element/Subscribe')),
   DataCleanDiseaseCodingTask: lazy(() =>
     import('../pages/coding/TaskList').then((m) => ({ default: m.DiseaseCodingTasks })),
   ),

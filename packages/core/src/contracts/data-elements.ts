@@ -97,6 +97,8 @@ export const dataElementUpdates = z.object({
   ),
 });
 export type DataElementUpdates = z.infer<typeof dataElementUpdates>;
+/** `updates/read` takes an empty object (any other body is refused). */
+export const dataElementReadBody = z.object({}).strict().default({});
 export const dataElementRead = z.object({ elements: z.number().int(), notices: z.number().int() });
 
 const valueSetText = (d: DataElementDefinition) => d.valueSet.map((v) => `${v.code}=${v.label}`).join('; ');
