@@ -305,12 +305,12 @@ describe('data cleaning', () => {
     expect(hbv.map((v: { value: number }) => v.value)).toEqual([120000, 120000]);
     expect((await get(t.app, `/api/v0.1/360/cleaned/${patient}`, other.key)).status).toBe(404);
 
-    // A disease-library indicator reads 收缩压 from the notes (the latest value without a fault).
+    // A disease-library indicator reads 收缩压 from the notes: the latest value, the faulted 1300 left out.
     const ind = await post(
       t.app,
       '/api/v0.1/diseaselibrary/compute_indicator',
       {
-        template_str: 'latest cleaned.value where name = "收缩压" and fault = ""',
+        template_str: 'latest cleaned.value where name = "收缩压"',
         template_params: {},
         patient_ids: [patient],
       },
@@ -318,6 +318,13 @@ describe('data cleaning', () => {
     );
     expect(ind.status, JSON.stringify(ind.body)).toBe(200);
     expect(ind.body.data.values).toMatchObject([{ patientId: patient, value: 126 }]);
+    const highest = await post(
+      t.app,
+      '/api/v0.1/diseaselibrary/compute_indicator',
+      { template_str: 'max cleaned.value where code = "SBP"', template_params: {}, patient_ids: [patient] },
+      admin,
+    );
+    expect(highest.body.data.values).toMatchObject([{ patientId: patient, value: 138 }]);
 
     // Rerun: the same values, not twice as many.
     const rerun = await post(t.app, `/api/v0.1/cleaning/tasks/${task.id}/rerun`, {}, admin);

@@ -83,6 +83,7 @@ export function ruleSql(rule: IndicatorRule, appId: number, base: SQL): SQL {
   const table = sql.raw(def.table);
   const dateCol = sql.raw(`t.${def.fields[def.dateField]!.column}`);
   const filters: SQL[] = [sql`t.patient_id = lp.patient_id`, sql`t.app_id = ${appId}`];
+  if (def.rowFilter) filters.push(sql.raw(def.rowFilter));
   for (const c of rule.where) filters.push(conditionSql(rule.source, c));
   if (rule.anchor) filters.push(anchorSql(rule.source, rule.anchor));
   const on = sql.join(filters, sql` and `);

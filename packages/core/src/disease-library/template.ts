@@ -35,6 +35,8 @@ export interface SourceDef {
   fields: Record<string, { column: string; kind: FieldKind }>;
   dateField: string;
   defaultField: string;
+  /** Rows a rule never reads, as fixed SQL over the source's alias `t` (never from a template). */
+  rowFilter?: string;
 }
 
 const f = (column: string, kind: FieldKind = 'text') => ({ column, kind });
@@ -123,6 +125,9 @@ export const SOURCES: Record<string, SourceDef> = {
     },
     dateField: 'date',
     defaultField: 'value',
+    // A value with a QC fault (out of range, unknown unit) stays visible where it was read, but
+    // is never an indicator's value.
+    rowFilter: "t.fault = ''",
   },
   vital: {
     table: 'vital_signs',

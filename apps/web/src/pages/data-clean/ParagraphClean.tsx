@@ -38,7 +38,7 @@ export default function ParagraphClean() {
       </Card>
       {r && (
         <Row gutter={16}>
-          <Col xs={24} xl={12}>
+          <Col xs={24} xxl={12}>
             <Card title={t('paragraph.sections')} data-testid="paragraph-sections">
               {r.sections.map((s) => (
                 <div key={s.start} style={{ marginBottom: 12 }}>
@@ -57,7 +57,7 @@ export default function ParagraphClean() {
               ))}
             </Card>
           </Col>
-          <Col xs={24} xl={12}>
+          <Col xs={24} xxl={12}>
             <Card title={t('common.result')}>
               <ExtractionTable extractions={r.extractions} showSection />
             </Card>

@@ -185,7 +185,7 @@ export function RuleEditor({ kind }: { kind: 'regex' | 'syntactic' }) {
         <Form form={form} layout="vertical" initialValues={initial}>
           <Row gutter={16}>
             <Col xs={24} md={12}>
-              <Form.Item name="name" label={t('common.name')} rules={[{ required: true }]}>
+              <Form.Item name="name" label={t('common.rule')} rules={[{ required: true }]}>
                 <Input maxLength={60} />
               </Form.Item>
             </Col>
