@@ -13,6 +13,7 @@ import { makeOmopObjects } from '../../omop/test/fixtures.js';
 import { makeReferenceObjects } from '../../reference/test/fixtures.js';
 import { makeReportObjects } from '../../reports/test/fixtures.js';
 import { makeSchedulingObjects } from '../../scheduling/test/fixtures.js';
+import { makeVariableObjects } from '../../variables/test/fixtures.js';
 import { makeVisualizationObjects } from '../../visualization/test/fixtures.js';
 import { post, signIn, TEST_PASSWORD } from '../helper.js';
 
@@ -90,6 +91,14 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   await makeReportObjects(app, adminKey);
   await makeCollectionObjects(app, adminKey);
   await makeCleaningObjects(app, adminKey);
+  // A data element (issue 19): its id is addressed by path.
+  await post(
+    app,
+    '/api/v0.1/data-elements',
+    { code: 'MATRIX_DE', definition: { name: '矩阵数据元', type: 'number' } },
+    adminKey,
+  );
+  await makeVariableObjects(app, adminKey);
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */
