@@ -171,8 +171,15 @@ test('a coder codes diagnoses and operations, a second person reviews them in co
   await expect(page.getByText('维护标记').first()).toBeVisible();
   await screenshot(page, 'coding-markers');
 
+  // Lab and drug tasks are listed (and coded) on their task screens.
+  await page.goto('/data-clean/inspection-coding-task');
+  await expect(page.getByTestId('coding-new-task')).toBeVisible();
+  await screenshot(page, 'coding-lab-tasks');
+  await page.goto('/data-clean/disease-coding');
+  await page.getByTestId('coding-task-pick').click();
+  await page.locator('.ant-select-item-option', { hasText: `诊断${run}` }).click();
+
   // The same screen in English.
-  await page.goBack();
   await switchLanguage(page, 'English');
   await expect(page.getByRole('tab', { name: 'Term by term' })).toBeVisible();
   await page.getByPlaceholder('Filter by name').fill('冠心病');

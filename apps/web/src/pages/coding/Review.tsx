@@ -383,6 +383,19 @@ export function CodingReviewScreen({ kind }: { kind: CodingKind }) {
       title={t('review.title', { kind: kindName })}
       extra={
         <Space>
+          {screen.coding === screen.task && (
+            <Button
+              onClick={() =>
+                setParams((p) => {
+                  const next = new URLSearchParams(p);
+                  next.delete('taskId');
+                  return next;
+                })
+              }
+            >
+              {t('review.backToTasks')}
+            </Button>
+          )}
           {task.data && (
             <div style={{ width: 260 }}>
               <TaskProgress task={task.data} />
