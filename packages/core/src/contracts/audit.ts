@@ -193,6 +193,10 @@ export const AUDIT_ACTIONS = [
   'dataElement.delete',
   'dataElement.subscribe',
   'dataElement.unsubscribe',
+  // Variable library.
+  'variable.add',
+  'variable.edit',
+  'variable.delete',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

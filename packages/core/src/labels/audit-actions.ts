@@ -187,4 +187,7 @@ export const AUDIT_ACTION_LABELS = {
   'dataElement.delete': { 'zh-CN': '删除数据元', 'en-US': 'Data element deleted' },
   'dataElement.subscribe': { 'zh-CN': '订阅数据元', 'en-US': 'Data element subscribed' },
   'dataElement.unsubscribe': { 'zh-CN': '取消订阅数据元', 'en-US': 'Data element unsubscribed' },
+  'variable.add': { 'zh-CN': '新增科研变量', 'en-US': 'Variable added' },
+  'variable.edit': { 'zh-CN': '修改科研变量', 'en-US': 'Variable changed' },
+  'variable.delete': { 'zh-CN': '删除科研变量', 'en-US': 'Variable deleted' },
 } as const satisfies Record<AuditAction, LabelText>;

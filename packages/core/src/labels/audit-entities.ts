@@ -95,4 +95,5 @@ export const AUDIT_ENTITY_LABELS = {
   cleaning_task: both('清洗任务', 'Cleaning task'),
   cleaning_mark: both('清洗结果标注', 'Cleaning result mark'),
   document: both('病历文书', 'Clinical document'),
+  variable: both('科研变量', 'Variable'),
 } as const satisfies Record<string, LabelText>;

@@ -12,3 +12,4 @@ export * from './reference.js';
 export * from './reports.js';
 export * from './terminology.js';
 export * from './types.js';
+export * from './variables.js';

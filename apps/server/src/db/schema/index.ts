@@ -21,3 +21,4 @@ export * from './system.js';
 export * from './t0.js';
 export * from './terminology.js';
 export * from './visualization.js';
+export * from './variables.js';

@@ -1,0 +1,292 @@
+import type { Variable, VariableDistribution } from '@crdp/core';
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../auth/passwords.js';
+import { LIVER_FORM } from '../crf/testform.js';
+import {
+  appMembers,
+  apps,
+  auditLog,
+  functions,
+  roleFunctions,
+  roles,
+  roleUsers,
+  users,
+} from '../db/schema/index.js';
+import { otherAppAdministrator } from '../test/harness/fixtures.js';
+import { del, get, post, signIn, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
+
+/**
+ * The variable library: a researcher defines variables from the clinical data (a patient field,
+ * a lab item in a window after the first visit or after a T0, a cleaned value, a CRF item) and
+ * reads each one's distribution over the app's patients. Checked on the embedded database and on
+ * PostgreSQL.
+ */
+describe('variable library', () => {
+  let t: TestApp;
+  let admin: string;
+  let reader: string;
+  let other: { appId: number; key: string };
+  const P = '/api/v0.1/variables';
+  const patch = async (url: string, payload: object, key = admin) => {
+    const res = await t.app.inject({ method: 'PATCH', url, headers: { WeAppAuthorization: key }, payload });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const record = async (patient: number, table: string, row: object) => {
+    const r = await post(t.app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, admin);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  };
+  const add = async (body: object, key = admin) => post(t.app, P, body, key);
+  const dist = async (id: number, key = admin) => get(t.app, `${P}/${id}/distribution`, key);
+  let baseline: number;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await signIn(t.app, 'admin');
+    other = await otherAppAdministrator(t.app);
+    // A reader who may list variables and see distributions, not change them.
+    const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
+    const [u] = await t.app.db
+      .insert(users)
+      .values({ userName: 'variablereader', passwordHash: await hashPassword(TEST_PASSWORD) })
+      .returning();
+    await t.app.db.insert(appMembers).values({ appId: demo!.appId, userId: u!.userId });
+    const [role] = await t.app.db
+      .insert(roles)
+      .values({ appId: demo!.appId, roleName: '变量查看' })
+      .returning();
+    const fs = await t.app.db
+      .select()
+      .from(functions)
+      .where(inArray(functions.apiId, ['VariableList.query', 'VariableList.get']));
+    expect(fs).toHaveLength(2);
+    await t.app.db.insert(roleFunctions).values(fs.map((f) => ({ roleId: role!.roleId, funcId: f.funcId })));
+    await t.app.db.insert(roleUsers).values({ roleId: role!.roleId, userId: u!.userId });
+    reader = await signIn(t.app, 'variablereader');
+
+    // Three patients: two with a first visit and ALT results, one with nothing.
+    const ids: number[] = [];
+    for (const [mrn, gender] of [
+      ['V01', 1],
+      ['V02', 2],
+      ['V03', 2],
+    ] as const) {
+      const p = await post(t.app, '/api/v0.1/cdr/patients', { mrn, name: `变量病人${mrn}`, gender }, admin);
+      expect(p.status, JSON.stringify(p.body)).toBe(200);
+      ids.push(p.body.data.id);
+    }
+    const [a, b] = ids as [number, number];
+    await record(a, 'visits', { kind: 'outpatient', admitAt: '2024-01-01T08:00:00Z' });
+    await record(b, 'visits', { kind: 'outpatient', admitAt: '2024-03-01T08:00:00Z' });
+    for (const [p, v, d] of [
+      [a, 40, '2024-01-05'],
+      [a, 90, '2024-01-20'],
+      [a, 300, '2024-06-01'], // outside 30 days
+      [b, 60, '2024-03-10'],
+      [b, 20, '2023-12-01'], // before the first visit
+    ] as const)
+      await record(p, 'labResults', {
+        itemCode: 'ALT',
+        itemName: '丙氨酸氨基转移酶',
+        valueNum: v,
+        unit: 'U/L',
+        collectedAt: `${d}T08:00:00Z`,
+      });
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('defines a lab variable and shows its distribution over the app’s patients', async () => {
+    const r = await add({
+      code: 'alt_first_30d',
+      labelZh: '首次就诊 30 天内最大 ALT',
+      labelEn: 'Max ALT within 30 days of the first visit',
+      type: 'number',
+      unit: 'U/L',
+      derivation: { kind: 'lab', itemCode: 'ALT', aggregate: 'max', anchor: 'first_visit', withinDays: 30 },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const v = r.body.data as Variable;
+    baseline = v.id;
+    expect(v.ruleText).toBe('max lab.value where code = "ALT" after first_visit within 30 days');
+    const d = (await dist(v.id)).body.data as VariableDistribution;
+    expect(d.patients).toBeGreaterThanOrEqual(3);
+    expect(d.present).toBe(2);
+    expect(d.missing).toBe(d.patients - 2);
+    expect(d).toMatchObject({ min: 60, max: 90, median: 75, mean: 75 });
+
+    // The mean of every value in the window, and the count.
+    const mean = await patch(`${P}/${v.id}`, {
+      derivation: { kind: 'lab', itemCode: 'ALT', aggregate: 'mean', anchor: 'first_visit', withinDays: 30 },
+    });
+    expect(mean.status, JSON.stringify(mean.body)).toBe(200);
+    expect((await dist(v.id)).body.data).toMatchObject({ present: 2, min: 60, max: 65 });
+  });
+
+  it('counts the categories of a patient field with the value set’s labels', async () => {
+    const r = await add({
+      code: 'sex',
+      labelZh: '性别',
+      labelEn: 'Sex',
+      type: 'category',
+      valueSet: [
+        { code: '1', labelZh: '男', labelEn: 'Male' },
+        { code: '2', labelZh: '女', labelEn: 'Female' },
+      ],
+      derivation: { kind: 'field', rule: 'value patient.gender' },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const d = (await dist(r.body.data.id)).body.data as VariableDistribution;
+    const women = d.categories.find((c) => c.value === '2')!;
+    expect(women.label).toBe('女');
+    expect(women.count).toBeGreaterThanOrEqual(2);
+    // The list finds it by label; the reader may read it.
+    const list = await get(t.app, `${P}?q=${encodeURIComponent('性别')}`, reader);
+    expect(list.status).toBe(200);
+    expect((list.body.data.items as Variable[]).map((x) => x.code)).toEqual(['sex']);
+    expect((await dist(r.body.data.id, reader)).status).toBe(200);
+  });
+
+  it('reads a CRF item and a cleaned value', async () => {
+    const form = await post(
+      t.app,
+      '/api/v0.1/crf/forms',
+      { name: '变量表单', definition: LIVER_FORM },
+      admin,
+    );
+    expect(form.status).toBe(200);
+    const crf = await add({
+      code: 'hbsag',
+      labelZh: 'HBsAg',
+      type: 'category',
+      derivation: { kind: 'crf', formId: form.body.data.id, item: 'hbsag' },
+    });
+    expect(crf.status, JSON.stringify(crf.body)).toBe(200);
+    expect((await dist(crf.body.data.id)).body.data).toMatchObject({ present: 0, categories: [] });
+    const cleaned = await add({
+      code: 'sbp_last',
+      labelZh: '末次收缩压',
+      type: 'number',
+      unit: 'mmHg',
+      derivation: { kind: 'cleaned', name: '收缩压', aggregate: 'last' },
+    });
+    expect(cleaned.status, JSON.stringify(cleaned.body)).toBe(200);
+    expect(cleaned.body.data.ruleText).toBe('latest cleaned.value where name = "收缩压"');
+    expect((await dist(cleaned.body.data.id)).body.data.present).toBe(0);
+  });
+
+  it('refuses bad input with a 400 naming the field, and changes nothing', async () => {
+    const ok = {
+      code: 'bad_one',
+      labelZh: '坏',
+      type: 'number',
+      derivation: { kind: 'field', rule: 'value patient.age' },
+    };
+    const cases: Array<[object, string]> = [
+      [{ ...ok, code: '1abc' }, 'code'],
+      [{ ...ok, type: 'colour' }, 'type'],
+      [{ ...ok, derivation: { kind: 'field', rule: 'median lab.value' } }, 'body.derivation.rule'],
+      [
+        {
+          ...ok,
+          derivation: { kind: 'lab', itemCode: 'ALT', aggregate: 'max', anchor: 't0', withinDays: 30 },
+        },
+        'body.derivation.t0EventId',
+      ],
+      [
+        {
+          ...ok,
+          derivation: {
+            kind: 'lab',
+            itemCode: 'ALT',
+            aggregate: 'max',
+            anchor: 't0',
+            t0EventId: 99999,
+            withinDays: 3,
+          },
+        },
+        'body.derivation.t0EventId',
+      ],
+      [
+        {
+          ...ok,
+          derivation: {
+            kind: 'lab',
+            itemCode: 'A"LT',
+            aggregate: 'max',
+            anchor: 'first_visit',
+            withinDays: 3,
+          },
+        },
+        'itemCode',
+      ],
+      [{ ...ok, derivation: { kind: 'crf', formId: 99999, item: 'x' } }, 'body.derivation.formId'],
+      [{ ...ok, valueSet: [{ code: '1' }] }, 'body.valueSet'],
+      [{ ...ok, code: 'sex' }, 'body.code'],
+      [
+        {
+          ...ok,
+          type: 'category',
+          valueSet: [{ code: '1' }, { code: '1' }],
+        },
+        'valueSet',
+      ],
+    ];
+    for (const [body, field] of cases) {
+      const r = await add(body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(r.body), JSON.stringify(body)).toContain(field);
+    }
+    const list = (await get(t.app, P, admin)).body.data.items as Variable[];
+    expect(list.some((v) => v.code === 'bad_one')).toBe(false);
+  });
+
+  it('enforces each function, keeps apps apart and audits every write', async () => {
+    expect(
+      (
+        await add(
+          {
+            code: 'nope',
+            labelZh: '无',
+            type: 'text',
+            derivation: { kind: 'field', rule: 'value patient.mrn' },
+          },
+          reader,
+        )
+      ).status,
+    ).toBe(403);
+    expect((await patch(`${P}/${baseline}`, { labelZh: '改' }, reader)).status).toBe(403);
+    expect((await del(t.app, `${P}/${baseline}`, reader)).status).toBe(403);
+    // Another hospital sees none of it.
+    expect(((await get(t.app, P, other.key)).body.data.items as Variable[]).length).toBe(0);
+    expect((await dist(baseline, other.key)).status).toBe(404);
+    expect((await patch(`${P}/${baseline}`, { labelZh: '改' }, other.key)).status).toBe(404);
+    expect((await del(t.app, `${P}/${baseline}`, other.key)).status).toBe(404);
+    // The other hospital may use the same code for its own variable.
+    expect(
+      (
+        await add(
+          {
+            code: 'sex',
+            labelZh: '性别',
+            type: 'text',
+            derivation: { kind: 'field', rule: 'value patient.gender' },
+          },
+          other.key,
+        )
+      ).status,
+    ).toBe(200);
+
+    const renamed = await patch(`${P}/${baseline}`, { labelZh: '基线 ALT' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data.code).toBe('alt_first_30d');
+    expect((await del(t.app, `${P}/${baseline}`, admin)).status).toBe(200);
+    const audits = await t.app.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'variable'), eq(auditLog.entityId, String(baseline))));
+    expect(audits.map((a) => a.action).sort()).toEqual(
+      ['variable.add', 'variable.delete', 'variable.edit', 'variable.edit'].sort(),
+    );
+    expect((await dist(baseline)).status).toBe(404);
+  });
+});
