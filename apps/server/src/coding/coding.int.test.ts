@@ -24,6 +24,7 @@ import {
   roleUsers,
   users,
 } from '../db/schema/index.js';
+import { deleteOldJobs } from '../jobs/retention.js';
 import { otherAppAdministrator, userWithoutRoles } from '../test/harness/fixtures.js';
 import { get, post, settleJob, signIn, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
 
@@ -524,6 +525,22 @@ describe('coding and coding QC', () => {
     }
     expect((await get(t.app, `${C}/disease/items?taskId=0`, admin)).status).toBe(400);
     expect(await count()).toBe(before);
+  });
+
+  it("keeps a coding task's job past the retention, and reads a task whose job is gone by its terms", async () => {
+    const task = await newTask('surgery', '旧任务', admin);
+    await t.app.db.execute(
+      sql`update jobs set finished_at = now() - interval '400 days' where id = ${task.jobId}`,
+    );
+    expect(await deleteOldJobs(t.app.db, 30)).toBe(0);
+    expect((await get(t.app, `${C}/surgery/task?taskId=${task.id}`, admin)).body.data.status).toBe(
+      'succeeded',
+    );
+    // A task whose job was removed all the same (by hand) still opens when it holds terms.
+    await t.app.db.execute(sql`delete from jobs where id = ${diseaseTask.jobId}`);
+    const after = (await get(t.app, `${C}/disease/task?taskId=${diseaseTask.id}`, admin)).body
+      .data as CodingTask;
+    expect(after).toMatchObject({ jobId: null, status: 'succeeded', terms: 6 });
   });
 
   it('deletes a task, keeping its mappings', async () => {

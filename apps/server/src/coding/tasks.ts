@@ -176,6 +176,15 @@ interface TaskRow {
   created_at: string;
 }
 
+/**
+ * A task's status is its job's. The job list keeps finished jobs 30 days (jobs/README.md,
+ * retention); a task whose job is gone stored its terms when the job succeeded, so it reads as
+ * succeeded when it holds terms, failed otherwise.
+ */
+const statusOf = (r: TaskRow) =>
+  r.status ??
+  (Number(r.terms) + Number(r.pending) + Number(r.coded) + Number(r.no_code) > 0 ? 'succeeded' : 'failed');
+
 const taskView = (r: TaskRow, locale: Locale): CodingTask => ({
   id: Number(r.id),
   kind: r.kind,
@@ -183,9 +192,9 @@ const taskView = (r: TaskRow, locale: Locale): CodingTask => ({
   name: r.name,
   onlyUnmapped: r.only_unmapped,
   jobId: r.job_id === null ? null : Number(r.job_id),
-  status: r.status ?? 'failed',
-  progress: Number(r.progress ?? 0),
-  error: jobFailureText({ status: r.status ?? 'failed', error: r.error, result: r.result }, locale) ?? null,
+  status: statusOf(r),
+  progress: r.status === null ? 100 : Number(r.progress ?? 0),
+  error: jobFailureText({ status: statusOf(r), error: r.error, result: r.result }, locale) ?? null,
   terms: Number(r.terms),
   rows: Number(r.rows),
   pending: Number(r.pending),

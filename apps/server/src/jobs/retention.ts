@@ -5,9 +5,16 @@ import { jobs } from '../db/schema/index.js';
 /**
  * Kinds whose finished row is the only copy of what people open later, kept whatever their age:
  * a research analysis's result and a dataset build's task (read by task id), an OMOP export
- * (its task joins the job), a disease library export (its download reads the job's params).
+ * (its task joins the job), a disease library export (its download reads the job's params), a
+ * coding task's suggestions (the task shows its job's status and opens for coding once it succeeded).
  */
-export const KEPT_KINDS = ['research.analysis', 'research.dataset', 'omop.export', 'diseaseLibrary.export'];
+export const KEPT_KINDS = [
+  'research.analysis',
+  'research.dataset',
+  'omop.export',
+  'diseaseLibrary.export',
+  'coding.suggest',
+];
 
 /** Statuses of a job that is over. */
 export const FINISHED = ['succeeded', 'failed', 'cancelled'];
