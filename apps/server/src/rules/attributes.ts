@@ -16,7 +16,8 @@ import { actionsOf } from './rules.js';
 
 /**
  * The attributes a condition may name (`rule/get_attribute_list`): the patient's own fields,
- * lab items and diagnosis categories found in the app's clinical data (CDR), visit counts, and
+ * lab items and diagnosis categories found in the app's clinical data (CDR), visit counts, values
+ * the cleaning area read from clinical text, and
  * the computed indicators of the app's disease libraries (their CRF items' source rules) and
  * library templates. Every key is an indicator template, so the evaluator reads them all the
  * same way.
@@ -73,6 +74,19 @@ export async function attributeList(db: Tx, appId: number, locale: Locale): Prom
         `exists diagnosis where code starts ${JSON.stringify(d.code)}`,
         `${W.diagnosed[locale]} ${d.code}${d.name ? ` ${d.name}` : ''}`,
         'diagnosis',
+      ),
+    );
+  // Values the cleaning area read from clinical text (收缩压 from admission notes).
+  const cleaned = rowsOf<{ name: string; unit: string | null }>(
+    await db.execute(sql`select name, max(unit) as unit from cleaned_values
+      where app_id = ${appId} and name <> '' and fault = '' group by name order by count(*) desc, name limit 200`),
+  );
+  for (const c of cleaned)
+    out.push(
+      attribute(
+        `latest cleaned.value where name = ${JSON.stringify(c.name)}`,
+        `${c.name}${c.unit ? ` (${c.unit})` : ''}${W.latest[locale]}`,
+        'cleaned',
       ),
     );
   for (const kind of ['inpatient', 'outpatient', 'emergency'] as const)

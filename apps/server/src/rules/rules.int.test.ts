@@ -124,6 +124,36 @@ describe('clinical rules', () => {
   let saved: RuleDetail;
 
   it('lists attributes from the clinical data and searches them', async () => {
+    // A value the cleaning area read from a note (written here directly) is an attribute too.
+    const [a] = ids as [number];
+    await record(a, 'documents', {
+      kind: 'admission',
+      title: '入院记录',
+      body: '血压150/90mmHg',
+      writtenAt: '2024-01-02T08:00:00+08:00',
+    });
+    const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
+    await t.app.db.execute(sql`insert into cleaned_values (app_id, rule_ref, patient_id, document_id, code, name, value_num, unit, sentence, sentence_start, span_start, span_end, observed_at)
+      select ${demo!.appId}, 'builtin:bp', ${a}, d.id, 'SBP', '收缩压', 150, 'mmHg', '血压150/90mmHg', 0, 2, 5, d.written_at from documents d where d.patient_id = ${a}`);
+    const cleaned = await call('conditional_retrieval_attribute', { keyword: '收缩压' });
+    expect(cleaned.body.data.items[0]).toMatchObject({
+      key: 'latest cleaned.value where name = "收缩压"',
+      origin: 'cleaned',
+    });
+    const tried = await call('executethe_test_sample', {
+      patient_id: a,
+      when: {
+        conditions: [
+          {
+            kind: 'attribute',
+            attribute: 'latest cleaned.value where name = "收缩压"',
+            op: '>=',
+            value: 140,
+          },
+        ],
+      },
+    });
+    expect(tried.body.data).toMatchObject({ fired: true, conditions: [{ actual: 150, holds: true }] });
     const all = await call('get_attribute_list', {});
     expect(all.status, JSON.stringify(all.body)).toBe(200);
     const keys = all.body.data.items.map((a: { key: string }) => a.key);

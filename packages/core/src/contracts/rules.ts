@@ -166,7 +166,15 @@ export const ruleDetail = ruleSummary.extend({
 export type RuleDetail = z.infer<typeof ruleDetail>;
 export const ruleIdBody = z.object({ rule_id: id });
 
-export const RULE_ATTRIBUTE_ORIGINS = ['patient', 'lab', 'diagnosis', 'visit', 'indicator', 'crf'] as const;
+export const RULE_ATTRIBUTE_ORIGINS = [
+  'patient',
+  'lab',
+  'diagnosis',
+  'visit',
+  'cleaned',
+  'indicator',
+  'crf',
+] as const;
 export type RuleAttributeOrigin = (typeof RULE_ATTRIBUTE_ORIGINS)[number];
 export const ruleAttribute = z.object({
   /** The indicator template a condition names. */
