@@ -167,6 +167,8 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   CodingQcTask: lazy(() => import('../pages/coding/QcTasks')),
   CodingQcAudit: lazy(() => import('../pages/coding/QcAudit')),
   CodingQcMaintenanceMarker: lazy(() => import('../pages/coding/Markers')),
+  VariableList: lazy(() => import('../pages/variable-library/VariableList')),
+  VariableManagement: lazy(() => import('../pages/variable-library/VariableManagement')),
 };
 
 /** Whether a route has a built screen: the menu shows only those. */

@@ -43,6 +43,12 @@ import {
 } from './reports.js';
 import { CONCEPT_MATCH_LABELS, TERMINOLOGY_DOMAIN_LABELS } from './terminology.js';
 import type { LabelText } from './types.js';
+import {
+  VARIABLE_AGGREGATE_LABELS,
+  VARIABLE_ANCHOR_LABELS,
+  VARIABLE_DERIVATION_LABELS,
+  VARIABLE_TYPE_LABELS,
+} from './variables.js';
 
 const both = (zh: string, en: string): LabelText => ({ 'zh-CN': zh, 'en-US': en });
 
@@ -191,6 +197,10 @@ export const LABEL_FAMILIES = {
   cleaningValueKind: CLEANING_VALUE_KIND_LABELS,
   cleaningSpanRole: CLEANING_SPAN_ROLE_LABELS,
   laterality: LATERALITY_LABELS,
+  variableType: VARIABLE_TYPE_LABELS,
+  variableAggregate: VARIABLE_AGGREGATE_LABELS,
+  variableAnchor: VARIABLE_ANCHOR_LABELS,
+  variableDerivation: VARIABLE_DERIVATION_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -243,4 +253,8 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   cleaningValueKind: both('取值方式', 'Value kind'),
   cleaningSpanRole: both('标注', 'Highlight'),
   laterality: both('侧别', 'Side'),
+  variableType: both('变量类型', 'Variable type'),
+  variableAggregate: both('取值方式', 'Aggregate'),
+  variableAnchor: both('时间窗起点', 'Window start'),
+  variableDerivation: both('变量来源', 'Derivation'),
 };
