@@ -32,6 +32,7 @@ export async function startServer(env: Record<string, string>, port: number): Pr
       DEMO_PATIENTS: '0',
       DEMO_PASSWORD,
       LOGIN_RATE_LIMIT: '100000',
+      TRUST_PROXY: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,10 +94,25 @@ export async function withPostgresDatabase<T>(fn: (url: string) => Promise<T>): 
   }
 }
 
-export async function api(url: string, method: string, p: string, body?: unknown, key?: string) {
+/**
+ * One call; `from` is the client address the server reads (X-Forwarded-For, the server trusts its
+ * proxy here): a load of many people comes from many addresses, as behind a hospital's proxy.
+ */
+export async function api(
+  url: string,
+  method: string,
+  p: string,
+  body?: unknown,
+  key?: string,
+  from?: string,
+) {
   const res = await fetch(`${url}${p}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(key ? { WeAppAuthorization: key } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(key ? { WeAppAuthorization: key } : {}),
+      ...(from ? { 'x-forwarded-for': from } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -109,8 +125,15 @@ export async function api(url: string, method: string, p: string, body?: unknown
   return { status: res.status, json };
 }
 
-export async function signIn(url: string, user: string) {
-  const r = await api(url, 'POST', '/api/v0.1/login', { UserName: user, Password: DEMO_PASSWORD });
+export async function signIn(url: string, user: string, from?: string) {
+  const r = await api(
+    url,
+    'POST',
+    '/api/v0.1/login',
+    { UserName: user, Password: DEMO_PASSWORD },
+    undefined,
+    from,
+  );
   if (r.status !== 200) throw new Error(`sign-in failed: ${r.status} ${JSON.stringify(r.json)}`);
   return (r.json!.data as { User: { SessionKey: string } }).User.SessionKey;
 }
@@ -134,6 +157,15 @@ export type Measure = (
  * answers on 127.0.0.1:5432, on a fresh PostgreSQL database; `query` reads the data afterwards.
  */
 export async function onEachDatabase(name: string, basePort: number, measure: Measure) {
+  // BENCH_DATABASES=postgres (or embedded) measures on one of them only.
+  const only = process.env.BENCH_DATABASES;
+  if (only && only !== 'embedded' && only !== 'postgres')
+    throw new Error(`BENCH_DATABASES must be embedded or postgres (got "${only}")`);
+  if (only !== 'postgres') await onEmbedded(name, basePort, measure);
+  if (only !== 'embedded') await onPostgres(name, basePort + 1, measure);
+}
+
+async function onEmbedded(name: string, basePort: number, measure: Measure) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `crdp-${name}-`));
   await measure(
     'embedded',
@@ -147,6 +179,9 @@ export async function onEachDatabase(name: string, basePort: number, measure: Me
     basePort,
   );
   await rm(dataDir, { recursive: true, force: true });
+}
+
+async function onPostgres(name: string, port: number, measure: Measure) {
   await withPostgresDatabase(async (url) => {
     const pdir = await mkdtemp(path.join(os.tmpdir(), `crdp-${name}-pg-`));
     await measure(
@@ -159,7 +194,7 @@ export async function onEachDatabase(name: string, basePort: number, measure: Me
         await c.end();
         return r.rows;
       },
-      basePort + 1,
+      port,
     );
     await rm(pdir, { recursive: true, force: true });
   });

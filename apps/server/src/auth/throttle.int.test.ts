@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apps, auditLog, loginThrottle, users } from '../db/schema/index.js';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
 import { passwordChecks } from './passwords.js';
-import { throttleKey } from './throttle.js';
+import { reserveGuess, throttleKey } from './throttle.js';
 
 const ATTACKER = '203.0.113.7';
 const OFFICE = '198.51.100.20';
@@ -143,6 +143,48 @@ describe('password guesses per user and address', () => {
     expect(codes.filter((c) => c === 429)).toHaveLength(7);
     expect((await rowOf('researcher', ip))?.failures).toBe(5);
   });
+
+  it('answers parallel right sign-ins of one user from one address without an error', async () => {
+    // A right password clears the counter while parallel sign-ins still look for it: each must
+    // find or make its row (a 500 on PostgreSQL before, when the row vanished between the two).
+    const ip = '203.0.113.45';
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => login(ip, 'researcher', TEST_PASSWORD)),
+    );
+    const codes = answers.map((r) => r.statusCode);
+    expect(
+      codes.every((c) => c === 200 || c === 429),
+      codes.join(','),
+    ).toBe(true);
+    expect(codes).toContain(200);
+  });
+
+  it.runIf(process.env.DATABASE_URL)(
+    'finds or makes its row when a right password deletes it while the guess waits for it',
+    async () => {
+      const ip = '203.0.113.46';
+      const key = throttleKey('researcher');
+      await reserveGuess(t.app.db, 'researcher', ip);
+      // Another sign-in holds the row (its password is being checked), then clears it.
+      const other = await t.app.database.pool!.connect();
+      try {
+        await other.query('begin');
+        await other.query('select 1 from login_throttle where user_key = $1 and ip = $2 for update', [
+          key,
+          ip,
+        ]);
+        const waiting = reserveGuess(t.app.db, 'researcher', ip);
+        await new Promise((r) => setTimeout(r, 300));
+        await other.query('delete from login_throttle where user_key = $1 and ip = $2', [key, ip]);
+        await other.query('commit');
+        // Counted afresh on a row of its own (before: no row found, a TypeError and a 500).
+        expect(await waiting).toMatchObject({ allowed: true, failures: 1 });
+      } finally {
+        other.release();
+      }
+      expect((await rowOf('researcher', ip))?.failures).toBe(1);
+    },
+  );
 
   it('answers an unknown name, a wrong password and a user of another hospital alike, and audits no typed name', async () => {
     const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));

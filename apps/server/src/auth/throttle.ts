@@ -40,7 +40,7 @@ export type Reservation =
 /**
  * Counts one guess for (user, address) as failed until `clearGuesses` says otherwise, or refuses
  * it while the address is made to wait. Atomic on PGlite and PostgreSQL: the row is created if
- * missing and locked (`FOR UPDATE`) for the read and the write.
+ * missing and locked (an upsert) for the read and the write.
  */
 export async function reserveGuess(
   db: Db,
@@ -50,12 +50,14 @@ export async function reserveGuess(
 ): Promise<Reservation> {
   const userKey = throttleKey(userName);
   return db.transaction(async (tx) => {
-    await tx.insert(loginThrottle).values({ userKey, ip, failures: 0, lastAt: now }).onConflictDoNothing();
+    // Created or found, and locked, in one statement: an update on conflict locks the row and
+    // returns it. (An insert that did nothing followed by a SELECT … FOR UPDATE found no row when a
+    // right password of a parallel sign-in deleted it in between: a 500 under parallel sign-ins.)
     const [row] = await tx
-      .select()
-      .from(loginThrottle)
-      .where(and(eq(loginThrottle.userKey, userKey), eq(loginThrottle.ip, ip)))
-      .for('update');
+      .insert(loginThrottle)
+      .values({ userKey, ip, failures: 0, lastAt: now })
+      .onConflictDoUpdate({ target: [loginThrottle.userKey, loginThrottle.ip], set: { userKey } })
+      .returning();
     const blockedUntil = row!.blockedUntil;
     if (blockedUntil && blockedUntil > now) {
       return {
