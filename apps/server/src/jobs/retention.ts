@@ -6,7 +6,8 @@ import { jobs } from '../db/schema/index.js';
  * Kinds whose finished row is the only copy of what people open later, kept whatever their age:
  * a research analysis's result and a dataset build's task (read by task id), an OMOP export
  * (its task joins the job), a disease library export (its download reads the job's params), a
- * coding task's suggestions (the task shows its job's status and opens for coding once it succeeded).
+ * coding task's suggestions (the task shows its job's status and opens for coding once it succeeded),
+ * a cleaning task (its status, progress and document count are its job's).
  */
 export const KEPT_KINDS = [
   'research.analysis',
@@ -14,6 +15,7 @@ export const KEPT_KINDS = [
   'omop.export',
   'diseaseLibrary.export',
   'coding.suggest',
+  'cleaning.run',
 ];
 
 /** Statuses of a job that is over. */
