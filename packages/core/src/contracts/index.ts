@@ -23,5 +23,5 @@ export * from './scheduling.js';
 export * from './system.js';
 export * from './t0.js';
 export * from './terminology.js';
-export * from './visualization.js';
 export * from './variables.js';
+export * from './visualization.js';

@@ -20,5 +20,5 @@ export * from './session-handoff.js';
 export * from './system.js';
 export * from './t0.js';
 export * from './terminology.js';
-export * from './visualization.js';
 export * from './variables.js';
+export * from './visualization.js';
