@@ -2,7 +2,7 @@ import { createPublicKey, publicEncrypt, randomInt, constants as rsa } from 'nod
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export type Role = 'admin' | 'researcher' | 'no-product';
 export interface Account {
@@ -199,6 +199,20 @@ export const settled = (page: Page) =>
       ),
     )
     .toBe(0);
+
+/**
+ * Chooses an option of an antd Select: opens it, types `search` into it first when given (a long
+ * list shows only its first options), and clicks the first open option with that text.
+ */
+export async function chooseOption(page: Page, select: Locator, option: string | RegExp, search?: string) {
+  await select.click();
+  if (search) await select.locator('input').fill(search);
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: option })
+    .first()
+    .click();
+}
 
 /** Saves a screenshot under e2e/.screens (git-ignored) for a person to look at. */
 export async function screenshot(page: Page, name: string) {

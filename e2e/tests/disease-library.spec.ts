@@ -1,5 +1,15 @@
-import type { Locator, Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
+import type { Page } from '@playwright/test';
+import {
+  account,
+  apiLogin,
+  chooseOption,
+  expect,
+  restCall,
+  runId,
+  screenshot,
+  signInToWorkbench,
+  test,
+} from '../fixtures';
 
 /**
  * The disease-library story of issue 8: a researcher builds a hepatitis B library from the
@@ -75,15 +85,6 @@ async function publishedForm(key: string) {
   expect(pub.status, JSON.stringify(pub.body)).toBe(200);
 }
 
-async function pickOption(page: Page, select: Locator, option: string) {
-  await select.click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
-}
-
 async function addCondition(page: Page, part: 'inclusion' | 'exclusion', kind: string, codes: string) {
   await page.getByTestId(`add-${part}`).click();
   await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item').filter({ hasText: kind }).click();
@@ -111,7 +112,7 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
   await page.getByRole('button', { name: '创建专病库' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('专病库名称').fill(LIBRARY);
-  await pickOption(page, page.getByLabel('CRF 表单', { exact: true }), FORM);
+  await chooseOption(page, page.getByLabel('CRF 表单', { exact: true }), FORM);
   await addCondition(page, 'inclusion', '诊断编码', HBV_CODE);
   await addCondition(page, 'exclusion', '诊断编码', 'C22');
   await expect(dialog.getByTestId('criteria-count')).toHaveText(/符合条件的患者：\d+ 人/);
@@ -121,7 +122,7 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
     ['首次肝硬化诊断日期', 'k74Date', 'first diagnosis.date where code starts "K74"'],
     ['住院次数', 'admissions', 'count visit where kind = "inpatient"'],
   ] as const) {
-    await pickOption(page, dialog.getByRole('combobox', { name: '为条目添加规则' }), title);
+    await chooseOption(page, dialog.getByRole('combobox', { name: '为条目添加规则' }), title);
     const rule = dialog.getByTestId(`rule-row-${item}`);
     await rule.getByRole('button', { name: '高级：编辑文本' }).click();
     await rule.getByRole('textbox', { name: '规则文本' }).fill(text);
@@ -212,7 +213,7 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
 
   // The search finds the patients with a high ALT.
   await page.goto(`/zhuanbing-library/zb-data-search?libraryId=${libraryId}`);
-  await pickOption(page, page.getByRole('combobox', { name: '指标', exact: true }), '基线 ALT (U/L)');
+  await chooseOption(page, page.getByRole('combobox', { name: '指标', exact: true }), '基线 ALT (U/L)');
   await page.getByPlaceholder('值').fill('80');
   // The chosen operator's text lies over the input: click through it.
   await page.getByRole('combobox', { name: '比较方式', exact: true }).click({ force: true });
@@ -251,7 +252,7 @@ test('a researcher builds a hepatitis B library, fills it and walks its patients
   await page.goto('/zhuanbing-library/commonly-template');
   await page.getByRole('button', { name: '新建模板' }).click();
   await page.getByRole('dialog').getByLabel('模板名称').fill(`乙肝模板${RUN}`);
-  await pickOption(page, page.getByRole('dialog').getByLabel('CRF 表单', { exact: true }), FORM);
+  await chooseOption(page, page.getByRole('dialog').getByLabel('CRF 表单', { exact: true }), FORM);
   await page
     .getByRole('dialog')
     .getByRole('button', { name: /确\s*[定认]/ })

@@ -1,6 +1,7 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
   apiLogin,
+  chooseOption,
   expect,
   patientWithRecords,
   runId,
@@ -12,17 +13,6 @@ import {
 } from '../fixtures';
 
 const dialog = (page: Page) => page.getByRole('dialog');
-
-/** Chooses an option of an antd Select (typing first when `search` is given). */
-async function choose(page: Page, select: Locator, option: string | RegExp, search?: string) {
-  await select.click();
-  if (search) await select.locator('input').fill(search);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
-}
 
 /**
  * Derived data (issue 17): a data manager writes a BMI formula over the latest physical exam,
@@ -64,15 +54,15 @@ test('a data manager writes and tests a formula, builds an indicator template an
   await decimals.fill('1');
   const variable = (i: number) => drawer.getByPlaceholder('变量名').nth(i);
   await variable(0).fill('体重');
-  await choose(page, drawer.locator('.ant-select').nth(0), '最近一次体格检查');
+  await chooseOption(page, drawer.locator('.ant-select').nth(0), '最近一次体格检查');
   await drawer.getByPlaceholder('体格检查项目，如 体重').first().fill('体重');
   await drawer.getByRole('button', { name: '添加变量' }).click();
   await variable(1).fill('身高');
-  await choose(page, drawer.locator('.ant-select').nth(1), '最近一次体格检查');
+  await chooseOption(page, drawer.locator('.ant-select').nth(1), '最近一次体格检查');
   await drawer.getByPlaceholder('体格检查项目，如 体重').nth(1).fill('身高');
   // A formula naming a variable it does not have is refused with the name.
   await drawer.getByTestId('formula-expression').fill('体重 / (身高 / 100) ^ 2 + 腰围');
-  await choose(page, drawer.getByTestId('formula-test-patient'), mrn, mrn);
+  await chooseOption(page, drawer.getByTestId('formula-test-patient'), mrn, mrn);
   await drawer.getByRole('button', { name: /计\s?算/ }).click();
   await expect(drawer.getByTestId('formula-test')).toContainText('变量“腰围”未定义');
   await drawer.getByTestId('formula-expression').fill('体重 / (身高 / 100) ^ 2');
@@ -96,7 +86,7 @@ test('a data manager writes and tests a formula, builds an indicator template an
   const templates = page.getByTestId('indicator-templates');
   await templates.getByRole('button', { name: '新增指标模板' }).click();
   await dialog(page).getByLabel('名称').fill(`体格指标${run}`);
-  await choose(page, dialog(page).locator('.ant-select'), `BMI${run}`, `BMI${run}`);
+  await chooseOption(page, dialog(page).locator('.ant-select'), `BMI${run}`, `BMI${run}`);
   // A multiple select stays open after a choice: a click elsewhere in the dialog closes it.
   await dialog(page).getByLabel('名称').click();
   await dialog(page)
@@ -121,7 +111,7 @@ test('a data manager writes and tests a formula, builds an indicator template an
   await expect(sRow).toContainText('A 级 5–6');
   await sRow.getByRole('button', { name: /填\s?写/ }).click();
   const fill = page.getByTestId('scale-fill');
-  await choose(page, fill.getByTestId('scale-fill-patient'), mrn, mrn);
+  await chooseOption(page, fill.getByTestId('scale-fill-patient'), mrn, mrn);
   // Bilirubin 34–50 (2), albumin >35 (1), INR <1.7 (1), mild ascites (2), no encephalopathy (1) = 7, class B.
   for (const [item, option] of [
     ['总胆红素', '34–50 μmol/L'],
