@@ -24,6 +24,7 @@ import {
 } from '../db/schema/index.js';
 import { bilingual } from '../http/errors.js';
 import type { JobContext } from '../jobs/runner.js';
+import { queueRulesAfterCollection } from '../rules/runs.js';
 import { type After, sourceFailure } from './connectors.js';
 import { readerFor, type SourceAccess, templatesFor } from './sources.js';
 import { jsonSafe, type MappedSourceRow, type Refusal, storeRefusals, writeBatch } from './writer.js';
@@ -163,7 +164,12 @@ export function collectionJob(access: SourceAccess) {
         .update(collectionRuns)
         .set({ status: 'succeeded', finishedAt: new Date() })
         .where(and(eq(collectionRuns.id, runId), eq(collectionRuns.status, 'running')));
-      return { runId, templates: stats };
+      // The app's published clinical rules then run over the patients this run changed (a job of
+      // their own); the run has succeeded either way, so a failure to queue them is only reported.
+      const rules = await queueRulesAfterCollection(db, task.appId, runId, job.createdBy ?? null).catch(
+        (e: Error) => ({ error: e.message }),
+      );
+      return { runId, templates: stats, ...(rules ? { rules } : {}) };
     } catch (e) {
       const reason = e instanceof RunFailure ? e.reason : reasonOf(e);
       await db

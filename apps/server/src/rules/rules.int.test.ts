@@ -2,6 +2,7 @@ import type { RuleDetail, RuleTestResult } from '@crdp/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../auth/passwords.js';
+import { rowsOf } from '../db/rows.js';
 import {
   appMembers,
   apps,
@@ -16,6 +17,7 @@ import {
 } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { post, signIn, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
+import { queueRulesAfterCollection } from './runs.js';
 
 /**
  * The clinical rule engine: a data manager writes a rule over patients' attributes (the latest
@@ -284,6 +286,26 @@ describe('clinical rules', () => {
     await t.app.jobs.drain();
     const only = await call('run_results', { run_id: scoped.body.data.runId, kind: 'fault' });
     expect(only.body.data.items.map((r: { mrn: string }) => r.mrn)).toEqual(['R01']);
+    // After a collection run: the published rules run over the patients it changed (here R02 only).
+    const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
+    const appId = demo!.appId;
+    const task = rowsOf<{ id: number }>(
+      await t.app.db.execute(
+        sql`insert into collection_tasks (app_id, name, template_ids) values (${appId}, '规则测试采集', '[]') returning id`,
+      ),
+    )[0]!;
+    const crun = rowsOf<{ id: number }>(
+      await t.app.db.execute(
+        sql`insert into collection_runs (app_id, task_id, status) values (${appId}, ${task.id}, 'succeeded') returning id`,
+      ),
+    )[0]!;
+    await t.app.db.execute(sql`insert into collection_changes (app_id, run_id, template_id, table_name, record_id, patient_id, op)
+      values (${appId}, ${crun.id}, 0, 'lab_results', 1, ${ids[1]}, 'insert')`);
+    const queued = await queueRulesAfterCollection(t.app.db, appId, crun.id, null);
+    expect(queued).not.toBeNull();
+    await t.app.jobs.drain();
+    const after = await call('run_results', { run_id: queued!.runId, kind: 'fault' });
+    expect(after.body.data.items.map((r: { mrn: string }) => r.mrn)).toEqual(['R02']);
   });
 
   it('refuses bad input with a 400 naming the field, changing nothing', async () => {

@@ -44,7 +44,45 @@ export function scopeBase(appId: number, scope: Scope): SQL {
     case 'criteria':
       return sql`select p.id as patient_id, current_date as filing_date from patients p
         where p.app_id = ${appId} and ${criteriaSql(scope.criteria)}`;
+    case 'collectionRun':
+      return sql`select distinct c.patient_id::int as patient_id, current_date as filing_date from collection_changes c
+        where c.app_id = ${appId} and c.run_id = ${scope.runId} and c.patient_id is not null`;
   }
+}
+
+/**
+ * After a collection run: the app's published rules run over the patients whose records it
+ * changed, as a rules.run job (nothing is queued when the app has no published rule).
+ */
+export async function queueRulesAfterCollection(db: Tx, appId: number, runId: number, userId: number | null) {
+  const published = await db
+    .select({ id: clinicalRules.id })
+    .from(clinicalRules)
+    .where(and(eq(clinicalRules.appId, appId), eq(clinicalRules.status, 'published')));
+  if (!published.length) return null;
+  return db.transaction(async (tx) => {
+    const scope = { kind: 'collectionRun' as const, runId };
+    const [run] = await tx
+      .insert(ruleRuns)
+      .values({ appId, ruleIds: published.map((r) => r.id), scope, createdBy: userId })
+      .returning();
+    const job = await enqueueJob(tx, {
+      appId,
+      kind: RULES_JOB_KIND,
+      params: { runId: run!.id },
+      createdBy: userId,
+    });
+    await tx.update(ruleRuns).set({ jobId: job.id }).where(eq(ruleRuns.id, run!.id));
+    await audit(tx, null, {
+      appId,
+      userId,
+      action: 'rule.run',
+      entity: 'rule_run',
+      entityId: run!.id,
+      after: { ruleIds: published.map((r) => r.id), scope, jobId: job.id },
+    });
+    return { runId: run!.id, jobId: job.id };
+  });
 }
 
 /** Queues a run of the rules over the scope (POST rule/run). */

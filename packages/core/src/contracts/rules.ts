@@ -281,6 +281,8 @@ export const ruleRunScope = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('all') }),
   z.object({ kind: z.literal('library'), libraryId: id }),
   z.object({ kind: z.literal('criteria'), criteria: cohortCriteriaSchema }),
+  /** The patients whose records a collection run changed (queued by the run itself). */
+  z.object({ kind: z.literal('collectionRun'), runId: id }),
 ]);
 export const ruleRunBody = z.object({
   rule_ids: z.array(id).min(1).max(500),
