@@ -1,13 +1,20 @@
 import { parseTemplate, TemplateError } from '@crdp/core';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
-import { diseaseLibraries, diseaseLibraryTemplates, researchSubjects, t0Events } from '../db/schema/index.js';
+import {
+  diseaseLibraries,
+  diseaseLibraryTemplates,
+  researchSubjects,
+  t0Events,
+  variables,
+} from '../db/schema/index.js';
 import { AppError, bilingual, invalidField } from '../http/errors.js';
 
 /**
- * Where a T0 event is used as a zero point: research-subject variables (`t0EventId`) and the
- * indicator rules of disease libraries and library templates (`after t0 <id>`). Both check the
- * events they name belong to the app, and an event in use is not deleted.
+ * Where a T0 event is used as a zero point: research-subject variables (`t0EventId`), the
+ * indicator rules of disease libraries and library templates (`after t0 <id>`), and the variable
+ * library's variables. Each checks the events it names belong to the app, and an event in use is
+ * not deleted.
  */
 
 /** The T0 event ids an indicator template names (none when it does not parse: that is checked elsewhere). */
@@ -56,8 +63,19 @@ export async function t0EventUsers(db: Tx, appId: number, id: number) {
     .select({ name: researchSubjects.name, variables: researchSubjects.variables })
     .from(researchSubjects)
     .where(eq(researchSubjects.appId, appId));
+  // Variables of the variable library: a lab window after the event, or a template line naming it.
+  const vars = await db
+    .select({ code: variables.code, derivation: variables.derivation })
+    .from(variables)
+    .where(eq(variables.appId, appId));
+  const usesVariable = (d: { kind?: string; t0EventId?: number | null; rule?: string }) =>
+    (d.kind === 'lab' && d.t0EventId === id) ||
+    (d.kind === 'field' && t0IdsOfRule(d.rule ?? '').includes(id));
   return [
     ...libraries.filter((l) => usesRules(l.rules)).map((l) => l.name),
+    ...vars
+      .filter((v) => usesVariable(v.derivation as Parameters<typeof usesVariable>[0]))
+      .map((v) => v.code),
     ...templates.filter((t) => usesRules(t.rules)).map((t) => t.name),
     ...subjects
       .filter((s) => (s.variables as Array<{ t0EventId?: number }>).some((v) => v.t0EventId === id))
@@ -73,8 +91,8 @@ export async function refuseT0EventInUse(db: Tx, appId: number, id: number) {
   const more = users.length > 5 ? ` …（${users.length}）` : '';
   throw new AppError(409, 'request.conflict', {
     detail: bilingual(
-      `该 T0 事件是以下专病库、模板或科研课题的时间零点，请先修改它们：${names}${more}`,
-      `this T0 event is the zero point of these libraries, templates or research subjects; change them first: ${users.slice(0, 5).join(', ')}${users.length > 5 ? ` … (${users.length})` : ''}`,
+      `该 T0 事件是以下专病库、模板、科研变量或科研课题的时间零点，请先修改它们：${names}${more}`,
+      `this T0 event is the zero point of these libraries, templates, variables or research subjects; change them first: ${users.slice(0, 5).join(', ')}${users.length > 5 ? ` … (${users.length})` : ''}`,
     ),
   });
 }

@@ -2,6 +2,11 @@ import {
   variable,
   variableCreate,
   variableDistribution,
+  variableGroup,
+  variableGroupCreate,
+  variableGroupList,
+  variableGroupParams,
+  variableGroupPatch,
   variableList,
   variableParams,
   variablePatch,
@@ -12,6 +17,14 @@ import { z } from 'zod';
 import { signedIn } from '../http/context.js';
 import { ownedPath } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
+import {
+  addVariableGroup,
+  deleteVariableGroup,
+  editVariableGroup,
+  listVariableGroups,
+  ownedVariableGroupIds,
+  variableGroupRow,
+} from './groups.js';
 import {
   addVariable,
   deleteVariable,
@@ -74,5 +87,47 @@ export async function variableRoutes(app: FastifyInstance) {
       const ctx = signedIn(req.ctx);
       return distributionOf(db, ctx.appId, req.params.id, ctx.locale);
     },
+  );
+
+  // Variable groups (变量组列表).
+  const G = '/api/v0.1/variable-groups';
+  const VG = (action: string) => ({ apiId: `VariableGroupList.${action}` });
+  const ownGroup = ownedPath(variableGroupParams, ownedVariableGroupIds, (appId, p) =>
+    variableGroupRow(db, appId, p.id),
+  );
+  api.get(
+    G,
+    {
+      access: VG('query'),
+      summary: 'The app’s variable groups with their variables',
+      answer: variableGroupList,
+    },
+    (req) => listVariableGroups(db, signedIn(req.ctx).appId),
+  );
+  api.post(
+    G,
+    { access: VG('add'), summary: 'Add a variable group', body: variableGroupCreate, answer: variableGroup },
+    (req) => addVariableGroup(signedIn(req.ctx), req.body),
+  );
+  api.patch(
+    `${G}/:id`,
+    {
+      access: VG('edit'),
+      ...ownGroup,
+      summary: 'Change a variable group (its variables in order)',
+      body: variableGroupPatch,
+      answer: variableGroup,
+    },
+    (req) => editVariableGroup(signedIn(req.ctx), req.params.id, req.body),
+  );
+  api.delete(
+    `${G}/:id`,
+    {
+      access: VG('delete'),
+      ...ownGroup,
+      summary: 'Delete a variable group (its variables stay)',
+      answer: z.literal(true),
+    },
+    (req) => deleteVariableGroup(signedIn(req.ctx), req.params.id),
   );
 }

@@ -122,6 +122,58 @@ describe('variable library', () => {
     expect((await dist(v.id)).body.data).toMatchObject({ present: 2, min: 60, max: 65 });
   });
 
+  it('counts a lab item in a window after a T0 event, and keeps that event from being deleted', async () => {
+    const e = await post(
+      t.app,
+      '/api/v0.1/t0-events',
+      { name: '首次 ALT>50', rule: { kind: 'firstLab', itemCode: 'ALT', comparator: '>', threshold: 50 } },
+      admin,
+    );
+    expect(e.status, JSON.stringify(e.body)).toBe(200);
+    const t0 = e.body.data.id as number;
+    expect((await post(t.app, `/api/v0.1/t0-events/${t0}/run`, {}, admin)).status).toBe(200);
+    await t.app.jobs.drain();
+    const r = await add({
+      code: 'alt_after_t0',
+      labelZh: 'T0 后首次 ALT',
+      type: 'number',
+      derivation: {
+        kind: 'lab',
+        itemCode: 'ALT',
+        aggregate: 'first',
+        anchor: 't0',
+        t0EventId: t0,
+        withinDays: 200,
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data.ruleText).toBe(`first lab.value where code = "ALT" after t0 ${t0} within 200 days`);
+    // V01's T0 is its ALT of 90 (2024-01-20), V02's its ALT of 60.
+    expect((await dist(r.body.data.id)).body.data).toMatchObject({ present: 2, min: 60, max: 90 });
+    const refused = await del(t.app, `/api/v0.1/t0-events/${t0}`, admin);
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.body)).toContain('alt_after_t0');
+    // Another hospital cannot anchor a variable at this app's event.
+    const foreign = await add(
+      {
+        code: 'alt_after_t0',
+        labelZh: 'T0 后首次 ALT',
+        type: 'number',
+        derivation: {
+          kind: 'lab',
+          itemCode: 'ALT',
+          aggregate: 'first',
+          anchor: 't0',
+          t0EventId: t0,
+          withinDays: 9,
+        },
+      },
+      other.key,
+    );
+    expect(foreign.status).toBe(400);
+    expect(JSON.stringify(foreign.body)).toContain('body.derivation.t0EventId');
+  });
+
   it('counts the categories of a patient field with the value set’s labels', async () => {
     const r = await add({
       code: 'sex',
@@ -174,6 +226,39 @@ describe('variable library', () => {
     expect((await dist(cleaned.body.data.id)).body.data.present).toBe(0);
   });
 
+  it('collects variables in a group for a study, in order, within the app', async () => {
+    const G = '/api/v0.1/variable-groups';
+    const all = (await get(t.app, P, admin)).body.data.items as Variable[];
+    const sex = all.find((v) => v.code === 'sex')!;
+    const sbp = all.find((v) => v.code === 'sbp_last')!;
+    const g = await post(t.app, G, { name: '基线变量', variableIds: [sbp.id, sex.id] }, admin);
+    expect(g.status, JSON.stringify(g.body)).toBe(200);
+    expect(g.body.data.variables.map((v: { code: string }) => v.code)).toEqual(['sbp_last', 'sex']);
+    const reordered = await patch(`${G}/${g.body.data.id}`, { variableIds: [sex.id] });
+    expect(reordered.body.data.variables.map((v: { code: string }) => v.code)).toEqual(['sex']);
+    // Names are unique in the app; another app's variable or a repeated one is refused.
+    expect(JSON.stringify((await post(t.app, G, { name: '基线变量' }, admin)).body)).toContain('body.name');
+    const twice = await post(t.app, G, { name: '重复', variableIds: [sex.id, sex.id] }, admin);
+    expect(twice.status).toBe(400);
+    expect(JSON.stringify(twice.body)).toContain('variableIds');
+    const foreign = await post(t.app, G, { name: '他院', variableIds: [sex.id] }, other.key);
+    expect(foreign.status).toBe(400);
+    expect(JSON.stringify(foreign.body)).toContain('body.variableIds');
+    expect((await get(t.app, G, other.key)).body.data.items).toEqual([]);
+    expect((await post(t.app, G, { name: '读者' }, reader)).status).toBe(403);
+    expect((await del(t.app, `${G}/${g.body.data.id}`, other.key)).status).toBe(404);
+    expect((await del(t.app, `${G}/${g.body.data.id}`, admin)).status).toBe(200);
+    const audits = await t.app.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'variable_group'), eq(auditLog.entityId, String(g.body.data.id))));
+    expect(audits.map((a) => a.action).sort()).toEqual([
+      'variableGroup.add',
+      'variableGroup.delete',
+      'variableGroup.edit',
+    ]);
+  });
+
   it('refuses bad input with a 400 naming the field, and changes nothing', async () => {
     const ok = {
       code: 'bad_one',
@@ -185,6 +270,15 @@ describe('variable library', () => {
       [{ ...ok, code: '1abc' }, 'code'],
       [{ ...ok, type: 'colour' }, 'type'],
       [{ ...ok, derivation: { kind: 'field', rule: 'median lab.value' } }, 'body.derivation.rule'],
+      // SQL does not reach the database through a rule.
+      [
+        { ...ok, derivation: { kind: 'field', rule: 'latest lab.value where code = "x" or 1=1' } },
+        'body.derivation.rule',
+      ],
+      [
+        { ...ok, derivation: { kind: 'field', rule: 'value patient.age; DROP TABLE patients' } },
+        'body.derivation.rule',
+      ],
       [
         {
           ...ok,

@@ -197,6 +197,9 @@ export const AUDIT_ACTIONS = [
   'variable.add',
   'variable.edit',
   'variable.delete',
+  'variableGroup.add',
+  'variableGroup.edit',
+  'variableGroup.delete',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

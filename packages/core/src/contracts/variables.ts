@@ -145,3 +145,39 @@ export const variableDistribution = z.object({
   notNumbers: z.number().int(),
 });
 export type VariableDistribution = z.infer<typeof variableDistribution>;
+
+/** A variable group (变量组, `/api/v0.1/variable-groups`, VariableGroupList): variables collected for a study. */
+export const variableGroupCreate = z.object({
+  name: safeText(60, { min: 1, required: 'must not be blank' }),
+  description: safeText(300).default(''),
+  /** The group's variables in their order. */
+  variableIds: z
+    .array(z.number().int().positive().max(2_147_483_647))
+    .max(1000)
+    .refine((ids) => new Set(ids).size === ids.length, 'repeated variable')
+    .default([]),
+});
+export type VariableGroupCreate = z.input<typeof variableGroupCreate>;
+export const variableGroupPatch = patchOf(variableGroupCreate);
+export type VariableGroupPatch = z.input<typeof variableGroupPatch>;
+export const variableGroupParams = variableParams;
+
+export const variableGroup = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  variables: z.array(
+    z.object({
+      id: z.number().int(),
+      code: z.string(),
+      labelZh: z.string(),
+      labelEn: z.string(),
+      type: z.enum(VARIABLE_TYPES),
+    }),
+  ),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type VariableGroup = z.infer<typeof variableGroup>;
+export const variableGroupList = z.object({ items: z.array(variableGroup) });
+export type VariableGroupList = z.infer<typeof variableGroupList>;

@@ -190,4 +190,7 @@ export const AUDIT_ACTION_LABELS = {
   'variable.add': { 'zh-CN': '新增科研变量', 'en-US': 'Variable added' },
   'variable.edit': { 'zh-CN': '修改科研变量', 'en-US': 'Variable changed' },
   'variable.delete': { 'zh-CN': '删除科研变量', 'en-US': 'Variable deleted' },
+  'variableGroup.add': { 'zh-CN': '新增变量组', 'en-US': 'Variable group added' },
+  'variableGroup.edit': { 'zh-CN': '修改变量组', 'en-US': 'Variable group changed' },
+  'variableGroup.delete': { 'zh-CN': '删除变量组', 'en-US': 'Variable group deleted' },
 } as const satisfies Record<AuditAction, LabelText>;

@@ -96,4 +96,5 @@ export const AUDIT_ENTITY_LABELS = {
   cleaning_mark: both('清洗结果标注', 'Cleaning result mark'),
   document: both('病历文书', 'Clinical document'),
   variable: both('科研变量', 'Variable'),
+  variable_group: both('变量组', 'Variable group'),
 } as const satisfies Record<string, LabelText>;

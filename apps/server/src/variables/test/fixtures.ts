@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { post } from '../../test/helper.js';
 
-/** A variable of the demo app (for the authorization matrix). */
+/** A variable and a variable group of the demo app (for the authorization matrix). */
 export async function makeVariableObjects(app: FastifyInstance, adminKey: string) {
   const r = await post(
     app,
@@ -16,4 +16,11 @@ export async function makeVariableObjects(app: FastifyInstance, adminKey: string
     adminKey,
   );
   if (r.status !== 200) throw new Error(`variable fixture: ${JSON.stringify(r.body)}`);
+  const g = await post(
+    app,
+    '/api/v0.1/variable-groups',
+    { name: '矩阵变量组', variableIds: [r.body.data.id] },
+    adminKey,
+  );
+  if (g.status !== 200) throw new Error(`variable group fixture: ${JSON.stringify(g.body)}`);
 }
