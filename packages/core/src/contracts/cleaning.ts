@@ -14,6 +14,17 @@ export const CLEANING_PATTERN_MAX = 300;
 export const CLEANING_TEXT_MAX = 20_000;
 export const CLEANING_SENTENCES_MAX = 200;
 
+/**
+ * Text of at most `max` UTF-16 units (zod's max counts code points; positions and storage count
+ * units), kept as typed (a pattern's or a note's spaces matter).
+ */
+const units = (max: number, min = 0) =>
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .refine((v) => v.length <= max, { message: `must be at most ${max} characters` });
+
 const code = z
   .string()
   .trim()
@@ -45,7 +56,7 @@ const sections = z.array(z.enum(CLEANING_SECTIONS)).max(CLEANING_SECTIONS.length
 
 export const regexRuleDefinition = z.object({
   kind: z.literal('regex'),
-  pattern: z.string().min(1).max(CLEANING_PATTERN_MAX),
+  pattern: units(CLEANING_PATTERN_MAX, 1),
   ignoreCase: z.boolean().default(true),
   /** The named group holding the unit (optional: the output's unit is then implied). */
   unitGroup: groupName.nullable().default(null),
@@ -168,14 +179,14 @@ export type Extraction = z.infer<typeof extraction>;
 
 export const sentenceTestBody = z.object({
   ...ruleChoice,
-  sentences: z.array(z.string().max(2000)).min(1).max(CLEANING_SENTENCES_MAX),
+  sentences: z.array(units(2000)).min(1).max(CLEANING_SENTENCES_MAX),
 });
 export const sentenceTestResult = z.object({
   items: z.array(z.object({ text: z.string(), extractions: z.array(extraction) })),
 });
 export type SentenceTestResult = z.infer<typeof sentenceTestResult>;
 
-export const paragraphBody = z.object({ ...ruleChoice, text: z.string().min(1).max(CLEANING_TEXT_MAX) });
+export const paragraphBody = z.object({ ...ruleChoice, text: units(CLEANING_TEXT_MAX, 1) });
 export const sectionView = z.object({
   key: z.enum(CLEANING_SECTIONS),
   title: z.string(),
@@ -232,7 +243,7 @@ export type SampleResult = z.infer<typeof sampleResult>;
 export const markBody = z.object({
   documentId: z.number().int().positive(),
   ruleRef: cleaningRuleRef,
-  code: z.string().min(1).max(40),
+  code: units(40, 1),
   start: z.number().int().min(0),
   /** null clears the mark. */
   correct: z.boolean().nullable(),
