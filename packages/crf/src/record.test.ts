@@ -173,3 +173,130 @@ describe('mapRecordToAnswers', () => {
     expect(createFormEngine(intake, answers).getAnswer('bmi')).toBe(23.2);
   });
 });
+
+/** The two HL7 C-CDA R2.1 examples (CC0, fixtures/cda, see fixtures/SOURCES.md). */
+const ccda = (name: string) =>
+  readFileSync(new URL(`../../../fixtures/cda/ccda_${name}.xml`, import.meta.url), 'utf8');
+
+/** An admission form with items carrying the LOINC codes of vital signs and blood counts. */
+const vitalsForm: Form = parseForm({
+  pages: [
+    {
+      key: 'p1',
+      items: [
+        { key: 'height', type: 'textQuestion', title: '身高', code: '8302-2', unit: 'm', textType: 'number' },
+        {
+          key: 'weight',
+          type: 'textQuestion',
+          title: '体重',
+          code: '3141-9',
+          unit: 'kg',
+          textType: 'number',
+        },
+        {
+          key: 'sbp',
+          type: 'textQuestion',
+          title: '收缩压',
+          code: '8480-6',
+          unit: 'kPa',
+          textType: 'number',
+        },
+        {
+          key: 'dbp',
+          type: 'textQuestion',
+          title: '舒张压',
+          code: '8462-4',
+          unit: 'mmHg',
+          textType: 'number',
+        },
+        {
+          key: 'hgb',
+          type: 'textQuestion',
+          title: '血红蛋白',
+          code: '30313-1',
+          unit: 'g/L',
+          textType: 'number',
+        },
+        {
+          key: 'plt',
+          type: 'textQuestion',
+          title: '血小板',
+          code: '26515-7',
+          unit: '10^9/L',
+          textType: 'number',
+        },
+        { key: 'drug', type: 'textQuestion', title: '出院带药', code: '197806' },
+        {
+          key: 'allergy',
+          type: 'checkbox',
+          title: '过敏原',
+          code: '48765-2',
+          options: [
+            { name: 'penicillin G', code: 'PCN' },
+            { name: 'codeine', code: 'COD' },
+            { name: 'Egg', code: 'EGG' },
+            { name: 'aspirin', code: 'ASA' },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+describe('prefill from C-CDA (issue 21)', () => {
+  it('reads each observation of the vital-sign and result organizers, not the panel', () => {
+    const entries = readRecordEntries(ccda('History_and_Physical'));
+    const of = (code: string) => entries.filter((e) => e.code === code).map((e) => `${e.value} ${e.unit}`);
+    expect(of('8302-2')).toEqual(['177 cm', '177 cm']);
+    expect(of('3141-9')).toEqual(['86 kg', '88 kg']);
+    expect(of('8480-6')).toEqual(['132 mm[Hg]', '145 mm[Hg]']);
+    expect(of('30313-1')).toEqual(['13.2 g/dl']);
+    expect(of('26515-7')).toEqual(['123 10+3/ul']);
+    // The panel itself is no entry of its own any more.
+    expect(entries.find((e) => e.code === '74728-7')).toBeUndefined();
+  });
+
+  it('fills every vital sign and blood count that has an item, converted to the item’s unit', () => {
+    const ds = mapRecordToAnswers(ccda('Discharge_Summary'), vitalsForm);
+    expect(ds.answers).toMatchObject({ height: 1.77, weight: 86, sbp: 10.66576, dbp: 55 });
+    const hp = mapRecordToAnswers(ccda('History_and_Physical'), vitalsForm);
+    expect(hp.answers).toMatchObject({ height: 1.77, hgb: 132, plt: 123 });
+    // Two measurements of one item: the first stays, the second is listed as not placed.
+    expect(hp.answers.weight).toBe(86);
+    expect(hp.unmatched.some((u) => u.entry.code === '3141-9' && u.entry.value === '88')).toBe(true);
+  });
+
+  it('fills a medication item with the drug, not its dose, and ticks the allergens', () => {
+    const ds = mapRecordToAnswers(ccda('Discharge_Summary'), vitalsForm);
+    expect(ds.answers.drug).toBe('ibuprofen 600 MG Oral Tablet');
+    expect(ds.answers.allergy).toEqual(['PCN', 'COD', 'EGG']);
+    const entries = readRecordEntries(ccda('Discharge_Summary'));
+    expect(entries.find((e) => e.code === '197806')).toMatchObject({
+      drug: 'ibuprofen 600 MG Oral Tablet',
+      value: '1',
+    });
+  });
+
+  it('converts pounds, inches and Fahrenheit', () => {
+    const form = parseForm({
+      pages: [
+        {
+          key: 'p',
+          items: [
+            { key: 'w', type: 'textQuestion', title: '体重', code: 'W', unit: 'kg', textType: 'number' },
+            { key: 'h', type: 'textQuestion', title: '身高', code: 'H', unit: 'cm', textType: 'number' },
+            { key: 't', type: 'textQuestion', title: '体温', code: 'T', unit: '℃', textType: 'number' },
+          ],
+        },
+      ],
+    });
+    const doc = `<ClinicalDocument><component><structuredBody><component><section><title>Vitals</title>
+      <entry><observation><code code="W"/><value value="176.4" unit="[lb_av]"/></observation></entry>
+      <entry><observation><code code="H"/><value value="70" unit="[in_i]"/></observation></entry>
+      <entry><observation><code code="T"/><value value="98.6" unit="[degF]"/></observation></entry>
+      </section></component></structuredBody></component></ClinicalDocument>`;
+    const { answers } = mapRecordToAnswers(doc, form);
+    expect(answers.w).toBeCloseTo(80.0137, 4);
+    expect(answers).toMatchObject({ h: 177.8, t: 37 });
+  });
+});

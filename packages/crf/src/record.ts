@@ -20,6 +20,8 @@ export interface RecordEntry {
   valueCode?: string;
   unit?: string;
   text?: string;
+  /** A medication entry: the drug's name (its `value` and `unit` are the dose). */
+  drug?: string;
 }
 
 export interface UnmatchedEntry {
@@ -57,7 +59,7 @@ function readTime(v: string): string {
   return m[4] && m[5] ? `${date} ${m[4]}:${m[5]}` : date;
 }
 
-function readEntry(section: string, entry: XNode): RecordEntry {
+function readEntry(section: string, entry: XNode, sectionCode?: string): RecordEntry {
   const out: RecordEntry = { section };
   const code = find(entry, ['code']);
   const value = find(entry, ['value', 'doseQuantity']);
@@ -76,7 +78,63 @@ function readEntry(section: string, entry: XNode): RecordEntry {
   }
   const t = text(narrative);
   if (t) out.text = t;
+  // A medication (also one inside a discharge-medication act) names its drug in
+  // consumable/manufacturedProduct/manufactured{Material,LabeledDrug}: the drug's code is the
+  // entry's code, its name the drug; value and unit stay the dose.
+  const given = act === 'substanceAdministration' ? entry : find(entry, ['substanceAdministration']);
+  if (given) {
+    const product = find(given, ['manufacturedMaterial', 'manufacturedLabeledDrug']);
+    const drugCode = kids(product, 'code')[0];
+    const drug =
+      attr(drugCode, 'displayName') ??
+      text(kids(drugCode, 'originalText')[0]) ??
+      text(kids(product, 'name')[0]);
+    if (drug) out.drug = drug;
+    if (attr(drugCode, 'code')) {
+      out.code = attr(drugCode, 'code')!;
+      if (attr(drugCode, 'codeSystem')) out.codeSystem = attr(drugCode, 'codeSystem')!;
+      if (attr(drugCode, 'displayName')) out.displayName = attr(drugCode, 'displayName')!;
+    }
+    const dose = find(given, ['doseQuantity']);
+    if (dose && attr(dose, 'value') !== undefined) {
+      out.value = attr(dose, 'value')!;
+      if (attr(dose, 'unit')) out.unit = attr(dose, 'unit')!;
+      else delete out.unit;
+    }
+  }
+  // An allergy names its allergen in participant/participantRole/playingEntity: that is its value.
+  const allergen = find(entry, ['playingEntity']);
+  if (allergen) {
+    const c = kids(allergen, 'code')[0];
+    const name =
+      attr(c, 'displayName') ?? text(kids(c, 'originalText')[0]) ?? text(kids(allergen, 'name')[0]);
+    if (name) {
+      out.value = name;
+      delete out.unit;
+      if (attr(c, 'code')) out.valueCode = attr(c, 'code')!;
+      else delete out.valueCode;
+      // The concern act's code (CONC) says nothing: the allergy is its section's (48765-2).
+      if (sectionCode && (!out.code || out.code === 'CONC')) {
+        out.code = sectionCode;
+        delete out.codeSystem;
+        out.displayName = section;
+      }
+    }
+  }
   return out;
+}
+
+/**
+ * The entries an `entry` holds: an organizer (vital signs, a lab panel) holds one observation per
+ * component, each its own entry with its own code, value and unit; anything else is one entry.
+ */
+function entriesOf(section: string, entry: XNode, sectionCode?: string): RecordEntry[] {
+  const organizer = kids(entry, 'organizer')[0];
+  if (!organizer) return [readEntry(section, entry, sectionCode)];
+  const parts = kids(organizer, 'component').flatMap((c) =>
+    kids(c, 'observation').map((o) => readEntry(section, { observation: [o] })),
+  );
+  return parts.length ? parts : [readEntry(section, entry, sectionCode)];
 }
 
 /** The entries of a record, section by section; a section's narrative text is one entry too. */
@@ -93,7 +151,7 @@ export function readRecordEntries(xml: string): RecordEntry[] {
         }
         const code = kids(child, 'code')[0];
         const name = attr(code, 'displayName') ?? text(kids(child, 'title')[0]) ?? '';
-        for (const entry of kids(child, 'entry')) entries.push(readEntry(name, entry));
+        for (const entry of kids(child, 'entry')) entries.push(...entriesOf(name, entry, attr(code, 'code')));
         const narrative = text(kids(child, 'text')[0]);
         if (narrative) {
           const e: RecordEntry = { section: name, displayName: name, text: narrative };
@@ -130,8 +188,25 @@ const UNITS: Record<string, [string, number]> = {
   '°c': ['temperature', 1],
   'iu/ml': ['viralLoad', 1],
   kpa: ['pressure', 1],
+  mmhg: ['pressure', 0.133322],
+  'mm[hg]': ['pressure', 0.133322],
   '10^9/l': ['count', 1],
+  '10+3/ul': ['count', 1],
+  '10*3/ul': ['count', 1],
+  '10^3/ul': ['count', 1],
+  '[lb_av]': ['mass', 0.45359237],
+  lb: ['mass', 0.45359237],
+  '[in_i]': ['length', 2.54],
+  in: ['length', 2.54],
+  ug: ['mass', 1e-9],
+  mcg: ['mass', 1e-9],
+  '[degf]': ['temperature', 1],
+  '°f': ['temperature', 1],
+  cel: ['temperature', 1],
 };
+
+/** Fahrenheit spellings: temperatures convert by an offset, not a factor. */
+const FAHRENHEIT = new Set(['[degf]', '°f']);
 
 function unitKey(unit: string): string {
   return unit.trim().toLowerCase().replace(/[μµ]/g, 'u').replace(/\s+/g, '');
@@ -211,6 +286,8 @@ function convert(item: FormItem, entry: RecordEntry): Placed {
     }
     case 'textQuestion':
     case 'gapFilling': {
+      // A medication fills a text item with its drug, a number item with its dose.
+      if (entry.drug && !unitOf(item) && !kind.includes('number')) return { value: entry.drug };
       if (raw === undefined) return { reason: 'entry has no value' };
       let value: unknown = raw;
       const n = toNumber(raw);
@@ -223,7 +300,11 @@ function convert(item: FormItem, entry: RecordEntry): Placed {
           if (!from || !to || from[0] !== to[0]) {
             return { reason: `unit ${entry.unit} cannot be converted to ${target} for '${item.key}'` };
           }
-          value = Number(((n * from[1]) / to[1]).toPrecision(12));
+          const f = FAHRENHEIT.has(unitKey(entry.unit));
+          const tf = FAHRENHEIT.has(unitKey(target));
+          if (from[0] === 'temperature' && f !== tf) {
+            value = Number((f ? ((n - 32) * 5) / 9 : (n * 9) / 5 + 32).toFixed(2));
+          } else value = Number(((n * from[1]) / to[1]).toPrecision(12));
         }
       }
       if (item.type === 'gapFilling') {
