@@ -55,6 +55,8 @@ declare module 'fastify' {
     freeScope?: FreeScopeKind;
     /** Errors of this route answer in the envelope shape `{ code: 1, error: { message } }`. */
     envelope?: boolean;
+    /** Errors of this route answer a FHIR R4 `OperationOutcome` (application/fhir+json). */
+    fhir?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

@@ -13,11 +13,38 @@ interface ErrorBody {
   values?: Record<string, string | number> | undefined;
 }
 
+/** The FHIR issue type (IssueType value set) of an HTTP status. */
+function fhirIssueCode(status: number): string {
+  if (status === 400) return 'invalid';
+  if (status === 401) return 'login';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not-found';
+  if (status === 409) return 'conflict';
+  if (status === 413) return 'too-long';
+  if (status === 429 || status === 503) return 'throttled';
+  return status >= 500 ? 'exception' : 'processing';
+}
+
 /** Sends an error in the shape of the route: envelope `{ code: 1, error }` or REST `{ code, message }`. */
 export function sendError(req: FastifyRequest, reply: FastifyReply, e: ErrorBody) {
   const requestId = String(req.id);
   const envelope = req.routeOptions.config?.envelope === true;
   reply.code(e.status);
+  if (req.routeOptions.config?.fhir === true) {
+    reply.type('application/fhir+json');
+    return reply.send({
+      resourceType: 'OperationOutcome',
+      issue: [
+        {
+          severity: 'error',
+          code: fhirIssueCode(e.status),
+          diagnostics: e.message,
+          ...(e.field ? { expression: [e.field] } : {}),
+          details: { coding: [{ system: 'urn:crdp:error', code: e.errorCode }] },
+        },
+      ],
+    });
+  }
   if (envelope) {
     return reply.send({
       code: 1,

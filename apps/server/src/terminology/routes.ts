@@ -4,12 +4,16 @@ import {
   conceptQuery,
   conceptSearchQuery,
   conceptSummary,
+  fhirExpandQuery,
   fhirLookupQuery,
   fhirParameters,
+  fhirTranslateQuery,
+  fhirValueSet,
   importReport,
   localCodeCreate,
   localCodeParams,
   NEW_CODE_SCREENS,
+  OMOP_CONCEPT_URI,
   TERMINOLOGY_DOMAINS,
   terminologyImportBody,
   terminologyLookupAnswer,
@@ -17,6 +21,7 @@ import {
   terminologySystemList,
 } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { appActor, signedIn } from '../http/context.js';
 import { restRoutes } from '../http/route.js';
 import {
@@ -28,6 +33,7 @@ import {
   lookup,
   search,
 } from './concepts.js';
+import { fhirExpand, fhirTranslate } from './fhir.js';
 
 const V = '/api/v0.1';
 const T = `${V}/terminology`;
@@ -116,21 +122,60 @@ export async function terminologyRoutes(app: FastifyInstance) {
       },
       (req) => lookup(appActor(req.ctx), req.body),
     );
-  // FHIR R4 terminology operation on the same data: a FHIR resource, not the REST envelope.
-  app.route({
-    method: 'GET',
-    url: `${V}/fhir/CodeSystem/$lookup`,
-    config: { access: 'session', freeScope: 'term' },
-    schema: {
-      tags: ['terminology'],
-      summary: 'FHIR R4 CodeSystem/$lookup: display, designations, parent and children of a code',
-      querystring: fhirLookupQuery,
-      response: { 200: fhirParameters },
-    },
-    handler: async (req, reply) => {
-      const q = req.query as { system: string; code: string };
-      reply.type('application/fhir+json');
-      return fhirLookup(db, appActor(req.ctx).appId, q.system, q.code);
-    },
-  });
+  // FHIR R4 terminology operations on the same data: FHIR resources, not the REST envelope;
+  // errors answer an OperationOutcome (`fhir` config).
+  const fhir = (
+    path: string,
+    summary: string,
+    description: string,
+    querystring: z.ZodType,
+    answer: z.ZodType,
+    run: (q: never, appId: number) => Promise<unknown>,
+  ) =>
+    app.route({
+      method: 'GET',
+      url: `${V}/fhir/${path}`,
+      config: { access: 'session', freeScope: 'term', fhir: true },
+      schema: {
+        tags: ['terminology', 'fhir'],
+        summary,
+        description: `${description} Errors answer a FHIR OperationOutcome (application/fhir+json).`,
+        querystring,
+        response: { 200: answer },
+      },
+      handler: async (req, reply) => {
+        reply.type('application/fhir+json');
+        return run(req.query as never, appActor(req.ctx).appId);
+      },
+    });
+  fhir(
+    'CodeSystem/$lookup',
+    'FHIR R4 CodeSystem/$lookup: display, designations, parent and children of a code',
+    'system = the code system canonical URI (CodeSystem.url), code = the code.',
+    fhirLookupQuery,
+    fhirParameters,
+    (q: { system: string; code: string }, appId) => fhirLookup(db, appId, q.system, q.code),
+  );
+  fhir(
+    'ValueSet/$expand',
+    'FHIR R4 ValueSet/$expand: the codes of a code system, filtered and paged',
+    'url = a code system canonical URI (or `<uri>?fhir_vs`) meaning all its codes (standard and this ' +
+      "hospital's local ones, retired left out); filter = text the code starts with or the name, a synonym " +
+      'or the pinyin initials hold; count (0-1000, default 100) and offset page. Answers a ValueSet with ' +
+      'expansion.total and contains[].',
+    fhirExpandQuery,
+    fhirValueSet,
+    (q: z.output<typeof fhirExpandQuery>, appId) => fhirExpand(db, appId, q),
+  );
+  fhir(
+    'ConceptMap/$translate',
+    'FHIR R4 ConceptMap/$translate: a code into another system (local → standard, ICD-10 ↔ OMOP)',
+    `system + code + targetsystem. Same system: a local extension code → its nearest standard ancestor ` +
+      `(equivalence wider). ICD-10, LOINC or drug code → OMOP concept (${OMOP_CONCEPT_URI}, concept_id as code) ` +
+      "through this hospital's OMOP maps, and back. Answers Parameters with result, message and match[] " +
+      '(equivalence, concept, source); nothing mapped is result false.',
+    fhirTranslateQuery,
+    fhirParameters,
+    (q: z.output<typeof fhirTranslateQuery>, appId) => fhirTranslate(db, appId, q),
+  );
 }

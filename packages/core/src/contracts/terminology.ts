@@ -183,7 +183,15 @@ const fhirParameter = z.object({
   valueBoolean: z.boolean().optional(),
   part: z
     .array(
-      z.object({ name: z.string(), valueCode: z.string().optional(), valueString: z.string().optional() }),
+      z.object({
+        name: z.string(),
+        valueCode: z.string().optional(),
+        valueString: z.string().optional(),
+        valueUri: z.string().optional(),
+        valueCoding: z
+          .object({ system: z.string(), code: z.string(), display: z.string().optional() })
+          .optional(),
+      }),
     )
     .optional(),
 });
@@ -193,3 +201,80 @@ export const fhirParameters = z.object({
   parameter: z.array(fhirParameter),
 });
 export type FhirParameters = z.infer<typeof fhirParameters>;
+
+/**
+ * The system URI `ConceptMap/$translate` names OMOP CDM standard concepts by (the concept_id as
+ * the code), as the OHDSI FHIR terminology server does.
+ */
+export const OMOP_CONCEPT_URI = 'https://fhir-terminology.ohdsi.org';
+export const FHIR_EXPAND_MAX = 1000;
+
+/**
+ * FHIR R4 `ValueSet/$expand` (GET): `url` is a code system's canonical URI (CodeSystem.url, or
+ * the implicit value set `<uri>?fhir_vs`) meaning all its codes; `filter` keeps the codes whose
+ * code starts with it or whose name, synonym or pinyin initials hold it; `count`/`offset` page.
+ */
+export const fhirExpandQuery = z.object({
+  url: z.string().trim().min(1, 'must not be blank').max(200),
+  filter: z.string().trim().max(50).optional(),
+  count: z.coerce.number().int().min(0).max(FHIR_EXPAND_MAX).default(100),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+export type FhirExpandQuery = z.input<typeof fhirExpandQuery>;
+
+/** A FHIR R4 `ValueSet` with its expansion (total, offset, the page's codes). */
+export const fhirValueSet = z.object({
+  resourceType: z.literal('ValueSet'),
+  url: z.string(),
+  status: z.literal('active'),
+  expansion: z.object({
+    identifier: z.string(),
+    timestamp: z.string(),
+    total: z.number().int(),
+    offset: z.number().int(),
+    parameter: z.array(
+      z.object({
+        name: z.string(),
+        valueString: z.string().optional(),
+        valueInteger: z.number().int().optional(),
+      }),
+    ),
+    contains: z.array(
+      z.object({
+        system: z.string(),
+        version: z.string().optional(),
+        code: z.string(),
+        display: z.string(),
+        inactive: z.boolean().optional(),
+      }),
+    ),
+  }),
+});
+export type FhirValueSet = z.infer<typeof fhirValueSet>;
+
+/**
+ * FHIR R4 `ConceptMap/$translate` (GET): a code of `system` into `targetsystem`. Local extension
+ * code → its nearest standard ancestor (same system URI); ICD-10 (and LOINC, drug) code ↔ OMOP
+ * concept (`OMOP_CONCEPT_URI`, the concept_id as code) through the app's OMOP maps.
+ */
+export const fhirTranslateQuery = z.object({
+  system: z.string().trim().min(1, 'must not be blank').max(200),
+  code: conceptCode,
+  targetsystem: z.string().trim().min(1, 'must not be blank').max(200),
+});
+export type FhirTranslateQuery = z.input<typeof fhirTranslateQuery>;
+
+/** A FHIR R4 `OperationOutcome`: what the FHIR calls answer on an error. */
+export const fhirOperationOutcome = z.object({
+  resourceType: z.literal('OperationOutcome'),
+  issue: z.array(
+    z.object({
+      severity: z.enum(['fatal', 'error', 'warning', 'information']),
+      code: z.string(),
+      diagnostics: z.string(),
+      expression: z.array(z.string()).optional(),
+      details: z.object({ coding: z.array(z.object({ system: z.string(), code: z.string() })) }).optional(),
+    }),
+  ),
+});
+export type FhirOperationOutcome = z.infer<typeof fhirOperationOutcome>;

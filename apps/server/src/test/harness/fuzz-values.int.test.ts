@@ -98,8 +98,12 @@ describe('bad values inside otherwise valid requests', () => {
     else if (res.statusCode >= 400) {
       let message = '';
       try {
-        const b = res.json() as { message?: string; error?: { message?: string } };
-        message = b.message ?? b.error?.message ?? '';
+        const b = res.json() as {
+          message?: string;
+          error?: { message?: string };
+          issue?: Array<{ diagnostics?: string }>;
+        };
+        message = b.message ?? b.error?.message ?? b.issue?.[0]?.diagnostics ?? '';
       } catch {
         /* not JSON: no message */
       }

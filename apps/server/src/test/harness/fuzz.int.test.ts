@@ -42,13 +42,18 @@ describe('bad input on every route', () => {
       headers,
       ...(payload !== undefined ? { payload } : {}),
     });
-    let body: { message?: string; error?: { message?: string } } = {};
+    // REST `{ message }`, envelope `{ error: { message } }`, FHIR OperationOutcome `{ issue: [{ diagnostics }] }`.
+    let body: { message?: string; error?: { message?: string }; issue?: Array<{ diagnostics?: string }> } =
+      {};
     try {
       body = res.json();
     } catch {
       /* a non-JSON answer fails the message check below */
     }
-    return { status: res.statusCode, message: body.message ?? body.error?.message ?? '' };
+    return {
+      status: res.statusCode,
+      message: body.message ?? body.error?.message ?? body.issue?.[0]?.diagnostics ?? '',
+    };
   }
 
   const expectRefused = (r: { status: number; message: string }, what: string) => {
