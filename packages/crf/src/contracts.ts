@@ -126,6 +126,30 @@ export const crfPatientQuery = z.object({
   size: z.coerce.number().int().min(1).max(50).default(20),
 });
 export type CrfPatientQuery = z.input<typeof crfPatientQuery>;
+/** A structured case record (HL7 CDA / C-CDA XML) to prefill a form from; nothing is stored. */
+export const crfPrefillBody = z.object({ xml: z.string().min(1).max(5_000_000) });
+
+/** What a prefill found: the answers it placed and each entry it could not, with the reason. */
+export const crfPrefillResult = z.object({
+  answers: z.record(z.string(), z.unknown()),
+  unmatched: z.array(
+    z.object({
+      entry: z.object({
+        section: z.string(),
+        code: z.string().optional(),
+        codeSystem: z.string().optional(),
+        displayName: z.string().optional(),
+        value: z.string().optional(),
+        valueCode: z.string().optional(),
+        unit: z.string().optional(),
+        text: z.string().optional(),
+        drug: z.string().optional(),
+      }),
+      reason: z.string(),
+    }),
+  ),
+});
+
 export const crfRecordCreateBody = z.object({
   version: serialId.optional(),
   ...subject,

@@ -6,6 +6,8 @@ import {
   crfHistoryQuery,
   crfPatientList,
   crfPatientQuery,
+  crfPrefillBody,
+  crfPrefillResult,
   crfRecord,
   crfRecordAssigned,
   crfRecordCreateBody,
@@ -17,14 +19,16 @@ import {
   crfRecordSaved,
   crfTransitionBody,
   crfUnlockBody,
+  mapRecordToAnswers,
 } from '@crdp/crf';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditPageRead, auditRead, filterNames } from '../audit/audit.js';
+import { invalidField } from '../http/errors.js';
 import { restRoutes } from '../http/route.js';
 import { crfActor } from './actor.js';
-import { ownedFormIds } from './forms.js';
+import { loadVersion, ownedFormIds, versionForm } from './forms.js';
 import {
   assignRecord,
   createRecord,
@@ -105,6 +109,30 @@ export async function crfRecordRoutes(app: FastifyInstance) {
         detail: { filters: filterNames(req.query, ['keyword']), count: data.items.length },
       });
       return data;
+    },
+  );
+
+  api.post(
+    '/api/v0.1/crf/forms/:formId/prefill',
+    {
+      access: { apiId: 'CrfHepatopathyPoc.add' },
+      ownedIds: ownedFormIds,
+      summary:
+        'Prefill from a structured case record (HL7 CDA or C-CDA XML) against the latest version: the answers placed (by code, then name; units converted) and each entry not placed with its reason. Nothing is stored',
+      params: formParams,
+      body: crfPrefillBody,
+      bodyLimit: 6 * 1024 * 1024,
+      answer: crfPrefillResult,
+    },
+    async (req) => {
+      const { version } = await loadVersion(app.db, crfActor(req.ctx), req.params.formId);
+      if (!/<ClinicalDocument[\s>]/.test(req.body.xml))
+        throw invalidField(
+          'body.xml',
+          '不是 HL7 CDA 文档（没有 ClinicalDocument 根元素）',
+          'not an HL7 CDA document (no ClinicalDocument root element)',
+        );
+      return mapRecordToAnswers(req.body.xml, versionForm(version));
     },
   );
 
