@@ -16,7 +16,7 @@ const dialog = (page: Page) => page.getByRole('dialog');
 /**
  * The variable library (issue 20): a researcher defines "the largest value of a lab item within
  * 30 days after the first visit" as a variable and reads its distribution on the current data.
- * The lab item code is the story's own, so only its patient has a value, whatever other stories add.
+ * It goes into a variable group. The lab item code is the story's own, so only its patient has a value, whatever other stories add.
  */
 test('a researcher defines a lab variable and sees its distribution', async ({ page, ownAdmin }) => {
   const run = runId();
@@ -65,6 +65,25 @@ test('a researcher defines a lab variable and sees its distribution', async ({ p
   await screenshot(page, 'variables-distribution');
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
+
+  // A variable group collects it for a study.
+  await page.goto('/variable-library/variable-group-list');
+  await page.getByTestId('variable-groups').getByRole('button', { name: '新增变量组' }).click();
+  await dialog(page).getByLabel('名称').fill(`基线组${run}`);
+  await dialog(page)
+    .locator('.ant-select', { has: page.getByRole('combobox', { name: '变量', exact: true }) })
+    .click();
+  await page.keyboard.type(item.toLowerCase());
+  await page.locator('.ant-select-item-option', { hasText: `最大测试酶${run}` }).click();
+  await dialog(page).getByLabel('名称').click();
+  await settled(page);
+  await screenshot(page, 'variable-group-form');
+  await dialog(page)
+    .getByRole('button', { name: /确\s?定/ })
+    .click();
+  await expect(dialog(page)).toBeHidden();
+  await expect(page.getByRole('row', { name: new RegExp(`基线组${run}`) })).toContainText(`最大测试酶${run}`);
+  await screenshot(page, 'variable-groups');
 
   // The read-only list shows it too, in English.
   await page.goto('/variable-library/variable-list');

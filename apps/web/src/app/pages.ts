@@ -169,6 +169,7 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   CodingQcMaintenanceMarker: lazy(() => import('../pages/coding/Markers')),
   VariableList: lazy(() => import('../pages/variable-library/VariableList')),
   VariableManagement: lazy(() => import('../pages/variable-library/VariableManagement')),
+  VariableGroupList: lazy(() => import('../pages/variable-library/VariableGroups')),
 };
 
 /** Whether a route has a built screen: the menu shows only those. */

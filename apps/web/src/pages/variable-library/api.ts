@@ -2,6 +2,10 @@ import type {
   Variable,
   VariableCreate,
   VariableDistribution,
+  VariableGroup,
+  VariableGroupCreate,
+  VariableGroupList,
+  VariableGroupPatch,
   VariableList,
   VariablePatch,
   VariableQuery,
@@ -16,4 +20,14 @@ export const variablesApi = {
     rest<Variable>({ url: `variables/${id}`, method: 'PATCH', data: v, silent: true }),
   remove: (id: number) => rest<true>({ url: `variables/${id}`, method: 'DELETE' }),
   distribution: (id: number) => rest<VariableDistribution>({ url: `variables/${id}/distribution` }),
+};
+
+/** Variable groups (变量组). */
+export const variableGroupsApi = {
+  list: () => rest<VariableGroupList>({ url: 'variable-groups' }),
+  add: (g: VariableGroupCreate) =>
+    rest<VariableGroup>({ url: 'variable-groups', method: 'POST', data: g, silent: true }),
+  edit: (id: number, g: VariableGroupPatch) =>
+    rest<VariableGroup>({ url: `variable-groups/${id}`, method: 'PATCH', data: g, silent: true }),
+  remove: (id: number) => rest<true>({ url: `variable-groups/${id}`, method: 'DELETE' }),
 };

@@ -49,6 +49,17 @@ const zhCN = {
   count: '人数',
   noValues: '当前数据中没有取到值',
   derivedBy: '取值规则',
+  groups: {
+    title: '变量组列表',
+    hint: '变量组把一项研究要用的变量按顺序收在一起；删除变量组不会删除变量。',
+    add: '新增变量组',
+    edit: '编辑变量组',
+    empty: '还没有变量组',
+    name: '名称',
+    description: '说明',
+    variables: '变量',
+    pick: '按顺序选择变量',
+  },
 };
 
 const enUS: typeof zhCN = {
@@ -100,6 +111,17 @@ const enUS: typeof zhCN = {
   count: 'Patients',
   noValues: 'No values on the current data',
   derivedBy: 'Rule',
+  groups: {
+    title: 'Variable groups',
+    hint: 'A variable group collects, in order, the variables a study uses; deleting a group keeps its variables.',
+    add: 'Add variable group',
+    edit: 'Edit variable group',
+    empty: 'No variable groups yet',
+    name: 'Name',
+    description: 'Description',
+    variables: 'Variables',
+    pick: 'Choose variables in order',
+  },
 };
 
 export const VARIABLES_NS = addScreenTexts('variables', zhCN, enUS);
