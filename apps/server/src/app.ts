@@ -36,6 +36,7 @@ import { multiCenterRoutes } from './multicenter/routes.js';
 import { noticeRoutes } from './notices/routes.js';
 import { omopRoutes } from './omop/routes.js';
 import { parsingPlugin } from './parsing/pool.js';
+import { recordQcRoutes } from './record-qc/routes.js';
 import { referenceRoutes } from './reference/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { researchRoutes } from './research/routes.js';
@@ -181,6 +182,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(terminologyRoutes);
   await app.register(codingRoutes);
   await app.register(ruleRoutes);
+  await app.register(recordQcRoutes);
   await app.register(dataElementRoutes);
   await app.register(cleaningRoutes);
   await app.register(variableRoutes);

@@ -200,6 +200,13 @@ export const AUDIT_ACTIONS = [
   'variableGroup.add',
   'variableGroup.edit',
   'variableGroup.delete',
+  'recordQc.rule.edit',
+  'recordQc.plan.add',
+  'recordQc.plan.edit',
+  'recordQc.plan.delete',
+  'recordQc.task.run',
+  'recordQc.task.finish',
+  'recordQc.task.export',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

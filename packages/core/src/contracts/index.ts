@@ -15,6 +15,7 @@ export * from './formulas.js';
 export * from './jobs.js';
 export * from './multicenter.js';
 export * from './omop.js';
+export * from './record-qc.js';
 export * from './reference.js';
 export * from './reports.js';
 export * from './research.js';

@@ -32,6 +32,7 @@ export const JOB_KINDS = [
   'rules.run',
   'coding.suggest',
   'cleaning.run',
+  'recordQc.run',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

@@ -193,4 +193,11 @@ export const AUDIT_ACTION_LABELS = {
   'variableGroup.add': { 'zh-CN': '新增变量组', 'en-US': 'Variable group added' },
   'variableGroup.edit': { 'zh-CN': '修改变量组', 'en-US': 'Variable group changed' },
   'variableGroup.delete': { 'zh-CN': '删除变量组', 'en-US': 'Variable group deleted' },
+  'recordQc.rule.edit': { 'zh-CN': '修改病历质控规则', 'en-US': 'Record QC rule changed' },
+  'recordQc.plan.add': { 'zh-CN': '新增病历质控方案', 'en-US': 'Record QC plan added' },
+  'recordQc.plan.edit': { 'zh-CN': '修改病历质控方案', 'en-US': 'Record QC plan changed' },
+  'recordQc.plan.delete': { 'zh-CN': '删除病历质控方案', 'en-US': 'Record QC plan deleted' },
+  'recordQc.task.run': { 'zh-CN': '运行病历质控任务', 'en-US': 'Record QC task started' },
+  'recordQc.task.finish': { 'zh-CN': '病历质控任务完成', 'en-US': 'Record QC task finished' },
+  'recordQc.task.export': { 'zh-CN': '导出病历质控缺陷', 'en-US': 'Record QC faults exported' },
 } as const satisfies Record<AuditAction, LabelText>;

@@ -97,4 +97,7 @@ export const AUDIT_ENTITY_LABELS = {
   document: both('病历文书', 'Clinical document'),
   variable: both('科研变量', 'Variable'),
   variable_group: both('变量组', 'Variable group'),
+  record_qc_rule: both('病历质控规则', 'Record QC rule'),
+  record_qc_plan: both('病历质控方案', 'Record QC plan'),
+  record_qc_task: both('病历质控任务', 'Record QC task'),
 } as const satisfies Record<string, LabelText>;

@@ -33,6 +33,7 @@ import {
 } from './collection.js';
 import { CHART_CHANNEL_LABELS, CHART_SUBTYPE_LABELS, CRF_ITEM_TYPE_LABELS } from './crf-chart.js';
 import { FORMULA_SOURCE_LABELS } from './formulas.js';
+import { RECORD_QC_CATEGORY_LABELS, RECORD_QC_CHECK_LABELS, RECORD_QC_SEVERITY_LABELS } from './record-qc.js';
 import { BASIC_DICTIONARY_LABELS, HOSPITAL_UNIT_KIND_LABELS } from './reference.js';
 import {
   DATA_FACTORY_KIND_LABELS,
@@ -69,6 +70,7 @@ export const JOB_KIND_LABELS = {
   'rules.run': both('临床规则运行', 'Clinical rule run'),
   'coding.suggest': both('编码候选生成', 'Coding suggestions'),
   'cleaning.run': both('数据清洗任务', 'Data cleaning run'),
+  'recordQc.run': both('病历质控任务', 'Medical record QC run'),
 } as const satisfies Record<JobKind, LabelText>;
 
 export const JOB_STATUS_LABELS = {
@@ -201,6 +203,9 @@ export const LABEL_FAMILIES = {
   variableAggregate: VARIABLE_AGGREGATE_LABELS,
   variableAnchor: VARIABLE_ANCHOR_LABELS,
   variableDerivation: VARIABLE_DERIVATION_LABELS,
+  recordQcCheck: RECORD_QC_CHECK_LABELS,
+  recordQcCategory: RECORD_QC_CATEGORY_LABELS,
+  recordQcSeverity: RECORD_QC_SEVERITY_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -257,4 +262,7 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   variableAggregate: both('取值方式', 'Aggregate'),
   variableAnchor: both('时间窗起点', 'Window start'),
   variableDerivation: both('变量来源', 'Derivation'),
+  recordQcCheck: both('病历质控规则', 'Record QC check'),
+  recordQcCategory: both('质控类别', 'QC category'),
+  recordQcSeverity: both('缺陷等级', 'Fault severity'),
 };

@@ -8,6 +8,7 @@ export * from './crf-chart.js';
 export * from './families.js';
 export * from './formulas.js';
 export * from './label.js';
+export * from './record-qc.js';
 export * from './reference.js';
 export * from './reports.js';
 export * from './terminology.js';

@@ -1188,7 +1188,7 @@ export const ROUTE_TABLE: RouteEntry[] = [
         name: 'RecordQcTask',
         path: '/record-qc/task',
         title: { 'zh-CN': '质控任务', 'en-US': 'QC tasks' },
-        actions: ['add', 'delete', 'edit', 'query', 'get'],
+        actions: ['add', 'delete', 'edit', 'query', 'get', 'export'],
       },
     ],
   },

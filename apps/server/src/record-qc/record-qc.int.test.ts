@@ -1,0 +1,300 @@
+import type { RecordQcFault, RecordQcScore } from '@crdp/core';
+import { eq, inArray, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../auth/passwords.js';
+import {
+  appMembers,
+  apps,
+  auditLog,
+  functions,
+  roleFunctions,
+  roles,
+  roleUsers,
+  users,
+} from '../db/schema/index.js';
+import { otherAppAdministrator } from '../test/harness/fixtures.js';
+import { post, signIn, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
+
+/**
+ * Medical-record QC on synthetic inpatient visits: one whose admission note came late and lacks
+ * sections, one discharged without a discharge summary, one complete. Checked on the embedded
+ * database and on PostgreSQL.
+ */
+describe('medical-record QC', () => {
+  let t: TestApp;
+  let admin: string;
+  let reader: string;
+  let other: { appId: number; key: string };
+  const call = (path: string, body: unknown, key = admin) =>
+    post(t.app, `/api/v0.1/record-qc/${path}`, body, key);
+  const visitIds: number[] = [];
+  const docIds: Record<string, number> = {};
+  const FULL =
+    '主诉：胸痛2天。\n现病史：患者2天前出现胸痛。\n既往史：高血压。\n体格检查：血压140/90mmHg。\n初步诊断：冠心病。';
+
+  const addRecord = async (patient: number, table: string, row: object) => {
+    const r = await post(t.app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, admin);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.data.id as number;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await signIn(t.app, 'admin');
+    other = await otherAppAdministrator(t.app);
+    const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
+    const [u] = await t.app.db
+      .insert(users)
+      .values({ userName: 'qcreader', passwordHash: await hashPassword(TEST_PASSWORD) })
+      .returning();
+    await t.app.db.insert(appMembers).values({ appId: demo!.appId, userId: u!.userId });
+    const [role] = await t.app.db
+      .insert(roles)
+      .values({ appId: demo!.appId, roleName: '病历质控查看' })
+      .returning();
+    const fs = await t.app.db
+      .select()
+      .from(functions)
+      .where(inArray(functions.apiId, ['RecordQcRule.query', 'RecordQcPlan.query', 'RecordQcTask.query']));
+    await t.app.db.insert(roleFunctions).values(fs.map((f) => ({ roleId: role!.roleId, funcId: f.funcId })));
+    await t.app.db.insert(roleUsers).values({ roleId: role!.roleId, userId: u!.userId });
+    reader = await signIn(t.app, 'qcreader');
+
+    const visits = [
+      // Late admission note (30 h) without 既往史; discharge summary on time.
+      { mrn: 'QC01', dept: '心内科', admit: '2024-03-01T08:00:00Z', discharge: '2024-03-05T08:00:00Z' },
+      // Discharged without a discharge summary.
+      { mrn: 'QC02', dept: '心内科', admit: '2024-03-02T08:00:00Z', discharge: '2024-03-06T08:00:00Z' },
+      // Complete.
+      { mrn: 'QC03', dept: '呼吸科', admit: '2024-03-03T08:00:00Z', discharge: '2024-03-07T08:00:00Z' },
+    ];
+    for (const v of visits) {
+      const p = await post(
+        t.app,
+        '/api/v0.1/cdr/patients',
+        { mrn: v.mrn, name: `质控病人${v.mrn}`, gender: 1 },
+        admin,
+      );
+      expect(p.status, JSON.stringify(p.body)).toBe(200);
+      const pid = p.body.data.id as number;
+      const visitId = await addRecord(pid, 'visits', {
+        kind: 'inpatient',
+        department: v.dept,
+        admitAt: v.admit,
+        dischargeAt: v.discharge,
+      });
+      visitIds.push(visitId);
+      const at = (h: number, from = v.admit) => new Date(Date.parse(from) + h * 3_600_000).toISOString();
+      const late = v.mrn === 'QC01';
+      docIds[`${v.mrn}-admission`] = await addRecord(pid, 'documents', {
+        visitId,
+        kind: 'admission',
+        title: '入院记录',
+        body: late ? FULL.replace('既往史：高血压。\n', '') : FULL,
+        writtenAt: at(late ? 30 : 6),
+      });
+      await addRecord(pid, 'documents', {
+        visitId,
+        kind: 'progress',
+        title: '首次病程记录',
+        body: '病例特点：胸痛。',
+        writtenAt: at(4),
+      });
+      if (v.mrn !== 'QC02')
+        docIds[`${v.mrn}-discharge`] = await addRecord(pid, 'documents', {
+          visitId,
+          kind: 'discharge',
+          title: '出院记录',
+          body: '出院诊断：冠心病。',
+          writtenAt: at(10, v.discharge),
+        });
+    }
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  let planId: number;
+  let taskId: number;
+
+  it('lists the catalogue and saves a check’s parameters, audited; bad parameters are a 400 naming the field', async () => {
+    const list = await call('rule/list', {});
+    expect(list.status).toBe(200);
+    expect(list.body.data.items.map((r: { code: string }) => r.code)).toContain('admission_note_timely');
+    const saved = await call('rule/save', {
+      code: 'admission_note_timely',
+      enabled: true,
+      params: { hours: 24, points: 6 },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.data.params).toEqual({ hours: 24, points: 6 });
+    const audited = await t.app.db.select().from(auditLog).where(eq(auditLog.action, 'recordQc.rule.edit'));
+    expect(audited.length).toBe(1);
+
+    const missing = await call('rule/save', {
+      code: 'first_progress_timely',
+      enabled: true,
+      params: { points: 1 },
+    });
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(missing.body)).toContain('body.params.hours');
+    const extra = await call('rule/save', {
+      code: 'discharge_summary_present',
+      enabled: true,
+      params: { hours: 3, points: 1 },
+    });
+    expect(extra.status).toBe(400);
+    expect(JSON.stringify(extra.body)).toContain('body.params.hours');
+    const badHours = await call('rule/save', {
+      code: 'admission_note_timely',
+      enabled: true,
+      params: { hours: -1, points: 1 },
+    });
+    expect(badHours.status).toBe(400);
+    expect(JSON.stringify(badHours.body)).toContain('hours');
+    // The copy-paste check is off for this app: a plan that names it does not run it.
+    expect(
+      (await call('rule/save', { code: 'progress_note_copied', enabled: false, params: { points: 2 } }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('saves plans (audited) and refuses bad ones with the field named', async () => {
+    const bad = await call('plan/save', { name: '三月', checks: [], departments: [] });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('checks');
+    const badDates = await call('plan/save', {
+      name: '三月',
+      checks: ['admission_note_timely'],
+      admitFrom: '2024-04-01',
+      admitTo: '2024-03-01',
+    });
+    expect(badDates.status).toBe(400);
+    expect(JSON.stringify(badDates.body)).toContain('admitTo');
+    const saved = await call('plan/save', {
+      name: '2024 年 3 月住院病历',
+      checks: [
+        'admission_note_timely',
+        'first_progress_timely',
+        'discharge_summary_timely',
+        'discharge_summary_present',
+        'admission_note_sections',
+        'progress_note_copied',
+      ],
+      admitFrom: '2024-03-01',
+      admitTo: '2024-03-31',
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    planId = saved.body.data.id;
+    const renamed = await call('plan/save', {
+      ...saved.body.data,
+      id: planId,
+      updatedAt: undefined,
+      name: '三月病历',
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect((await call('plan/list', {})).body.data.items.map((p: { name: string }) => p.name)).toContain(
+      '三月病历',
+    );
+    const audited = await t.app.db.select().from(auditLog).where(like(auditLog.action, 'recordQc.plan.%'));
+    expect(audited.map((a) => a.action).sort()).toEqual(['recordQc.plan.add', 'recordQc.plan.edit']);
+  });
+
+  it('runs the plan as a job and finds the late note, the missing sections and the missing summary', async () => {
+    const started = await call('task/run', { plan_id: planId });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    taskId = started.body.data.taskId;
+    await t.app.jobs.drain();
+    const tasks = await call('task/list', {});
+    const task = tasks.body.data.items.find((x: { id: number }) => x.id === taskId);
+    expect(task).toMatchObject({ status: 'succeeded', visits: 3, faults: 3, progress: 100 });
+
+    const faults = await call('task/faults', { task_id: taskId, size: 50 });
+    expect(faults.status, JSON.stringify(faults.body)).toBe(200);
+    const items = faults.body.data.items as RecordQcFault[];
+    const got = items.map((f) => [f.check, f.visitId, f.documentId]).sort();
+    expect(got).toEqual(
+      [
+        ['admission_note_sections', visitIds[0], docIds['QC01-admission']],
+        ['admission_note_timely', visitIds[0], docIds['QC01-admission']],
+        ['discharge_summary_present', visitIds[1], null],
+      ].sort(),
+    );
+    const late = items.find((f) => f.check === 'admission_note_timely')!;
+    expect(late.message).toContain('30');
+    expect(late.points).toBe(6);
+    expect(items.find((f) => f.check === 'admission_note_sections')!.message).toContain('既往史');
+
+    const scores = await call('task/scores', { task_id: taskId });
+    expect(scores.status).toBe(200);
+    const byDept = Object.fromEntries(
+      (scores.body.data.items as RecordQcScore[]).map((s) => [s.department, s]),
+    );
+    // 心内科: visit 1 loses 6 + 2, visit 2 loses 10 → (92 + 90) / 2 = 91.
+    expect(byDept.心内科).toMatchObject({
+      visits: 2,
+      faultyVisits: 2,
+      faults: 3,
+      deducted: 18,
+      score: 91,
+    });
+    expect(byDept.呼吸科).toMatchObject({ visits: 1, faults: 0, score: 100 });
+
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/v0.1/record-qc/task/export?task_id=${taskId}`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.split('\r\n').filter(Boolean).length).toBe(4);
+    expect(csv.body).toContain('出院记录存在');
+    const exported = await t.app.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'recordQc.task.export'));
+    expect(exported.length).toBe(1);
+    const runAudit = await t.app.db
+      .select()
+      .from(auditLog)
+      .where(inArray(auditLog.action, ['recordQc.task.run', 'recordQc.task.finish']));
+    expect(runAudit.length).toBe(2);
+  });
+
+  it('checks permissions per action and keeps apps apart', async () => {
+    expect((await call('rule/list', {}, reader)).status).toBe(200);
+    expect((await call('task/list', {}, reader)).status).toBe(200);
+    expect(
+      (
+        await call(
+          'rule/save',
+          { code: 'admission_note_timely', enabled: false, params: { hours: 24, points: 1 } },
+          reader,
+        )
+      ).status,
+    ).toBe(403);
+    expect((await call('plan/save', { name: 'x', checks: ['admission_note_timely'] }, reader)).status).toBe(
+      403,
+    );
+    expect((await call('task/run', { plan_id: planId }, reader)).status).toBe(403);
+    expect((await call('task/faults', { task_id: taskId }, reader)).status).toBe(403);
+    expect((await call('plan/delete', { id: planId }, reader)).status).toBe(403);
+
+    // Another app sees none of this app's plans, tasks or faults, and has its own switches.
+    expect((await call('plan/list', {}, other.key)).body.data.items).toEqual([]);
+    expect((await call('task/list', {}, other.key)).body.data.items).toEqual([]);
+    expect((await call('task/faults', { task_id: taskId }, other.key)).status).toBe(404);
+    expect((await call('task/scores', { task_id: taskId }, other.key)).status).toBe(404);
+    const run = await call('task/run', { plan_id: planId }, other.key);
+    expect(run.status).toBe(400);
+    expect(JSON.stringify(run.body)).toContain('body.plan_id');
+    const rules = await call('rule/list', {}, other.key);
+    expect(
+      rules.body.data.items.find((r: { code: string }) => r.code === 'progress_note_copied').enabled,
+    ).toBe(true);
+    expect((await call('plan/delete', { id: planId }, other.key)).status).toBe(404);
+
+    const del = await call('plan/delete', { id: planId });
+    expect(del.status).toBe(200);
+    // The task outlives its plan.
+    expect((await call('task/faults', { task_id: taskId })).body.data.total).toBe(3);
+  });
+});

@@ -1,0 +1,418 @@
+import {
+  type Locale,
+  label,
+  RECORD_QC_CATALOGUE,
+  RECORD_QC_CHECKS,
+  type RecordQcCheck,
+  type RecordQcDetail,
+  type RecordQcFaultPage,
+  type RecordQcParams,
+  type RecordQcPlan,
+  type RecordQcRule,
+  type RecordQcScore,
+  type RecordQcSeverity,
+  type RecordQcTask,
+  type recordQcFaultsBody,
+  recordQcMessage,
+  recordQcParams,
+  type recordQcPlanSaveBody,
+  type recordQcRuleSaveBody,
+} from '@crdp/core';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { audit } from '../audit/audit.js';
+import { appRowOf } from '../db/app-rows.js';
+import type { Db, Tx } from '../db/client.js';
+import { pageWindow } from '../db/paging.js';
+import { rowsOf } from '../db/rows.js';
+import {
+  jobs,
+  patients,
+  recordQcFaults,
+  recordQcPlans,
+  recordQcRules,
+  recordQcTasks,
+  visits,
+} from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
+import { forbiddenFunction, invalidField } from '../http/errors.js';
+import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { type QcScope, runCheck, scopeBase } from './checks.js';
+
+export const RECORD_QC_JOB_KIND = 'recordQc.run';
+
+const planOf = appRowOf(recordQcPlans, 'record_qc_plan');
+export const taskOf = appRowOf(recordQcTasks, 'record_qc_task');
+
+/** The catalogue with the app's settings over the defaults. */
+export async function listRules(db: Tx, appId: number): Promise<RecordQcRule[]> {
+  const rows = await db.select().from(recordQcRules).where(eq(recordQcRules.appId, appId));
+  const byCode = new Map(rows.map((r) => [r.code, r]));
+  return RECORD_QC_CHECKS.map((code) => {
+    const c = RECORD_QC_CATALOGUE[code];
+    const r = byCode.get(code);
+    const params = r ? recordQcParams.safeParse(r.params) : null;
+    return {
+      code,
+      category: c.category,
+      severity: c.severity,
+      enabled: r?.enabled ?? true,
+      params: params?.success ? params.data : c.defaults,
+      updatedAt: r ? r.updatedAt.toISOString() : null,
+    };
+  });
+}
+
+/** A check takes the parameters its defaults have, no others. */
+function checkParams(code: RecordQcCheck, p: RecordQcParams) {
+  const d = RECORD_QC_CATALOGUE[code].defaults;
+  for (const key of ['hours', 'sections'] as const) {
+    if (d[key] !== undefined && p[key] === undefined)
+      throw invalidField(`body.params.${key}`, '该规则需要此参数', 'this check needs this parameter');
+    if (d[key] === undefined && p[key] !== undefined)
+      throw invalidField(`body.params.${key}`, '该规则没有此参数', 'this check has no such parameter');
+  }
+}
+
+/** Turns a check on or off and sets its parameters (audited with the values before). */
+export async function saveRule(ctx: SignedIn, body: z.output<typeof recordQcRuleSaveBody>) {
+  checkParams(body.code, body.params);
+  return ctx.db.transaction(async (tx) => {
+    const before = (await listRules(tx, ctx.appId)).find((r) => r.code === body.code)!;
+    await tx
+      .insert(recordQcRules)
+      .values({
+        appId: ctx.appId,
+        code: body.code,
+        enabled: body.enabled,
+        params: body.params,
+        createdBy: ctx.userId,
+      })
+      .onConflictDoUpdate({
+        target: [recordQcRules.appId, recordQcRules.code],
+        set: { enabled: body.enabled, params: body.params, updatedAt: new Date() },
+      });
+    await audit(tx, ctx, {
+      action: 'recordQc.rule.edit',
+      entity: 'record_qc_rule',
+      entityId: body.code,
+      before: { enabled: before.enabled, params: before.params },
+      after: { enabled: body.enabled, params: body.params },
+    });
+    return (await listRules(tx, ctx.appId)).find((r) => r.code === body.code)!;
+  });
+}
+
+const planOut = (p: typeof recordQcPlans.$inferSelect): RecordQcPlan => ({
+  id: p.id,
+  name: p.name,
+  checks: p.checks.filter((c): c is RecordQcCheck => (RECORD_QC_CHECKS as readonly string[]).includes(c)),
+  departments: p.departments,
+  admitFrom: p.admitFrom,
+  admitTo: p.admitTo,
+  updatedAt: p.updatedAt.toISOString(),
+});
+
+export async function listPlans(db: Tx, appId: number) {
+  const rows = await db
+    .select()
+    .from(recordQcPlans)
+    .where(eq(recordQcPlans.appId, appId))
+    .orderBy(desc(recordQcPlans.updatedAt), desc(recordQcPlans.id));
+  return { items: rows.map(planOut) };
+}
+
+export async function savePlan(ctx: SignedIn, body: z.output<typeof recordQcPlanSaveBody>) {
+  if (!body.id && !ctx.apiIds.has('RecordQcPlan.add')) throw forbiddenFunction('RecordQcPlan.add');
+  const values = {
+    name: body.name,
+    checks: [...new Set(body.checks)],
+    departments: [...new Set(body.departments)],
+    admitFrom: body.admitFrom,
+    admitTo: body.admitTo,
+  };
+  return ctx.db.transaction(async (tx) => {
+    if (body.id) {
+      const before = await planOf(tx, ctx.appId, body.id);
+      const [row] = await tx
+        .update(recordQcPlans)
+        .set({ ...values, updatedAt: new Date() })
+        .where(and(eq(recordQcPlans.id, body.id), eq(recordQcPlans.appId, ctx.appId)))
+        .returning();
+      await audit(tx, ctx, {
+        action: 'recordQc.plan.edit',
+        entity: 'record_qc_plan',
+        entityId: body.id,
+        before: planOut(before),
+        after: values,
+      });
+      return planOut(row!);
+    }
+    const [row] = await tx
+      .insert(recordQcPlans)
+      .values({ ...values, appId: ctx.appId, createdBy: ctx.userId })
+      .returning();
+    await audit(tx, ctx, {
+      action: 'recordQc.plan.add',
+      entity: 'record_qc_plan',
+      entityId: row!.id,
+      after: values,
+    });
+    return planOut(row!);
+  });
+}
+
+export async function deletePlan(ctx: SignedIn, id: number) {
+  return ctx.db.transaction(async (tx) => {
+    const before = await planOf(tx, ctx.appId, id);
+    await tx.delete(recordQcPlans).where(and(eq(recordQcPlans.id, id), eq(recordQcPlans.appId, ctx.appId)));
+    await audit(tx, ctx, {
+      action: 'recordQc.plan.delete',
+      entity: 'record_qc_plan',
+      entityId: id,
+      before: planOut(before),
+    });
+    return true as const;
+  });
+}
+
+/** Queues a run of the plan's enabled checks, their parameters copied into the task. */
+export async function startTask(ctx: SignedIn, planId: number) {
+  return ctx.db.transaction(async (tx) => {
+    const [plan] = await tx
+      .select()
+      .from(recordQcPlans)
+      .where(and(eq(recordQcPlans.id, planId), eq(recordQcPlans.appId, ctx.appId)));
+    if (!plan) throw invalidField('body.plan_id', '没有该质控方案', 'no such record QC plan in this app');
+    const rules = await listRules(tx, ctx.appId);
+    const checks = rules
+      .filter((r) => r.enabled && plan.checks.includes(r.code))
+      .map((r) => ({ code: r.code, params: r.params }));
+    if (!checks.length)
+      throw invalidField('body.plan_id', '方案中的规则都已停用', 'every check of the plan is disabled');
+    const scope: QcScope = {
+      departments: plan.departments,
+      admitFrom: plan.admitFrom,
+      admitTo: plan.admitTo,
+    };
+    const [task] = await tx
+      .insert(recordQcTasks)
+      .values({
+        appId: ctx.appId,
+        planId: plan.id,
+        planName: plan.name,
+        checks,
+        scope,
+        createdBy: ctx.userId,
+      })
+      .returning();
+    const job = await enqueueJob(tx, {
+      appId: ctx.appId,
+      kind: RECORD_QC_JOB_KIND,
+      params: { taskId: task!.id },
+      createdBy: ctx.userId,
+    });
+    await tx.update(recordQcTasks).set({ jobId: job.id }).where(eq(recordQcTasks.id, task!.id));
+    await audit(tx, ctx, {
+      action: 'recordQc.task.run',
+      entity: 'record_qc_task',
+      entityId: task!.id,
+      after: { planId: plan.id, checks, scope, jobId: job.id },
+    });
+    return { taskId: task!.id, jobId: job.id };
+  });
+}
+
+/** The job: one statement per check over the scope's visits; a retried job starts over. */
+export async function recordQcJob({ db, job, progress }: JobContext) {
+  const taskId = Number((job.params as { taskId: number }).taskId);
+  const [task] = await db.select().from(recordQcTasks).where(eq(recordQcTasks.id, taskId));
+  if (!task) return { deleted: true };
+  const appId = task.appId;
+  const base = scopeBase(appId, task.scope as QcScope);
+  await db.delete(recordQcFaults).where(eq(recordQcFaults.taskId, taskId));
+  const perDept = rowsOf<{ department: string; n: number }>(
+    await db.execute(sql`select department, count(*)::int as n from (${base}) b group by department`),
+  );
+  const checks = task.checks as Array<{ code: RecordQcCheck; params: RecordQcParams }>;
+  let faults = 0;
+  let done = 0;
+  for (const c of checks) {
+    faults += await db.transaction((tx) => runCheck(tx, { appId, taskId, base }, c.code, c.params));
+    done++;
+    await progress(Math.min(99, Math.round((done / checks.length) * 100)));
+  }
+  const visitCount = perDept.reduce((s, d) => s + d.n, 0);
+  await db
+    .update(recordQcTasks)
+    .set({
+      departmentVisits: Object.fromEntries(perDept.map((d) => [d.department, d.n])),
+      visits: visitCount,
+      faults,
+      finishedAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .where(eq(recordQcTasks.id, taskId));
+  const result = { taskId, checks: checks.length, visits: visitCount, faults };
+  await audit(db, null, {
+    appId,
+    userId: task.createdBy,
+    action: 'recordQc.task.finish',
+    entity: 'record_qc_task',
+    entityId: taskId,
+    after: result,
+  });
+  return result;
+}
+
+export async function listTasks(db: Db, appId: number) {
+  const rows = await db
+    .select({ t: recordQcTasks, status: jobs.status, progress: jobs.progress })
+    .from(recordQcTasks)
+    .leftJoin(jobs, eq(jobs.id, recordQcTasks.jobId))
+    .where(eq(recordQcTasks.appId, appId))
+    .orderBy(desc(recordQcTasks.id))
+    .limit(100);
+  return {
+    items: rows.map(
+      ({ t, status, progress }): RecordQcTask => ({
+        id: t.id,
+        planId: t.planId,
+        planName: t.planName,
+        status: status ?? (t.finishedAt ? 'succeeded' : 'failed'),
+        progress: t.finishedAt ? 100 : (progress ?? 0),
+        visits: t.visits,
+        faults: t.faults,
+        createdAt: t.createdAt.toISOString(),
+        finishedAt: t.finishedAt ? t.finishedAt.toISOString() : null,
+      }),
+    ),
+  };
+}
+
+const faultColumns = {
+  f: recordQcFaults,
+  patientName: patients.name,
+  mrn: patients.mrn,
+  admitAt: visits.admitAt,
+};
+
+function faultOut(
+  row: { f: typeof recordQcFaults.$inferSelect; patientName: string; mrn: string; admitAt: Date },
+  locale: Locale,
+): RecordQcFaultPage['items'][number] {
+  const check = row.f.check as RecordQcCheck;
+  return {
+    id: row.f.id,
+    check,
+    severity: row.f.severity as RecordQcSeverity,
+    points: row.f.points,
+    visitId: row.f.visitId,
+    patientId: row.f.patientId,
+    patientName: row.patientName,
+    mrn: row.mrn,
+    documentId: row.f.documentId,
+    department: row.f.department,
+    admitAt: row.admitAt.toISOString(),
+    message: recordQcMessage(check, row.f.detail as RecordQcDetail, locale),
+  };
+}
+
+/** One page of a task's faults (of one department), in department, visit and check order. */
+export async function listFaults(
+  db: Tx,
+  appId: number,
+  q: z.output<typeof recordQcFaultsBody>,
+  locale: Locale,
+): Promise<RecordQcFaultPage> {
+  await taskOf(db, appId, q.task_id);
+  const where = and(
+    eq(recordQcFaults.taskId, q.task_id),
+    eq(recordQcFaults.appId, appId),
+    q.department !== undefined ? eq(recordQcFaults.department, q.department) : undefined,
+  );
+  const [total] = await db.select({ n: count() }).from(recordQcFaults).where(where);
+  const { limit, offset } = pageWindow(q);
+  const rows = await db
+    .select(faultColumns)
+    .from(recordQcFaults)
+    .innerJoin(patients, eq(patients.id, recordQcFaults.patientId))
+    .innerJoin(visits, eq(visits.id, recordQcFaults.visitId))
+    .where(where)
+    .orderBy(asc(recordQcFaults.department), asc(recordQcFaults.visitId), asc(recordQcFaults.id))
+    .limit(limit)
+    .offset(offset);
+  return { total: total?.n ?? 0, items: rows.map((r) => faultOut(r, locale)) };
+}
+
+/**
+ * Scores per department: every visit in scope starts at 100 and loses the points of its faults,
+ * not below 0; the department's score is the mean over its visits (one decimal).
+ */
+export async function scores(db: Tx, appId: number, taskId: number): Promise<RecordQcScore[]> {
+  const task = await taskOf(db, appId, taskId);
+  const perVisit = rowsOf<{ department: string; faults: number; deducted: number }>(
+    await db.execute(sql`select department, count(*)::int as faults, sum(points)::int as deducted
+      from record_qc_faults where task_id = ${taskId} and app_id = ${appId} group by department, visit_id`),
+  );
+  const visitsOf = task.departmentVisits as Record<string, number>;
+  const departments = [...new Set([...Object.keys(visitsOf), ...perVisit.map((v) => v.department)])].sort();
+  return departments.map((department) => {
+    const mine = perVisit.filter((v) => v.department === department);
+    const n = Math.max(visitsOf[department] ?? 0, mine.length);
+    const lost = mine.reduce((s, v) => s + Math.min(100, v.deducted), 0);
+    return {
+      department,
+      visits: n,
+      faultyVisits: mine.length,
+      faults: mine.reduce((s, v) => s + v.faults, 0),
+      deducted: mine.reduce((s, v) => s + v.deducted, 0),
+      score: n ? Math.round(((100 * n - lost) / n) * 10) / 10 : 100,
+    };
+  });
+}
+
+/** Every fault of a task as CSV rows (header first), in the reader's language. */
+export async function exportRows(db: Tx, appId: number, taskId: number, locale: Locale) {
+  await taskOf(db, appId, taskId);
+  const rows = await db
+    .select(faultColumns)
+    .from(recordQcFaults)
+    .innerJoin(patients, eq(patients.id, recordQcFaults.patientId))
+    .innerJoin(visits, eq(visits.id, recordQcFaults.visitId))
+    .where(and(eq(recordQcFaults.taskId, taskId), eq(recordQcFaults.appId, appId)))
+    .orderBy(asc(recordQcFaults.department), asc(recordQcFaults.visitId), asc(recordQcFaults.id));
+  const header =
+    locale === 'zh-CN'
+      ? ['科室', '病案号', '姓名', '入院时间', '就诊编号', '文书编号', '规则', '缺陷等级', '扣分', '问题']
+      : [
+          'Department',
+          'MRN',
+          'Name',
+          'Admitted',
+          'Visit',
+          'Document',
+          'Check',
+          'Severity',
+          'Points',
+          'Problem',
+        ];
+  return [
+    header,
+    ...rows.map((r) => {
+      const f = faultOut(r, locale);
+      return [
+        f.department,
+        f.mrn,
+        f.patientName,
+        f.admitAt,
+        f.visitId,
+        f.documentId,
+        label('recordQcCheck', f.check, locale),
+        label('recordQcSeverity', f.severity, locale),
+        f.points,
+        f.message,
+      ];
+    }),
+  ];
+}
