@@ -17,7 +17,8 @@ import { NOISE, PHRASES } from './lexicon.js';
  */
 
 let jieba: Jieba | null = null;
-const segmenter = () => {
+/** The one jieba segmenter of the server (also the terminology area's semantic service). */
+export const segmenter = () => {
   jieba ??= Jieba.withDict(dict);
   return jieba;
 };

@@ -14,6 +14,8 @@ import {
   localCodeParams,
   NEW_CODE_SCREENS,
   OMOP_CONCEPT_URI,
+  semanticAnswer,
+  semanticBody,
   TERMINOLOGY_DOMAINS,
   terminologyImportBody,
   terminologyLookupAnswer,
@@ -34,6 +36,7 @@ import {
   search,
 } from './concepts.js';
 import { fhirExpand, fhirTranslate } from './fhir.js';
+import { semantic } from './semantic.js';
 
 const V = '/api/v0.1';
 const T = `${V}/terminology`;
@@ -121,6 +124,24 @@ export async function terminologyRoutes(app: FastifyInstance) {
         answer: terminologyLookupAnswer,
       },
       (req) => lookup(appActor(req.ctx), req.body),
+    );
+  // The spec names `POST /api/terminology/semantic`; the versioned path answers the same.
+  for (const path of ['/api/terminology/semantic', `${T}/semantic`])
+    api.post(
+      path,
+      {
+        access: 'session',
+        freeScope: 'term',
+        summary: 'Normalise a clinical phrase into concepts with spans (segmentation, synonyms, negation)',
+        description:
+          'Words by jieba; runs of up to six words in a clause looked up among names and synonyms of the ' +
+          'store (abbreviations spelled out by the coding lexicon), longest span first, never overlapping; ' +
+          'each concept says whether it is negated (无/否认/未见…), uncertain (疑似/考虑…), its relative time ' +
+          'and laterality, with the cue spans. `systems` limits the code systems.',
+        body: semanticBody,
+        answer: semanticAnswer,
+      },
+      (req) => semantic(db, appActor(req.ctx).appId, req.body),
     );
   // FHIR R4 terminology operations on the same data: FHIR resources, not the REST envelope;
   // errors answer an OperationOutcome (`fhir` config).

@@ -278,3 +278,45 @@ export const fhirOperationOutcome = z.object({
   ),
 });
 export type FhirOperationOutcome = z.infer<typeof fhirOperationOutcome>;
+
+export const SEMANTIC_TEXT_MAX = 2000;
+/** How a span of the phrase matched a concept: its name, a synonym, or a name once abbreviations are spelled out. */
+export const SEMANTIC_MATCH_KINDS = ['name', 'synonym', 'abbreviation'] as const;
+
+/**
+ * `POST /api/terminology/semantic`: a clinical phrase (患者否认高血压，3天前出现发热) normalised into
+ * concepts with their spans: jieba segmentation, names and synonyms of the terminology store
+ * (longest match wins, spans never overlap), negation, uncertainty, time and laterality of each
+ * concept read in its clause by the cleaning engine's qualifiers. `systems` limits the code
+ * systems (default: all).
+ */
+export const semanticBody = z.object({
+  text: safeText(SEMANTIC_TEXT_MAX, { min: 1, multiline: true, required: 'must not be blank' }),
+  systems: z.array(systemKey).min(1).max(10).optional(),
+});
+export type SemanticBody = z.input<typeof semanticBody>;
+
+const span = { start: z.number().int(), end: z.number().int() };
+/** A concept found in the phrase, at [start, end) (UTF-16 offsets of `text`). */
+export const semanticConcept = conceptSummary.extend({
+  ...span,
+  text: z.string(),
+  matchedBy: z.enum(SEMANTIC_MATCH_KINDS),
+  matchedSynonym: z.string().nullable(),
+  negated: z.boolean(),
+  uncertain: z.boolean(),
+  /** Relative time of the finding (3天前) and its days (negative: before). */
+  time: z.string().nullable(),
+  timeDays: z.number().nullable(),
+  laterality: z.enum(['left', 'right', 'both']).nullable(),
+  /** The words that said so (无, 疑似, 3天前, 左). */
+  cues: z.array(z.object({ ...span, role: z.enum(['negation', 'uncertainty', 'time', 'laterality']) })),
+});
+export type SemanticConcept = z.infer<typeof semanticConcept>;
+export const semanticAnswer = z.object({
+  text: z.string(),
+  /** The words of the phrase (jieba), white space left out. */
+  tokens: z.array(z.object({ ...span, text: z.string() })),
+  concepts: z.array(semanticConcept),
+});
+export type SemanticAnswer = z.infer<typeof semanticAnswer>;
