@@ -252,6 +252,81 @@ const T0_PATIENTS: Dataset = {
     sql`t0_patients z join t0_events e on e.id = z.event_id join patients p on p.id = z.patient_id where z.app_id = ${appId}`,
 };
 
+/**
+ * Values the cleaning tasks read from clinical text (cleaned_values, cleaning/README.md): by name,
+ * unit, the kind of document, day or month, and the department of the document's visit. A value
+ * with a QC fault (out of range, unknown unit) is a row with its fault, so a chart can count
+ * faults; the average, minimum and maximum leave it out, as a disease library's indicator does.
+ */
+const cleanValue = sql`(case when c.fault = '' then c.value_num end)`;
+const CLEANED_VALUES: Dataset = {
+  id: 'cleaned_values',
+  source: 'clinical',
+  label: t('文本结构化结果', 'Values from clinical text'),
+  description: t(
+    '清洗任务从病历文本中提取的结构化值，按名称、单位、文书类型、日期与就诊科室；质控问题值计数但不计入平均、最小与最大值',
+    'Structured values the cleaning tasks read from clinical text, by name, unit, document kind, date and department; values with a QC fault are counted but left out of the average, minimum and maximum',
+  ),
+  dimensions: [
+    dim('name', t('名称', 'Name'), 'string', fixed(sql`c.name`)),
+    dim('code', t('代码', 'Code'), 'string', fixed(sql`c.code`)),
+    dim('unit', t('单位', 'Unit'), 'string', fixed(sql`coalesce(nullif(c.unit, ''), '-')`)),
+    dim(
+      'document_kind',
+      t('文书类型', 'Document kind'),
+      'string',
+      caseOf(
+        sql`d.kind`,
+        [
+          ['admission', '入院记录', 'Admission note'],
+          ['progress', '病程记录', 'Progress note'],
+          ['discharge', '出院小结', 'Discharge summary'],
+        ],
+        ['其他文书', 'Other document'],
+      ),
+    ),
+    dim('day', t('记录日期', 'Day'), 'date', fixed(sql`to_char(c.observed_at, 'YYYY-MM-DD')`)),
+    dim('month', t('记录月份', 'Month'), 'date', fixed(month(sql`c.observed_at`))),
+    dim(
+      'department',
+      t('就诊科室', 'Department'),
+      'string',
+      fixed(sql`coalesce(nullif(v.department, ''), '-')`),
+    ),
+    dim(
+      'fault',
+      t('质控问题', 'QC fault'),
+      'string',
+      caseOf(
+        sql`c.fault`,
+        [
+          ['', '无', 'None'],
+          ['out_of_range', '超出范围', 'Out of range'],
+          ['unknown_unit', '未知单位', 'Unknown unit'],
+          ['bad_number', '数值无法识别', 'Unreadable number'],
+        ],
+        ['其他问题', 'Other fault'],
+      ),
+    ),
+    dim(
+      'negated',
+      t('否定', 'Negated'),
+      'boolean',
+      fixed(flag(sql`coalesce((c.qualifiers ->> 'negated')::boolean, false)`)),
+    ),
+    ...patientDims,
+  ],
+  measures: [
+    count(t('值个数', 'Values')),
+    distinctPatients(sql`c.patient_id`),
+    avg('avg_value', t('平均值', 'Average value'), cleanValue),
+    { key: 'min_value', label: t('最小值', 'Minimum'), expr: sql`min(${cleanValue})::float8`, rollup: 'min' },
+    { key: 'max_value', label: t('最大值', 'Maximum'), expr: sql`max(${cleanValue})::float8`, rollup: 'max' },
+  ],
+  from: (appId) => sql`cleaned_values c join documents d on d.id = c.document_id
+    left join visits v on v.id = c.visit_id join patients p on p.id = c.patient_id where c.app_id = ${appId}`,
+};
+
 export const CLINICAL_DATASETS: Dataset[] = [
   {
     id: 'patients',
@@ -377,4 +452,5 @@ export const CLINICAL_DATASETS: Dataset[] = [
   },
   LAB_FROM_T0,
   T0_PATIENTS,
+  CLEANED_VALUES,
 ];
