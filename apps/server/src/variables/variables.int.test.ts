@@ -198,6 +198,23 @@ describe('variable library', () => {
     expect((await dist(r.body.data.id, reader)).status).toBe(200);
   });
 
+  it('spreads a date variable from min to max', async () => {
+    const r = await add({
+      code: 'first_alt_date',
+      labelZh: '首次 ALT 日期',
+      type: 'date',
+      derivation: { kind: 'field', rule: 'first lab.date where code = "ALT"' },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await dist(r.body.data.id)).body.data).toMatchObject({
+      present: 2,
+      min: '2023-12-01',
+      max: '2024-01-05',
+      mean: null,
+      categories: [],
+    });
+  });
+
   it('reads a CRF item and a cleaned value', async () => {
     const form = await post(
       t.app,
