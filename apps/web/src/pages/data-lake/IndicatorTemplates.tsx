@@ -1,14 +1,14 @@
-import { ModalForm, ProFormSelect } from '@ant-design/pro-components';
+import { ProFormSelect } from '@ant-design/pro-components';
 import { FORMULA_DESCRIPTION_MAX, FORMULA_NAME_MAX, type IndicatorTemplate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
 import { DefinitionsCard } from '../../components/DefinitionsCard';
 import { DeleteLink } from '../../components/DeleteLink';
+import { DefinitionForm } from '../../components/form/DefinitionForm';
 import { NameDescriptionFields } from '../../components/form/NameDescriptionFields';
-import { saveThen } from '../../components/form/server-errors';
 import { formulaApi, indicatorTemplateApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
 
@@ -22,12 +22,10 @@ type TemplateForm = { name: string; description?: string; formulaIds?: number[] 
  */
 export default function IndicatorTemplates() {
   const { t } = useTranslation(FORMULAS_NS);
-  const { message } = App.useApp();
   const can = useHasAction();
   const [editing, setEditing] = useState<IndicatorTemplate | 'new' | null>(null);
   const list = useQuery({ queryKey: ['indicator-templates'], queryFn: indicatorTemplateApi.list });
   const formulas = useQuery({ queryKey: ['formulas'], queryFn: formulaApi.list, enabled: !!editing });
-  const existing = editing && editing !== 'new' ? editing : null;
   return (
     <DefinitionsCard<IndicatorTemplate>
       title={t('templates.title')}
@@ -83,11 +81,11 @@ export default function IndicatorTemplates() {
         },
       ]}
     >
-      <ModalForm<TemplateForm>
-        title={existing ? t('templates.edit') : t('templates.add')}
-        open={!!editing}
-        modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
-        initialValues={
+      <DefinitionForm<IndicatorTemplate, TemplateForm, Parameters<typeof indicatorTemplateApi.add>[0]>
+        editing={editing}
+        onClose={() => setEditing(null)}
+        title={{ add: t('templates.add'), edit: t('templates.edit') }}
+        initialValues={(existing) =>
           existing
             ? {
                 name: existing.name,
@@ -96,18 +94,11 @@ export default function IndicatorTemplates() {
               }
             : { formulaIds: [] }
         }
-        onFinish={async (v) => {
-          const body = { name: v.name, description: v.description ?? '', formulaIds: v.formulaIds ?? [] };
-          return saveThen(
-            message,
-            () => (existing ? indicatorTemplateApi.edit(existing.id, body) : indicatorTemplateApi.add(body)),
-            t('common.saved'),
-            () => {
-              setEditing(null);
-              return list.refetch();
-            },
-          );
-        }}
+        toBody={(v) => ({ name: v.name, description: v.description ?? '', formulaIds: v.formulaIds ?? [] })}
+        add={indicatorTemplateApi.add}
+        edit={indicatorTemplateApi.edit}
+        savedText={t('common.saved')}
+        onSaved={() => list.refetch()}
       >
         <NameDescriptionFields
           nameLabel={t('common.name')}
@@ -125,7 +116,7 @@ export default function IndicatorTemplates() {
           fieldProps={{ loading: formulas.isLoading, optionFilterProp: 'label' }}
           options={(formulas.data?.items ?? []).map((f) => ({ value: f.id, label: f.name }))}
         />
-      </ModalForm>
+      </DefinitionForm>
     </DefinitionsCard>
   );
 }

@@ -1,4 +1,4 @@
-import { ModalForm, ProFormTextArea } from '@ant-design/pro-components';
+import { ProFormTextArea } from '@ant-design/pro-components';
 import {
   type AssessmentScale,
   FORMULA_DESCRIPTION_MAX,
@@ -33,8 +33,8 @@ import { textRule } from '../../app/text-rule';
 import { useHasAction } from '../../components/Authorized';
 import { DefinitionsCard } from '../../components/DefinitionsCard';
 import { DeleteLink } from '../../components/DeleteLink';
+import { DefinitionForm } from '../../components/form/DefinitionForm';
 import { NameDescriptionFields } from '../../components/form/NameDescriptionFields';
-import { saveThen } from '../../components/form/server-errors';
 import { BuiltinsModal } from './BuiltinsModal';
 import { scaleApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
@@ -229,7 +229,6 @@ export default function Scales() {
   const [editing, setEditing] = useState<AssessmentScale | 'new' | null>(null);
   const [patientId, setPatientId] = useState<number>();
   const list = useQuery({ queryKey: ['scales'], queryFn: scaleApi.list });
-  const existing = editing && editing !== 'new' ? editing : null;
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="middle">
       <DefinitionsCard<AssessmentScale>
@@ -327,12 +326,12 @@ export default function Scales() {
           await list.refetch();
         }}
       />
-      <ModalForm<ScaleForm>
-        title={existing ? t('scales.edit') : t('scales.add')}
-        open={!!editing}
+      <DefinitionForm<AssessmentScale, ScaleForm, Parameters<typeof scaleApi.add>[0]>
+        editing={editing}
+        onClose={() => setEditing(null)}
+        title={{ add: t('scales.add'), edit: t('scales.edit') }}
         width={720}
-        modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
-        initialValues={
+        initialValues={(existing) =>
           existing
             ? {
                 name: existing.name,
@@ -341,27 +340,22 @@ export default function Scales() {
               }
             : { definition: t('scales.definitionHelp') }
         }
-        onFinish={async (v) => {
+        toBody={(v) => {
           let definition: unknown;
           try {
             definition = JSON.parse(v.definition);
           } catch {
             message.error(t('scales.definitionInvalid'));
-            return false;
+            return null;
           }
-          const body = { name: v.name, description: v.description ?? '', definition } as Parameters<
+          return { name: v.name, description: v.description ?? '', definition } as Parameters<
             typeof scaleApi.add
           >[0];
-          return saveThen(
-            message,
-            () => (existing ? scaleApi.edit(existing.id, body) : scaleApi.add(body)),
-            t('common.saved'),
-            () => {
-              setEditing(null);
-              return list.refetch();
-            },
-          );
         }}
+        add={scaleApi.add}
+        edit={scaleApi.edit}
+        savedText={t('common.saved')}
+        onSaved={() => list.refetch()}
       >
         <NameDescriptionFields
           nameLabel={t('common.name')}
@@ -376,7 +370,7 @@ export default function Scales() {
           rules={[{ required: true, message: t('common.required') }]}
           fieldProps={{ rows: 12, style: { fontFamily: 'monospace' } }}
         />
-      </ModalForm>
+      </DefinitionForm>
     </Space>
   );
 }

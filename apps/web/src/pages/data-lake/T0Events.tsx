@@ -1,10 +1,4 @@
-import {
-  ModalForm,
-  ProFormDependency,
-  ProFormDigit,
-  ProFormSelect,
-  ProFormText,
-} from '@ant-design/pro-components';
+import { ProFormDependency, ProFormDigit, ProFormSelect, ProFormText } from '@ant-design/pro-components';
 import {
   T0_COMPARATORS,
   T0_DESCRIPTION_MAX,
@@ -23,8 +17,8 @@ import { useLabel } from '../../app/labels';
 import { useHasAction } from '../../components/Authorized';
 import { DefinitionsCard } from '../../components/DefinitionsCard';
 import { DeleteLink } from '../../components/DeleteLink';
+import { DefinitionForm } from '../../components/form/DefinitionForm';
 import { NameDescriptionFields } from '../../components/form/NameDescriptionFields';
-import { saveThen } from '../../components/form/server-errors';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { t0Api } from './reference-api';
 import { REFERENCE_NS } from './reference-i18n';
@@ -166,7 +160,6 @@ export default function T0Events() {
     queryFn: t0Api.list,
     underWay: (d) => d.items.some((e) => isUnderWay(e.state)),
   });
-  const existing = editing && editing !== 'new' ? editing : null;
   const run = async (e: T0Event) => {
     await t0Api.run(e.id);
     message.info(t('t0.started'));
@@ -247,27 +240,20 @@ export default function T0Events() {
         },
       ]}
     >
-      <ModalForm<RuleForm>
-        title={existing ? t('t0.edit') : t('t0.add')}
-        open={!!editing}
-        modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
-        initialValues={
+      <DefinitionForm<T0Event, RuleForm, Parameters<typeof t0Api.add>[0]>
+        editing={editing}
+        onClose={() => setEditing(null)}
+        title={{ add: t('t0.add'), edit: t('t0.edit') }}
+        initialValues={(existing) =>
           existing
             ? { name: existing.name, description: existing.description, ...existing.rule }
             : { kind: 'firstDiagnosis', comparator: '>' }
         }
-        onFinish={async (v) => {
-          const body = { name: v.name, description: v.description ?? '', rule: ruleOf(v) };
-          return saveThen(
-            message,
-            () => (existing ? t0Api.edit(existing.id, body) : t0Api.add(body)),
-            t('common.saved'),
-            () => {
-              setEditing(null);
-              return list.refetch();
-            },
-          );
-        }}
+        toBody={(v) => ({ name: v.name, description: v.description ?? '', rule: ruleOf(v) })}
+        add={t0Api.add}
+        edit={t0Api.edit}
+        savedText={t('common.saved')}
+        onSaved={() => list.refetch()}
       >
         <NameDescriptionFields
           nameLabel={t('common.name')}
@@ -320,7 +306,7 @@ export default function T0Events() {
             );
           }}
         </ProFormDependency>
-      </ModalForm>
+      </DefinitionForm>
       <PatientsDrawer event={viewing} onClose={() => setViewing(null)} />
     </DefinitionsCard>
   );
