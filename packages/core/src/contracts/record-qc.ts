@@ -183,3 +183,6 @@ export const recordQcExportQuery = z.object({
   task_id: z.coerce.number().int().positive().max(2_147_483_647),
 });
 export const recordQcRunBody = z.object({ plan_id: id }).strict();
+export type RecordQcRuleSaveBody = z.input<typeof recordQcRuleSaveBody>;
+export type RecordQcPlanSaveBody = z.input<typeof recordQcPlanSaveBody>;
+export type RecordQcFaultsBody = z.input<typeof recordQcFaultsBody>;
