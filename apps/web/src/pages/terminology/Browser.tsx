@@ -58,7 +58,8 @@ function SystemCard({ s, active, onPick }: { s: TerminologySystem; active: boole
         <Descriptions.Item label={t('browser.version')}>
           {s.version || t('browser.notLoaded')}
         </Descriptions.Item>
-        <Descriptions.Item label={t('browser.licence')}>{s.licence}</Descriptions.Item>
+        {/* A list not loaded has no licence of its own yet (the version line says so). */}
+        <Descriptions.Item label={t('browser.licence')}>{s.version ? s.licence : '—'}</Descriptions.Item>
         {s.sourceUrl && (
           <Descriptions.Item label={t('browser.source')}>
             <Typography.Link href={s.sourceUrl} target="_blank" rel="noreferrer">
