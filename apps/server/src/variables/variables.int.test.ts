@@ -213,6 +213,24 @@ describe('variable library', () => {
       mean: null,
       categories: [],
     });
+    // A text variable lists values several patients share; one patient's own text is not listed.
+    const unit = await add({
+      code: 'alt_unit',
+      labelZh: 'ALT 单位',
+      type: 'text',
+      derivation: { kind: 'field', rule: 'latest lab.unit where code = "ALT"' },
+    });
+    expect((await dist(unit.body.data.id)).body.data).toMatchObject({
+      present: 2,
+      categories: [{ value: 'U/L', label: 'U/L', count: 2 }],
+    });
+    const lone = await add({
+      code: 'first_alt_day',
+      labelZh: '首次 ALT 日期（文本）',
+      type: 'text',
+      derivation: { kind: 'field', rule: 'first lab.date where code = "ALT"' },
+    });
+    expect((await dist(lone.body.data.id)).body.data).toMatchObject({ present: 2, categories: [] });
   });
 
   it('reads a CRF item and a cleaned value', async () => {
@@ -331,6 +349,10 @@ describe('variable library', () => {
         'itemCode',
       ],
       [{ ...ok, derivation: { kind: 'crf', formId: 99999, item: 'x' } }, 'body.derivation.formId'],
+      [
+        { ...ok, type: 'text', derivation: { kind: 'field', rule: 'value patient.name' } },
+        'body.derivation.rule',
+      ],
       [{ ...ok, valueSet: [{ code: '1' }] }, 'body.valueSet'],
       [{ ...ok, code: 'sex' }, 'body.code'],
       [
@@ -358,8 +380,8 @@ describe('variable library', () => {
           {
             code: 'nope',
             labelZh: '无',
-            type: 'text',
-            derivation: { kind: 'field', rule: 'value patient.mrn' },
+            type: 'number',
+            derivation: { kind: 'field', rule: 'value patient.age' },
           },
           reader,
         )

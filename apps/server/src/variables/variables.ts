@@ -128,7 +128,15 @@ async function checkVariable(tx: Tx, appId: number, v: Create, id: number | null
   }
   ruleOf(d);
   if (d.kind === 'field') {
-    const ref = ruleOf(d)!.anchor?.ref;
+    const rule = ruleOf(d)!;
+    // A research variable is not who the patient is.
+    if (rule.source === 'patient' && (rule.field === 'name' || rule.field === 'mrn'))
+      throw invalidField(
+        'body.derivation.rule',
+        '姓名与病案号不能作为科研变量',
+        'the name and the medical record number are not research variables',
+      );
+    const ref = rule.anchor?.ref;
     if (ref && typeof ref === 'object' && 't0' in ref)
       await checkT0Events(tx, appId, [ref.t0], 'body.derivation.rule');
   }
@@ -269,8 +277,10 @@ export async function variableDistribution(
     Object.assign(out, { min: r!.min ?? null, max: r!.max ?? null, median: r!.median ?? null });
   } else {
     const rows = rowsOf<{ v: string; n: number | string }>(
+      // A free-text value one patient alone holds is not listed (it may say who that patient is).
       await db.execute(sql`select x.v, count(*) as n from (${vals}) x where x.v is not null and x.v <> ''
-        group by x.v order by count(*) desc, x.v limit 50`),
+        group by x.v ${v.type === 'text' ? sql`having count(*) > 1` : sql``}
+        order by count(*) desc, x.v limit 50`),
     );
     const labels = new Map(
       v.valueSet.map((c) => [c.code, (locale === 'en-US' ? c.labelEn : c.labelZh) || c.labelZh || c.code]),

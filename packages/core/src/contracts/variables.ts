@@ -139,7 +139,10 @@ export const variableDistribution = z.object({
   median: z.union([z.number(), z.string()]).nullable(),
   max: z.union([z.number(), z.string()]).nullable(),
   mean: z.number().nullable(),
-  /** Category and text variables: the most frequent values (at most 50), with the value set's label. */
+  /**
+   * Category and text variables: the most frequent values (at most 50), with the value set's label;
+   * a text value only one patient has is left out.
+   */
   categories: z.array(z.object({ value: z.string(), label: z.string(), count: z.number().int() })),
   /** Values of a number variable that are not numbers (a text in a CRF answer). */
   notNumbers: z.number().int(),
