@@ -19,6 +19,7 @@ import {
 import ReactECharts from 'echarts-for-react';
 import { useMemo, useState } from 'react';
 import type { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { StatusTag } from '../../components/crf/RecordStatusTag';
 import { VitalSignChart } from '../../components/vital-signs/VitalSignChart';
 import { type CrfRecordRow, crfApi, type RecordStatus } from '../crf/api';
@@ -62,6 +63,9 @@ export function InHospitalTab({ person, t }: { person: Person; t: T }) {
     queryFn: () => patient360.list('documents', id, { size: 50 }),
   });
   const current = q.data?.visit;
+  // `?doc=` (a record-QC fault's link): that document is marked, shown whole and scrolled to.
+  const [params] = useSearchParams();
+  const docId = Number(params.get('doc')) || null;
   return (
     <AntRow gutter={16}>
       <Col xs={24} xl={17}>
@@ -115,11 +119,15 @@ export function InHospitalTab({ person, t }: { person: Person; t: T }) {
             data-testid="documents"
             dataSource={docs.data?.items ?? []}
             renderItem={(d) => (
-              <List.Item>
+              <List.Item
+                data-doc-id={d.id}
+                ref={d.id === docId ? (el) => el?.scrollIntoView({ block: 'nearest' }) : undefined}
+                style={d.id === docId ? { background: '#fffbe6', outline: '2px solid #faad14' } : undefined}
+              >
                 <List.Item.Meta
                   title={`${s(d.title)} · ${dt(d.writtenAt)}`}
                   description={
-                    <Typography.Paragraph ellipsis={{ rows: 3, expandable: true }}>
+                    <Typography.Paragraph ellipsis={d.id === docId ? false : { rows: 3, expandable: true }}>
                       {s(d.body)}
                     </Typography.Paragraph>
                   }
