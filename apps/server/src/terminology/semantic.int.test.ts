@@ -69,6 +69,16 @@ describe('terminology semantic service', () => {
     expect((await read('，。 ')).concepts).toEqual([]);
   });
 
+  it('reads a note of the longest length allowed in one query', async () => {
+    const text = '患者否认高血压心脏病，疑似霍乱。'.repeat(125);
+    expect(text.length).toBe(2000);
+    const began = Date.now();
+    const a = await read(text);
+    expect(Date.now() - began).toBeLessThan(10_000);
+    expect(a.concepts).toHaveLength(250);
+    expect(a.concepts.filter((c) => c.negated).map((c) => c.code)).toEqual(Array(125).fill('I11'));
+  });
+
   it('refuses bad input with a 400 naming the problem', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ text: '   ' }, /text/],
