@@ -259,6 +259,57 @@ describe('medical-record QC', () => {
     expect(runAudit.length).toBe(2);
   });
 
+  it('finds a late first progress note, a late discharge summary and a copied progress note', async () => {
+    expect(
+      (await call('rule/save', { code: 'progress_note_copied', enabled: true, params: { points: 2 } }))
+        .status,
+    ).toBe(200);
+    const p = await post(
+      t.app,
+      '/api/v0.1/cdr/patients',
+      { mrn: 'QC04', name: '质控病人QC04', gender: 2 },
+      admin,
+    );
+    const pid = p.body.data.id as number;
+    const visitId = await addRecord(pid, 'visits', {
+      kind: 'inpatient',
+      department: '神经科',
+      admitAt: '2024-05-01T08:00:00Z',
+      dischargeAt: '2024-05-04T08:00:00Z',
+    });
+    const doc = (kind: string, body: string, writtenAt: string) =>
+      addRecord(pid, 'documents', { visitId, kind, title: kind, body, writtenAt });
+    await doc('admission', FULL, '2024-05-01T10:00:00Z');
+    await doc('progress', '患者头痛。', '2024-05-01T20:00:00Z'); // 12 h: late (limit 8 h)
+    const copied = await doc('progress', ' 患者头痛。', '2024-05-02T09:00:00Z'); // the same text the next day
+    await doc('progress', '患者头痛。', '2024-05-02T15:00:00Z'); // same day again: not counted
+    const summary = await doc('discharge', '出院诊断：偏头痛。', '2024-05-06T08:00:00Z'); // 48 h after discharge
+    const plan = await call('plan/save', {
+      name: '神经科',
+      checks: [
+        'first_progress_timely',
+        'discharge_summary_timely',
+        'progress_note_copied',
+        'admission_note_sections',
+      ],
+      departments: ['神经科'],
+    });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+    const started = await call('task/run', { plan_id: plan.body.data.id });
+    await t.app.jobs.drain();
+    const faults = await call('task/faults', { task_id: started.body.data.taskId, size: 50 });
+    const items = faults.body.data.items as RecordQcFault[];
+    expect(items.map((f) => [f.check, f.documentId]).sort()).toEqual(
+      [
+        ['discharge_summary_timely', summary],
+        ['first_progress_timely', expect.any(Number)],
+        ['progress_note_copied', copied],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    expect(items.find((f) => f.check === 'discharge_summary_timely')!.message).toContain('48');
+    expect(items.find((f) => f.check === 'first_progress_timely')!.message).toContain('12');
+  });
+
   it('checks permissions per action and keeps apps apart', async () => {
     expect((await call('rule/list', {}, reader)).status).toBe(200);
     expect((await call('task/list', {}, reader)).status).toBe(200);
