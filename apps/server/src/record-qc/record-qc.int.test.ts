@@ -343,6 +343,11 @@ describe('medical-record QC', () => {
     ).toBe(true);
     expect((await call('plan/delete', { id: planId }, other.key)).status).toBe(404);
 
+    expect((await call('plan/departments', {}, reader)).body.data.items).toEqual(
+      expect.arrayContaining(['心内科', '呼吸科', '神经科']),
+    );
+    expect((await call('plan/departments', {}, other.key)).body.data.items).toEqual([]);
+
     const del = await call('plan/delete', { id: planId });
     expect(del.status).toBe(200);
     // The task outlives its plan.

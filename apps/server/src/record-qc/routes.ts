@@ -1,5 +1,6 @@
 import {
   fileDownload,
+  recordQcDepartmentList,
   recordQcExportQuery,
   recordQcFaultPage,
   recordQcFaultsBody,
@@ -25,6 +26,7 @@ import { CSV_TYPE, sendAttachment } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
 import {
   deletePlan,
+  departments,
   exportRows,
   listFaults,
   listPlans,
@@ -76,6 +78,16 @@ export async function recordQcRoutes(app: FastifyInstance) {
       answer: recordQcPlanList,
     },
     (req) => listPlans(db, signedIn(req.ctx).appId),
+  );
+  api.post(
+    `${P}/plan/departments`,
+    {
+      access: A('Plan', 'query'),
+      summary: 'The departments of the app’s inpatient stays, for a plan’s scope',
+      body: z.object({}).strict(),
+      answer: recordQcDepartmentList,
+    },
+    (req) => departments(db, signedIn(req.ctx).appId),
   );
   api.post(
     `${P}/plan/save`,

@@ -122,6 +122,17 @@ export async function listPlans(db: Tx, appId: number) {
   return { items: rows.map(planOut) };
 }
 
+/** The departments of the app's inpatient stays (at most 500), for a plan's scope. */
+export async function departments(db: Tx, appId: number) {
+  const rows = await db
+    .selectDistinct({ d: visits.department })
+    .from(visits)
+    .where(and(eq(visits.appId, appId), eq(visits.kind, 'inpatient'), sql`${visits.department} <> ''`))
+    .orderBy(asc(visits.department))
+    .limit(500);
+  return { items: rows.map((r) => r.d) };
+}
+
 export async function savePlan(ctx: SignedIn, body: z.output<typeof recordQcPlanSaveBody>) {
   if (!body.id && !ctx.apiIds.has('RecordQcPlan.add')) throw forbiddenFunction('RecordQcPlan.add');
   const values = {

@@ -186,3 +186,5 @@ export const recordQcRunBody = z.object({ plan_id: id }).strict();
 export type RecordQcRuleSaveBody = z.input<typeof recordQcRuleSaveBody>;
 export type RecordQcPlanSaveBody = z.input<typeof recordQcPlanSaveBody>;
 export type RecordQcFaultsBody = z.input<typeof recordQcFaultsBody>;
+/** The departments the app's inpatient stays name, for a plan's scope. */
+export const recordQcDepartmentList = z.object({ items: z.array(z.string()) });

@@ -27,6 +27,11 @@ export default function PlanList() {
   const qc = useQueryClient();
   const plans = useQuery({ queryKey: ['recordQc', 'plans'], queryFn: recordQcApi.plans });
   const [editing, setEditing] = useState<RecordQcPlan | 'new' | null>(null);
+  const departments = useQuery({
+    queryKey: ['recordQc', 'departments'],
+    queryFn: recordQcApi.departments,
+    enabled: !!editing,
+  });
   const [form] = Form.useForm<PlanForm>();
   const refresh = () => qc.invalidateQueries({ queryKey: ['recordQc', 'plans'] });
 
@@ -162,7 +167,10 @@ export default function PlanList() {
             />
           </Form.Item>
           <Form.Item name="departments" label={t('plans.departments')} extra={t('plans.departmentsHint')}>
-            <Select mode="tags" open={false} />
+            <Select
+              mode="tags"
+              options={(departments.data?.items ?? []).map((d) => ({ value: d, label: d }))}
+            />
           </Form.Item>
           <Form.Item name="range" label={t('plans.admitRange')}>
             <DatePicker.RangePicker allowEmpty={[true, true]} />

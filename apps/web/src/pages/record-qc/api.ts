@@ -20,6 +20,7 @@ const call = <T>(path: string, data: unknown, silent = false) =>
 export const recordQcApi = {
   rules: () => call<RecordQcRuleList>('rule/list', {}),
   saveRule: (b: RecordQcRuleSaveBody) => call<RecordQcRule>('rule/save', b, true),
+  departments: () => call<{ items: string[] }>('plan/departments', {}),
   plans: () => call<RecordQcPlanList>('plan/list', {}),
   savePlan: (b: RecordQcPlanSaveBody) => call<RecordQcPlan>('plan/save', b, true),
   deletePlan: (id: number) => call<true>('plan/delete', { id }),
