@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLEANING_SECTIONS } from '../cleaning/sections.js';
 import { safeText } from '../helpers/control-chars.js';
+import { isoDateSchema } from '../helpers/iso-date.js';
 import { page, timestamp, timestampOrNull } from './common.js';
 
 /**
@@ -84,7 +85,8 @@ export const recordQcRuleSaveBody = z
   .object({ code: z.enum(RECORD_QC_CHECKS), enabled: z.boolean(), params: recordQcParams })
   .strict();
 
-const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');
+/** A date that exists (2026-02-30 is refused with a 400, not passed on to PostgreSQL). */
+const dateText = isoDateSchema();
 
 export const recordQcPlan = z.object({
   id: z.number().int(),
