@@ -1,18 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../auth/passwords.js';
-import {
-  appMembers,
-  apps,
-  auditLog,
-  functions,
-  roleFunctions,
-  roles,
-  roleUsers,
-  users,
-} from '../db/schema/index.js';
+import { demoUserWith } from '../clinical/test/support.js';
+import { auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, get, post, signIn, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
+import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * Data-element subscription: a data steward publishes a data element; a researcher subscribes;
@@ -44,23 +35,10 @@ describe('data elements', () => {
     steward = await signIn(t.app, 'admin');
     other = await otherAppAdministrator(t.app);
     // A subscriber who may read and subscribe, not publish.
-    const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
-    const [u] = await t.app.db
-      .insert(users)
-      .values({ userName: 'elementreader', passwordHash: await hashPassword(TEST_PASSWORD) })
-      .returning();
-    await t.app.db.insert(appMembers).values({ appId: demo!.appId, userId: u!.userId });
-    const [role] = await t.app.db
-      .insert(roles)
-      .values({ appId: demo!.appId, roleName: '数据元订阅者' })
-      .returning();
-    const fs = await t.app.db
-      .select()
-      .from(functions)
-      .where(inArray(functions.apiId, ['DataElementSubscribe.query', 'DataElementSubscribe.get']));
-    await t.app.db.insert(roleFunctions).values(fs.map((f) => ({ roleId: role!.roleId, funcId: f.funcId })));
-    await t.app.db.insert(roleUsers).values({ roleId: role!.roleId, userId: u!.userId });
-    reader = await signIn(t.app, 'elementreader');
+    reader = await demoUserWith(t.app, 'elementreader', [
+      'DataElementSubscribe.query',
+      'DataElementSubscribe.get',
+    ]);
   }, 120_000);
   afterAll(() => t?.close());
 

@@ -1,19 +1,10 @@
 import type { RecordQcFault, RecordQcScore } from '@crdp/core';
 import { eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../auth/passwords.js';
-import {
-  appMembers,
-  apps,
-  auditLog,
-  functions,
-  roleFunctions,
-  roles,
-  roleUsers,
-  users,
-} from '../db/schema/index.js';
+import { demoUserWith } from '../clinical/test/support.js';
+import { auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { post, signIn, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
+import { post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * Medical-record QC on synthetic inpatient visits: one whose admission note came late and lacks
@@ -42,23 +33,11 @@ describe('medical-record QC', () => {
     t = await startTestApp();
     admin = await signIn(t.app, 'admin');
     other = await otherAppAdministrator(t.app);
-    const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
-    const [u] = await t.app.db
-      .insert(users)
-      .values({ userName: 'qcreader', passwordHash: await hashPassword(TEST_PASSWORD) })
-      .returning();
-    await t.app.db.insert(appMembers).values({ appId: demo!.appId, userId: u!.userId });
-    const [role] = await t.app.db
-      .insert(roles)
-      .values({ appId: demo!.appId, roleName: '病历质控查看' })
-      .returning();
-    const fs = await t.app.db
-      .select()
-      .from(functions)
-      .where(inArray(functions.apiId, ['RecordQcRule.query', 'RecordQcPlan.query', 'RecordQcTask.query']));
-    await t.app.db.insert(roleFunctions).values(fs.map((f) => ({ roleId: role!.roleId, funcId: f.funcId })));
-    await t.app.db.insert(roleUsers).values({ roleId: role!.roleId, userId: u!.userId });
-    reader = await signIn(t.app, 'qcreader');
+    reader = await demoUserWith(t.app, 'qcreader', [
+      'RecordQcRule.query',
+      'RecordQcPlan.query',
+      'RecordQcTask.query',
+    ]);
 
     const visits = [
       // Late admission note (30 h) without 既往史; discharge summary on time.

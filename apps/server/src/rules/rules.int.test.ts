@@ -1,22 +1,11 @@
 import type { RuleDetail, RuleTestResult } from '@crdp/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../auth/passwords.js';
+import { demoUserWith } from '../clinical/test/support.js';
 import { rowsOf } from '../db/rows.js';
-import {
-  appMembers,
-  apps,
-  auditLog,
-  functions,
-  notices,
-  roleFunctions,
-  roles,
-  roleUsers,
-  ruleResults,
-  users,
-} from '../db/schema/index.js';
+import { apps, auditLog, notices, ruleResults } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { post, signIn, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
+import { post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { queueRulesAfterCollection } from './runs.js';
 
 /**
@@ -68,23 +57,7 @@ describe('clinical rules', () => {
     admin = await signIn(t.app, 'admin');
     other = await otherAppAdministrator(t.app);
     // A reader: may list and try rules, not change them.
-    const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
-    const [u] = await t.app.db
-      .insert(users)
-      .values({ userName: 'rulereader', passwordHash: await hashPassword(TEST_PASSWORD) })
-      .returning();
-    await t.app.db.insert(appMembers).values({ appId: demo!.appId, userId: u!.userId });
-    const [role] = await t.app.db
-      .insert(roles)
-      .values({ appId: demo!.appId, roleName: '规则查看' })
-      .returning();
-    const fs = await t.app.db
-      .select()
-      .from(functions)
-      .where(inArray(functions.apiId, ['DataQcClinicalRule.query', 'DataQcClinicalRule.get']));
-    await t.app.db.insert(roleFunctions).values(fs.map((f) => ({ roleId: role!.roleId, funcId: f.funcId })));
-    await t.app.db.insert(roleUsers).values({ roleId: role!.roleId, userId: u!.userId });
-    reader = await signIn(t.app, 'rulereader');
+    reader = await demoUserWith(t.app, 'rulereader', ['DataQcClinicalRule.query', 'DataQcClinicalRule.get']);
 
     for (const [mrn, birth] of [
       ['R01', '1990-01-01'],

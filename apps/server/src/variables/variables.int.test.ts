@@ -1,20 +1,11 @@
 import type { Variable, VariableDistribution } from '@crdp/core';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../auth/passwords.js';
+import { demoUserWith } from '../clinical/test/support.js';
 import { LIVER_FORM } from '../crf/testform.js';
-import {
-  appMembers,
-  apps,
-  auditLog,
-  functions,
-  roleFunctions,
-  roles,
-  roleUsers,
-  users,
-} from '../db/schema/index.js';
+import { auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, get, post, signIn, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
+import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * The variable library: a researcher defines variables from the clinical data (a patient field,
@@ -45,24 +36,7 @@ describe('variable library', () => {
     admin = await signIn(t.app, 'admin');
     other = await otherAppAdministrator(t.app);
     // A reader who may list variables and see distributions, not change them.
-    const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
-    const [u] = await t.app.db
-      .insert(users)
-      .values({ userName: 'variablereader', passwordHash: await hashPassword(TEST_PASSWORD) })
-      .returning();
-    await t.app.db.insert(appMembers).values({ appId: demo!.appId, userId: u!.userId });
-    const [role] = await t.app.db
-      .insert(roles)
-      .values({ appId: demo!.appId, roleName: '变量查看' })
-      .returning();
-    const fs = await t.app.db
-      .select()
-      .from(functions)
-      .where(inArray(functions.apiId, ['VariableList.query', 'VariableList.get']));
-    expect(fs).toHaveLength(2);
-    await t.app.db.insert(roleFunctions).values(fs.map((f) => ({ roleId: role!.roleId, funcId: f.funcId })));
-    await t.app.db.insert(roleUsers).values({ roleId: role!.roleId, userId: u!.userId });
-    reader = await signIn(t.app, 'variablereader');
+    reader = await demoUserWith(t.app, 'variablereader', ['VariableList.query', 'VariableList.get']);
 
     // Three patients: two with a first visit and ALT results, one with nothing.
     const ids: number[] = [];
