@@ -191,11 +191,11 @@ test('the permission tree marks menus that have no screen yet', async ({ page })
   await page.locator('[data-testid^="role-open-"]').first().click(LOAD);
   const tree = page.getByTestId('permission-tree');
   await expect(tree).toBeVisible(LOAD);
-  for (const area of ['数据清洗', '系统设置'])
+  for (const area of ['数据模型', '系统设置'])
     await tree.locator('.ant-tree-treenode', { hasText: area }).first().locator('.ant-tree-switcher').click();
-  // 清洗规则配置 has no screen yet: marked; 角色管理 has one: not marked.
+  // 数据模型管理 has no screen yet (issue 20): marked; 角色管理 has one: not marked.
   const node = (title: string) => tree.locator('.ant-tree-treenode').filter({ hasText: title }).first();
-  await expect(node('清洗规则配置')).toContainText('未开放');
+  await expect(node('数据模型管理')).toContainText('未开放');
   await expect(node('角色管理')).not.toContainText('未开放');
   await screenshot(page, 'context-permission-tree-1440-zh');
 });

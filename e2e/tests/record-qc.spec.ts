@@ -61,6 +61,9 @@ test('a QC officer runs a record-QC plan on synthetic notes and opens a fault', 
   await modal.getByLabel('方案名称').fill(`三月病历${run}`);
   await modal.getByLabel('科室').fill(dept);
   await modal.getByLabel('科室').press('Enter');
+  // Other stories' stays offer their departments too: the open list would cover the buttons.
+  await modal.getByLabel('方案名称').click();
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
   await screenshot(page, 'record-qc-plan-form');
   await modal.getByRole('button', { name: /确\s*定|OK/ }).click();
   const row = page.getByRole('row', { name: new RegExp(`三月病历${run}`) });
