@@ -4,6 +4,7 @@ import type { Form, FormItem, FormPage, Option, ShowRule } from '../types.js';
 import { kids, type XNode, attr as xmlAttr, xmlParser, text as xmlText } from '../xml.js';
 import { FormImportError, refuse } from './errors.js';
 import { CRDP_CONTEXT, readCondition, readMethod, type Term } from './odm-expr.js';
+import { isOpenClinicaMetadata, openClinicaForm, type PlacedItem } from './openclinica.js';
 import { OPS } from './operators.js';
 import { fromRedcapOdm, isRedcapMetadata, redcapRows } from './redcap-odm.js';
 
@@ -164,8 +165,9 @@ function openOdm(xmlText: string) {
     const aliasOf = (node: XNode | undefined, context: string) =>
       kids(node, 'Alias').find((a) => attr(a, 'Context') === context)?.['@_Name'] as string | undefined;
     const pageKeys = new Set<string>();
+    const placed: PlacedItem[] = [];
 
-    const pages: FormPage[] = [];
+    let pages: FormPage[] = [];
     for (const gref of kids(formDef, 'ItemGroupRef').sort(byOrder)) {
       const goid = attr(gref, 'ItemGroupOID') ?? '';
       const group = groupDefs.get(goid);
@@ -189,6 +191,7 @@ function openOdm(xmlText: string) {
         if (cond) exceptions.push({ oid: ioid, key: item.key, cond });
         const method = attr(iref, 'MethodOID');
         if (method) derived.push({ oid: ioid, item, method });
+        placed.push({ oid: ioid, def, groupOid: goid, item });
         items.push(item);
       }
       // CRDP's own export names the page's key (Alias crdp:key); else page_<n>.
@@ -206,6 +209,13 @@ function openOdm(xmlText: string) {
       if (description && description !== name)
         items.unshift({ key: `${key}_intro`, type: 'paragraph', title: description });
       pages.push({ key, title: name, items });
+    }
+    // OpenClinica 3.x: a page per CRF section, its item texts, response types and conditional display.
+    let extraRules: ShowRule[] = [];
+    if (isOpenClinicaMetadata(mdv)) {
+      const oc = openClinicaForm(mdv, formDef, chosen, placed, keyByRef, unsupported);
+      pages = oc.pages;
+      extraRules = oc.showRules;
     }
     if (!pages.some((p) => p.items?.some((i) => i.type !== 'paragraph')))
       throw refuse(field, `FormDef "${chosen}" 中没有题目`, `the FormDef "${chosen}" has no items`);
@@ -281,6 +291,7 @@ function openOdm(xmlText: string) {
       d.item.fxTopicData = calc;
     }
     const form: Form = { title: attr(formDef, 'Name') ?? chosen, pages };
+    showRules.push(...extraRules);
     if (showRules.length) form.showRules = showRules;
     return { form, unsupported };
   };
