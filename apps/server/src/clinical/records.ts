@@ -1,4 +1,4 @@
-import { checkNationalId, refuseControlChars } from '@crdp/core';
+import { CLEANING_DOCUMENT_KINDS, checkNationalId, refuseControlChars } from '@crdp/core';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
@@ -90,6 +90,8 @@ export const recordInputs = {
   visits: z.object({
     kind: z.enum(VISIT_KINDS),
     department: text(60).optional(),
+    /** The doctor in charge, as the source names them. */
+    doctor: text(50).optional(),
     admitAt: dateTime,
     dischargeAt: dateTime.optional(),
   }),
@@ -167,9 +169,11 @@ export const recordInputs = {
   }),
   documents: z.object({
     visitId: visitRef,
-    kind: z.enum(['admission', 'progress', 'discharge', 'other']),
+    kind: z.enum(CLEANING_DOCUMENT_KINDS),
     title: name(200),
     body: name(200_000),
+    /** The doctor who wrote it, as the source names them. */
+    author: text(50).optional(),
     writtenAt: dateTime,
   }),
 } as const;
@@ -254,6 +258,7 @@ export function rowOf<T extends RecordTable>(table: T, input: RecordInput<T>, ke
         ...keys,
         kind: v.kind,
         department: v.department ?? '',
+        doctor: v.doctor ?? '',
         admitAt: toDate(v.admitAt)!,
         dischargeAt: toDate(v.dischargeAt),
       };
@@ -351,6 +356,7 @@ export function rowOf<T extends RecordTable>(table: T, input: RecordInput<T>, ke
         kind: v.kind,
         title: v.title,
         body: v.body,
+        author: v.author ?? '',
         writtenAt: toDate(v.writtenAt)!,
         searchText: searchTextOf(v.title, v.body),
       };

@@ -5,6 +5,7 @@ import { demoUserWith } from '../clinical/test/support.js';
 import { auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { readZip } from '../test/unzip.js';
 
 /**
  * Medical-record QC on synthetic inpatient visits: one whose admission note came late and lacks
@@ -287,6 +288,176 @@ describe('medical-record QC', () => {
     );
     expect(items.find((f) => f.check === 'discharge_summary_timely')!.message).toContain('48');
     expect(items.find((f) => f.check === 'first_progress_timely')!.message).toContain('12');
+  });
+
+  it('checks consistency and the operation record, and scores per doctor, per document and per month; XLSX export', async () => {
+    const patient = async (mrn: string) =>
+      (await post(t.app, '/api/v0.1/cdr/patients', { mrn, name: `质控病人${mrn}`, gender: 1 }, admin)).body
+        .data.id as number;
+    // QC05: the operation record is 30 h late and names another operation; the discharge
+    // diagnosis 肝细胞癌 is in no note (高血压 is, in the admission note).
+    const p5 = await patient('QC05');
+    const v5 = await addRecord(p5, 'visits', {
+      kind: 'inpatient',
+      department: '肝胆外科',
+      doctor: '王主任',
+      admitAt: '2024-06-01T08:00:00Z',
+      dischargeAt: '2024-06-08T08:00:00Z',
+    });
+    const doc5 = (kind: string, body: string, writtenAt: string, author: string) =>
+      addRecord(p5, 'documents', { visitId: v5, kind, title: kind, body, writtenAt, author });
+    await doc5('admission', FULL.replace('高血压', '高血压病'), '2024-06-01T10:00:00Z', '李医生');
+    await addRecord(p5, 'operations', {
+      visitId: v5,
+      code: '47.0100',
+      name: '肝部分切除术',
+      operatedAt: '2024-06-03T01:00:00Z',
+      surgeon: '赵刀',
+    });
+    const opNote = await doc5(
+      'operation',
+      '手术名称：腹腔镜胆囊切除术。手术经过顺利。',
+      '2024-06-04T07:00:00Z',
+      '赵刀',
+    );
+    const summary5 = await doc5('discharge', '出院诊断：高血压。', '2024-06-08T10:00:00Z', '李医生');
+    for (const [name, kind] of [
+      ['肝细胞癌', 'discharge'],
+      ['高血压', 'discharge'],
+      ['乙型病毒性肝炎', 'secondary'],
+    ])
+      await addRecord(p5, 'diagnoses', { visitId: v5, name, kind, diagnosedAt: '2024-06-08T08:00:00Z' });
+    // QC06: operated, no operation record at all (laid to the surgeon); its record names the
+    // operation by code elsewhere, so nothing else is wrong.
+    const p6 = await patient('QC06');
+    const v6 = await addRecord(p6, 'visits', {
+      kind: 'inpatient',
+      department: '肝胆外科',
+      doctor: '王主任',
+      admitAt: '2024-07-01T08:00:00Z',
+      dischargeAt: '2024-07-05T08:00:00Z',
+    });
+    await addRecord(p6, 'documents', {
+      visitId: v6,
+      kind: 'admission',
+      title: '入院记录',
+      body: FULL,
+      writtenAt: '2024-07-01T09:00:00Z',
+    });
+    await addRecord(p6, 'operations', {
+      visitId: v6,
+      code: '51.2300',
+      name: '腹腔镜胆囊切除术',
+      operatedAt: '2024-07-02T01:00:00Z',
+      surgeon: '钱刀',
+    });
+    await addRecord(p6, 'diagnoses', {
+      visitId: v6,
+      name: '冠心病',
+      kind: 'main',
+      diagnosedAt: '2024-07-05T08:00:00Z',
+    });
+
+    const plan = await call('plan/save', {
+      name: '肝胆外科一致性',
+      checks: [
+        'admission_note_timely',
+        'surgery_record_timely',
+        'discharge_diagnosis_in_notes',
+        'operation_record_matches',
+      ],
+      departments: ['肝胆外科'],
+    });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(200);
+    const started = await call('task/run', { plan_id: plan.body.data.id });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const task = started.body.data.taskId as number;
+    await t.app.jobs.drain();
+    const faults = await call('task/faults', { task_id: task, size: 50 });
+    const items = faults.body.data.items as RecordQcFault[];
+    expect(items.map((f) => [f.check, f.visitId, f.documentId, f.doctor]).sort()).toEqual(
+      [
+        ['discharge_diagnosis_in_notes', v5, summary5, '李医生'],
+        ['operation_record_matches', v5, opNote, '赵刀'],
+        ['surgery_record_timely', v5, opNote, '赵刀'],
+        ['surgery_record_timely', v6, null, '钱刀'],
+      ].sort(),
+    );
+    const msg = (check: string, visit: number) =>
+      items.find((f) => f.check === check && f.visitId === visit)!.message;
+    expect(msg('discharge_diagnosis_in_notes', v5)).toBe('出院诊断“肝细胞癌”未见于本次住院的任何病历记录');
+    expect(msg('operation_record_matches', v5)).toBe('手术记录未写明编码的手术：47.0100 肝部分切除术');
+    expect(msg('surgery_record_timely', v5)).toBe('手术记录在术后 30 小时完成，超过 24 小时');
+    expect(msg('surgery_record_timely', v6)).toBe('手术后 24 小时内没有手术记录（腹腔镜胆囊切除术）');
+    expect(items.find((f) => f.documentId === opNote)!.documentTitle).toBe('operation');
+
+    // Per doctor: each stay a doctor answers for starts at 100 and loses the faults laid to them.
+    const doctors = await call('task/doctors', { task_id: task });
+    expect(doctors.status, JSON.stringify(doctors.body)).toBe(200);
+    expect(doctors.body.data.items).toEqual([
+      { doctor: '赵刀', visits: 1, faultyVisits: 1, faults: 2, deducted: 10, score: 90 },
+      { doctor: '钱刀', visits: 1, faultyVisits: 1, faults: 1, deducted: 5, score: 95 },
+      { doctor: '李医生', visits: 1, faultyVisits: 1, faults: 1, deducted: 3, score: 97 },
+      // In charge of both stays (the second one's admission note names no author).
+      { doctor: '王主任', visits: 2, faultyVisits: 0, faults: 0, deducted: 0, score: 100 },
+    ]);
+    const byDoctor = await call('task/faults', { task_id: task, doctor: '赵刀' });
+    expect(byDoctor.body.data.total).toBe(2);
+
+    // Per document: the worst first.
+    const docs = await call('task/documents', { task_id: task });
+    expect(docs.status, JSON.stringify(docs.body)).toBe(200);
+    expect(docs.body.data.total).toBe(2);
+    expect(
+      docs.body.data.items.map((d: { documentId: number; author: string; faults: number; score: number }) => [
+        d.documentId,
+        d.author,
+        d.faults,
+        d.score,
+      ]),
+    ).toEqual([
+      [opNote, '赵刀', 2, 90],
+      [summary5, '李医生', 1, 97],
+    ]);
+    expect((await call('task/faults', { task_id: task, document_id: opNote })).body.data.total).toBe(2);
+
+    // The trend: June's stay lost 13, July's 5.
+    const trend = await call('task/trend', { task_id: task });
+    expect(trend.status, JSON.stringify(trend.body)).toBe(200);
+    expect(trend.body.data.items).toEqual([
+      { period: '2024-06', visits: 1, faultyVisits: 1, faults: 3, score: 87 },
+      { period: '2024-07', visits: 1, faultyVisits: 1, faults: 1, score: 95 },
+    ]);
+    expect((await call('task/trend', { task_id: task, department: '心内科' })).body.data.items).toEqual([]);
+    expect(
+      (await call('task/trend', { task_id: task, department: '肝胆外科' })).body.data.items,
+    ).toHaveLength(2);
+    expect((await call('task/trend', { task_id: task, department: 'x'.repeat(61) })).status).toBe(400);
+
+    // XLSX beside CSV, with the doctor column.
+    const xlsx = await t.app.inject({
+      method: 'GET',
+      url: `/api/v0.1/record-qc/task/export?task_id=${task}&format=xlsx`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(xlsx.statusCode, xlsx.body).toBe(200);
+    expect(xlsx.headers['content-type']).toContain('spreadsheetml');
+    const sheet = (await readZip(xlsx.rawPayload)).get('xl/worksheets/sheet1.xml')!;
+    expect(sheet).toContain('责任医师');
+    expect(sheet).toContain('赵刀');
+    expect(sheet).toContain('手术记录与手术编码一致');
+    expect(sheet.match(/<row /g)?.length).toBe(5);
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: `/api/v0.1/record-qc/task/export?task_id=${task}&format=pdf`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('format');
+    // Other apps see none of it.
+    expect((await call('task/doctors', { task_id: task }, other.key)).status).toBe(404);
+    expect((await call('task/documents', { task_id: task }, other.key)).status).toBe(404);
+    expect((await call('task/trend', { task_id: task }, other.key)).status).toBe(404);
   });
 
   it('checks permissions per action and keeps apps apart', async () => {

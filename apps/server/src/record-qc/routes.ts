@@ -1,6 +1,9 @@
 import {
   fileDownload,
   recordQcDepartmentList,
+  recordQcDoctorScoreList,
+  recordQcDocumentPage,
+  recordQcDocumentsBody,
   recordQcExportQuery,
   recordQcFaultPage,
   recordQcFaultsBody,
@@ -16,17 +19,22 @@ import {
   recordQcTaskIdBody,
   recordQcTaskList,
   recordQcTaskStarted,
+  recordQcTrend,
+  recordQcTrendBody,
 } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { csvText } from '../files/csv.js';
+import { xlsxBuffer } from '../files/xlsx.js';
 import { signedIn } from '../http/context.js';
-import { CSV_TYPE, sendAttachment } from '../http/reply.js';
+import { CSV_TYPE, sendAttachment, XLSX_TYPE } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
 import {
   deletePlan,
   departments,
+  doctorScores,
+  documentScores,
   exportRows,
   listFaults,
   listPlans,
@@ -38,6 +46,7 @@ import {
   saveRule,
   scores,
   startTask,
+  trend,
 } from './service.js';
 
 const P = '/api/v0.1/record-qc';
@@ -153,13 +162,44 @@ export async function recordQcRoutes(app: FastifyInstance) {
     },
     async (req) => ({ items: await scores(db, signedIn(req.ctx).appId, req.body.task_id) }),
   );
+  api.post(
+    `${P}/task/doctors`,
+    {
+      access: A('Task', 'get'),
+      summary:
+        'Scores per doctor: each stay the doctor answers for (in charge, wrote a note, operated) 100 minus the points of the faults laid to the doctor, averaged; worst first',
+      body: recordQcTaskIdBody,
+      answer: recordQcDoctorScoreList,
+    },
+    async (req) => ({ items: await doctorScores(db, signedIn(req.ctx).appId, req.body.task_id) }),
+  );
+  api.post(
+    `${P}/task/documents`,
+    {
+      access: A('Task', 'get'),
+      summary: 'One page of the task’s documents with faults: 100 minus their points, worst first',
+      body: recordQcDocumentsBody,
+      answer: recordQcDocumentPage,
+    },
+    (req) => documentScores(db, signedIn(req.ctx).appId, req.body),
+  );
+  api.post(
+    `${P}/task/trend`,
+    {
+      access: A('Task', 'get'),
+      summary: 'The score per admission month of the task’s stays (of one department): the trend',
+      body: recordQcTrendBody,
+      answer: recordQcTrend,
+    },
+    async (req) => ({ items: await trend(db, signedIn(req.ctx).appId, req.body) }),
+  );
   app.get(
     `${P}/task/export`,
     {
       config: { access: { apiId: 'RecordQcTask.export' } },
       schema: {
         tags: ['record-qc'],
-        summary: 'A task’s faults as CSV',
+        summary: 'A task’s faults as CSV or XLSX (format=csv|xlsx)',
         querystring: recordQcExportQuery,
         response: { 200: fileDownload },
       },
@@ -173,8 +213,16 @@ export async function recordQcRoutes(app: FastifyInstance) {
         action: 'recordQc.task.export',
         entity: 'record_qc_task',
         entityId: q.task_id,
-        after: { rows: rows.length - 1 },
+        after: { rows: rows.length - 1, format: q.format },
       });
+      if (q.format === 'xlsx')
+        return sendAttachment(reply, {
+          type: XLSX_TYPE,
+          name: `record-qc-${q.task_id}.xlsx`,
+          body: await xlsxBuffer([
+            { name: req.ctx.locale === 'zh-CN' ? '质控缺陷' : 'Faults', rows: [rows] },
+          ]),
+        });
       return sendAttachment(reply, {
         type: CSV_TYPE,
         name: `record-qc-${q.task_id}.csv`,

@@ -5,6 +5,8 @@ import {
   RECORD_QC_CHECKS,
   type RecordQcCheck,
   type RecordQcDetail,
+  type RecordQcDoctorScore,
+  type RecordQcDocumentPage,
   type RecordQcFaultPage,
   type RecordQcParams,
   type RecordQcPlan,
@@ -12,11 +14,14 @@ import {
   type RecordQcScore,
   type RecordQcSeverity,
   type RecordQcTask,
+  type RecordQcTrendPoint,
+  type recordQcDocumentsBody,
   type recordQcFaultsBody,
   recordQcMessage,
   recordQcParams,
   type recordQcPlanSaveBody,
   type recordQcRuleSaveBody,
+  type recordQcTrendBody,
 } from '@crdp/core';
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -26,6 +31,7 @@ import type { Db, Tx } from '../db/client.js';
 import { pageWindow } from '../db/paging.js';
 import { rowsOf } from '../db/rows.js';
 import {
+  documents,
   jobs,
   patients,
   recordQcFaults,
@@ -245,6 +251,23 @@ export async function recordQcJob({ db, job, progress }: JobContext) {
   const perDept = rowsOf<{ department: string; n: number }>(
     await db.execute(sql`select department, count(*)::int as n from (${base}) b group by department`),
   );
+  // The stays each doctor answers for: in charge of, wrote a note of, or operated in.
+  const perDoctor = rowsOf<{ doctor: string; n: number }>(
+    await db.execute(sql`select doctor, count(distinct visit_id)::int as n from (
+        select b.visit_id, b.doctor from (${base}) b
+        union select b.visit_id, d.author from (${base}) b
+          join documents d on d.app_id = ${appId} and d.visit_id = b.visit_id where d.author <> ''
+        union select b.visit_id, o.surgeon from (${base}) b
+          join operations o on o.app_id = ${appId} and o.visit_id = b.visit_id where o.surgeon <> ''
+      ) x group by doctor`),
+  );
+  const perMonth = rowsOf<{ period: string; department: string; n: number }>(
+    await db.execute(sql`select to_char(b.admit_at at time zone 'Asia/Shanghai', 'YYYY-MM') as period, b.department,
+        count(*)::int as n
+      from (${base}) b group by 1, 2`),
+  );
+  const monthVisits: Record<string, Record<string, number>> = {};
+  for (const m of perMonth) monthVisits[m.period] = { ...monthVisits[m.period], [m.department]: m.n };
   const checks = task.checks as Array<{ code: RecordQcCheck; params: RecordQcParams }>;
   let faults = 0;
   let done = 0;
@@ -258,6 +281,8 @@ export async function recordQcJob({ db, job, progress }: JobContext) {
     .update(recordQcTasks)
     .set({
       departmentVisits: Object.fromEntries(perDept.map((d) => [d.department, d.n])),
+      doctorVisits: Object.fromEntries(perDoctor.map((d) => [d.doctor, d.n])),
+      monthVisits,
       visits: visitCount,
       faults,
       finishedAt: new Date(),
@@ -306,10 +331,17 @@ const faultColumns = {
   patientName: patients.name,
   mrn: patients.mrn,
   admitAt: visits.admitAt,
+  documentTitle: sql<string>`coalesce(${documents.title}, '')`,
 };
 
 function faultOut(
-  row: { f: typeof recordQcFaults.$inferSelect; patientName: string; mrn: string; admitAt: Date },
+  row: {
+    f: typeof recordQcFaults.$inferSelect;
+    patientName: string;
+    mrn: string;
+    admitAt: Date;
+    documentTitle: string;
+  },
   locale: Locale,
 ): RecordQcFaultPage['items'][number] {
   const check = row.f.check as RecordQcCheck;
@@ -323,7 +355,9 @@ function faultOut(
     patientName: row.patientName,
     mrn: row.mrn,
     documentId: row.f.documentId,
+    documentTitle: row.documentTitle,
     department: row.f.department,
+    doctor: row.f.doctor,
     admitAt: row.admitAt.toISOString(),
     message: recordQcMessage(check, row.f.detail as RecordQcDetail, locale),
   };
@@ -341,6 +375,8 @@ export async function listFaults(
     eq(recordQcFaults.taskId, q.task_id),
     eq(recordQcFaults.appId, appId),
     q.department !== undefined ? eq(recordQcFaults.department, q.department) : undefined,
+    q.doctor !== undefined ? eq(recordQcFaults.doctor, q.doctor) : undefined,
+    q.document_id !== undefined ? eq(recordQcFaults.documentId, q.document_id) : undefined,
   );
   const [total] = await db.select({ n: count() }).from(recordQcFaults).where(where);
   const { limit, offset } = pageWindow(q);
@@ -349,6 +385,7 @@ export async function listFaults(
     .from(recordQcFaults)
     .innerJoin(patients, eq(patients.id, recordQcFaults.patientId))
     .innerJoin(visits, eq(visits.id, recordQcFaults.visitId))
+    .leftJoin(documents, eq(documents.id, recordQcFaults.documentId))
     .where(where)
     .orderBy(asc(recordQcFaults.department), asc(recordQcFaults.visitId), asc(recordQcFaults.id))
     .limit(limit)
@@ -383,7 +420,141 @@ export async function scores(db: Tx, appId: number, taskId: number): Promise<Rec
   });
 }
 
-/** Every fault of a task as CSV rows (header first), in the reader's language. */
+/** The mean of 100 minus each stay's lost points (capped at 100) over `n` stays, one decimal. */
+const meanScore = (n: number, lost: number) => (n ? Math.round(((100 * n - lost) / n) * 10) / 10 : 100);
+
+/**
+ * Scores per doctor: each stay a doctor answers for (counted when the task ran) starts at 100 and
+ * loses the points of the faults laid to that doctor; the mean over those stays. Worst first.
+ */
+export async function doctorScores(db: Tx, appId: number, taskId: number): Promise<RecordQcDoctorScore[]> {
+  const task = await taskOf(db, appId, taskId);
+  const perVisit = rowsOf<{ doctor: string; faults: number; deducted: number }>(
+    await db.execute(sql`select doctor, count(*)::int as faults, sum(points)::int as deducted
+      from record_qc_faults where task_id = ${taskId} and app_id = ${appId} group by doctor, visit_id`),
+  );
+  const visitsOf = task.doctorVisits as Record<string, number>;
+  const doctors = [...new Set([...Object.keys(visitsOf), ...perVisit.map((v) => v.doctor)])];
+  return doctors
+    .map((doctor) => {
+      const mine = perVisit.filter((v) => v.doctor === doctor);
+      const n = Math.max(visitsOf[doctor] ?? 0, mine.length);
+      return {
+        doctor,
+        visits: n,
+        faultyVisits: mine.length,
+        faults: mine.reduce((s, v) => s + v.faults, 0),
+        deducted: mine.reduce((s, v) => s + v.deducted, 0),
+        score: meanScore(
+          n,
+          mine.reduce((s, v) => s + Math.min(100, v.deducted), 0),
+        ),
+      };
+    })
+    .sort((a, b) => a.score - b.score || b.faults - a.faults || a.doctor.localeCompare(b.doctor, 'zh-CN'));
+}
+
+/** The task's documents that have faults, each 100 minus its faults' points (not below 0), the worst first. */
+export async function documentScores(
+  db: Tx,
+  appId: number,
+  q: z.output<typeof recordQcDocumentsBody>,
+): Promise<RecordQcDocumentPage> {
+  await taskOf(db, appId, q.task_id);
+  const { limit, offset } = pageWindow(q);
+  const [total] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(distinct document_id)::int as n from record_qc_faults
+      where task_id = ${q.task_id} and app_id = ${appId} and document_id is not null`),
+  );
+  const rows = rowsOf<{
+    document_id: number;
+    kind: string;
+    title: string;
+    author: string;
+    written_at: string | Date;
+    patient_id: number;
+    patient_name: string;
+    mrn: string;
+    department: string;
+    faults: number;
+    deducted: number;
+  }>(
+    await db.execute(sql`select f.document_id::int, d.kind, d.title, d.author, d.written_at, d.patient_id::int,
+        p.name as patient_name, p.mrn, f.department, f.faults, f.deducted
+      from (select document_id, min(department) as department, count(*)::int as faults, sum(points)::int as deducted
+        from record_qc_faults where task_id = ${q.task_id} and app_id = ${appId} and document_id is not null
+        group by document_id) f
+      join documents d on d.id = f.document_id and d.app_id = ${appId}
+      join patients p on p.id = d.patient_id
+      order by f.deducted desc, f.document_id limit ${limit} offset ${offset}`),
+  );
+  return {
+    total: total?.n ?? 0,
+    items: rows.map((r) => ({
+      documentId: r.document_id,
+      kind: r.kind,
+      title: r.title,
+      author: r.author,
+      writtenAt: new Date(r.written_at).toISOString(),
+      patientId: r.patient_id,
+      patientName: r.patient_name,
+      mrn: r.mrn,
+      department: r.department,
+      faults: r.faults,
+      deducted: r.deducted,
+      score: Math.max(0, 100 - r.deducted),
+    })),
+  };
+}
+
+/**
+ * The trend: the score per admission month of the task's stays (of one department), each month's
+ * stays counted when the task ran. Months in order.
+ */
+export async function trend(
+  db: Tx,
+  appId: number,
+  q: z.output<typeof recordQcTrendBody>,
+): Promise<RecordQcTrendPoint[]> {
+  const task = await taskOf(db, appId, q.task_id);
+  const perVisit = rowsOf<{ period: string; faults: number; deducted: number }>(
+    await db.execute(sql`select to_char(v.admit_at at time zone 'Asia/Shanghai', 'YYYY-MM') as period,
+        count(*)::int as faults, sum(f.points)::int as deducted
+      from record_qc_faults f join visits v on v.id = f.visit_id
+      where f.task_id = ${q.task_id} and f.app_id = ${appId}
+        ${q.department !== undefined ? sql`and f.department = ${q.department}` : sql``}
+      group by 1, f.visit_id`),
+  );
+  // Stays per month and department, as counted when the task ran.
+  const byMonth = task.monthVisits as Record<string, Record<string, number>>;
+  const visitsOf = Object.fromEntries(
+    Object.entries(byMonth).map(([period, depts]) => [
+      period,
+      q.department !== undefined
+        ? (depts[q.department] ?? 0)
+        : Object.values(depts).reduce((a, b) => a + b, 0),
+    ]),
+  );
+  const periods = [...new Set([...Object.keys(visitsOf), ...perVisit.map((v) => v.period)])]
+    .filter((p) => (visitsOf[p] ?? 0) > 0 || perVisit.some((v) => v.period === p))
+    .sort();
+  return periods.map((period) => {
+    const mine = perVisit.filter((v) => v.period === period);
+    const n = Math.max(visitsOf[period] ?? 0, mine.length);
+    return {
+      period,
+      visits: n,
+      faultyVisits: mine.length,
+      faults: mine.reduce((s, v) => s + v.faults, 0),
+      score: meanScore(
+        n,
+        mine.reduce((s, v) => s + Math.min(100, v.deducted), 0),
+      ),
+    };
+  });
+}
+
+/** Every fault of a task as rows (header first), in the reader's language: the CSV and XLSX export. */
 export async function exportRows(db: Tx, appId: number, taskId: number, locale: Locale) {
   await taskOf(db, appId, taskId);
   const rows = await db
@@ -391,18 +562,34 @@ export async function exportRows(db: Tx, appId: number, taskId: number, locale: 
     .from(recordQcFaults)
     .innerJoin(patients, eq(patients.id, recordQcFaults.patientId))
     .innerJoin(visits, eq(visits.id, recordQcFaults.visitId))
+    .leftJoin(documents, eq(documents.id, recordQcFaults.documentId))
     .where(and(eq(recordQcFaults.taskId, taskId), eq(recordQcFaults.appId, appId)))
     .orderBy(asc(recordQcFaults.department), asc(recordQcFaults.visitId), asc(recordQcFaults.id));
   const header =
     locale === 'zh-CN'
-      ? ['科室', '病案号', '姓名', '入院时间', '就诊编号', '文书编号', '规则', '缺陷等级', '扣分', '问题']
+      ? [
+          '科室',
+          '责任医师',
+          '病案号',
+          '姓名',
+          '入院时间',
+          '就诊编号',
+          '文书编号',
+          '文书',
+          '规则',
+          '缺陷等级',
+          '扣分',
+          '问题',
+        ]
       : [
           'Department',
+          'Doctor',
           'MRN',
           'Name',
           'Admitted',
           'Visit',
           'Document',
+          'Document title',
           'Check',
           'Severity',
           'Points',
@@ -414,11 +601,13 @@ export async function exportRows(db: Tx, appId: number, taskId: number, locale: 
       const f = faultOut(r, locale);
       return [
         f.department,
+        f.doctor,
         f.mrn,
         f.patientName,
         f.admitAt,
         f.visitId,
         f.documentId,
+        f.documentTitle,
         label('recordQcCheck', f.check, locale),
         label('recordQcSeverity', f.severity, locale),
         f.points,

@@ -200,12 +200,12 @@ export const paragraphResult = z.object({
 });
 export type ParagraphResult = z.infer<typeof paragraphResult>;
 
-/** Document kinds of the CDR a task or a sample reads (documents.kind). */
-export const CLEANING_DOCUMENT_KINDS = ['admission', 'progress', 'discharge', 'other'] as const;
+/** Kinds of clinical documents (`documents.kind`): admission note, progress note, discharge summary, operation record, other. */
+export const CLEANING_DOCUMENT_KINDS = ['admission', 'progress', 'discharge', 'operation', 'other'] as const;
 
 export const sampleBody = z.object({
   rules: z.array(cleaningRuleRef).min(1).max(100),
-  kinds: z.array(z.enum(CLEANING_DOCUMENT_KINDS)).max(4).default([]),
+  kinds: z.array(z.enum(CLEANING_DOCUMENT_KINDS)).max(CLEANING_DOCUMENT_KINDS.length).default([]),
   size: z.number().int().min(1).max(50).default(10),
   /** The same seed draws the same documents (so marks stay beside what they mark). */
   seed: z.number().int().min(0).max(1_000_000).default(1),
@@ -250,7 +250,7 @@ export const markBody = z.object({
 });
 
 export const cleaningTaskScope = z.object({
-  kinds: z.array(z.enum(CLEANING_DOCUMENT_KINDS)).max(4).default([]),
+  kinds: z.array(z.enum(CLEANING_DOCUMENT_KINDS)).max(CLEANING_DOCUMENT_KINDS.length).default([]),
   from: z.iso.date().nullable().default(null),
   to: z.iso.date().nullable().default(null),
 });

@@ -19,11 +19,14 @@ export const RECORD_QC_CHECKS = [
   'discharge_summary_present',
   'admission_note_sections',
   'progress_note_copied',
+  'surgery_record_timely',
+  'discharge_diagnosis_in_notes',
+  'operation_record_matches',
 ] as const;
 export type RecordQcCheck = (typeof RECORD_QC_CHECKS)[number];
 export const RECORD_QC_SEVERITIES = ['warning', 'error'] as const;
 export type RecordQcSeverity = (typeof RECORD_QC_SEVERITIES)[number];
-export const RECORD_QC_CATEGORIES = ['timeliness', 'completeness', 'content'] as const;
+export const RECORD_QC_CATEGORIES = ['timeliness', 'completeness', 'consistency', 'content'] as const;
 export type RecordQcCategory = (typeof RECORD_QC_CATEGORIES)[number];
 
 /** Parameters of a check: hours (timeliness checks), required sections (sections check), points deducted per fault. */
@@ -65,6 +68,9 @@ export const RECORD_QC_CATALOGUE: Record<
     },
   },
   progress_note_copied: { category: 'content', severity: 'warning', defaults: { points: 2 } },
+  surgery_record_timely: { category: 'timeliness', severity: 'error', defaults: { hours: 24, points: 5 } },
+  discharge_diagnosis_in_notes: { category: 'consistency', severity: 'warning', defaults: { points: 3 } },
+  operation_record_matches: { category: 'consistency', severity: 'error', defaults: { points: 5 } },
 };
 
 const id = z.number().int().positive().max(2_147_483_647);
@@ -143,6 +149,8 @@ export const recordQcFaultsBody = z
   .object({
     task_id: id,
     department: safeText(60).optional(),
+    doctor: safeText(50).optional(),
+    document_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
     page: z.number().int().min(1).max(100_000).default(1),
     size: z.number().int().min(1).max(200).default(20),
   })
@@ -157,7 +165,11 @@ export const recordQcFault = z.object({
   patientName: z.string(),
   mrn: z.string(),
   documentId: z.number().int().nullable(),
+  /** The document's title ('' when the fault is about the stay, not one document). */
+  documentTitle: z.string(),
   department: z.string(),
+  /** The doctor answerable: the document's author, else the stay's doctor ('' unknown). */
+  doctor: z.string(),
   admitAt: timestamp,
   /** What is wrong, in the reader's language. */
   message: z.string(),
@@ -183,7 +195,65 @@ export const recordQcScoreList = z.object({ items: z.array(recordQcScore) });
 export type RecordQcScoreList = z.infer<typeof recordQcScoreList>;
 export const recordQcExportQuery = z.object({
   task_id: z.coerce.number().int().positive().max(2_147_483_647),
+  format: z.enum(['csv', 'xlsx']).default('csv'),
 });
+
+/**
+ * A doctor's score: each stay the doctor is answerable for (in charge of it, wrote one of its
+ * notes or operated) starts at 100 and loses the points of the faults laid to that doctor; the
+ * mean over those stays, one decimal. '' gathers the faults of stays without a named doctor.
+ */
+export const recordQcDoctorScore = z.object({
+  doctor: z.string(),
+  visits: z.number().int(),
+  faultyVisits: z.number().int(),
+  faults: z.number().int(),
+  deducted: z.number().int(),
+  score: z.number(),
+});
+export type RecordQcDoctorScore = z.infer<typeof recordQcDoctorScore>;
+export const recordQcDoctorScoreList = z.object({ items: z.array(recordQcDoctorScore) });
+export type RecordQcDoctorScoreList = z.infer<typeof recordQcDoctorScoreList>;
+
+export const recordQcDocumentsBody = z
+  .object({
+    task_id: id,
+    page: z.number().int().min(1).max(100_000).default(1),
+    size: z.number().int().min(1).max(200).default(20),
+  })
+  .strict();
+export type RecordQcDocumentsBody = z.input<typeof recordQcDocumentsBody>;
+/** A document with faults: 100 minus its faults' points (not below 0); the worst first. */
+export const recordQcDocumentScore = z.object({
+  documentId: z.number().int(),
+  kind: z.string(),
+  title: z.string(),
+  author: z.string(),
+  writtenAt: timestamp,
+  patientId: z.number().int(),
+  patientName: z.string(),
+  mrn: z.string(),
+  department: z.string(),
+  faults: z.number().int(),
+  deducted: z.number().int(),
+  score: z.number(),
+});
+export type RecordQcDocumentScore = z.infer<typeof recordQcDocumentScore>;
+export const recordQcDocumentPage = page(recordQcDocumentScore);
+export type RecordQcDocumentPage = z.infer<typeof recordQcDocumentPage>;
+
+export const recordQcTrendBody = z.object({ task_id: id, department: safeText(60).optional() }).strict();
+/** The score per admission month (Beijing time) of the task's stays: the trend. */
+export const recordQcTrendPoint = z.object({
+  period: z.string(),
+  visits: z.number().int(),
+  faultyVisits: z.number().int(),
+  faults: z.number().int(),
+  score: z.number(),
+});
+export type RecordQcTrendPoint = z.infer<typeof recordQcTrendPoint>;
+export const recordQcTrend = z.object({ items: z.array(recordQcTrendPoint) });
+export type RecordQcTrend = z.infer<typeof recordQcTrend>;
 export const recordQcRunBody = z.object({ plan_id: id }).strict();
 export type RecordQcRuleSaveBody = z.input<typeof recordQcRuleSaveBody>;
 export type RecordQcPlanSaveBody = z.input<typeof recordQcPlanSaveBody>;

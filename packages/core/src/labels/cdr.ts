@@ -72,6 +72,8 @@ export const CDR_FIELD_LABELS = {
   examAt: both('检查时间', 'Examined'),
   operatedAt: both('手术时间', 'Operated'),
   surgeon: both('术者', 'Surgeon'),
+  doctor: both('主管医师', 'Doctor in charge'),
+  author: both('书写医师', 'Written by'),
   anaesthesia: both('麻醉方式', 'Anaesthesia'),
   item: both('项目', 'Item'),
   value: both('结果', 'Value'),

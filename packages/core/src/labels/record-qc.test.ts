@@ -18,6 +18,24 @@ describe('recordQcMessage', () => {
       'The admission note lacks: Past history, Physical examination',
     );
   });
+  it('words the operation record and consistency faults', () => {
+    expect(recordQcMessage('surgery_record_timely', { hours: 24, lateHours: 30 }, 'en-US')).toBe(
+      'The operation record was written 30 h after the operation (limit 24 h)',
+    );
+    expect(
+      recordQcMessage(
+        'surgery_record_timely',
+        { hours: 24, lateHours: null, operation: '肝部分切除术' },
+        'zh-CN',
+      ),
+    ).toBe('手术后 24 小时内没有手术记录（肝部分切除术）');
+    expect(recordQcMessage('discharge_diagnosis_in_notes', { diagnosis: '肝细胞癌' }, 'en-US')).toBe(
+      'The discharge diagnosis “肝细胞癌” appears in none of the stay’s notes',
+    );
+    expect(
+      recordQcMessage('operation_record_matches', { operation: '肝部分切除术', code: '47.0100' }, 'zh-CN'),
+    ).toBe('手术记录未写明编码的手术：47.0100 肝部分切除术');
+  });
   it('has words for every check', () => {
     for (const c of RECORD_QC_CHECKS)
       for (const l of ['zh-CN', 'en-US'] as const) expect(recordQcMessage(c, { hours: 1 }, l)).not.toBe('');

@@ -13,11 +13,15 @@ export const RECORD_QC_CHECK_LABELS = {
   discharge_summary_present: both('出院记录存在', 'Discharge summary present'),
   admission_note_sections: both('入院记录内容完整', 'Admission note sections complete'),
   progress_note_copied: both('病程记录复制粘贴', 'Progress note copied'),
+  surgery_record_timely: both('手术记录及时完成', 'Operation record on time'),
+  discharge_diagnosis_in_notes: both('出院诊断与病历记录一致', 'Discharge diagnosis in the notes'),
+  operation_record_matches: both('手术记录与手术编码一致', 'Operation record matches the coded operation'),
 } as const satisfies Record<RecordQcCheck, LabelText>;
 
 export const RECORD_QC_CATEGORY_LABELS = {
   timeliness: both('时效性', 'Timeliness'),
   completeness: both('完整性', 'Completeness'),
+  consistency: both('一致性', 'Consistency'),
   content: both('内容', 'Content'),
 } as const satisfies Record<RecordQcCategory, LabelText>;
 
@@ -33,6 +37,11 @@ export interface RecordQcDetail {
   lateHours?: number | null;
   /** Section keys (cleaningSection) the note lacks. */
   missing?: string[];
+  /** The discharge diagnosis no note names. */
+  diagnosis?: string;
+  /** The coded operation (code and name) the operation record does not name. */
+  operation?: string;
+  code?: string;
 }
 
 /** A fault in words: what is wrong with the visit's record, in the reader's language. */
@@ -65,5 +74,21 @@ export function recordQcMessage(check: RecordQcCheck, d: RecordQcDetail, locale:
     }
     case 'progress_note_copied':
       return zh ? '病程记录与前一天的记录完全相同' : 'The progress note is identical to the previous day’s';
+    case 'surgery_record_timely':
+      if (late == null)
+        return zh
+          ? `手术后 ${h} 小时内没有手术记录（${d.operation ?? ''}）`
+          : `No operation record within ${h} h of the operation (${d.operation ?? ''})`;
+      return zh
+        ? `手术记录在术后 ${late} 小时完成，超过 ${h} 小时`
+        : `The operation record was written ${late} h after the operation (limit ${h} h)`;
+    case 'discharge_diagnosis_in_notes':
+      return zh
+        ? `出院诊断“${d.diagnosis ?? ''}”未见于本次住院的任何病历记录`
+        : `The discharge diagnosis “${d.diagnosis ?? ''}” appears in none of the stay’s notes`;
+    case 'operation_record_matches':
+      return zh
+        ? `手术记录未写明编码的手术：${d.code ? `${d.code} ` : ''}${d.operation ?? ''}`
+        : `The operation record does not name the coded operation ${d.code ? `${d.code} ` : ''}${d.operation ?? ''}`;
   }
 }

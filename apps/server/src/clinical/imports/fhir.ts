@@ -177,6 +177,13 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
         push(row, ref, 'visits', id, r, {
           kind: ENCOUNTER_KIND[str(obj(r.class).code) ?? ''] ?? 'outpatient',
           department: textOf(arr(r.type)[0]) || textOf(r.serviceType),
+          // The first participant named (attending, admitter...): the doctor in charge.
+          doctor:
+            arr(r.participant)
+              .map((p) => str(obj(obj(p).individual).display))
+              .find((d) => d?.trim())
+              ?.trim()
+              .slice(0, 50) ?? undefined,
           admitAt: str(period.start),
           dischargeAt: str(period.end),
         });

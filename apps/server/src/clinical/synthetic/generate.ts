@@ -51,6 +51,19 @@ const HOUR = 3_600_000;
 /** Vital signs are taken at 2, 6, 10, 14, 18 and 22 o'clock (Beijing time), as on a paper chart. */
 const CHART_HOURS = [2, 6, 10, 14, 18, 22];
 
+/**
+ * The four doctors of a department (a fixed roster from the department's name, so every run
+ * names the same people) and the one in charge of a visit: no draw from the random stream, which
+ * keeps every other generated value as it was.
+ */
+function doctorOf(department: string, visitId: number): string {
+  let h = 0;
+  for (const ch of department) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
+  const k = (h + (visitId % 4) * 7) >>> 0;
+  const given = k % 2 ? GIVEN_FEMALE : GIVEN_MALE;
+  return `${SURNAMES[k % SURNAMES.length]}${given[(k >>> 3) % given.length]}${given[(k >>> 7) % given.length]}`;
+}
+
 export interface PatientIds {
   patientId: number;
   /** Hands out reserved visit ids. */
@@ -155,11 +168,13 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
       patientId: pid,
       kind,
       department: stage.department,
+      doctor: doctorOf(stage.department, vid),
       admitAt: admit,
       dischargeAt: discharge,
       source: 'synthetic',
       sourceId: vs,
     });
+    const doctor = doctorOf(stage.department, vid);
     const dx = [{ icd10: stage.icd10, name: stage.name, kind: 'main' }];
     if (viral && stage !== course) dx.push({ icd10: course.icd10, name: course.name, kind: 'secondary' });
     if (comorbid) dx.push({ ...comorbid, kind: 'secondary' });
@@ -343,17 +358,34 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
           r() < 0.5
             ? ['47.0100', '肝部分切除术', '全身麻醉']
             : ['50.9300', '经导管肝动脉化疗栓塞术(TACE)', '局部麻醉'];
+        const operatedAt = new Date(admit.getTime() + 2 * DAY + 9 * HOUR);
+        const surgeon = `${pick(SURNAMES)}${pick(GIVEN_MALE)}`;
         out.operations.push({
           appId,
           patientId: pid,
           visitId: vid,
           code: op[0],
           name: op[1],
-          operatedAt: new Date(admit.getTime() + 2 * DAY + 9 * HOUR),
-          surgeon: `${pick(SURNAMES)}${pick(GIVEN_MALE)}`,
+          operatedAt,
+          surgeon,
           anaesthesia: op[2],
           source: 'synthetic',
           sourceId: `${vs}-op`,
+        });
+        // The operation record (手术记录), written by the surgeon the same afternoon.
+        const opBody = `手术名称：${op[1]}。麻醉方式：${op[2]}。术者：${surgeon}。手术经过：患者取平卧位，${op[2]}成功后常规消毒铺巾，按计划完成${op[1]}，术中出血少，过程顺利，术后安返病房。`;
+        out.documents.push({
+          appId,
+          patientId: pid,
+          visitId: vid,
+          kind: 'operation',
+          title: '手术记录',
+          body: opBody,
+          author: surgeon,
+          writtenAt: new Date(operatedAt.getTime() + 4 * HOUR),
+          searchText: searchTextOf('手术记录', opBody),
+          source: 'synthetic',
+          sourceId: `${vs}-opn`,
         });
       }
       // The bedside chart: every 4 hours, fever after an operation, events now and then.
@@ -449,6 +481,7 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
       kind: inpatient ? 'admission' : 'other',
       title,
       body,
+      author: doctor,
       writtenAt: new Date(admit.getTime() + 2 * HOUR),
       searchText: searchTextOf(title, body),
       source: 'synthetic',
@@ -463,6 +496,7 @@ export function generatePatient(seed: number, index: number, appId: number, ids:
         kind: 'discharge',
         title: '出院小结',
         body: summary,
+        author: doctor,
         writtenAt: discharge,
         searchText: searchTextOf('出院小结', summary),
         source: 'synthetic',

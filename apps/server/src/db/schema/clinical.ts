@@ -70,6 +70,8 @@ export const visits = pgTable(
     /** outpatient, inpatient or emergency. */
     kind: text('kind').notNull(),
     department: text('department').notNull().default(''),
+    /** The doctor in charge of the visit (主治/接诊医师), as the source names them; '' unknown. */
+    doctor: text('doctor').notNull().default(''),
     admitAt: at('admit_at').notNull(),
     dischargeAt: at('discharge_at'),
     source: source(),
@@ -287,6 +289,8 @@ export const documents = pgTable(
     kind: text('kind').notNull(),
     title: text('title').notNull(),
     body: text('body').notNull(),
+    /** The doctor who wrote the document, as the source names them; '' unknown. */
+    author: text('author').notNull().default(''),
     writtenAt: at('written_at').notNull(),
     searchText: text('search_text').notNull().default(''),
     source: source(),

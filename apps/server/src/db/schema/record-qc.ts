@@ -65,6 +65,10 @@ export const recordQcTasks = pgTable(
     jobId: integer('job_id').references(() => jobs.id, { onDelete: 'set null' }),
     /** Visits in scope per department: { 心内科: 12 }. */
     departmentVisits: jsonb('department_visits').notNull().default({}),
+    /** Stays in scope per responsible doctor (the stay's doctor or an author of its notes): { 张伟: 8 }. */
+    doctorVisits: jsonb('doctor_visits').notNull().default({}),
+    /** Stays in scope per admission month (Beijing time) and department: { '2026-03': { 心内科: 40 } } (the trend's denominators). */
+    monthVisits: jsonb('month_visits').notNull().default({}),
     visits: integer('visits').notNull().default(0),
     faults: integer('faults').notNull().default(0),
     finishedAt: at('finished_at'),
@@ -89,6 +93,8 @@ export const recordQcFaults = pgTable(
     patientId: bigint('patient_id', { mode: 'number' }).notNull(),
     documentId: bigint('document_id', { mode: 'number' }),
     department: text('department').notNull().default(''),
+    /** The doctor answerable for the fault: the document's author, else the stay's doctor ('' unknown). */
+    doctor: text('doctor').notNull().default(''),
     /** What the message needs: { hours, lateHours, sections, missing }. */
     detail: jsonb('detail').notNull().default({}),
     createdAt: createdAt(),

@@ -114,7 +114,13 @@ const zhCN = {
     createdBy: '创建人',
     createdAt: '创建时间',
   },
-  kinds: { admission: '入院记录', progress: '病程记录', discharge: '出院记录', other: '其他' },
+  kinds: {
+    admission: '入院记录',
+    progress: '病程记录',
+    discharge: '出院记录',
+    operation: '手术记录',
+    other: '其他',
+  },
   patient: { hint: '从病历文本中提取的数值，每个值都可追溯到来源文书和原句。' },
 };
 
@@ -235,6 +241,7 @@ const enUS: typeof zhCN = {
     admission: 'Admission note',
     progress: 'Progress note',
     discharge: 'Discharge summary',
+    operation: 'Operation record',
     other: 'Other',
   },
   patient: { hint: 'Values read from clinical text; each one leads back to its document and sentence.' },
