@@ -79,18 +79,25 @@ async function setMembers(tx: Tx, appId: number, groupId: number, ids: number[])
       .values(ids.map((variableId, position) => ({ groupId, variableId, appId, position })));
 }
 
+/** Checks, inserts and audits one group inside the caller's transaction (group templates make many). */
+export async function insertVariableGroup(
+  tx: Tx,
+  ctx: SignedIn,
+  input: z.output<typeof variableGroupCreate>,
+) {
+  await check(tx, ctx.appId, input.name, input.variableIds, null);
+  const [row] = await tx
+    .insert(variableGroups)
+    .values({ appId: ctx.appId, name: input.name, description: input.description, createdBy: ctx.userId })
+    .returning();
+  await setMembers(tx, ctx.appId, row!.id, input.variableIds);
+  const [after] = await viewsOf(tx, [row!]);
+  await audit(tx, ctx, { action: 'variableGroup.add', entity: 'variable_group', entityId: row!.id, after });
+  return after!;
+}
+
 export async function addVariableGroup(ctx: SignedIn, input: z.output<typeof variableGroupCreate>) {
-  return ctx.db.transaction(async (tx) => {
-    await check(tx, ctx.appId, input.name, input.variableIds, null);
-    const [row] = await tx
-      .insert(variableGroups)
-      .values({ appId: ctx.appId, name: input.name, description: input.description, createdBy: ctx.userId })
-      .returning();
-    await setMembers(tx, ctx.appId, row!.id, input.variableIds);
-    const [after] = await viewsOf(tx, [row!]);
-    await audit(tx, ctx, { action: 'variableGroup.add', entity: 'variable_group', entityId: row!.id, after });
-    return after!;
-  });
+  return ctx.db.transaction((tx) => insertVariableGroup(tx, ctx, input));
 }
 
 export async function editVariableGroup(

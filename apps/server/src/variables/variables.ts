@@ -82,7 +82,7 @@ export function ruleOf(d: VariableDerivation, field = 'body.derivation'): Indica
   }
 }
 
-const view = (r: Row): Variable => {
+export const variableView = (r: Row): Variable => {
   const derivation = variableDerivation.parse(r.derivation);
   const rule = ruleOf(derivation);
   return {
@@ -115,7 +115,7 @@ export async function listVariables(db: Db, appId: number, q: z.output<typeof va
     .from(variables)
     .where(and(...where))
     .orderBy(asc(variables.code));
-  return { items: rows.map(view) } satisfies VariableList;
+  return { items: rows.map(variableView) } satisfies VariableList;
 }
 
 /** Checks what a variable names (its T0 event, its CRF form) belongs to the app, and its code is free. */
@@ -162,22 +162,25 @@ async function checkVariable(tx: Tx, appId: number, v: Create, id: number | null
     throw invalidField('body.code', `变量名 ${v.code} 已存在`, `variable code ${v.code} is taken`);
 }
 
+/** Checks, inserts and audits one variable inside the caller's transaction (templates make many). */
+export async function insertVariable(tx: Tx, ctx: SignedIn, input: Create): Promise<Variable> {
+  await checkVariable(tx, ctx.appId, input, null);
+  const [row] = await tx
+    .insert(variables)
+    .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
+    .returning();
+  const after = variableView(row!);
+  await audit(tx, ctx, { action: 'variable.add', entity: 'variable', entityId: after.id, after });
+  return after;
+}
+
 export async function addVariable(ctx: SignedIn, input: Create): Promise<Variable> {
-  return ctx.db.transaction(async (tx) => {
-    await checkVariable(tx, ctx.appId, input, null);
-    const [row] = await tx
-      .insert(variables)
-      .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
-      .returning();
-    const after = view(row!);
-    await audit(tx, ctx, { action: 'variable.add', entity: 'variable', entityId: after.id, after });
-    return after;
-  });
+  return ctx.db.transaction((tx) => insertVariable(tx, ctx, input));
 }
 
 export async function editVariable(ctx: SignedIn, id: number, input: Patch): Promise<Variable> {
   return ctx.db.transaction(async (tx) => {
-    const before = view(await variableRow(tx, ctx.appId, id));
+    const before = variableView(await variableRow(tx, ctx.appId, id));
     const next: Create = {
       code: input.code ?? before.code,
       labelZh: input.labelZh ?? before.labelZh,
@@ -194,7 +197,7 @@ export async function editVariable(ctx: SignedIn, id: number, input: Patch): Pro
       .set({ ...next, updatedAt: new Date() })
       .where(and(eq(variables.id, id), eq(variables.appId, ctx.appId)))
       .returning();
-    const after = view(row!);
+    const after = variableView(row!);
     await audit(tx, ctx, { action: 'variable.edit', entity: 'variable', entityId: id, before, after });
     return after;
   });
@@ -202,7 +205,7 @@ export async function editVariable(ctx: SignedIn, id: number, input: Patch): Pro
 
 export async function deleteVariable(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
-    const before = view(await variableRow(tx, ctx.appId, id));
+    const before = variableView(await variableRow(tx, ctx.appId, id));
     await tx.delete(variables).where(and(eq(variables.id, id), eq(variables.appId, ctx.appId)));
     await audit(tx, ctx, { action: 'variable.delete', entity: 'variable', entityId: id, before });
     return true as const;
@@ -214,7 +217,7 @@ const appPatients = (appId: number) =>
   sql`select id as patient_id, current_date as filing_date from patients where app_id = ${appId}`;
 
 /** (patient_id, v) of every app patient with a value: the rule's query, or the latest CRF record's answer. */
-function valuesSql(v: Variable, appId: number): SQL {
+export function valuesSql(v: Variable, appId: number): SQL {
   const rule = ruleOf(v.derivation);
   if (rule) return sql`select patient_id, v::text as v from (${ruleSql(rule, appId, appPatients(appId))}) rs`;
   const d = v.derivation as Extract<VariableDerivation, { kind: 'crf' }>;
@@ -237,7 +240,7 @@ export async function variableDistribution(
   id: number,
   locale: 'zh-CN' | 'en-US',
 ): Promise<VariableDistribution> {
-  const v = view(await variableRow(db, appId, id));
+  const v = variableView(await variableRow(db, appId, id));
   const vals = valuesSql(v, appId);
   const [head] = rowsOf<{ patients: number | string; present: number | string }>(
     await db.execute(sql`select (select count(*) from patients where app_id = ${appId}) as patients,

@@ -33,6 +33,9 @@ export const JOB_KINDS = [
   'coding.suggest',
   'cleaning.run',
   'recordQc.run',
+  'variable.transfer',
+  'research.externalAnalysis',
+  'multicenter.federated',
 ] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

@@ -42,6 +42,12 @@ import {
   REPORT_PARAM_TYPE_LABELS,
   VISIT_KIND_LABELS,
 } from './reports.js';
+import {
+  EXTERNAL_LAYOUT_LABELS,
+  FEDERATED_METRIC_LABELS,
+  FEDERATED_MODEL_LABELS,
+  TRANSFER_TRANSFORM_LABELS,
+} from './research-layer.js';
 import { CONCEPT_MATCH_LABELS, TERMINOLOGY_DOMAIN_LABELS } from './terminology.js';
 import type { LabelText } from './types.js';
 import {
@@ -71,6 +77,9 @@ export const JOB_KIND_LABELS = {
   'coding.suggest': both('编码候选生成', 'Coding suggestions'),
   'cleaning.run': both('数据清洗任务', 'Data cleaning run'),
   'recordQc.run': both('病历质控任务', 'Medical record QC run'),
+  'variable.transfer': both('变量转换', 'Variable transfer'),
+  'research.externalAnalysis': both('外部数据集分析', 'External dataset analysis'),
+  'multicenter.federated': both('联邦学习任务', 'Federated job'),
 } as const satisfies Record<JobKind, LabelText>;
 
 export const JOB_STATUS_LABELS = {
@@ -206,6 +215,10 @@ export const LABEL_FAMILIES = {
   recordQcCheck: RECORD_QC_CHECK_LABELS,
   recordQcCategory: RECORD_QC_CATEGORY_LABELS,
   recordQcSeverity: RECORD_QC_SEVERITY_LABELS,
+  federatedModel: FEDERATED_MODEL_LABELS,
+  federatedMetric: FEDERATED_METRIC_LABELS,
+  transferTransform: TRANSFER_TRANSFORM_LABELS,
+  externalLayout: EXTERNAL_LAYOUT_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -265,4 +278,8 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   recordQcCheck: both('病历质控规则', 'Record QC check'),
   recordQcCategory: both('质控类别', 'QC category'),
   recordQcSeverity: both('缺陷等级', 'Fault severity'),
+  federatedModel: both('联邦模型', 'Federated model'),
+  federatedMetric: both('评估指标', 'Metric'),
+  transferTransform: both('取值转换', 'Value transform'),
+  externalLayout: both('数据集格式', 'Dataset layout'),
 };

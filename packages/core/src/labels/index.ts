@@ -11,6 +11,7 @@ export * from './label.js';
 export * from './record-qc.js';
 export * from './reference.js';
 export * from './reports.js';
+export * from './research-layer.js';
 export * from './terminology.js';
 export * from './types.js';
 export * from './variables.js';

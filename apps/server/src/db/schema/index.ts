@@ -1,4 +1,5 @@
 export * from './admin.js';
+export * from './annotations.js';
 export * from './cleaning.js';
 export * from './clinical.js';
 export * from './coding.js';
@@ -7,6 +8,8 @@ export * from './crf.js';
 export * from './data-elements.js';
 export * from './data-qc.js';
 export * from './disease-library.js';
+export * from './external-datasets.js';
+export * from './federated.js';
 export * from './formulas.js';
 export * from './identity.js';
 export * from './jobs.js';

@@ -1,0 +1,184 @@
+import type { Variable, VariableSet, VariableSetList, variableSetCreate, variableSetPatch } from '@crdp/core';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod';
+import { audit } from '../audit/audit.js';
+import { appRowOf, ownedIds } from '../db/app-rows.js';
+import type { Tx } from '../db/client.js';
+import {
+  variableGroupMembers,
+  variableGroups,
+  variableSetMembers,
+  variableSets,
+  variables,
+} from '../db/schema/index.js';
+import type { SignedIn } from '../http/context.js';
+import { invalidField } from '../http/errors.js';
+import { variableView } from './variables.js';
+
+/**
+ * Variable sets (变量集): the variables a study's dataset is built from, in order. A set is saved
+ * as its variables: groups named on saving add their variables (after the ones named one by one,
+ * each once), so a later change of a group does not change a set a dataset was built from.
+ * Other areas read a set with `variablesOfSet`.
+ */
+
+type Row = typeof variableSets.$inferSelect;
+
+export const variableSetRow = appRowOf(variableSets, 'variable_set');
+export const ownedVariableSetIds = ownedIds(variableSets);
+
+/**
+ * A set's variables in the set's order, each with its full definition and derivation (what a
+ * transform task compiles). 404 when the set is not the app's.
+ */
+export async function variablesOfSet(db: Tx, appId: number, setId: number): Promise<Variable[]> {
+  await variableSetRow(db, appId, setId);
+  const rows = await db
+    .select({ v: variables })
+    .from(variableSetMembers)
+    .innerJoin(variables, eq(variables.id, variableSetMembers.variableId))
+    .where(and(eq(variableSetMembers.setId, setId), eq(variableSetMembers.appId, appId)))
+    .orderBy(asc(variableSetMembers.position));
+  return rows.map((r) => variableView(r.v));
+}
+
+async function viewsOf(db: Tx, rows: Row[]): Promise<VariableSet[]> {
+  const ids = rows.map((r) => r.id);
+  const members = ids.length
+    ? await db
+        .select({
+          setId: variableSetMembers.setId,
+          id: variables.id,
+          code: variables.code,
+          labelZh: variables.labelZh,
+          labelEn: variables.labelEn,
+          type: variables.type,
+        })
+        .from(variableSetMembers)
+        .innerJoin(variables, eq(variables.id, variableSetMembers.variableId))
+        .where(inArray(variableSetMembers.setId, ids))
+        .orderBy(asc(variableSetMembers.position))
+    : [];
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    variables: members
+      .filter((m) => m.setId === r.id)
+      .map(({ setId: _, ...m }) => ({ ...m, type: m.type as VariableSet['variables'][number]['type'] })),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+export async function listVariableSets(db: Tx, appId: number): Promise<VariableSetList> {
+  const rows = await db
+    .select()
+    .from(variableSets)
+    .where(eq(variableSets.appId, appId))
+    .orderBy(asc(variableSets.name));
+  return { items: await viewsOf(db, rows) };
+}
+
+/** The set's variables: those named, then the groups' (in the groups' order), each once; all the app's. */
+async function membersOf(tx: Tx, appId: number, variableIds: number[], groupIds: number[]) {
+  const out = [...variableIds];
+  if (variableIds.length) {
+    const found = await tx
+      .select({ id: variables.id })
+      .from(variables)
+      .where(and(eq(variables.appId, appId), inArray(variables.id, variableIds)));
+    const i = variableIds.findIndex((v) => !found.some((f) => f.id === v));
+    if (i >= 0)
+      throw invalidField(
+        `body.variableIds.${i}`,
+        `没有编号为 ${variableIds[i]} 的变量`,
+        `no variable ${variableIds[i]}`,
+      );
+  }
+  for (const [i, g] of groupIds.entries()) {
+    const rows = await tx
+      .select({ id: variableGroupMembers.variableId })
+      .from(variableGroupMembers)
+      .where(and(eq(variableGroupMembers.groupId, g), eq(variableGroupMembers.appId, appId)))
+      .orderBy(asc(variableGroupMembers.position));
+    if (!rows.length) {
+      const [exists] = await tx
+        .select({ id: variableGroups.id })
+        .from(variableGroups)
+        .where(and(eq(variableGroups.id, g), eq(variableGroups.appId, appId)));
+      if (!exists)
+        throw invalidField(`body.groupIds.${i}`, `没有编号为 ${g} 的变量组`, `no variable group ${g}`);
+    }
+    for (const r of rows) if (!out.includes(r.id)) out.push(r.id);
+  }
+  return out;
+}
+
+async function nameFree(tx: Tx, appId: number, name: string, id: number | null) {
+  const [same] = await tx
+    .select({ id: variableSets.id })
+    .from(variableSets)
+    .where(and(eq(variableSets.appId, appId), eq(variableSets.name, name)));
+  if (same && same.id !== id)
+    throw invalidField('body.name', `变量集 ${name} 已存在`, `variable set ${name} exists`);
+}
+
+async function setMembers(tx: Tx, appId: number, setId: number, ids: number[]) {
+  await tx.delete(variableSetMembers).where(eq(variableSetMembers.setId, setId));
+  if (ids.length)
+    await tx
+      .insert(variableSetMembers)
+      .values(ids.map((variableId, position) => ({ setId, variableId, appId, position })));
+}
+
+export async function addVariableSet(ctx: SignedIn, input: z.output<typeof variableSetCreate>) {
+  return ctx.db.transaction(async (tx) => {
+    await nameFree(tx, ctx.appId, input.name, null);
+    const ids = await membersOf(tx, ctx.appId, input.variableIds, input.groupIds);
+    const [row] = await tx
+      .insert(variableSets)
+      .values({ appId: ctx.appId, name: input.name, description: input.description, createdBy: ctx.userId })
+      .returning();
+    await setMembers(tx, ctx.appId, row!.id, ids);
+    const [after] = await viewsOf(tx, [row!]);
+    await audit(tx, ctx, { action: 'variableSet.add', entity: 'variable_set', entityId: row!.id, after });
+    return after!;
+  });
+}
+
+export async function editVariableSet(ctx: SignedIn, id: number, input: z.output<typeof variableSetPatch>) {
+  return ctx.db.transaction(async (tx) => {
+    const row = await variableSetRow(tx, ctx.appId, id);
+    const [before] = await viewsOf(tx, [row]);
+    const name = input.name ?? row.name;
+    await nameFree(tx, ctx.appId, name, id);
+    const changed = input.variableIds !== undefined || input.groupIds !== undefined;
+    const ids = changed
+      ? await membersOf(
+          tx,
+          ctx.appId,
+          input.variableIds ?? before!.variables.map((v) => v.id),
+          input.groupIds ?? [],
+        )
+      : null;
+    const [next] = await tx
+      .update(variableSets)
+      .set({ name, description: input.description ?? row.description, updatedAt: new Date() })
+      .where(and(eq(variableSets.id, id), eq(variableSets.appId, ctx.appId)))
+      .returning();
+    if (ids) await setMembers(tx, ctx.appId, id, ids);
+    const [after] = await viewsOf(tx, [next!]);
+    await audit(tx, ctx, { action: 'variableSet.edit', entity: 'variable_set', entityId: id, before, after });
+    return after!;
+  });
+}
+
+export async function deleteVariableSet(ctx: SignedIn, id: number) {
+  return ctx.db.transaction(async (tx) => {
+    const [before] = await viewsOf(tx, [await variableSetRow(tx, ctx.appId, id)]);
+    await tx.delete(variableSets).where(and(eq(variableSets.id, id), eq(variableSets.appId, ctx.appId)));
+    await audit(tx, ctx, { action: 'variableSet.delete', entity: 'variable_set', entityId: id, before });
+    return true as const;
+  });
+}
