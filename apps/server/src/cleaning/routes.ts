@@ -2,14 +2,17 @@ import {
   cleanedValuePage,
   cleanedValueQuery,
   cleaningEnabledBody,
+  cleaningMarkResult,
   cleaningRule,
   cleaningRuleInput,
+  cleaningRuleList,
   cleaningRuleParams,
   cleaningTask,
   cleaningTaskInput,
   cleaningTaskPage,
   cleaningTaskParams,
   cleaningTaskQuery,
+  deletedId,
   markBody,
   paragraphBody,
   paragraphResult,
@@ -20,7 +23,6 @@ import {
   sentenceTestResult,
 } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { auditRead } from '../audit/audit.js';
 import { ownedPatients } from '../clinical/routes-360.js';
 import { signedIn } from '../http/context.js';
@@ -69,7 +71,7 @@ export async function cleaningRoutes(app: FastifyInstance) {
     {
       access: 'session',
       summary: 'Built-in and app cleaning rules (any screen of data cleaning that shows or runs rules)',
-      answer: z.object({ items: z.array(cleaningRule) }),
+      answer: cleaningRuleList,
     },
     (req) => {
       const ctx = signedIn(req.ctx);
@@ -111,7 +113,7 @@ export async function cleaningRoutes(app: FastifyInstance) {
   );
   api.delete(
     `${P}/rules/:ruleId`,
-    { access: 'session', ...ownRule, summary: 'Delete a rule', answer: z.object({ id: z.number().int() }) },
+    { access: 'session', ...ownRule, summary: 'Delete a rule', answer: deletedId },
     (req) => deleteRule(signedIn(req.ctx), req.params.ruleId),
   );
 
@@ -172,7 +174,7 @@ export async function cleaningRoutes(app: FastifyInstance) {
       access: { apiId: 'DataCleanManyTest.query' },
       summary: 'Mark one extraction of a sample correct or incorrect (null clears)',
       body: markBody,
-      answer: z.object({ correct: z.boolean().nullable() }),
+      answer: cleaningMarkResult,
     },
     (req) => markExtraction(signedIn(req.ctx), req.body),
   );
@@ -246,7 +248,7 @@ export async function cleaningRoutes(app: FastifyInstance) {
       access: { apiId: 'DataCleanTasksList.delete' },
       ...ownTask,
       summary: 'Delete an ended task and the values it wrote',
-      answer: z.object({ id: z.number().int() }),
+      answer: deletedId,
     },
     (req) => deleteTask(signedIn(req.ctx), req.params.taskId),
   );

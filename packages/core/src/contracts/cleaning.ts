@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CLEANING_SECTIONS } from '../cleaning/sections.js';
 import { safeText } from '../helpers/control-chars.js';
-import { page, pageQueryFields, timestamp, timestampOrNull } from './common.js';
+import { itemList, page, pageQueryFields, timestamp, timestampOrNull } from './common.js';
 
 /**
  * Data cleaning (数据清洗, issue 18): rules that turn clinical text into structured values
@@ -181,12 +181,14 @@ export const sentenceTestBody = z.object({
   ...ruleChoice,
   sentences: z.array(units(2000)).min(1).max(CLEANING_SENTENCES_MAX),
 });
+export type SentenceTestBody = z.input<typeof sentenceTestBody>;
 export const sentenceTestResult = z.object({
   items: z.array(z.object({ text: z.string(), extractions: z.array(extraction) })),
 });
 export type SentenceTestResult = z.infer<typeof sentenceTestResult>;
 
 export const paragraphBody = z.object({ ...ruleChoice, text: units(CLEANING_TEXT_MAX, 1) });
+export type ParagraphBody = z.input<typeof paragraphBody>;
 export const sectionView = z.object({
   key: z.enum(CLEANING_SECTIONS),
   title: z.string(),
@@ -210,6 +212,7 @@ export const sampleBody = z.object({
   /** The same seed draws the same documents (so marks stay beside what they mark). */
   seed: z.number().int().min(0).max(1_000_000).default(1),
 });
+export type SampleBody = z.input<typeof sampleBody>;
 export const sampleMark = z.object({
   documentId: z.number().int(),
   ruleRef: z.string(),
@@ -248,6 +251,7 @@ export const markBody = z.object({
   /** null clears the mark. */
   correct: z.boolean().nullable(),
 });
+export type MarkBody = z.input<typeof markBody>;
 
 export const cleaningTaskScope = z.object({
   kinds: z.array(z.enum(CLEANING_DOCUMENT_KINDS)).max(CLEANING_DOCUMENT_KINDS.length).default([]),
@@ -281,6 +285,7 @@ export const cleaningTask = z.object({
 });
 export type CleaningTask = z.infer<typeof cleaningTask>;
 export const cleaningTaskPage = page(cleaningTask);
+export type CleaningTaskPage = z.infer<typeof cleaningTaskPage>;
 export const cleaningTaskQuery = z.object(pageQueryFields(100));
 
 /** A stored value with where it came from. */
@@ -311,6 +316,7 @@ export const cleanedValue = z.object({
 });
 export type CleanedValue = z.infer<typeof cleanedValue>;
 export const cleanedValuePage = page(cleanedValue);
+export type CleanedValuePage = z.infer<typeof cleanedValuePage>;
 export const cleanedValueQuery = z.object({
   ...pageQueryFields(200, 50),
   faultsOnly: z
@@ -319,3 +325,11 @@ export const cleanedValueQuery = z.object({
     .transform((v) => v === 'true'),
 });
 export const patientCleanedParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** The rules a cleaning screen lists (built-in and the app's own), whole. */
+export const cleaningRuleList = itemList(cleaningRule);
+export type CleaningRuleList = z.infer<typeof cleaningRuleList>;
+
+/** What a mark answers: the mark now (null: cleared). */
+export const cleaningMarkResult = z.object({ correct: z.boolean().nullable() });
+export type CleaningMarkResult = z.infer<typeof cleaningMarkResult>;

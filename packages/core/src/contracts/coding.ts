@@ -151,6 +151,7 @@ export const codingBulkAccept = z.object({
   minScore: z.number().min(0.5).max(1),
 });
 export const codingBulkResult = z.object({ accepted: z.number().int() });
+export type CodingBulkResult = z.infer<typeof codingBulkResult>;
 
 /** A stored mapping: local term → code, per app and kind. */
 export const codingMapping = z.object({

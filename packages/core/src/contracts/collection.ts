@@ -124,6 +124,7 @@ export const collectionSource = z.object({
 });
 export type CollectionSource = z.infer<typeof collectionSource>;
 export const collectionSourceList = z.object({ items: z.array(collectionSource) });
+export type CollectionSourceList = z.infer<typeof collectionSourceList>;
 
 /** What a connection test found: the source's tables and their columns. */
 export const collectionSourceProbe = z.object({
@@ -215,6 +216,7 @@ export const collectionTemplate = z.object({
 });
 export type CollectionTemplate = z.infer<typeof collectionTemplate>;
 export const collectionTemplateList = z.object({ items: z.array(collectionTemplate) });
+export type CollectionTemplateList = z.infer<typeof collectionTemplateList>;
 export const collectionTemplateVersions = z.object({
   items: z.array(
     z.object({
@@ -324,6 +326,7 @@ export const collectionRun = z.object({
 });
 export type CollectionRun = z.infer<typeof collectionRun>;
 export const collectionRunPage = page(collectionRun);
+export type CollectionRunPage = z.infer<typeof collectionRunPage>;
 export const collectionRunQuery = z.object({
   ...pageQueryFields(100, 20),
   taskId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
@@ -347,7 +350,9 @@ export const collectionTask = z.object({
 });
 export type CollectionTask = z.infer<typeof collectionTask>;
 export const collectionTaskList = z.object({ items: z.array(collectionTask) });
+export type CollectionTaskList = z.infer<typeof collectionTaskList>;
 export const collectionRunStarted = z.object({ runId: z.number().int(), jobId: z.number().int() });
+export type CollectionRunStarted = z.infer<typeof collectionRunStarted>;
 
 /** 任务测试: the whole task dry-run over at most `limit` rows per template. */
 export const collectionTaskTestBody = z.object({ limit: z.number().int().min(1).max(5000).default(500) });
@@ -371,6 +376,7 @@ export const collectionRejectQuery = z.object({ ...pageQueryFields(200, 20) });
 export const collectionRejectPage = page(
   collectionReject.extend({ templateId: z.number().int(), templateName: z.string(), at: timestamp }),
 );
+export type CollectionRejectPage = z.infer<typeof collectionRejectPage>;
 
 // ---------------------------------------------------------------- changes, monitoring, report
 
@@ -400,6 +406,7 @@ export const collectionChange = z.object({
 });
 export type CollectionChange = z.infer<typeof collectionChange>;
 export const collectionChangePage = page(collectionChange);
+export type CollectionChangePage = z.infer<typeof collectionChangePage>;
 
 export const collectionMonitoring = z.object({
   sources: z.array(

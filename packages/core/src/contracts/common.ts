@@ -31,6 +31,13 @@ export const timestampOrNull = timestamp.nullable();
 /** One page of a list, with the total number of rows that match. */
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int() });
+/** What `page(item)` answers, for an item type `T` (the web's list calls). */
+export type PageOf<T> = { items: T[]; total: number };
+
+/** A list answered whole, without paging: `{ items }`. */
+export const itemList = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) });
+/** What `itemList(item)` answers. */
+export type ItemsOf<T> = { items: T[] };
 
 /**
  * The page a list asks for in its query string: a 1-based page number and a page size of at
@@ -47,6 +54,10 @@ export const fileDownload = z.unknown().meta({ description: 'A file; the Content
 /** `{ id }` of something created. */
 export const createdId = z.object({ id: z.number().int() });
 export type CreatedId = z.infer<typeof createdId>;
+
+/** `{ id }` of something deleted. */
+export const deletedId = createdId;
+export type DeletedId = CreatedId;
 
 /** Any JSON value: for payloads whose shape is a document of its own (CRF answers, chart specs). */
 export const jsonValue: z.ZodType<unknown> = z.unknown();

@@ -100,6 +100,7 @@ export type DataElementUpdates = z.infer<typeof dataElementUpdates>;
 /** `updates/read` takes an empty object (any other body is refused). */
 export const dataElementReadBody = z.object({}).strict().default({});
 export const dataElementRead = z.object({ elements: z.number().int(), notices: z.number().int() });
+export type DataElementRead = z.infer<typeof dataElementRead>;
 
 const valueSetText = (d: DataElementDefinition) => d.valueSet.map((v) => `${v.code}=${v.label}`).join('; ');
 

@@ -1,6 +1,7 @@
 import type {
   CodedRow,
   CodingAgreement,
+  CodingBulkResult,
   CodingDecision,
   CodingItem,
   CodingItemStatus,
@@ -13,21 +14,19 @@ import type {
   CodingTask,
   CodingTaskCreate,
   CodingVerdictInput,
+  CreatedId,
+  PageOf,
 } from '@crdp/core';
 import { rest } from '../../api/client';
 import { hasApiId } from '../../app/access';
 import { useSession } from '../../app/session';
 
 /** Calls of the coding and coding-QC screens (server: apps/server/src/coding/routes.ts). */
-interface Page<T> {
-  items: T[];
-  total: number;
-}
 type Paging = { page: number; size: number };
 
 const C = 'coding';
 export const codingApi = {
-  tasks: (kind: CodingKind, p: Paging) => rest<Page<CodingTask>>({ url: `${C}/${kind}/tasks`, params: p }),
+  tasks: (kind: CodingKind, p: Paging) => rest<PageOf<CodingTask>>({ url: `${C}/${kind}/tasks`, params: p }),
   task: (kind: CodingKind, taskId: number) =>
     rest<CodingTask>({ url: `${C}/${kind}/task`, params: { taskId } }),
   createTask: (kind: CodingKind, body: CodingTaskCreate) =>
@@ -39,7 +38,7 @@ export const codingApi = {
     taskId: number,
     p: Paging & { status?: CodingItemStatus | undefined; q?: string },
   ) =>
-    rest<Page<CodingItem>>({
+    rest<PageOf<CodingItem>>({
       url: `${C}/${kind}/items`,
       params: {
         taskId,
@@ -52,26 +51,26 @@ export const codingApi = {
   decide: (kind: CodingKind, body: CodingDecision) =>
     rest<CodingItem>({ url: `${C}/${kind}/items/decide`, method: 'POST', data: body }),
   bulkAccept: (kind: CodingKind, taskId: number, minScore: number) =>
-    rest<{ accepted: number }>({
+    rest<CodingBulkResult>({
       url: `${C}/${kind}/items/bulk-accept`,
       method: 'POST',
       data: { taskId, minScore },
     }),
   mappings: (kind: CodingKind, p: Paging & { q?: string }) =>
-    rest<Page<CodingMapping>>({ url: `${C}/${kind}/mappings`, params: p }),
-  rows: (kind: CodingKind, p: Paging) => rest<Page<CodedRow>>({ url: `${C}/${kind}/rows`, params: p }),
-  batches: (p: Paging) => rest<Page<CodingReviewBatch>>({ url: `${C}/qc/batches`, params: p }),
+    rest<PageOf<CodingMapping>>({ url: `${C}/${kind}/mappings`, params: p }),
+  rows: (kind: CodingKind, p: Paging) => rest<PageOf<CodedRow>>({ url: `${C}/${kind}/rows`, params: p }),
+  batches: (p: Paging) => rest<PageOf<CodingReviewBatch>>({ url: `${C}/qc/batches`, params: p }),
   createBatch: (body: CodingReviewBatchCreate) =>
-    rest<{ id: number }>({ url: `${C}/qc/batches`, method: 'POST', data: body, silent: true }),
+    rest<CreatedId>({ url: `${C}/qc/batches`, method: 'POST', data: body, silent: true }),
   agreement: () => rest<CodingAgreement[]>({ url: `${C}/qc/agreement` }),
   reviews: (p: Paging & { batchId?: number | undefined }) =>
-    rest<Page<CodingReview>>({
+    rest<PageOf<CodingReview>>({
       url: `${C}/qc/reviews`,
       params: { page: p.page, size: p.size, ...(p.batchId ? { batchId: p.batchId } : {}) },
     }),
   verdict: (body: CodingVerdictInput) =>
     rest<CodingReview>({ url: `${C}/qc/reviews/verdict`, method: 'POST', data: body, silent: true }),
-  markers: (p: Paging) => rest<Page<CodingMarker>>({ url: `${C}/qc/markers`, params: p }),
+  markers: (p: Paging) => rest<PageOf<CodingMarker>>({ url: `${C}/qc/markers`, params: p }),
   confirmMarker: (mappingId: number) =>
     rest<null>({ url: `${C}/qc/markers/confirm`, method: 'POST', data: { mappingId } }),
 };

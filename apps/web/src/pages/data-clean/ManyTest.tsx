@@ -1,4 +1,4 @@
-import { CLEANING_DOCUMENT_KINDS, type SampleResult } from '@crdp/core';
+import { CLEANING_DOCUMENT_KINDS, type SampleBody, type SampleResult } from '@crdp/core';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Card, Collapse, Form, InputNumber, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
@@ -13,11 +13,10 @@ import { Highlighted, Qualifiers, RulePicker, valueText } from './shared';
  */
 export default function ManyTest() {
   const { t } = useTranslation(DATA_CLEAN_NS);
-  const [form] = Form.useForm<{ rules: string[]; kinds: string[]; size: number; seed: number }>();
+  const [form] = Form.useForm<SampleBody>();
   const [data, setData] = useState<SampleResult | null>(null);
   const run = useMutation({
-    mutationFn: (v: { rules: string[]; kinds: string[]; size: number; seed: number }) =>
-      cleaningApi.sample(v),
+    mutationFn: (v: SampleBody) => cleaningApi.sample(v),
     onSuccess: setData,
   });
   const mark = useMutation({

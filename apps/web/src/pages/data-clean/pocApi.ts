@@ -1,38 +1,26 @@
+import type {
+  LibraryPage,
+  LibraryPatientEntry,
+  LibraryPatientListInput,
+  LibraryPatientPage,
+} from '@crdp/core';
 import { rest } from '../../api/client';
 import { readStored, writeStored } from '../../app/storage';
 
-export interface LibrarySummary {
-  id: number;
-  name: string;
-  crfFormId: number | null;
-  crfFormName: string | null;
-}
-
-export interface LibraryPatient {
-  id: number;
-  patient_id: number;
-  record_id: number | null;
-  Patient_name: string;
-  Filing_date: string | null;
-  mrn: string;
-}
-
+export type LibraryPatient = LibraryPatientEntry;
 /** The patient-list request (spec 001 section 7): the next page repeats it with page + 1. */
-export interface PatientListRequest {
-  library_id: number;
-  page: number;
-  size: number;
-  filters?: { name?: string; mrn?: string };
-}
+export type PatientListRequest = Omit<LibraryPatientListInput, 'filters'> & {
+  filters?: LibraryPatientListInput['filters'];
+};
 
 export const pocApi = {
   libraries: () =>
-    rest<{ items: LibrarySummary[]; total: number }>({
+    rest<LibraryPage>({
       url: 'diseaselibrary/libraries',
       params: { page: 1, size: 200 },
     }),
   patients: (req: PatientListRequest) =>
-    rest<{ items: LibraryPatient[]; total: number; page: number; size: number }>({
+    rest<LibraryPatientPage>({
       url: 'diseaselibrary/get_page_disease_library_patient_list',
       method: 'POST',
       data: req,

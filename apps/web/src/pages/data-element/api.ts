@@ -4,6 +4,7 @@ import type {
   DataElementDetail,
   DataElementList,
   DataElementPublish,
+  DataElementRead,
   DataElementUpdates,
 } from '@crdp/core';
 import { rest } from '../../api/client';
@@ -20,6 +21,5 @@ export const elementsApi = {
   subscribe: (id: number, on: boolean) =>
     rest<DataElement>({ url: `${P}/${id}/subscribe`, method: on ? 'POST' : 'DELETE' }),
   updates: () => rest<DataElementUpdates>({ url: `${P}/updates` }),
-  markRead: () =>
-    rest<{ elements: number; notices: number }>({ url: `${P}/updates/read`, method: 'POST', data: {} }),
+  markRead: () => rest<DataElementRead>({ url: `${P}/updates/read`, method: 'POST', data: {} }),
 };

@@ -44,7 +44,7 @@ import type {
   LibraryValueSummary,
   ResearchCatalogueItem,
 } from '@crdp/core';
-import type { CrfFormSummary, CrfVersion, Form } from '@crdp/crf';
+import type { CrfFormPage, CrfVersion, Form } from '@crdp/crf';
 import { rest } from '../../api/client';
 
 /**
@@ -154,7 +154,7 @@ export const libraryApi = {
   formVersion: (formId: number, version: number) =>
     rest<CrfVersion>({ url: `crf/forms/${formId}/versions/${version}` }),
   forms: () =>
-    rest<{ items: CrfFormSummary[]; total: number }>({
+    rest<CrfFormPage>({
       url: 'crf/forms',
       params: { size: 100 },
     }),

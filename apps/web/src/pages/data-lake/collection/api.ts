@@ -1,20 +1,27 @@
 import type {
   CollectionChange,
+  CollectionChangePage,
   CollectionMonitoring,
+  CollectionRejectPage,
   CollectionReport,
   CollectionRun,
+  CollectionRunPage,
+  CollectionRunStarted,
   CollectionSample,
   CollectionSource,
   CollectionSourceCreate,
+  CollectionSourceList,
   CollectionSourcePatch,
   CollectionSourceProbe,
   CollectionTargets,
   CollectionTask,
   CollectionTaskCreate,
+  CollectionTaskList,
   CollectionTaskPatch,
   CollectionTaskTest,
   CollectionTemplate,
   CollectionTemplateCreate,
+  CollectionTemplateList,
   CollectionTemplatePatch,
   CollectionTemplateVersions,
   CollectionUnitTest,
@@ -24,11 +31,10 @@ import { rest } from '../../../api/client';
 import { downloadWithSession } from '../../crf/download';
 
 const B = 'collection';
-type Page<T> = { items: T[]; total: number };
 
 /** Calls of the data collection screens (`/api/v0.1/collection/*`). */
 export const collectionApi = {
-  sources: () => rest<{ items: CollectionSource[] }>({ url: `${B}/sources` }),
+  sources: () => rest<CollectionSourceList>({ url: `${B}/sources` }),
   addSource: (s: CollectionSourceCreate) =>
     rest<CollectionSource>({ url: `${B}/sources`, method: 'POST', data: s, silent: true }),
   editSource: (id: number, s: CollectionSourcePatch) =>
@@ -37,7 +43,7 @@ export const collectionApi = {
   probe: (id: number) =>
     rest<CollectionSourceProbe>({ url: `${B}/sources/${id}/probe`, method: 'POST', data: {}, silent: true }),
   targets: () => rest<CollectionTargets>({ url: `${B}/targets` }),
-  templates: () => rest<{ items: CollectionTemplate[] }>({ url: `${B}/templates` }),
+  templates: () => rest<CollectionTemplateList>({ url: `${B}/templates` }),
   template: (id: number) => rest<CollectionTemplate>({ url: `${B}/templates/${id}` }),
   addTemplate: (t: CollectionTemplateCreate) =>
     rest<CollectionTemplate>({ url: `${B}/templates`, method: 'POST', data: t, silent: true }),
@@ -54,30 +60,20 @@ export const collectionApi = {
       data: body,
       silent: true,
     }),
-  tasks: () => rest<{ items: CollectionTask[] }>({ url: `${B}/tasks` }),
+  tasks: () => rest<CollectionTaskList>({ url: `${B}/tasks` }),
   addTask: (t: CollectionTaskCreate) =>
     rest<CollectionTask>({ url: `${B}/tasks`, method: 'POST', data: t, silent: true }),
   editTask: (id: number, t: CollectionTaskPatch) =>
     rest<CollectionTask>({ url: `${B}/tasks/${id}`, method: 'PATCH', data: t, silent: true }),
   removeTask: (id: number) => rest<true>({ url: `${B}/tasks/${id}`, method: 'DELETE' }),
-  run: (id: number) =>
-    rest<{ runId: number; jobId: number }>({ url: `${B}/tasks/${id}/run`, method: 'POST', data: {} }),
+  run: (id: number) => rest<CollectionRunStarted>({ url: `${B}/tasks/${id}/run`, method: 'POST', data: {} }),
   taskTest: (id: number, limit: number) =>
     rest<CollectionTaskTest>({ url: `${B}/tasks/${id}/test`, method: 'POST', data: { limit }, silent: true }),
   runs: (q: { page: number; size: number; taskId?: number; status?: string }) =>
-    rest<Page<CollectionRun>>({ url: `${B}/runs`, params: q }),
+    rest<CollectionRunPage>({ url: `${B}/runs`, params: q }),
   runOf: (id: number) => rest<CollectionRun>({ url: `${B}/runs/${id}` }),
   rejects: (id: number, q: { page: number; size: number }) =>
-    rest<
-      Page<{
-        key: string;
-        field: string;
-        message: string;
-        row: Record<string, unknown>;
-        templateName: string;
-        at: string;
-      }>
-    >({
+    rest<CollectionRejectPage>({
       url: `${B}/runs/${id}/rejects`,
       params: q,
     }),
@@ -89,7 +85,7 @@ export const collectionApi = {
     op?: string;
     runId?: number;
     patientId?: number;
-  }) => rest<Page<CollectionChange>>({ url: `${B}/changes`, params: q }),
+  }) => rest<CollectionChangePage>({ url: `${B}/changes`, params: q }),
   monitoring: () => rest<CollectionMonitoring>({ url: `${B}/monitoring` }),
   report: (q: { from?: string; to?: string; period: string }) =>
     rest<CollectionReport>({ url: `${B}/report`, params: q }),
