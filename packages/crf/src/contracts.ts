@@ -96,6 +96,16 @@ export const crfImportStudyBody = z.object({
   category: category.optional(),
 });
 export type CrfImportStudyBody = z.input<typeof crfImportStudyBody>;
+/** Records of a form from a CDISC ODM file's ClinicalData (the FormDef the form was imported from). */
+export const crfImportRecordsBody = z.object({
+  content: z
+    .string()
+    .min(1)
+    .max(6 * 1024 * 1024),
+  /** The FormDef whose FormData become records; default the only one the ClinicalData holds. */
+  formOid: z.string().trim().min(1).max(200).optional(),
+});
+export type CrfImportRecordsBody = z.input<typeof crfImportRecordsBody>;
 export const crfExportQuery = z.object({
   format: z.enum(CRF_EXPORT_FORMATS).default('csv'),
   labels: z.enum(['codes', 'names']).default('codes'),
@@ -290,6 +300,22 @@ export const crfStudyImported = z.object({
   skipped: z.array(z.string()),
 });
 export type CrfStudyImported = z.infer<typeof crfStudyImported>;
+/** Records stored from a ClinicalData import: all of the file's records of the form, or none. */
+export const crfRecordsImported = z.object({
+  formOid: z.string(),
+  records: z.array(
+    z.object({
+      id: int,
+      subjectCode: z.string(),
+      patientId: int.nullable(),
+      /** Where in the file: study event, repeat, form repeat. */
+      source: z.string(),
+      /** Changes of its audit trail kept in the record's history. */
+      changes: int,
+    }),
+  ),
+});
+export type CrfRecordsImported = z.infer<typeof crfRecordsImported>;
 
 /** A stored file of an upload item: the value the item keeps. */
 export const crfUploaded = z.object({ uploadId: int, name: z.string(), size: int, type: z.string() });

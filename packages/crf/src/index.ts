@@ -53,6 +53,7 @@ export { cellText, type ExportColumn, exportColumns } from './io/columns.js';
 export { FormImportError } from './io/errors.js';
 export { fromJson } from './io/json.js';
 export { fromOdm, fromOdmStudy, MAX_ODM_CHARS } from './io/odm.js';
+export { type ImportedChange, type ImportedRecord, readOdmClinicalData } from './io/odm-data.js';
 export {
   CRDP_ODM_NAMESPACE,
   type OdmChange,

@@ -1,4 +1,12 @@
-import { FormImportError, fromJson, fromOdm, fromOdmStudy, fromRedcap } from '@crdp/crf';
+import {
+  type Form,
+  FormImportError,
+  fromJson,
+  fromOdm,
+  fromOdmStudy,
+  fromRedcap,
+  readOdmClinicalData,
+} from '@crdp/crf';
 import { readCsv } from '../files/csv.js';
 import { invalid } from './actor.js';
 
@@ -20,5 +28,7 @@ function refused<T>(read: () => T): T {
 
 export const importOdm = (text: string, formOid?: string) => refused(() => fromOdm(text, formOid));
 export const importOdmStudy = (text: string) => refused(() => fromOdmStudy(text));
+export const importOdmData = (text: string, form: Form, formOid?: string) =>
+  refused(() => readOdmClinicalData(text, form, formOid));
 export const importRedcap = (text: string) => refused(() => fromRedcap(readCsv(text, 'body.content')));
 export const importJson = (text: string) => refused(() => fromJson(text));

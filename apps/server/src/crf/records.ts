@@ -66,7 +66,7 @@ interface Subject {
  * a record that no dataset, library or patient view ever finds. Only a free-access link, whose
  * respondent cannot look patients up, may start a new code; its record stays unlinked.
  */
-async function resolveSubject(
+export async function resolveSubject(
   tx: Tx,
   actor: CrfScope,
   input: { patientId?: number | undefined; subjectCode?: string | undefined },

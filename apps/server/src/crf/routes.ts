@@ -6,6 +6,7 @@ import { crfActor } from './actor.js';
 import { crfFormRoutes } from './form-routes.js';
 import { loadForm } from './forms.js';
 import { crfIoRoutes } from './io-routes.js';
+import { crfRecordImportRoutes } from './record-import.js';
 import { crfRecordRoutes } from './record-routes.js';
 import { loadRecord } from './records.js';
 
@@ -31,6 +32,7 @@ export async function crfRoutes(app: FastifyInstance) {
   });
   // Import is registered before /forms/:formId so its static path wins.
   await crfIoRoutes(app);
+  await crfRecordImportRoutes(app);
   await crfFormRoutes(app);
   await crfRecordRoutes(app);
 }

@@ -1,4 +1,4 @@
-import type { Form } from '@crdp/crf';
+import type { Form, ImportedRecord } from '@crdp/crf';
 import type { CsvImportInput } from '../clinical/imports/csv.js';
 import type { MappedImport } from '../clinical/imports/mapped.js';
 import type { MessageValue } from '../http/errors.js';
@@ -7,6 +7,8 @@ import type { MessageValue } from '../http/errors.js';
 export type ParseTask =
   | { kind: 'crf.odm'; text: string; formOid?: string | undefined }
   | { kind: 'crf.odm.study'; text: string }
+  /** The records of one FormDef in an ODM file's ClinicalData, for the form imported from it. */
+  | { kind: 'crf.odm.data'; text: string; form: Form; formOid?: string | undefined }
   | { kind: 'crf.redcap'; text: string }
   | { kind: 'crf.json'; text: string }
   /** RFC 4180 rows (`files/csv.ts`); an unreadable file is a 400 on `field` naming line and column. */
@@ -22,6 +24,7 @@ export interface ParseResults {
     forms: { formOid: string; name: string; form: Form; unsupported: string[] }[];
     skipped: string[];
   };
+  'crf.odm.data': { formOid: string; records: ImportedRecord[]; faults: string[] };
   'crf.redcap': { form: Form; unsupported: string[] };
   'crf.json': unknown;
   'csv.rows': string[][];

@@ -7,7 +7,7 @@
  */
 import { type CsvImportInput, mapCsv } from '../clinical/imports/csv.js';
 import { mapFhirBundle } from '../clinical/imports/fhir.js';
-import { importJson, importOdm, importOdmStudy, importRedcap } from '../crf/import.js';
+import { importJson, importOdm, importOdmData, importOdmStudy, importRedcap } from '../crf/import.js';
 import { readCsv } from '../files/csv.js';
 import { AppError } from '../http/errors.js';
 import type { ParseOutcome, ParseTask } from './tasks.js';
@@ -18,6 +18,8 @@ function run(task: ParseTask): unknown {
       return importOdm(task.text, task.formOid);
     case 'crf.odm.study':
       return importOdmStudy(task.text);
+    case 'crf.odm.data':
+      return importOdmData(task.text, task.form, task.formOid);
     case 'crf.redcap':
       return importRedcap(task.text);
     case 'crf.json':

@@ -36,7 +36,7 @@ const YES_NO: Option[] = [
 ];
 
 /** A read ODM file: its study, its forms in protocol order, and how to build one of them. */
-function openOdm(xmlText: string) {
+export function openOdm(xmlText: string) {
   const field = 'content' as const;
   if (xmlText.length > MAX_ODM_CHARS)
     throw refuse(
@@ -125,7 +125,7 @@ function openOdm(xmlText: string) {
     }
   for (const o of formDefs.keys()) if (!order.includes(o)) order.push(o);
   /** One FormDef as a CRDP form and what it could not translate. */
-  const build = (chosen: string): { form: Form; unsupported: string[] } => {
+  const build = (chosen: string, keysOut?: Map<string, string>): { form: Form; unsupported: string[] } => {
     const formDef = formDefs.get(chosen);
     if (!formDef)
       throw refuse(
@@ -161,6 +161,9 @@ function openOdm(xmlText: string) {
       return key;
     };
     const exceptions: Array<{ oid: string; key: string; cond: string; page?: boolean }> = [];
+    const keepKeys = () => {
+      for (const [ref, key] of keyByRef) keysOut?.set(ref, key);
+    };
     const derived: Array<{ oid: string; item: FormItem; method: string }> = [];
     const aliasOf = (node: XNode | undefined, context: string) =>
       kids(node, 'Alias').find((a) => attr(a, 'Context') === context)?.['@_Name'] as string | undefined;
@@ -292,11 +295,12 @@ function openOdm(xmlText: string) {
     }
     const form: Form = { title: attr(formDef, 'Name') ?? chosen, pages };
     showRules.push(...extraRules);
+    keepKeys();
     if (showRules.length) form.showRules = showRules;
     return { form, unsupported };
   };
   const studyName = text(kid(kid(study, 'GlobalVariables'), 'StudyName')) || attr(study, 'OID') || '';
-  return { studyName, order, formDefs, build };
+  return { odm, studyName, order, formDefs, build };
 }
 
 /**

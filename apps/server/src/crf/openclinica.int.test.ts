@@ -1,0 +1,221 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { LIVER_FORM, registerPatients } from './testform.js';
+
+const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
+const ODM_XSD = path.join(FIXTURES, 'odm/ODM1-3-2.xsd');
+
+/** The subjects of the OpenClinica demo's Eligibility CRF (SubjectKey as the file writes it). */
+const ELIGIBILITY_SUBJECTS = [
+  'SS_CAM101',
+  'SS_CAM103',
+  'SS_CAM105',
+  'SS_SCRC001',
+  'SS_SCRC002',
+  'SS_SCRC003',
+  'SS_SCRC004',
+  'SS_SCRC005',
+  'SS_SCRC010',
+  'SS_SCRC011',
+  'SS_SMC101',
+];
+
+describe('OpenClinica 3.x study import and ODM ClinicalData into records', () => {
+  let t: TestApp;
+  let admin: string;
+  let researcher: string;
+  let extract: string;
+  const formOf: Record<string, number> = {};
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await signIn(t.app, 'admin');
+    researcher = await signIn(t.app, 'researcher');
+    extract = await readFile(path.join(FIXTURES, 'openclinica/openclinica_demo_extract.xml'), 'utf8');
+  });
+  afterAll(async () => t.close());
+
+  const records = async (formId: number) =>
+    (await get(t.app, `/api/v0.1/crf/forms/${formId}/records?page=1&size=100`, admin)).body.data;
+  const importRecords = (formId: number, body: Record<string, unknown>, key = admin) =>
+    post(t.app, `/api/v0.1/crf/forms/${formId}/import-records`, body, key);
+
+  it('imports every CRF version of the OpenClinica study with sections, headers and conditional display', async () => {
+    const res = await post(t.app, '/api/v0.1/crf/forms/import-study', { content: extract }, admin);
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data.study).toBe('Docetaxel in Patients With Completely Resected NSCLC');
+    expect(data.forms).toHaveLength(8);
+    for (const f of data.forms) formOf[f.formOid] = f.form.id;
+    const es = data.forms.find((f: { formOid: string }) => f.formOid === 'F_PHYSICALEXAM_ESPAOL');
+    const definition = (await get(t.app, `/api/v0.1/crf/forms/${es.form.id}`, admin)).body.data;
+    const form = definition.draft ?? definition.definition ?? definition;
+    expect(JSON.stringify(form)).toContain('Cuerpo del sistema / sitio');
+    const en = data.forms.find((f: { formOid: string }) => f.formOid === 'F_PHYSICALEXAM_ENGLISH');
+    expect(en.unsupported).toContain(
+      'I_PHYSI_BMI: OpenClinica calculation (its formula is not in the ODM metadata) imported as an entry item',
+    );
+    for (const oid of ['F_ELIGIBILITY_V10', 'F_PHYSICALEXAM_ENGLISH', 'F_AGENTADMINIS_V10'])
+      expect(
+        (await post(t.app, `/api/v0.1/crf/forms/${formOf[oid]}/publish`, { note: '' }, admin)).status,
+      ).toBe(200);
+  });
+
+  it('stores no record while any subject, code or value is at fault, and names every fault', async () => {
+    const eligibility = formOf.F_ELIGIBILITY_V10!;
+    // No patient has these MRNs yet: eleven faults, nothing stored.
+    const none = await importRecords(eligibility, { content: extract, formOid: 'F_ELIGIBILITY_V10' });
+    expect(none.status).toBe(400);
+    expect(none.body.field).toBe('body.content');
+    expect(none.body.message).toContain('文件有 11 处错误，未导入任何记录');
+    for (const s of ELIGIBILITY_SUBJECTS) expect(none.body.message).toContain(`SubjectKey ${s}:`);
+    expect((await records(eligibility)).total).toBe(0);
+
+    await registerPatients(t.app, [...ELIGIBILITY_SUBJECTS, 'SS_SMC102']);
+    // OpenClinica writes one code list per item: the English CRF's codes (2 = abnormal, 99) are not in it.
+    const exam = await importRecords(formOf.F_PHYSICALEXAM_ENGLISH!, {
+      content: extract,
+      formOid: 'F_PHYSICALEXAM_ENGLISH',
+    });
+    expect(exam.status).toBe(400);
+    expect(exam.body.message).toContain('文件有 16 处错误');
+    expect(exam.body.message).toContain(
+      'SS_CAM101 SE_REGISTRATIONVISIT: I_PHYSI_SKIN: "2" is not a choice of I_PHYSI_SKIN',
+    );
+    expect((await records(formOf.F_PHYSICALEXAM_ENGLISH!)).total).toBe(0);
+
+    // The file holds data of several forms: which one must be said.
+    const which = await importRecords(eligibility, { content: extract });
+    expect(which.status).toBe(400);
+    expect(which.body.field).toBe('body.formOid');
+    // Not an ODM file; a user without the import function may not import.
+    expect((await importRecords(eligibility, { content: '<x/>' })).status).toBe(400);
+    expect((await importRecords(eligibility, { content: extract }, researcher)).status).toBe(403);
+    expect((await records(eligibility)).total).toBe(0);
+  });
+
+  it('imports the records of a CRF, a record per FormData matched on SubjectKey', async () => {
+    const eligibility = formOf.F_ELIGIBILITY_V10!;
+    const res = await importRecords(eligibility, { content: extract, formOid: 'F_ELIGIBILITY_V10' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.records).toHaveLength(11);
+    expect(res.body.data.records.map((r: { subjectCode: string }) => r.subjectCode).sort()).toEqual(
+      [...ELIGIBILITY_SUBJECTS].sort(),
+    );
+    const cam101 = res.body.data.records.find((r: { subjectCode: string }) => r.subjectCode === 'SS_CAM101');
+    expect(cam101.patientId).toEqual(expect.any(Number));
+    const one = (await get(t.app, `/api/v0.1/crf/records/${cam101.id}`, admin)).body.data.record;
+    expect(one.status).toBe('draft');
+    expect(one.answers).toMatchObject({
+      I_ELIGI_OVER_18: '1',
+      I_ELIGI_INFORMED_CONSENT_DAT: '2011-07-01',
+      I_ELIGI_HIST_HEART_DISEASE: '0',
+    });
+    expect((await records(eligibility)).total).toBe(11);
+
+    // The agent administration CRF: six FormData of five subjects over two study events.
+    const agent = await importRecords(formOf.F_AGENTADMINIS_V10!, {
+      content: extract,
+      formOid: 'F_AGENTADMINIS_V10',
+    });
+    expect(agent.status).toBe(200);
+    expect(agent.body.data.records).toHaveLength(6);
+    expect(new Set(agent.body.data.records.map((r: { subjectCode: string }) => r.subjectCode)).size).toBe(5);
+    expect(agent.body.data.records.map((r: { source: string }) => r.source)).toContain(
+      'SE_FOLLOWUPTREATMENT[1]',
+    );
+  });
+
+  it("CRDP's own ODM export with its audit trail comes back as records with their history", async () => {
+    const formId = (
+      await post(t.app, '/api/v0.1/crf/forms', { name: 'ODM 往返', definition: LIVER_FORM }, admin)
+    ).body.data.id;
+    expect((await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, admin)).status).toBe(
+      200,
+    );
+    await registerPatients(t.app, ['RT-1', 'RT-2']);
+    const base = { weight: 70, height: 170, hbsag: 'neg' };
+    const made = await post(
+      t.app,
+      `/api/v0.1/crf/forms/${formId}/records`,
+      { subjectCode: 'RT-1', submit: true, answers: base },
+      admin,
+    );
+    expect(made.status).toBe(200);
+    const rec = `/api/v0.1/crf/records/${made.body.data.id}`;
+    expect(
+      (
+        await put(
+          t.app,
+          rec,
+          { answers: { ...base, weight: 72 }, revision: 1, reasons: { weight: '录入错误' } },
+          admin,
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await post(
+          t.app,
+          `/api/v0.1/crf/forms/${formId}/records`,
+          { subjectCode: 'RT-2', submit: false, answers: { weight: 55 } },
+          admin,
+        )
+      ).status,
+    ).toBe(200);
+    const exported = await t.app.inject({
+      method: 'GET',
+      url: `/api/v0.1/crf/forms/${formId}/export?format=odm`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(exported.statusCode).toBe(200);
+    const xml = exported.body;
+    // The file the test reads back is valid ODM 1.3.2.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'odm-records-'));
+    await writeFile(path.join(dir, 'export.xml'), xml);
+    execFileSync('xmllint', ['--noout', '--schema', ODM_XSD, path.join(dir, 'export.xml')], {
+      stdio: 'pipe',
+    });
+
+    const copy = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import',
+      { format: 'odm', name: 'ODM 往返副本', content: xml },
+      admin,
+    );
+    expect(copy.status).toBe(200);
+    const copyId = copy.body.data.form.id;
+    expect((await post(t.app, `/api/v0.1/crf/forms/${copyId}/publish`, { note: '' }, admin)).status).toBe(
+      200,
+    );
+    const res = await importRecords(copyId, { content: xml });
+    expect(res.status).toBe(200);
+    const byCode = Object.fromEntries(
+      res.body.data.records.map((r: { subjectCode: string; id: number; changes: number }) => [
+        r.subjectCode,
+        r,
+      ]),
+    );
+    expect(Object.keys(byCode).sort()).toEqual(['RT-1', 'RT-2']);
+    // The weight changed, and with it the computed BMI.
+    expect(byCode['RT-1'].changes).toBe(2);
+    expect(byCode['RT-2'].changes).toBe(0);
+    const back = (await get(t.app, `/api/v0.1/crf/records/${byCode['RT-1'].id}`, admin)).body.data.record;
+    expect(back.answers).toMatchObject({ weight: 72, height: 170, hbsag: 'neg' });
+    const history = (await get(t.app, `/api/v0.1/crf/records/${byCode['RT-1'].id}/history`, admin)).body.data;
+    const weight = history.find((h: { itemKey: string }) => h.itemKey === 'weight');
+    expect(weight).toMatchObject({ oldValue: 70, newValue: 72, reason: '录入错误' });
+    expect(weight.userName).toMatch(/\(ODM\)$/);
+    expect(history.map((h: { itemKey: string }) => h.itemKey).sort()).toEqual(['bmi', 'weight']);
+    // The same change as the original's, at the time the original's history gives.
+    const original = (await get(t.app, `${rec}/history`, admin)).body.data.find(
+      (h: { itemKey: string }) => h.itemKey === 'weight',
+    );
+    expect(new Date(weight.changedAt).toISOString()).toBe(new Date(original.changedAt).toISOString());
+  });
+});
