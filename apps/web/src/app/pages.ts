@@ -173,6 +173,12 @@ export const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   VariableList: lazy(() => import('../pages/variable-library/VariableList')),
   VariableManagement: lazy(() => import('../pages/variable-library/VariableManagement')),
   VariableGroupList: lazy(() => import('../pages/variable-library/VariableGroups')),
+  VariableTemplate: lazy(() => import('../pages/variable-library/VariableTemplates')),
+  VariableGroupTemplate: lazy(() => import('../pages/variable-library/GroupTemplates')),
+  VariableBatchGroup: lazy(() => import('../pages/variable-library/BatchGroups')),
+  VariableSet: lazy(() => import('../pages/variable-library/VariableSets')),
+  VariableTransferRule: lazy(() => import('../pages/variable-library/TransferRules')),
+  VariableTransferList: lazy(() => import('../pages/variable-library/TransferList')),
 };
 
 /** Whether a route has a built screen: the menu shows only those. */
