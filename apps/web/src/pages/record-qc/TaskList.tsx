@@ -1,7 +1,14 @@
-import type { RecordQcFault, RecordQcScore, RecordQcTask } from '@crdp/core';
+import type {
+  RecordQcDoctorScore,
+  RecordQcDocumentScore,
+  RecordQcFault,
+  RecordQcScore,
+  RecordQcTask,
+} from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Empty, Progress, Space, Table, Tag, Typography } from 'antd';
+import { App, Badge, Button, Card, Empty, Progress, Space, Table, Tabs, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
+import ReactECharts from 'echarts-for-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -20,71 +27,297 @@ const BADGE: Record<string, 'default' | 'processing' | 'success' | 'error' | 'wa
   cancelled: 'warning',
 };
 
-/** One task's results: scores per department, the faults with links to the patient's record, CSV. */
+type FaultFilter =
+  | { by: 'department'; department: string }
+  | { by: 'doctor'; doctor: string }
+  | { by: 'document'; document_id: number; title: string };
+
+/** The score per admission month of the task's stays (of the chosen department): a line over the months. */
+function TrendCard({ task, department }: { task: RecordQcTask; department?: string }) {
+  const { t } = useTranslation(RQC_NS);
+  const trend = useQuery({
+    queryKey: ['recordQc', 'trend', task.id, task.finishedAt, department],
+    queryFn: () => recordQcApi.trend(task.id, department),
+  });
+  const items = trend.data?.items ?? [];
+  return (
+    <Card
+      size="small"
+      title={
+        department !== undefined
+          ? `${t('tasks.trend')} · ${department || t('tasks.noDepartment')}`
+          : t('tasks.trend')
+      }
+      style={{ marginTop: 16 }}
+      loading={trend.isLoading}
+      data-testid="record-qc-trend"
+    >
+      {trend.error && <Typography.Text type="danger">{trend.error.message}</Typography.Text>}
+      <Typography.Paragraph type="secondary">{t('tasks.trendHow')}</Typography.Paragraph>
+      {items.length ? (
+        <ReactECharts
+          style={{ height: 240 }}
+          notMerge
+          option={{
+            animation: false,
+            tooltip: { trigger: 'axis' },
+            legend: { top: 0, data: [t('tasks.score'), t('tasks.faults')] },
+            grid: { left: 48, right: 48, top: 36, bottom: 32 },
+            xAxis: { type: 'category', name: t('tasks.month'), data: items.map((d) => d.period) },
+            yAxis: [
+              { type: 'value', name: t('tasks.score'), min: 0, max: 100 },
+              { type: 'value', name: t('tasks.faults'), minInterval: 1 },
+            ],
+            series: [
+              {
+                name: t('tasks.faults'),
+                type: 'bar',
+                yAxisIndex: 1,
+                barMaxWidth: 40,
+                data: items.map((d) => d.faults),
+                itemStyle: { color: '#ffa39e' },
+              },
+              {
+                name: t('tasks.score'),
+                type: 'line',
+                data: items.map((d) => d.score),
+                label: { show: true },
+                itemStyle: { color: '#1677ff' },
+              },
+            ],
+          }}
+        />
+      ) : (
+        <Empty description={t('tasks.noTrend')} />
+      )}
+    </Card>
+  );
+}
+
+/** One task's results: scores per department, doctor and document, the trend, the faults with links to the record, CSV and XLSX. */
 function TaskResult({ task }: { task: RecordQcTask }) {
   const { t } = useTranslation(RQC_NS);
   const word = useLabel();
   const can = useCan();
   const { message } = App.useApp();
-  const [department, setDepartment] = useState<string | undefined>(undefined);
+  const [filter, setFilter] = useState<FaultFilter | null>(null);
   const [page, setPage] = useState({ current: 1, size: 20 });
+  const [docPage, setDocPage] = useState({ current: 1, size: 10 });
+  const choose = (f: FaultFilter | null) => {
+    setFilter(f);
+    setPage((p) => ({ ...p, current: 1 }));
+  };
   const scores = useQuery({
     queryKey: ['recordQc', 'scores', task.id, task.finishedAt],
     queryFn: () => recordQcApi.scores(task.id),
   });
+  const doctors = useQuery({
+    queryKey: ['recordQc', 'doctors', task.id, task.finishedAt],
+    queryFn: () => recordQcApi.doctors(task.id),
+  });
+  const documents = useQuery({
+    queryKey: ['recordQc', 'documents', task.id, task.finishedAt, docPage],
+    queryFn: () => recordQcApi.documents({ task_id: task.id, page: docPage.current, size: docPage.size }),
+  });
+  const faultQuery = {
+    task_id: task.id,
+    department: filter?.by === 'department' ? filter.department : undefined,
+    doctor: filter?.by === 'doctor' ? filter.doctor : undefined,
+    document_id: filter?.by === 'document' ? filter.document_id : undefined,
+  };
   const faults = useQuery({
-    queryKey: ['recordQc', 'faults', task.id, task.finishedAt, department, page],
-    queryFn: () => recordQcApi.faults({ task_id: task.id, department, page: page.current, size: page.size }),
+    queryKey: ['recordQc', 'faults', task.finishedAt, faultQuery, page],
+    queryFn: () => recordQcApi.faults({ ...faultQuery, page: page.current, size: page.size }),
   });
   const dept = (d: string) => d || t('tasks.noDepartment');
+  const doc = (d: string) => d || t('tasks.noDoctor');
+  const scoreCell = (s: number) => <Typography.Text strong>{s}</Typography.Text>;
+  const download = (format: 'csv' | 'xlsx') =>
+    recordQcApi.download(task.id, format).catch((e: Error) => message.error(e.message));
+  const filterText =
+    filter?.by === 'department'
+      ? dept(filter.department)
+      : filter?.by === 'doctor'
+        ? doc(filter.doctor)
+        : filter?.by === 'document'
+          ? filter.title
+          : null;
+  const countColumns = [
+    { title: t('tasks.visits'), dataIndex: 'visits' },
+    { title: t('tasks.faultyVisits'), dataIndex: 'faultyVisits' },
+    { title: t('tasks.faults'), dataIndex: 'faults' },
+    { title: t('tasks.deducted'), dataIndex: 'deducted' },
+    { title: t('tasks.score'), dataIndex: 'score', render: scoreCell },
+  ];
   return (
     <>
       <Card
         size="small"
-        title={`${t('tasks.scores')} · ${task.planName}`}
+        title={task.planName}
         style={{ marginTop: 16 }}
         extra={
           can('RecordQcTask.export') && (
-            <Button
-              onClick={() => recordQcApi.download(task.id).catch((e: Error) => message.error(e.message))}
-            >
-              {t('tasks.exportCsv')}
-            </Button>
+            <Space>
+              <Button onClick={() => download('csv')}>{t('tasks.exportCsv')}</Button>
+              <Button onClick={() => download('xlsx')}>{t('tasks.exportXlsx')}</Button>
+            </Space>
           )
         }
       >
-        <Typography.Paragraph type="secondary">{t('tasks.scoreHow')}</Typography.Paragraph>
-        <Table<RecordQcScore>
-          rowKey="department"
-          size="small"
-          data-testid="record-qc-scores"
-          loading={scores.isLoading}
-          dataSource={scores.data?.items ?? []}
-          pagination={false}
-          onRow={(r) => ({
-            onClick: () => setDepartment(department === r.department ? undefined : r.department),
-          })}
-          rowClassName={(r) => (r.department === department ? 'ant-table-row-selected' : '')}
-          columns={[
-            { title: t('tasks.department'), dataIndex: 'department', render: dept },
-            { title: t('tasks.visits'), dataIndex: 'visits' },
-            { title: t('tasks.faultyVisits'), dataIndex: 'faultyVisits' },
-            { title: t('tasks.faults'), dataIndex: 'faults' },
-            { title: t('tasks.deducted'), dataIndex: 'deducted' },
+        <Tabs
+          items={[
             {
-              title: t('tasks.score'),
-              dataIndex: 'score',
-              render: (s: number) => <Typography.Text strong>{s}</Typography.Text>,
+              key: 'department',
+              label: t('tasks.byDepartment'),
+              children: (
+                <>
+                  <Typography.Paragraph type="secondary">{t('tasks.scoreHow')}</Typography.Paragraph>
+                  {scores.error && <Typography.Text type="danger">{scores.error.message}</Typography.Text>}
+                  <Table<RecordQcScore>
+                    rowKey="department"
+                    size="small"
+                    data-testid="record-qc-scores"
+                    loading={scores.isLoading}
+                    dataSource={scores.data?.items ?? []}
+                    pagination={false}
+                    onRow={(r) => ({
+                      onClick: () =>
+                        choose(
+                          filter?.by === 'department' && filter.department === r.department
+                            ? null
+                            : { by: 'department', department: r.department },
+                        ),
+                    })}
+                    rowClassName={(r) =>
+                      filter?.by === 'department' && r.department === filter.department
+                        ? 'ant-table-row-selected'
+                        : ''
+                    }
+                    columns={[
+                      { title: t('tasks.department'), dataIndex: 'department', render: dept },
+                      ...countColumns,
+                    ]}
+                  />
+                </>
+              ),
+            },
+            {
+              key: 'doctor',
+              label: t('tasks.byDoctor'),
+              children: (
+                <>
+                  <Typography.Paragraph type="secondary">{t('tasks.doctorHow')}</Typography.Paragraph>
+                  {doctors.error && <Typography.Text type="danger">{doctors.error.message}</Typography.Text>}
+                  <Table<RecordQcDoctorScore>
+                    rowKey="doctor"
+                    size="small"
+                    data-testid="record-qc-doctors"
+                    loading={doctors.isLoading}
+                    dataSource={doctors.data?.items ?? []}
+                    pagination={{ pageSize: 10, hideOnSinglePage: true }}
+                    onRow={(r) => ({
+                      onClick: () =>
+                        choose(
+                          filter?.by === 'doctor' && filter.doctor === r.doctor
+                            ? null
+                            : { by: 'doctor', doctor: r.doctor },
+                        ),
+                    })}
+                    rowClassName={(r) =>
+                      filter?.by === 'doctor' && r.doctor === filter.doctor ? 'ant-table-row-selected' : ''
+                    }
+                    columns={[
+                      { title: t('tasks.doctor'), dataIndex: 'doctor', render: doc },
+                      ...countColumns,
+                    ]}
+                  />
+                </>
+              ),
+            },
+            {
+              key: 'document',
+              label: t('tasks.byDocument'),
+              children: (
+                <>
+                  <Typography.Paragraph type="secondary">{t('tasks.docHow')}</Typography.Paragraph>
+                  {documents.error && (
+                    <Typography.Text type="danger">{documents.error.message}</Typography.Text>
+                  )}
+                  <Table<RecordQcDocumentScore>
+                    rowKey="documentId"
+                    size="small"
+                    data-testid="record-qc-documents"
+                    loading={documents.isLoading}
+                    dataSource={documents.data?.items ?? []}
+                    pagination={{
+                      current: docPage.current,
+                      pageSize: docPage.size,
+                      total: documents.data?.total ?? 0,
+                      onChange: (current, size) => setDocPage({ current, size }),
+                    }}
+                    rowClassName={(r) =>
+                      filter?.by === 'document' && r.documentId === filter.document_id
+                        ? 'ant-table-row-selected'
+                        : ''
+                    }
+                    columns={[
+                      {
+                        title: t('tasks.docTitle'),
+                        key: 'title',
+                        render: (_, d) => (
+                          <Link
+                            to={`/personalInformation/inHospitalView?id=${d.patientId}&doc=${d.documentId}`}
+                          >
+                            {d.title}
+                          </Link>
+                        ),
+                      },
+                      {
+                        title: t('tasks.patient'),
+                        key: 'patient',
+                        render: (_, d) => `${d.patientName}（${d.mrn}）`,
+                      },
+                      { title: t('tasks.department'), dataIndex: 'department', render: dept },
+                      { title: t('tasks.author'), dataIndex: 'author', render: doc },
+                      { title: t('tasks.writtenAt'), dataIndex: 'writtenAt', render: time },
+                      { title: t('tasks.faults'), dataIndex: 'faults' },
+                      { title: t('tasks.deducted'), dataIndex: 'deducted' },
+                      { title: t('tasks.score'), dataIndex: 'score', render: scoreCell },
+                      {
+                        title: t('common.actions'),
+                        key: 'faults',
+                        render: (_, d) => (
+                          <Button
+                            type="link"
+                            size="small"
+                            onClick={() =>
+                              choose({ by: 'document', document_id: d.documentId, title: d.title })
+                            }
+                          >
+                            {t('tasks.showFaults')}
+                          </Button>
+                        ),
+                      },
+                    ]}
+                  />
+                </>
+              ),
             },
           ]}
         />
       </Card>
+      <TrendCard task={task} department={filter?.by === 'department' ? filter.department : undefined} />
       <Card
         size="small"
-        title={
-          department !== undefined ? `${t('tasks.faultList')} · ${dept(department)}` : t('tasks.faultList')
-        }
+        title={filterText !== null ? `${t('tasks.faultList')} · ${filterText}` : t('tasks.faultList')}
         style={{ marginTop: 16 }}
+        extra={
+          filter && (
+            <Button size="small" onClick={() => choose(null)}>
+              {t('tasks.clearFilter')}
+            </Button>
+          )
+        }
       >
         {faults.error && <Typography.Text type="danger">{faults.error.message}</Typography.Text>}
         <Table<RecordQcFault>
@@ -101,6 +334,7 @@ function TaskResult({ task }: { task: RecordQcTask }) {
           }}
           columns={[
             { title: t('tasks.department'), dataIndex: 'department', render: dept },
+            { title: t('tasks.doctor'), dataIndex: 'doctor', render: doc },
             {
               title: t('tasks.patient'),
               key: 'patient',
@@ -124,7 +358,7 @@ function TaskResult({ task }: { task: RecordQcTask }) {
                 <Link
                   to={`/personalInformation/inHospitalView?id=${f.patientId}${f.documentId ? `&doc=${f.documentId}` : ''}`}
                 >
-                  {f.documentId ? t('tasks.openDocument') : t('tasks.openPatient')}
+                  {f.documentId ? f.documentTitle || t('tasks.openDocument') : t('tasks.openPatient')}
                 </Link>
               ),
             },

@@ -1,4 +1,7 @@
 import type {
+  RecordQcDoctorScoreList,
+  RecordQcDocumentPage,
+  RecordQcDocumentsBody,
   RecordQcFaultPage,
   RecordQcFaultsBody,
   RecordQcPlan,
@@ -9,6 +12,7 @@ import type {
   RecordQcRuleSaveBody,
   RecordQcScoreList,
   RecordQcTaskList,
+  RecordQcTrend,
 } from '@crdp/core';
 import { rest } from '../../api/client';
 import { downloadWithSession } from '../crf/download';
@@ -28,6 +32,13 @@ export const recordQcApi = {
   tasks: () => call<RecordQcTaskList>('task/list', {}),
   faults: (b: RecordQcFaultsBody) => call<RecordQcFaultPage>('task/faults', b),
   scores: (taskId: number) => call<RecordQcScoreList>('task/scores', { task_id: taskId }),
-  download: (taskId: number) =>
-    downloadWithSession(`/api/v0.1/record-qc/task/export?task_id=${taskId}`, `record-qc-${taskId}.csv`),
+  doctors: (taskId: number) => call<RecordQcDoctorScoreList>('task/doctors', { task_id: taskId }),
+  documents: (b: RecordQcDocumentsBody) => call<RecordQcDocumentPage>('task/documents', b),
+  trend: (taskId: number, department?: string) =>
+    call<RecordQcTrend>('task/trend', { task_id: taskId, department }),
+  download: (taskId: number, format: 'csv' | 'xlsx') =>
+    downloadWithSession(
+      `/api/v0.1/record-qc/task/export?task_id=${taskId}&format=${format}`,
+      `record-qc-${taskId}.${format}`,
+    ),
 };
