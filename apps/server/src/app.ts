@@ -100,9 +100,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setErrorHandler(errorHandler);
 
   const database =
-    opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+    opts.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      readUrl: config.databaseReadUrl,
+    }));
   app.decorate('database', database);
   app.decorate('db', database.db);
+  app.decorate('readDb', database.readDb);
   app.decorate('config', config);
   app.decorate('localToken', randomBytes(32).toString('base64url'));
   if (!opts.database) app.addHook('onClose', async () => database.close());

@@ -16,6 +16,21 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', DEMO_DATA: 'on' }).demoData).toBe(true);
   });
 
+  it('takes a read replica (DATABASE_READ_URL) only beside a primary, and the schedule tick in seconds', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_READ_URL: 'postgres://u@r/db' });
+    expect(c.databaseReadUrl).toBe('postgres://u@r/db');
+    expect(loadConfig({}).databaseReadUrl).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://u@r/db' })).toThrow(
+      /DATABASE_READ_URL: needs DATABASE_URL/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_READ_URL: 'mysql://r' })).toThrow(
+      /DATABASE_READ_URL.*postgres:\/\//,
+    );
+    expect(loadConfig({}).scheduleTickSeconds).toBe(30);
+    expect(loadConfig({ SCHEDULE_TICK_SECONDS: '1' }).scheduleTickSeconds).toBe(1);
+    expect(() => loadConfig({ SCHEDULE_TICK_SECONDS: '0' })).toThrow(/SCHEDULE_TICK_SECONDS/);
+  });
+
   it('refuses a bad value with a message naming the variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty"/);

@@ -18,6 +18,11 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  /** A streaming replica of DATABASE_URL's database: reads that tolerate lag go there (db/README.md). */
+  DATABASE_READ_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SESSION_TTL_MS: z.coerce.number({ error: 'must be a number' }).int().min(1000).default(7_200_000),
   DEMO_DATA: flag.optional(),
@@ -39,6 +44,7 @@ const envSchema = z.object({
   PARSE_QUEUE: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(16),
   JOB_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1).max(64).default(2),
   JOB_RETENTION_DAYS: z.coerce.number({ error: 'must be a number' }).int().min(0).max(36_500).default(30),
+  SCHEDULE_TICK_SECONDS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(3600).default(30),
   // 32 bytes in base64 or hex: the key that encrypts collection sources' passwords (collection/README.md).
   COLLECTION_SECRET_KEY: z
     .string()
@@ -65,6 +71,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** A read replica of `databaseUrl` for lag-tolerant reads (lists, charts, exports, search); unset: the primary. */
+  databaseReadUrl: string | undefined;
   dataDir: string;
   sessionTtlMs: number;
   demoData: boolean;
@@ -84,6 +92,8 @@ export interface Config {
   jobConcurrency: number;
   /** Finished jobs older than this many days are deleted (kinds that keep their results excepted); 0 keeps all. */
   jobRetentionDays: number;
+  /** Seconds between two looks for due schedules in each process (scheduling/scheduler.ts). */
+  scheduleTickSeconds: number;
   /** The key of collection sources' passwords; without it, a key file in `dataDir` (collection/secrets.ts). */
   collectionSecretKey: Buffer | undefined;
   hl7Listen: boolean;
@@ -115,10 +125,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_READ_URL: needs DATABASE_URL (a replica of which database?); the embedded database has no replica',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
     dataDir: path.resolve(e.DATA_DIR),
     sessionTtlMs: e.SESSION_TTL_MS,
     demoData: e.DEMO_DATA ?? !e.DATABASE_URL,
@@ -133,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     parseQueue: e.PARSE_QUEUE,
     jobConcurrency: e.JOB_CONCURRENCY,
     jobRetentionDays: e.JOB_RETENTION_DAYS,
+    scheduleTickSeconds: e.SCHEDULE_TICK_SECONDS,
     collectionSecretKey: e.COLLECTION_SECRET_KEY ? keyBytes(e.COLLECTION_SECRET_KEY) : undefined,
     hl7Listen: e.HL7_LISTEN,
     hl7Host: e.HL7_HOST,

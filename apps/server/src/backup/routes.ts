@@ -71,7 +71,8 @@ export async function backupRoutes(app: FastifyInstance) {
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       reply.header('content-type', 'application/zip');
       reply.header('content-disposition', `attachment; filename="crdp-app-${target.id}-${stamp}.zip"`);
-      return reply.send(Readable.from(appExport(app.db, target, s.userName)));
+      // Streamed from the replica when there is one (DATABASE_READ_URL), off the primary.
+      return reply.send(Readable.from(appExport(app.readDb, target, s.userName)));
     },
   );
 

@@ -89,7 +89,8 @@ export async function patient360Routes(app: FastifyInstance) {
       },
     },
     async (req) => {
-      const res = await searchPatients(app.db, appActor(req.ctx).appId, req.query);
+      // A list tolerates the replica's lag (a patient saved a moment ago shows on the next page load).
+      const res = await searchPatients(app.readDb, appActor(req.ctx).appId, req.query);
       const full = canSeeIdentity(req.ctx);
       // One row per page: which filters were used (never their values: a keyword may be a name) and how many came back.
       await auditRead(req.ctx, {

@@ -151,12 +151,13 @@ export async function crfIoRoutes(app: FastifyInstance) {
         .header('content-type', CONTENT_TYPES[format])
         .header('content-disposition', `attachment; filename*=UTF-8''${name}`)
         .header('cache-control', 'no-store');
+      // The records stream from the replica when there is one: an export tolerates its lag.
       const source =
         format === 'odm'
-          ? exportOdm(app.db, actor, form.id, withAudit === 'true')
+          ? exportOdm(app.readDb, actor, form.id, withAudit === 'true')
           : format === 'xlsx'
-            ? exportXlsx(app.db, actor, form.id, labels === 'names')
-            : exportCsv(app.db, actor, form.id, labels === 'names');
+            ? exportXlsx(app.readDb, actor, form.id, labels === 'names')
+            : exportCsv(app.readDb, actor, form.id, labels === 'names');
       return reply.send(Readable.from(source));
     },
   );

@@ -23,6 +23,13 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** PostgreSQL only: the connection pool under `db` (the job queue's pg-boss runs its SQL on it). */
   pool?: pg.Pool;
+  /**
+   * Reads that tolerate lag (lists, charts, exports, search): a streaming replica's pool when
+   * `readUrl` was given, otherwise `db` itself. Read-only: its sessions refuse every write.
+   */
+  readDb: Db;
+  /** PostgreSQL with a replica only: the pool under `readDb`. */
+  readPool?: pg.Pool;
   /** A short description for logs, without credentials. */
   label: string;
   ping(): Promise<void>;
@@ -42,29 +49,58 @@ export interface OpenOptions {
   url?: string | undefined;
   /** Directory that holds the embedded database; `memory` keeps it in memory (tests). */
   dataDir: string | 'memory';
+  /** postgres:// URL of a streaming replica of `url` (DATABASE_READ_URL); needs `url`. */
+  readUrl?: string | undefined;
 }
+
+/** PostgreSQL's view of the pool, `application_name` (pg_stat_activity): which pool a session is. */
+export const APPLICATION_NAME = { primary: 'crdp', read: 'crdp-read' } as const;
+
+function openPool(url: string, applicationName: string, readOnly: boolean) {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    application_name: applicationName,
+    // The read pool refuses writes even when its URL names the primary by mistake.
+    ...(readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+  });
+  // An idle connection that PostgreSQL ends (a restart, pg_terminate_backend, a dropped
+  // database) must not take the process down: the pool drops it and opens a new one on demand.
+  pool.on('error', (err) => {
+    process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`, { code: 'CRDP_PG_IDLE' });
+  });
+  return pool;
+}
+
+const describeUrl = (url: string) => {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+};
 
 /** Opens the database and applies every committed migration. */
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.readUrl && !opts.url) throw new Error('A read replica (readUrl) needs the primary (url)');
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
-    // An idle connection that PostgreSQL ends (a restart, pg_terminate_backend, a dropped
-    // database) must not take the process down: the pool drops it and opens a new one on demand.
-    pool.on('error', (err) => {
-      process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`, { code: 'CRDP_PG_IDLE' });
-    });
+    const pool = openPool(opts.url, APPLICATION_NAME.primary, false);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(drizzlePg(pool), { migrationsFolder });
-    const u = new URL(opts.url);
+    // The replica replays the primary's migrations; it is never migrated itself.
+    const readPool = opts.readUrl ? openPool(opts.readUrl, APPLICATION_NAME.read, true) : undefined;
+    const readDb = readPool ? (drizzlePg(readPool, { schema }) as unknown as Db) : db;
     return {
       db,
       kind: 'postgres',
       pool,
-      label: `postgres ${u.hostname}:${u.port || 5432}${u.pathname}`,
+      readDb,
+      ...(readPool ? { readPool } : {}),
+      label: `postgres ${describeUrl(opts.url)}${opts.readUrl ? `, reads on ${describeUrl(opts.readUrl)}` : ''}`,
       ping: async () => {
         await pool.query('select 1');
+        await readPool?.query('select 1');
       },
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([pool.end(), readPool?.end()]);
+      },
     };
   }
   let client: PGlite;
@@ -86,6 +122,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   return {
     db,
+    readDb: db,
     kind: 'pglite',
     label: opts.dataDir === 'memory' ? 'embedded (memory)' : `embedded ${path.join(opts.dataDir, 'pgdata')}`,
     ping: async () => {

@@ -67,6 +67,13 @@ declare module 'fastify' {
     /** Random per start; written to DATA_DIR/.server.json for command-line tools of the operator. */
     localToken: string;
     db: Db;
+    /**
+     * Reads that tolerate lag — patient lists, search, chart aggregates, exports — on the read
+     * replica (`DATABASE_READ_URL`); the primary when there is none. Never for writes (its
+     * sessions are read-only), nor for a read that must see what this request or the person's
+     * last one wrote (read-after-write stays on `db`). See db/README.md, "Read replica".
+     */
+    readDb: Db;
     database: Database;
     config: Config;
   }

@@ -68,7 +68,11 @@ export const schedulingRoutes = fp(async (app: FastifyInstance) => {
   const timezone = scheduleTimezone();
   const registry = new SchedulableRegistry();
   registerBuiltInKinds(registry);
-  const scheduler = new Scheduler(app.db, registry, { onQueued: () => app.jobs.nudge(), log: app.log });
+  const scheduler = new Scheduler(app.db, registry, {
+    intervalMs: app.config.scheduleTickSeconds * 1000,
+    onQueued: () => app.jobs.nudge(),
+    log: app.log,
+  });
   app.decorate('scheduleKinds', registry);
   app.decorate('scheduler', scheduler);
   app.addHook('onReady', async () => scheduler.start());

@@ -26,7 +26,7 @@ export async function searchRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const data = await searchPatientsByConditions(
-        app.db,
+        app.readDb,
         appActor(req.ctx).appId,
         req.body,
         canSeeIdentity(req.ctx),
@@ -52,7 +52,7 @@ export async function searchRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       const { csv, rows } = await exportSearch(
-        app.db,
+        app.readDb,
         appActor(req.ctx).appId,
         req.body,
         canSeeIdentity(req.ctx),
