@@ -20,6 +20,7 @@ import type { Config } from './config.js';
 import { crfRoutes } from './crf/routes.js';
 import { dataElementRoutes } from './data-elements/routes.js';
 import { dataFactoryRoutes } from './data-factory/routes.js';
+import { dataModelRoutes } from './data-models/routes.js';
 import { dataQcRoutes } from './data-qc/routes.js';
 import { AutoAnalyze } from './db/analyze.js';
 import { type Database, openDatabase } from './db/client.js';
@@ -192,6 +193,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(dataElementRoutes);
   await app.register(cleaningRoutes);
   await app.register(variableRoutes);
+  await app.register(dataModelRoutes);
   await app.register(demoHospitalRoutes);
   await app.register(webRoutes);
   return app;

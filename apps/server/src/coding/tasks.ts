@@ -351,7 +351,7 @@ async function itemOf(tx: Tx, appId: number, kind: CodingKind, itemId: number) {
 }
 
 /** The code `code` of the system, as this app sees it (standard or its local code, not retired), or a 400 naming it. */
-async function codeOf(tx: Tx, appId: number, systemKey: string, code: string): Promise<StoredCode> {
+export async function codeOf(tx: Tx, appId: number, systemKey: string, code: string): Promise<StoredCode> {
   const [c] = rowsOf<{ code: string; display_zh: string; version: string }>(
     await tx.execute(sql`select c.code, c.display_zh, s.version from terminology_concepts c
       join terminology_systems s on s.system_key = c.system_key

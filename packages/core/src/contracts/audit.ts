@@ -230,6 +230,22 @@ export const AUDIT_ACTIONS = [
   'recordQc.task.run',
   'recordQc.task.finish',
   'recordQc.task.export',
+  // Data models.
+  'dataModel.add',
+  'dataModel.edit',
+  'dataModel.delete',
+  'dataModel.version',
+  'dataModel.table.add',
+  'dataModel.table.delete',
+  'dataModel.variable.add',
+  'dataModel.variable.edit',
+  'dataModel.variable.delete',
+  'dataModel.mapping.set',
+  'dataModel.mapping.remove',
+  'dataModel.sdtm.export',
+  'indicatorGroup.add',
+  'indicatorGroup.edit',
+  'indicatorGroup.delete',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -9,6 +9,7 @@ export * from './collection.js';
 export * from './common.js';
 export * from './data-elements.js';
 export * from './data-factory.js';
+export * from './data-models.js';
 export * from './data-qc.js';
 export * from './demo.js';
 export * from './disease-library.js';

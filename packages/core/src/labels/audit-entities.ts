@@ -108,4 +108,10 @@ export const AUDIT_ENTITY_LABELS = {
   record_qc_rule: both('病历质控规则', 'Record QC rule'),
   record_qc_plan: both('病历质控方案', 'Record QC plan'),
   record_qc_task: both('病历质控任务', 'Record QC task'),
+  data_model: both('数据模型', 'Data model'),
+  data_model_table: both('模型表', 'Model table'),
+  data_model_variable: both('模型变量', 'Model variable'),
+  indicator_group: both('指标组', 'Indicator group'),
+  sdtm_export: both('SDTM 导出', 'SDTM export'),
+  codelist: both('受控术语代码表', 'Codelist'),
 } as const satisfies Record<string, LabelText>;

@@ -5,6 +5,7 @@ export * from './cleaning.js';
 export * from './coding.js';
 export * from './collection.js';
 export * from './crf-chart.js';
+export * from './data-models.js';
 export * from './families.js';
 export * from './formulas.js';
 export * from './label.js';

@@ -6,6 +6,7 @@ export * from './coding.js';
 export * from './collection.js';
 export * from './crf.js';
 export * from './data-elements.js';
+export * from './data-models.js';
 export * from './data-qc.js';
 export * from './disease-library.js';
 export * from './external-datasets.js';
