@@ -35,6 +35,8 @@ import { textGuardPlugin } from './http/text-guard.js';
 import { jobRoutes } from './jobs/routes.js';
 import { multiCenterRoutes } from './multicenter/routes.js';
 import { noticeRoutes } from './notices/routes.js';
+import { observationRoutes } from './observation/routes.js';
+import { odmRoutes } from './odm/routes.js';
 import { omopRoutes } from './omop/routes.js';
 import { parsingPlugin } from './parsing/pool.js';
 import { recordQcRoutes } from './record-qc/routes.js';
@@ -177,6 +179,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(visualizationRoutes);
   await app.register(diseaseLibraryRoutes);
   await app.register(omopRoutes);
+  await app.register(observationRoutes);
+  await app.register(odmRoutes);
   await app.register(dataQcRoutes);
   await app.register(schedulingRoutes);
   await app.register(referenceRoutes);

@@ -96,13 +96,15 @@ export const crfImportStudyBody = z.object({
   category: category.optional(),
 });
 export type CrfImportStudyBody = z.input<typeof crfImportStudyBody>;
-/** Records of a form from a CDISC ODM file's ClinicalData (the FormDef the form was imported from). */
+/** Records of a form from a CDISC ODM file's ClinicalData (the FormDef the form was imported from) or a REDCap records CSV. */
 export const crfImportRecordsBody = z.object({
+  /** `odm`: ClinicalData of an ODM file or REDCap project XML; `redcap`: a REDCap records CSV export. */
+  format: z.enum(['odm', 'redcap']).default('odm'),
   content: z
     .string()
     .min(1)
     .max(6 * 1024 * 1024),
-  /** The FormDef whose FormData become records; default the only one the ClinicalData holds. */
+  /** ODM: the FormDef whose FormData become records; default the only one the ClinicalData holds. */
   formOid: z.string().trim().min(1).max(200).optional(),
 });
 export type CrfImportRecordsBody = z.input<typeof crfImportRecordsBody>;
@@ -314,6 +316,8 @@ export const crfRecordsImported = z.object({
       changes: int,
     }),
   ),
+  /** Values left out on purpose (a REDCap file field's marker: the file is not in the export). */
+  notes: z.array(z.string()),
 });
 export type CrfRecordsImported = z.infer<typeof crfRecordsImported>;
 

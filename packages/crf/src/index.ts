@@ -65,6 +65,7 @@ export {
   xmlEscape,
 } from './io/odm-write.js';
 export { fromRedcap } from './io/redcap.js';
+export { readRedcapRecords } from './io/redcap-data.js';
 export {
   mapRecordToAnswers,
   type RecordEntry,

@@ -6,6 +6,7 @@ import {
   fromOdmStudy,
   fromRedcap,
   readOdmClinicalData,
+  readRedcapRecords,
 } from '@crdp/crf';
 import { readCsv } from '../files/csv.js';
 import { invalid } from './actor.js';
@@ -31,4 +32,6 @@ export const importOdmStudy = (text: string) => refused(() => fromOdmStudy(text)
 export const importOdmData = (text: string, form: Form, formOid?: string) =>
   refused(() => readOdmClinicalData(text, form, formOid));
 export const importRedcap = (text: string) => refused(() => fromRedcap(readCsv(text, 'body.content')));
+export const importRedcapData = (text: string, form: Form) =>
+  refused(() => readRedcapRecords(readCsv(text, 'body.content'), form));
 export const importJson = (text: string) => refused(() => fromJson(text));

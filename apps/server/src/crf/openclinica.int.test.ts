@@ -218,4 +218,138 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
     );
     expect(new Date(weight.changedAt).toISOString()).toBe(new Date(original.changedAt).toISOString());
   });
+
+  it("a REDCap project XML's data, and a REDCap records CSV, into records of the imported forms", async () => {
+    // Project XML: the demographics instrument, checkbox choices (var___code) back as one checkbox.
+    const xml = await readFile(path.join(FIXTURES, 'redcap/redcapr_longitudinal_project.xml'), 'utf8');
+    const study = await post(t.app, '/api/v0.1/crf/forms/import-study', { content: xml }, admin);
+    expect(study.status).toBe(200);
+    const demographics = study.body.data.forms.find(
+      (f: { formOid: string }) => f.formOid === 'Form.demographics',
+    ).form.id;
+    expect(
+      (await post(t.app, `/api/v0.1/crf/forms/${demographics}/publish`, { note: '' }, admin)).status,
+    ).toBe(200);
+    const missing = await importRecords(demographics, { content: xml, formOid: 'Form.demographics' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toContain('文件有 3 处错误');
+    await registerPatients(t.app, ['100', '220', '304']);
+    const res = await importRecords(demographics, { content: xml, formOid: 'Form.demographics' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.records.map((r: { subjectCode: string }) => r.subjectCode)).toEqual([
+      '100',
+      '220',
+      '304',
+    ]);
+    const zharko = (await get(t.app, `/api/v0.1/crf/records/${res.body.data.records[0].id}`, admin)).body.data
+      .record;
+    expect(zharko.answers).toMatchObject({
+      first_name: 'Zharko',
+      dob: '1983-09-23',
+      sex: '1',
+      gym: ['0'],
+      aerobics: ['1', '2'],
+      height: 160,
+    });
+
+    // Records CSV: the dictionary imported as one form (a page per instrument), then its records.
+    const dictionary = await readFile(
+      path.join(FIXTURES, 'redcap/redcapr_longitudinal_dictionary.csv'),
+      'utf8',
+    );
+    const form = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import',
+      { format: 'redcap', name: 'REDCap 纵向', content: dictionary },
+      admin,
+    );
+    expect(form.status).toBe(200);
+    const formId = form.body.data.form.id;
+    expect((await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, admin)).status).toBe(
+      200,
+    );
+    const csv = await readFile(path.join(FIXTURES, 'redcap/redcapr_longitudinal_records.csv'), 'utf8');
+    const rows = await importRecords(formId, { format: 'redcap', content: csv });
+    expect(rows.status).toBe(200);
+    // 18 rows: a record per record and event with a value (two event rows hold none).
+    expect(rows.body.data.records).toHaveLength(16);
+    expect(rows.body.data.records[0]).toMatchObject({ subjectCode: '100', source: 'enrollment_arm_1' });
+    expect(rows.body.data.notes).toEqual([
+      'row 13 (record 304 enrollment_arm_2): patient_document: file "levon_and_barry.jpg" left out (the records export does not hold the file)',
+    ]);
+    const first = (await get(t.app, `/api/v0.1/crf/records/${rows.body.data.records[0].id}`, admin)).body.data
+      .record;
+    expect(first.answers).toMatchObject({
+      first_name: 'Zharko',
+      gym: ['0'],
+      aerobics: ['1', '2'],
+      study_id: '100',
+    });
+
+    // Checkbox columns with letter codes (check_two___a): ticked choices back as one checkbox value.
+    const boxes = (
+      await post(
+        t.app,
+        '/api/v0.1/crf/forms/import',
+        {
+          format: 'redcap',
+          name: 'REDCap checkboxes',
+          content: await readFile(path.join(FIXTURES, 'redcap/redcapr_checkboxes-1_dictionary.csv'), 'utf8'),
+        },
+        admin,
+      )
+    ).body.data.form.id;
+    expect((await post(t.app, `/api/v0.1/crf/forms/${boxes}/publish`, { note: '' }, admin)).status).toBe(200);
+    await registerPatients(t.app, ['1', '2', '3', '4', '5']);
+    const ticked = await importRecords(boxes, {
+      format: 'redcap',
+      content: await readFile(path.join(FIXTURES, 'redcap/redcapr_checkboxes-1_records.csv'), 'utf8'),
+    });
+    expect(ticked.status).toBe(200);
+    // Record 4 ticks nothing and writes no other value: no record.
+    expect(ticked.body.data.records.map((r: { subjectCode: string }) => r.subjectCode)).toEqual([
+      '1',
+      '2',
+      '3',
+    ]);
+    const answers = await Promise.all(
+      ticked.body.data.records.map(
+        async (r: { id: number }) =>
+          (await get(t.app, `/api/v0.1/crf/records/${r.id}`, admin)).body.data.record.answers,
+      ),
+    );
+    expect(answers.map((a) => [a.check_one, a.check_two])).toEqual([
+      [['1'], ['a', 'c']],
+      [undefined, ['b', 'd']],
+      [['1', '2', '3', '4'], undefined],
+    ]);
+
+    // The "simple" project's records: sex written TRUE/FALSE (not a code of its radio): nothing stored.
+    const simpleDictionary = await readFile(
+      path.join(FIXTURES, 'redcap/redcapr_simple_dictionary.csv'),
+      'utf8',
+    );
+    const simple = (
+      await post(
+        t.app,
+        '/api/v0.1/crf/forms/import',
+        { format: 'redcap', name: 'REDCap simple', content: simpleDictionary },
+        admin,
+      )
+    ).body.data.form.id;
+    expect((await post(t.app, `/api/v0.1/crf/forms/${simple}/publish`, { note: '' }, admin)).status).toBe(
+      200,
+    );
+    const simpleCsv = await readFile(path.join(FIXTURES, 'redcap/redcapr_simple_records.csv'), 'utf8');
+    const bad = await importRecords(simple, { format: 'redcap', content: simpleCsv });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('文件有 5 处错误，未导入任何记录');
+    expect(bad.body.message).toContain('row 1 (record 1): sex: "FALSE" is not a choice of sex');
+    expect((await records(simple)).total).toBe(0);
+    // An unclosed quote: a 400 naming its line, nothing stored.
+    const broken = await importRecords(simple, { format: 'redcap', content: 'record_id,name_first\n1,"Nut' });
+    expect(broken.status).toBe(400);
+    expect(broken.body.field).toBe('body.content');
+    expect((await records(simple)).total).toBe(0);
+  });
 });

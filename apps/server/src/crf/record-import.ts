@@ -32,20 +32,33 @@ function refuseFaults(faults: string[]): never {
  * against the form's latest version, the file's audit trail kept as the record's history (who,
  * when, why, old and new value). All or nothing: any fault (an unknown subject, item or code, a
  * value that is not a number or date, a repeated item group) stores nothing and every fault is
- * named. Records are stored as drafts, to be reviewed and submitted.
+ * named. Records are stored as drafts, to be reviewed and submitted. A REDCap records CSV export
+ * (`format: 'redcap'`) goes the same way: a record per row, the record ID as SubjectKey.
  */
 export async function importRecords(
   app: FastifyInstance,
   actor: CrfActor,
   formId: number,
-  body: { content: string; formOid?: string | undefined },
+  body: { format: 'odm' | 'redcap'; content: string; formOid?: string | undefined },
 ): Promise<CrfRecordsImported> {
   const { form: formRow, version } = await loadVersion(app.db, actor, formId);
   if (formRow.status === 'archived') throw new AppError(409, 'crf.archived');
-  const parsed = await app.parsing.run(
-    { kind: 'crf.odm.data', text: body.content, form: versionForm(version), formOid: body.formOid },
-    'body.content',
-  );
+  if (body.format === 'redcap' && body.formOid !== undefined)
+    throw invalid('body.formOid', 'REDCap 记录文件没有 FormOID', 'a REDCap records file has no FormOID');
+  const form = versionForm(version);
+  const parsed =
+    body.format === 'redcap'
+      ? {
+          formOid: '',
+          ...(await app.parsing.run({ kind: 'crf.redcap.data', text: body.content, form }, 'body.content')),
+        }
+      : {
+          notes: [] as string[],
+          ...(await app.parsing.run(
+            { kind: 'crf.odm.data', text: body.content, form, formOid: body.formOid },
+            'body.content',
+          )),
+        };
   const faults = [...parsed.faults];
   for (const r of parsed.records)
     for (const c of r.history)
@@ -107,7 +120,7 @@ export async function importRecords(
           version: version.version,
           subjectCode: subject.subjectCode,
           patientId: subject.patientId,
-          source: `ODM ${parsed.formOid} ${r.where}`,
+          source: body.format === 'redcap' ? `REDCap ${r.where}` : `ODM ${parsed.formOid} ${r.where}`,
           changes: r.history.length,
         },
       });
@@ -119,7 +132,7 @@ export async function importRecords(
         changes: r.history.length,
       });
     }
-    return { formOid: parsed.formOid, records: out };
+    return { formOid: parsed.formOid, records: out, notes: parsed.notes };
   });
 }
 
@@ -132,7 +145,7 @@ export async function crfRecordImportRoutes(app: FastifyInstance) {
       access: { apiId: 'CrfManagementList.import' },
       ownedIds: ownedFormIds,
       summary:
-        "Records of the form from a CDISC ODM file's ClinicalData (SubjectKey = a patient's MRN or a study subject's code; the audit trail kept as history); all or none, every fault named",
+        "Records of the form from a CDISC ODM file's ClinicalData or REDCap project XML (format odm) or a REDCap records CSV (format redcap); SubjectKey / record ID = a patient's MRN or a study subject's code; the audit trail kept as history; all or none, every fault named",
       params: formParams,
       body: crfImportRecordsBody.refine((b) => b.content.length <= MAX_ODM_CHARS, {
         path: ['content'],

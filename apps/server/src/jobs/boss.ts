@@ -5,6 +5,7 @@ import PgBoss from 'pg-boss';
 import type { Db } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
 import { reasonText } from '../http/logging.js';
+import { LIMIT_LOCK_KEY, sendableUnderLimit } from './limits.js';
 import type { JobRow } from './runner.js';
 import { BaseJobQueue, type JobQueueOptions } from './worker.js';
 
@@ -181,10 +182,14 @@ export class BossJobQueue extends BaseJobQueue {
     await this.open();
     await this.ensureQueues(kinds);
     await this.transaction(async (client, db) => {
+      // Per-kind limits (limits.ts): count and send under one lock, so two processes sending at
+      // once never deliver more of an app's kind than its limit.
+      await client.query('select pg_advisory_xact_lock($1)', [LIMIT_LOCK_KEY]);
       const { rows } = await client.query<{ id: string; kind: string }>(
-        `select id, kind from jobs
-         where status = 'queued' and queue_job_id is null and kind = any($1::text[])
-         order by id limit ${DELIVER_BATCH}
+        `select j.id, j.kind from jobs j
+         where j.status = 'queued' and j.queue_job_id is null and j.kind = any($1::text[])
+           and ${sendableUnderLimit('j')}
+         order by j.id limit ${DELIVER_BATCH}
          for update skip locked`,
         [kinds],
       );

@@ -1,5 +1,6 @@
 import { asc, inArray, sql } from 'drizzle-orm';
 import { jobs } from '../db/schema/index.js';
+import { claimableUnderLimit } from './limits.js';
 import type { JobRow } from './runner.js';
 import { BaseJobQueue } from './worker.js';
 
@@ -7,7 +8,9 @@ import { BaseJobQueue } from './worker.js';
  * The in-process runner of the embedded database (PGlite), which pg-boss cannot use: it speaks to
  * PostgreSQL through `pg` over a socket, and PGlite is a library in this process. A claim is one
  * `UPDATE jobs ... WHERE id IN (SELECT ... FOR UPDATE SKIP LOCKED LIMIT n)`, so it would be safe
- * with several processes too; on PGlite there is one (the data directory is locked).
+ * with several processes too; on PGlite there is one (the data directory is locked). The same
+ * statement keeps each app's per-kind limit (limits.ts): it runs on PGlite's one connection, so
+ * no other claim can come between its count and its update.
  */
 export class LocalJobQueue extends BaseJobQueue {
   readonly backend = 'local' as const;
@@ -23,9 +26,9 @@ export class LocalJobQueue extends BaseJobQueue {
       update jobs set status = 'running', started_at = now(), heartbeat_at = now(),
         attempts = attempts + 1, worker_id = ${this.workerId}
       where id in (
-        select id from jobs
-        where status = 'queued' and kind in (${kindList})
-        order by id
+        select j.id from jobs j
+        where j.status = 'queued' and j.kind in (${kindList}) and ${claimableUnderLimit('j')}
+        order by j.id
         for update skip locked
         limit ${max}
       )

@@ -196,6 +196,47 @@ describe('job queue', () => {
     expect(atPeak).toEqual({ running: 2, queued: 1 });
   });
 
+  it('keeps an app’s per-kind limit (job_kind_settings) with free slots left, across two workers, other apps unaffected', async () => {
+    const other = await testApp(db, 'jobs-limit-other');
+    await db.execute(
+      sql`insert into job_kind_settings (app_id, kind, max_running) values (${appId}, 'test.limited', 2)`,
+    );
+    // Two workers with four slots each: eight slots for six jobs of a kind limited to two at once.
+    const a = queue({ concurrency: 4 });
+    const b = queue({ concurrency: 4 });
+    const peaks = { limited: 0, other: 0 };
+    const now = { limited: 0, other: 0 };
+    const handler = async ({ job }: { job: JobRow }) => {
+      const key = job.appId === appId ? 'limited' : 'other';
+      now[key]++;
+      peaks[key] = Math.max(peaks[key], now[key]);
+      await new Promise((r) => setTimeout(r, 150));
+      now[key]--;
+      return null;
+    };
+    a.handle('test.limited', handler);
+    b.handle('test.limited', handler);
+    for (let i = 0; i < 6; i++) await enqueueJob(db, { appId, kind: 'test.limited' });
+    for (let i = 0; i < 3; i++) await enqueueJob(db, { appId: other, kind: 'test.limited' });
+    let sawRunning = 0;
+    await a.start();
+    await b.start();
+    await until('nine jobs to end', async () => {
+      const [r] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(jobs)
+        .where(sql`${jobs.appId} = ${appId} and ${jobs.status} = 'running'`);
+      sawRunning = Math.max(sawRunning, Number(r!.n));
+      return (await statusCounts(db)).succeeded === 9;
+    });
+    // The limited app never had more than two running, by the handlers' count and the rows';
+    // the other app (no setting) ran its three side by side.
+    expect(peaks.limited).toBe(2);
+    expect(sawRunning).toBeLessThanOrEqual(2);
+    expect(peaks.other).toBe(3);
+    await db.execute(sql`delete from job_kind_settings where app_id = ${appId}`);
+  });
+
   it('logs a failed claim without swallowing it and runs the job once the database answers again', async () => {
     const { log, lines } = capturingLog();
     const q = queue({ log });

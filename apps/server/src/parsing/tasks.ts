@@ -9,6 +9,8 @@ export type ParseTask =
   | { kind: 'crf.odm.study'; text: string }
   /** The records of one FormDef in an ODM file's ClinicalData, for the form imported from it. */
   | { kind: 'crf.odm.data'; text: string; form: Form; formOid?: string | undefined }
+  /** The records of a REDCap records CSV export, for the form imported from the project's dictionary. */
+  | { kind: 'crf.redcap.data'; text: string; form: Form }
   | { kind: 'crf.redcap'; text: string }
   | { kind: 'crf.json'; text: string }
   /** RFC 4180 rows (`files/csv.ts`); an unreadable file is a 400 on `field` naming line and column. */
@@ -25,6 +27,7 @@ export interface ParseResults {
     skipped: string[];
   };
   'crf.odm.data': { formOid: string; records: ImportedRecord[]; faults: string[] };
+  'crf.redcap.data': { records: ImportedRecord[]; faults: string[]; notes: string[] };
   'crf.redcap': { form: Form; unsupported: string[] };
   'crf.json': unknown;
   'csv.rows': string[][];

@@ -7,7 +7,14 @@
  */
 import { type CsvImportInput, mapCsv } from '../clinical/imports/csv.js';
 import { mapFhirBundle } from '../clinical/imports/fhir.js';
-import { importJson, importOdm, importOdmData, importOdmStudy, importRedcap } from '../crf/import.js';
+import {
+  importJson,
+  importOdm,
+  importOdmData,
+  importOdmStudy,
+  importRedcap,
+  importRedcapData,
+} from '../crf/import.js';
 import { readCsv } from '../files/csv.js';
 import { AppError } from '../http/errors.js';
 import type { ParseOutcome, ParseTask } from './tasks.js';
@@ -20,6 +27,8 @@ function run(task: ParseTask): unknown {
       return importOdmStudy(task.text);
     case 'crf.odm.data':
       return importOdmData(task.text, task.form, task.formOid);
+    case 'crf.redcap.data':
+      return importRedcapData(task.text, task.form);
     case 'crf.redcap':
       return importRedcap(task.text);
     case 'crf.json':

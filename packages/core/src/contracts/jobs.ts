@@ -33,6 +33,8 @@ export const JOB_KINDS = [
   'coding.suggest',
   'cleaning.run',
   'recordQc.run',
+  'observation.transform',
+  'odm.generate',
   'variable.transfer',
   'research.externalAnalysis',
   'multicenter.federated',

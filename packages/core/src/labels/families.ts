@@ -33,6 +33,7 @@ import {
 } from './collection.js';
 import { CHART_CHANNEL_LABELS, CHART_SUBTYPE_LABELS, CRF_ITEM_TYPE_LABELS } from './crf-chart.js';
 import { FORMULA_SOURCE_LABELS } from './formulas.js';
+import { OBSERVATION_DOMAIN_LABELS, OBSERVATION_RUN_MODE_LABELS } from './observation.js';
 import { RECORD_QC_CATEGORY_LABELS, RECORD_QC_CHECK_LABELS, RECORD_QC_SEVERITY_LABELS } from './record-qc.js';
 import { BASIC_DICTIONARY_LABELS, HOSPITAL_UNIT_KIND_LABELS } from './reference.js';
 import {
@@ -77,6 +78,8 @@ export const JOB_KIND_LABELS = {
   'coding.suggest': both('编码候选生成', 'Coding suggestions'),
   'cleaning.run': both('数据清洗任务', 'Data cleaning run'),
   'recordQc.run': both('病历质控任务', 'Medical record QC run'),
+  'observation.transform': both('观察性数据库转换', 'Observation store transform'),
+  'odm.generate': both('ODM 文件生成', 'ODM file generation'),
   'variable.transfer': both('变量转换', 'Variable transfer'),
   'research.externalAnalysis': both('外部数据集分析', 'External dataset analysis'),
   'multicenter.federated': both('联邦学习任务', 'Federated job'),
@@ -219,6 +222,8 @@ export const LABEL_FAMILIES = {
   federatedMetric: FEDERATED_METRIC_LABELS,
   transferTransform: TRANSFER_TRANSFORM_LABELS,
   externalLayout: EXTERNAL_LAYOUT_LABELS,
+  observationDomain: OBSERVATION_DOMAIN_LABELS,
+  observationRunMode: OBSERVATION_RUN_MODE_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -282,4 +287,6 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   federatedMetric: both('评估指标', 'Metric'),
   transferTransform: both('取值转换', 'Value transform'),
   externalLayout: both('数据集格式', 'Dataset layout'),
+  observationDomain: both('观察域', 'Observation domain'),
+  observationRunMode: both('转换方式', 'Run mode'),
 };

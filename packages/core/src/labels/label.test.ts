@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AUDIT_ACTIONS } from '../contracts/audit.js';
 import { CDR_IMPORT_STATUSES } from '../contracts/clinical.js';
 import { JOB_KINDS, JOB_STATUSES } from '../contracts/jobs.js';
+import { OBSERVATION_DOMAINS } from '../contracts/observation.js';
 import { RESEARCH_DATASET_STATUSES } from '../contracts/research.js';
 import { NOTICE_KINDS } from '../contracts/system.js';
 import { GENDER_TABLE, TASK_STATUSES } from '../helpers/code-tables.js';
@@ -21,6 +22,7 @@ const UNIONS: Array<[LabelFamily, readonly (string | number)[]]> = [
   ['noticeKind', NOTICE_KINDS],
   ['auditEntity', ['user', 'disease_library_patient', 'crf_record']],
   ['gender', GENDER_TABLE.map((g) => g.code)],
+  ['observationDomain', OBSERVATION_DOMAINS],
   ['researchType', ['cohort', 'caseControl', 'crossSectional', 'registry', 'interventional']],
 ];
 

@@ -3,6 +3,7 @@ import { answerItems } from '../walk.js';
 import { kids, type XNode, attr as xmlAttr, text as xmlText } from '../xml.js';
 import { refuse } from './errors.js';
 import { openOdm } from './odm.js';
+import { isRedcapMetadata } from './redcap-odm.js';
 
 /** One change of an imported value, from the file's audit trail. */
 export interface ImportedChange {
@@ -95,6 +96,9 @@ export function readOdmClinicalData(
   const keys = new Map<string, string>();
   if (file.formDefs.has(chosen)) file.build(chosen, keys);
   const items = new Map(answerItems(form).map((x) => [x.item.key, x.item]));
+  // REDCap project XML: ItemOIDs are field names; a checkbox is one item per choice (var___code, 1 or 0);
+  // each instrument's status field (<instrument>_complete) is REDCap's own, not a field of the form.
+  const redcap = isRedcapMetadata(file.mdv);
   const keyOf = (oid: string) => {
     const k =
       keys.get(oid) ?? (/^I\.[A-Za-z_]/.test(oid) ? oid.slice(2) : oid).replace(/[^A-Za-z0-9_]/g, '_');
@@ -147,6 +151,20 @@ export function readOdmClinicalData(
       const groupAudit = auditOf(g);
       for (const d of kids(g, 'ItemData')) {
         const oid = attr(d, 'ItemOID') ?? '';
+        const choice = redcap ? /^(.+)___(.+)$/.exec(oid) : null;
+        const box = choice ? items.get(choice[1]!) : undefined;
+        if (choice && box?.type === 'checkbox') {
+          const v = xmlAttr(d, 'Value') ?? '';
+          const code = box.options?.find((o) => String(o.code).toLowerCase() === choice[2]!.toLowerCase())?.code;
+          if (code === undefined) faults.push(`${at}: ${oid}: "${choice[2]}" is not a choice of ${box.key}`);
+          else if (v === '1' || v.toLowerCase() === 'checked') {
+            const list = (answers[box.key] as unknown[] | undefined) ?? [];
+            answers[box.key] = [...list, String(code)];
+          } else if (!['0', '', 'unchecked'].includes(v.toLowerCase()))
+            faults.push(`${at}: ${oid}: "${v}" is neither 1 (checked) nor 0`);
+          continue;
+        }
+        if (redcap && /_complete$/.test(oid) && !items.has(oid)) continue;
         const key = keyOf(oid);
         if (!key) {
           faults.push(`${at}: ItemOID ${oid} is no item of the form`);

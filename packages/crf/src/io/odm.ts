@@ -300,7 +300,7 @@ export function openOdm(xmlText: string) {
     return { form, unsupported };
   };
   const studyName = text(kid(kid(study, 'GlobalVariables'), 'StudyName')) || attr(study, 'OID') || '';
-  return { odm, studyName, order, formDefs, build };
+  return { odm, mdv, studyName, order, formDefs, build };
 }
 
 /**

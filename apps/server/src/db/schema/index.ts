@@ -14,6 +14,8 @@ export * from './federated.js';
 export * from './formulas.js';
 export * from './identity.js';
 export * from './jobs.js';
+export * from './observation.js';
+export * from './odm.js';
 export * from './omop.js';
 export * from './record-qc.js';
 export * from './reference.js';
