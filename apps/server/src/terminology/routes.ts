@@ -1,5 +1,5 @@
 import {
-  conceptDetail as conceptDetailAnswer,
+  conceptDetailFull as conceptDetailAnswer,
   conceptHitList,
   conceptQuery,
   conceptSearchQuery,
@@ -26,17 +26,10 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { appActor, signedIn } from '../http/context.js';
 import { restRoutes } from '../http/route.js';
-import {
-  addLocalCode,
-  conceptDetail,
-  fhirLookup,
-  importSystem,
-  listSystems,
-  lookup,
-  search,
-} from './concepts.js';
+import { addLocalCode, fhirLookup, importSystem, listSystems, lookup, search } from './concepts.js';
 import { fhirExpand, fhirTranslate } from './fhir.js';
 import { semantic } from './semantic.js';
+import { conceptDetailFull } from './usage.js';
 
 const V = '/api/v0.1';
 const T = `${V}/terminology`;
@@ -79,11 +72,12 @@ export async function terminologyRoutes(app: FastifyInstance) {
     {
       access: 'session',
       freeScope: 'term',
-      summary: 'One concept: synonyms, ancestors (root first) and the codes directly under it',
+      summary:
+        'One concept: synonyms, ancestors (root first), the codes directly under it, its mappings to other systems (standard ancestor, OMOP concept) and where this hospital’s data uses it (rows and patients as recorded and as coded)',
       query: conceptQuery,
       answer: conceptDetailAnswer,
     },
-    (req) => conceptDetail(db, appActor(req.ctx).appId, req.query.system, req.query.code),
+    (req) => conceptDetailFull(db, appActor(req.ctx).appId, req.query.system, req.query.code),
   );
   for (const domain of TERMINOLOGY_DOMAINS) {
     const screen = NEW_CODE_SCREENS[domain];

@@ -113,6 +113,49 @@ export const conceptDetail = conceptSummary.extend({
 });
 export type ConceptDetail = z.infer<typeof conceptDetail>;
 
+/**
+ * A concept's mapping to another system: a local extension code to its nearest standard ancestor
+ * (`wider`), a standard code to the OMOP concept this hospital's OMOP maps give it (`equivalent`).
+ */
+export const conceptMapping = z.object({
+  relation: z.enum(['wider', 'equivalent']),
+  /** A terminology system key (ICD10...) or OMOP. */
+  system: z.string(),
+  systemUri: z.string(),
+  code: z.string(),
+  display: z.string(),
+});
+export type ConceptMapping = z.infer<typeof conceptMapping>;
+
+/**
+ * Where the code is used in this hospital's data, counted in one CDR table: the rows (and their
+ * patients) that carry the code as recorded at the source, and those the coding area mapped to it
+ * (the cdr_coded_* views); `…Below` also counts the codes under it.
+ */
+export const conceptUsage = z.object({
+  /** The CDR table (diagnoses, operations, lab_results, orders). */
+  table: z.string(),
+  recordedRows: z.number().int(),
+  recordedPatients: z.number().int(),
+  recordedRowsBelow: z.number().int(),
+  recordedPatientsBelow: z.number().int(),
+  codedRows: z.number().int(),
+  codedPatients: z.number().int(),
+  codedRowsBelow: z.number().int(),
+  codedPatientsBelow: z.number().int(),
+  /** Local terms the coding area maps to this code (at most 20, most rows first) and how many there are. */
+  localTerms: z.array(z.object({ term: z.string(), rows: z.number().int() })),
+  localTermCount: z.number().int(),
+});
+export type ConceptUsage = z.infer<typeof conceptUsage>;
+
+/** The browser's concept detail: the concept, its mappings and its use in this hospital's data. */
+export const conceptDetailFull = conceptDetail.extend({
+  mappings: z.array(conceptMapping),
+  usage: conceptUsage,
+});
+export type ConceptDetailFull = z.infer<typeof conceptDetailFull>;
+
 /** A local extension code added under a parent of the screen's code system. */
 export const localCodeCreate = z.object({
   /** The code it sits under (a standard code or another local code); null at the top. */
