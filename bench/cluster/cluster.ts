@@ -46,7 +46,7 @@ export interface ClusterOptions {
   keep?: boolean;
 }
 
-function startNode(name: string, port: number, env: Record<string, string>): ClusterNode {
+export function startNode(name: string, port: number, env: Record<string, string>): ClusterNode {
   const node: ClusterNode = {
     name,
     port,
