@@ -51,6 +51,7 @@ import { prepareData } from './seed/index.js';
 import { siteRoutes } from './site/routes.js';
 import { t0Routes } from './t0/routes.js';
 import { terminologyRoutes } from './terminology/routes.js';
+import { scientificDatabaseRoutes } from './scientific-database/routes.js';
 import { variableRoutes } from './variables/routes.js';
 import { visualizationRoutes } from './visualization/routes.js';
 import { webRoutes } from './web/routes.js';
@@ -197,6 +198,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(dataElementRoutes);
   await app.register(cleaningRoutes);
   await app.register(variableRoutes);
+  await app.register(scientificDatabaseRoutes);
   await app.register(dataModelRoutes);
   await app.register(demoHospitalRoutes);
   await app.register(webRoutes);

@@ -76,6 +76,8 @@ export const AUDIT_ENTITY_LABELS = {
   research_project_type: both('项目类型', 'Project type'),
   research_patient_list: both('课题患者列表', 'Project patient list'),
   research_dataset: both('课题数据集', 'Project dataset'),
+  sci_transform_task: both('科研数据库转换任务', 'Scientific database transform task'),
+  sci_snapshot: both('科研数据库快照', 'Scientific database snapshot'),
   mc_topic: both('多中心课题', 'Multi-center topic'),
   mc_topic_center: both('课题中心', 'Topic center'),
   mc_topic_case: both('课题病例', 'Topic case'),

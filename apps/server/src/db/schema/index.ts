@@ -23,6 +23,7 @@ export * from './reports.js';
 export * from './research.js';
 export * from './rules.js';
 export * from './scheduling.js';
+export * from './scientific-database.js';
 export * from './session-handoff.js';
 export * from './system.js';
 export * from './t0.js';

@@ -13,6 +13,7 @@ import { makeOmopObjects } from '../../omop/test/fixtures.js';
 import { makeReferenceObjects } from '../../reference/test/fixtures.js';
 import { makeReportObjects } from '../../reports/test/fixtures.js';
 import { makeSchedulingObjects } from '../../scheduling/test/fixtures.js';
+import { makeScientificDatabaseObjects } from '../../scientific-database/test/fixtures.js';
 import { makeVariableObjects } from '../../variables/test/fixtures.js';
 import { makeVisualizationObjects } from '../../visualization/test/fixtures.js';
 import { post, signIn, TEST_PASSWORD } from '../helper.js';
@@ -99,6 +100,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
     adminKey,
   );
   await makeVariableObjects(app, adminKey);
+  await makeScientificDatabaseObjects(app, adminKey);
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */
