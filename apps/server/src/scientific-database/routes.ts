@@ -13,6 +13,7 @@ import {
   sciSnapshotList,
   sciSnapshotQuery,
   sciTask,
+  sciTaskChoices,
   sciTaskCreate,
   sciTaskList,
   sciTaskPatch,
@@ -38,7 +39,7 @@ import {
   snapshotRows,
   snapshotToDataset,
 } from './snapshots.js';
-import { addTask, deleteTask, editTask, listTasks, ownedTaskIds, taskRow } from './tasks.js';
+import { addTask, deleteTask, editTask, listTasks, ownedTaskIds, taskChoices, taskRow } from './tasks.js';
 
 const P = '/api/v0.1/scientific-database';
 const PARQUET_TYPE = 'application/vnd.apache.parquet';
@@ -65,6 +66,15 @@ export async function scientificDatabaseRoutes(app: FastifyInstance) {
       answer: sciTaskList,
     },
     (req) => listTasks(db, signedIn(req.ctx).appId),
+  );
+  api.get(
+    `${P}/tasks/choices`,
+    {
+      access: T('query'),
+      summary: 'What a task may name: subjects, disease libraries, variable groups, variables',
+      answer: sciTaskChoices,
+    },
+    (req) => taskChoices(db, signedIn(req.ctx).appId),
   );
   api.post(
     `${P}/tasks`,

@@ -1,6 +1,7 @@
 import {
   SCI_STUDY_NO,
   type SciTask,
+  type SciTaskChoices,
   type SciTaskList,
   type sciTaskCreate,
   type sciTaskPatch,
@@ -283,4 +284,40 @@ export async function deleteTask(ctx: SignedIn, id: number) {
     await audit(tx, ctx, { action: 'delete', entity: 'sci_transform_task', entityId: id, before });
     return true as const;
   });
+}
+
+/** What a task may name, for the task form (one call, under the task screen's own function). */
+export async function taskChoices(db: Tx, appId: number): Promise<SciTaskChoices> {
+  const subjects = await db
+    .select({ id: researchSubjects.id, name: researchSubjects.name, status: researchSubjects.status })
+    .from(researchSubjects)
+    .where(eq(researchSubjects.appId, appId))
+    .orderBy(desc(researchSubjects.id));
+  const libraries = await db
+    .select({ id: diseaseLibraries.id, name: diseaseLibraries.name })
+    .from(diseaseLibraries)
+    .where(and(eq(diseaseLibraries.appId, appId), isNull(diseaseLibraries.deletedAt)))
+    .orderBy(asc(diseaseLibraries.name));
+  const groups = await db
+    .select({
+      id: variableGroups.id,
+      name: variableGroups.name,
+      variables: sql<number>`(select count(*)::int from variable_group_members m where m.group_id = ${variableGroups.id})`,
+    })
+    .from(variableGroups)
+    .where(eq(variableGroups.appId, appId))
+    .orderBy(asc(variableGroups.name));
+  const variables = (await listVariables(db, appId, { q: '' })).items.map((v) => ({
+    id: v.id,
+    code: v.code,
+    labelZh: v.labelZh,
+    labelEn: v.labelEn,
+    type: v.type,
+  }));
+  return {
+    subjects,
+    libraries,
+    groups: groups.map((g) => ({ ...g, variables: Number(g.variables) })),
+    variables,
+  };
 }

@@ -210,3 +210,20 @@ export const sciOverview = z.object({
   recent: z.array(sciSnapshot),
 });
 export type SciOverview = z.infer<typeof sciOverview>;
+
+/** What a transform task may name: the app's subjects, disease libraries, variable groups and variables. */
+export const sciTaskChoices = z.object({
+  subjects: z.array(z.object({ id: z.number().int(), name: z.string(), status: z.string() })),
+  libraries: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  groups: z.array(z.object({ id: z.number().int(), name: z.string(), variables: z.number().int() })),
+  variables: z.array(
+    z.object({
+      id: z.number().int(),
+      code: z.string(),
+      labelZh: z.string(),
+      labelEn: z.string(),
+      type: z.enum(VARIABLE_TYPES),
+    }),
+  ),
+});
+export type SciTaskChoices = z.infer<typeof sciTaskChoices>;
