@@ -42,6 +42,29 @@ const HOP_BY_HOP = [
   'trailer',
 ];
 
+/** The request's body, held so that it can be sent to another node; none read for a GET. */
+function readBody(req: http.IncomingMessage): Promise<Buffer | 'too large' | 'gone'> {
+  const empty = Buffer.alloc(0);
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    req.resume();
+    return Promise.resolve(empty);
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve('too large');
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', () => resolve('gone'));
+  });
+}
+
 export async function startProxy(opts: {
   port: number;
   host?: string;
@@ -103,21 +126,12 @@ export async function startProxy(opts: {
     });
 
   const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const c of req) {
-        size += (c as Buffer).length;
-        if (size > MAX_BODY) {
-          res.writeHead(413).end();
-          return;
-        }
-        chunks.push(c as Buffer);
-      }
-    } catch {
-      return; // the client went away
+    const body = await readBody(req);
+    if (body === 'too large') {
+      res.writeHead(413).end();
+      return;
     }
-    const body = Buffer.concat(chunks);
+    if (body === 'gone') return; // the client went away
     for (const u of order()) {
       const outcome = await forward(u, req, body, res);
       if (outcome === 'done') return;

@@ -94,9 +94,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       readDb,
       ...(readPool ? { readPool } : {}),
       label: `postgres ${describeUrl(opts.url)}${opts.readUrl ? `, reads on ${describeUrl(opts.readUrl)}` : ''}`,
+      // Readiness is the primary's: a replica that is down fails only the lag-tolerant reads, and
+      // must not take every node out of its load balancer (db/README.md, "Read replica").
       ping: async () => {
         await pool.query('select 1');
-        await readPool?.query('select 1');
       },
       close: async () => {
         await Promise.all([pool.end(), readPool?.end()]);
