@@ -3,6 +3,7 @@ import { isApplicable, normalise, type ParsedCondition } from './conditions.js';
 import type { FunctionRegistry } from './functions.js';
 import type { Bounds, Form, Problem, ProblemDetail } from './types.js';
 import { toNumber } from './values.js';
+import { answerItems } from './walk.js';
 
 /**
  * Checks a form before it is published: what would make rules silently never fire, loop or
@@ -158,6 +159,9 @@ function checkBounds(
 export function analyzeForm(form: Form, functions?: FunctionRegistry): Problem[] {
   const c = compiled(form, functions);
   const problems: Problem[] = [];
+  // Paragraphs alone collect nothing: such a form cannot be published.
+  if (!answerItems(form).length)
+    problems.push({ code: 'noItems', at: 'pages', message: 'the form has no item to answer' });
   const seen = new Set<string>();
   for (const node of c.nodes) {
     if (seen.has(node.key)) {

@@ -202,6 +202,7 @@ export const crfProblem = z.object({
     'cycle',
     'conditionNotApplicable',
     'minExceedsMax',
+    'noItems',
   ] satisfies ProblemCode[]),
   detail: z
     .enum([
@@ -288,10 +289,20 @@ export const crfVersion = z.object({
 });
 export type CrfVersion = z.infer<typeof crfVersion>;
 
+const tally = z.object({ total: int, translated: int, notTranslated: int });
 export const crfImported = z.object({
   form: crfForm,
   /** What the importer could not translate, one line each. */
   unsupported: z.array(z.string()),
+  /** REDCap data dictionary: how many fields were imported, rules, calculations and action tags translated. */
+  counts: z
+    .object({
+      fields: z.object({ total: int, imported: int, notImported: int }),
+      branching: tally,
+      calculations: tally,
+      actionTags: tally,
+    })
+    .optional(),
 });
 export type CrfImported = z.infer<typeof crfImported>;
 export const crfStudyImported = z.object({

@@ -64,7 +64,7 @@ export {
   odmUserOid,
   xmlEscape,
 } from './io/odm-write.js';
-export { fromRedcap } from './io/redcap.js';
+export { fromRedcap, type RedcapCounts } from './io/redcap.js';
 export { readRedcapRecords } from './io/redcap-data.js';
 export {
   mapRecordToAnswers,

@@ -229,7 +229,8 @@ export type ProblemCode =
   | 'unknownFunction'
   | 'cycle'
   | 'conditionNotApplicable'
-  | 'minExceedsMax';
+  | 'minExceedsMax'
+  | 'noItems';
 
 /**
  * What exactly is wrong, under the problem's code: the screen words a problem by

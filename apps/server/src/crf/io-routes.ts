@@ -54,24 +54,27 @@ export async function crfIoRoutes(app: FastifyInstance) {
     async (req) => {
       const b = req.body;
       // Parsed in a worker thread (parsing/pool.ts): a 5 MB file does not hold up other requests.
-      const { definition, unsupported } =
+      const { definition, unsupported, counts } =
         b.format === 'json'
           ? {
               definition: await app.parsing.run({ kind: 'crf.json', text: b.content }, 'body.content'),
               unsupported: [] as string[],
+              counts: undefined,
             }
-          : await (async () => {
-              const x =
-                b.format === 'odm'
-                  ? await app.parsing.run(
-                      { kind: 'crf.odm', text: b.content, formOid: b.formOid },
-                      'body.content',
-                    )
-                  : await app.parsing.run({ kind: 'crf.redcap', text: b.content }, 'body.content');
-              return { definition: x.form, unsupported: x.unsupported };
-            })();
+          : b.format === 'odm'
+            ? await (async () => {
+                const x = await app.parsing.run(
+                  { kind: 'crf.odm', text: b.content, formOid: b.formOid },
+                  'body.content',
+                );
+                return { definition: x.form, unsupported: x.unsupported, counts: undefined };
+              })()
+            : await (async () => {
+                const x = await app.parsing.run({ kind: 'crf.redcap', text: b.content }, 'body.content');
+                return { definition: x.form, unsupported: x.unsupported, counts: x.counts };
+              })();
       const form = await createForm(app.db, crfActor(req.ctx), { name: b.name, category: '', definition });
-      return { form, unsupported };
+      return { form, unsupported, ...(counts ? { counts } : {}) };
     },
   );
 

@@ -1,4 +1,4 @@
-import type { Form, ImportedRecord } from '@crdp/crf';
+import type { Form, ImportedRecord, RedcapCounts } from '@crdp/crf';
 import type { CsvImportInput } from '../clinical/imports/csv.js';
 import type { MappedImport } from '../clinical/imports/mapped.js';
 import type { MessageValue } from '../http/errors.js';
@@ -28,7 +28,7 @@ export interface ParseResults {
   };
   'crf.odm.data': { formOid: string; records: ImportedRecord[]; faults: string[] };
   'crf.redcap.data': { records: ImportedRecord[]; faults: string[]; notes: string[] };
-  'crf.redcap': { form: Form; unsupported: string[] };
+  'crf.redcap': { form: Form; unsupported: string[]; counts: RedcapCounts };
   'crf.json': unknown;
   'csv.rows': string[][];
   'cdr.csv': MappedImport;

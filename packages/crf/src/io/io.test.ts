@@ -68,7 +68,11 @@ describe('REDCap data dictionary', () => {
       field('empty', 'symptoms', '', 'radio', 'No choices'),
       field('score', 'symptoms', '', 'calc', 'Score', '[pain] + [fever_days]'),
     ]);
-    expect(unsupported).toEqual(['sig: field type "signature"', 'empty: no choices']);
+    expect(unsupported).toEqual([
+      'mrn: marked an identifier in REDCap; CRDP keeps no identifier flag on an item',
+      'sig: field type "signature"',
+      'empty: no choices',
+    ]);
     expect(form.pages.map((p) => p.title)).toEqual(['enrolment', 'symptoms']);
     const items = byKey(formItems(form));
     expect(items.mrn__section).toMatchObject({ type: 'paragraph', title: 'Identity' });

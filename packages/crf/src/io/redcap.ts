@@ -46,7 +46,44 @@ const SUM = /^\s*\[[A-Za-z0-9_]+\](\s*\+\s*\[[A-Za-z0-9_]+\])*\s*$/;
  * A REDCap data dictionary (18 columns), as rows of its CSV file, as a CRDP form: one page per instrument, a group per
  * section header. Returns what could not be translated instead of guessing.
  */
-export function fromRedcap(rows: string[][]): { form: Form; unsupported: string[] } {
+export interface RedcapCounts {
+  fields: { total: number; imported: number; notImported: number };
+  branching: { total: number; translated: number; notTranslated: number };
+  calculations: { total: number; translated: number; notTranslated: number };
+  actionTags: { total: number; translated: number; notTranslated: number };
+}
+
+// Text validation types: what CRDP keeps of each (a number with its decimals, a date) and what not.
+const DECIMALS = /^number_(\d)dp(_comma_decimal)?$/;
+function validated(key: string, v: string, item: FormItem, unsupported: string[]): void {
+  if (!v) {
+    item.textType = 'text';
+    return;
+  }
+  const dp = DECIMALS.exec(v);
+  if (v === 'integer' || v === 'int') Object.assign(item, { textType: 'number', fixed: 0 });
+  else if (v === 'number' || v === 'float') item.textType = 'number';
+  else if (dp) Object.assign(item, { textType: 'number', fixed: Number(dp[1]) });
+  else if (v === 'number_comma_decimal') item.textType = 'number';
+  else if (/^date_(ymd|dmy|mdy)$/.test(v)) item.textType = 'date';
+  else if (/^datetime_(seconds_)?(ymd|dmy|mdy)$/.test(v)) {
+    item.textType = 'date';
+    unsupported.push(`${key}: validation "${v}" imported as a date (the time of day is not kept)`);
+  } else {
+    item.textType = 'text';
+    unsupported.push(`${key}: validation "${v}" (a format check) not kept; imported as free text`);
+  }
+  if (/comma_decimal$/.test(v))
+    unsupported.push(
+      `${key}: validation "${v}": the comma as decimal separator is not kept (numbers use a dot)`,
+    );
+  if (/^date_(dmy|mdy)$/.test(v))
+    unsupported.push(
+      `${key}: validation "${v}": the display order is not kept (dates are shown year-month-day)`,
+    );
+}
+
+export function fromRedcap(rows: string[][]): { form: Form; unsupported: string[]; counts: RedcapCounts } {
   if (rows.length < 2)
     throw refuse(
       'content',
@@ -63,7 +100,14 @@ export function fromRedcap(rows: string[][]): { form: Form; unsupported: string[
   const unsupported: string[] = [];
   const pages = new Map<string, FormItem[]>();
   const showRules: ShowRule[] = [];
-  for (const r of rows.slice(1)) {
+  const counts: RedcapCounts = {
+    fields: { total: 0, imported: 0, notImported: 0 },
+    branching: { total: 0, translated: 0, notTranslated: 0 },
+    calculations: { total: 0, translated: 0, notTranslated: 0 },
+    actionTags: { total: 0, translated: 0, notTranslated: 0 },
+  };
+  const left: string[] = [];
+  for (const [n, r] of rows.slice(1).entries()) {
     const [variable = '', formName = 'form', section = '', type = '', label = '', choiceText = ''] = r;
     const validation = r[7] ?? '';
     const min = r[8] ?? '';
@@ -71,8 +115,12 @@ export function fromRedcap(rows: string[][]): { form: Form; unsupported: string[
     const logic = r[11] ?? '';
     const required = (r[12] ?? '').trim().toLowerCase() === 'y';
     const annotation = (r[17] ?? '').trim();
+    const note = (r[6] ?? '').trim();
+    const identifier = (r[10] ?? '').trim().toLowerCase() === 'y';
+    const matrix = (r[15] ?? '').trim();
     const key = variable.trim();
     if (!key) continue;
+    counts.fields.total++;
     const list = pages.get(formName) ?? [];
     pages.set(formName, list);
     if (section.trim()) list.push({ key: `${key}__section`, type: 'paragraph', title: section.trim() });
@@ -82,11 +130,19 @@ export function fromRedcap(rows: string[][]): { form: Form; unsupported: string[
     switch (type.trim()) {
       case 'text': {
         const v = validation.trim();
-        if (/^(integer|number)/.test(v)) item = { ...base, textType: 'number' };
-        else if (/^date/.test(v)) item = { ...base, textType: 'date' };
-        else item = { ...base, textType: 'text' };
-        if (min.trim() && !Number.isNaN(Number(min))) item.minVal = Number(min);
-        if (max.trim() && !Number.isNaN(Number(max))) item.maxVal = Number(max);
+        item = { ...base };
+        validated(key, v, item, unsupported);
+        for (const [bound, text] of [
+          ['minVal', min.trim()],
+          ['maxVal', max.trim()],
+        ] as const) {
+          if (!text) continue;
+          if (item.textType === 'number' && Number.isFinite(Number(text))) item[bound] = Number(text);
+          else
+            unsupported.push(
+              `${key}: validation ${bound === 'minVal' ? 'min' : 'max'} "${text}" not kept (bounds are kept on numbers only)`,
+            );
+        }
         break;
       }
       case 'notes':
@@ -128,14 +184,29 @@ export function fromRedcap(rows: string[][]): { form: Form; unsupported: string[
       case 'file':
         item = { ...base, type: 'upload' };
         break;
-      case 'slider':
-        item = { ...base, textType: 'number', minVal: 0, maxVal: 100 };
+      case 'slider': {
+        // Its range is Text Validation Min/Max (default 0 to 100); its labels (left | middle | right) are words.
+        const lo = min.trim() !== '' && Number.isFinite(Number(min)) ? Number(min) : 0;
+        const hi = max.trim() !== '' && Number.isFinite(Number(max)) ? Number(max) : 100;
+        item = { ...base, textType: 'number', minVal: lo, maxVal: hi, fixed: 0 };
+        const labels = choiceText
+          .split('|')
+          .map((x) => x.trim())
+          .filter(Boolean);
+        if (labels.length)
+          unsupported.push(
+            `${key}: slider labels "${labels.join(' | ')}" not kept (a number from ${lo} to ${hi})`,
+          );
         break;
+      }
       case 'calc':
+        counts.calculations.total++;
         if (SUM.test(choiceText)) {
+          counts.calculations.translated++;
           const fields = [...choiceText.matchAll(/\[([A-Za-z0-9_]+)\]/g)].map((m) => m[1]!);
           item = { ...base, textType: 'number', fxTopicData: { func: 'sum', fields } };
         } else {
+          counts.calculations.notTranslated++;
           unsupported.push(`${key}: calculation "${choiceText}"`);
           item = { ...base, textType: 'number' };
         }
@@ -144,25 +215,55 @@ export function fromRedcap(rows: string[][]): { form: Form; unsupported: string[
         unsupported.push(`${key}: field type "${type}"`);
         item = null;
     }
-    if (!item) continue;
-    if ((item.type === 'radio' || item.type === 'checkbox') && !item.options?.length) {
+    if (item && (item.type === 'radio' || item.type === 'checkbox') && !item.options?.length) {
       unsupported.push(`${key}: no choices`);
+      item = null;
+    }
+    if (!item) {
+      counts.fields.notImported++;
+      // Row n + 2: the header is row 1 (a quoted line break makes a row longer than a line).
+      left.push(`row ${n + 2} "${key}" (${type.trim() || 'no field type'})`);
       continue;
     }
+    counts.fields.imported++;
     if (logic.trim()) {
+      counts.branching.total++;
       const rules = branching(logic.trim(), key);
       if (rules) {
+        counts.branching.translated++;
         item.isHide = 1;
         showRules.push(...rules);
-      } else unsupported.push(`${key}: branching logic "${logic.trim()}"`);
+      } else {
+        counts.branching.notTranslated++;
+        unsupported.push(`${key}: branching logic "${logic.trim()}"`);
+      }
     }
-    // Action tags (@HIDDEN, @READONLY, @DEFAULT …) and notes have no CRDP counterpart yet: reported, not dropped.
-    if (annotation) unsupported.push(`${key}: field annotation "${annotation}"`);
+    // Action tags: @HIDDEN hides the field (no rule shows it); the others have no CRDP counterpart yet.
+    if (annotation) {
+      const tags = annotation.match(/@[A-Z][A-Z0-9_-]*/g) ?? [];
+      const kept = tags.filter((t) => t === '@HIDDEN');
+      counts.actionTags.total += tags.length;
+      counts.actionTags.translated += kept.length;
+      counts.actionTags.notTranslated += tags.length - kept.length;
+      if (kept.length) item.isHide = 1;
+      if (tags.length > kept.length || !tags.length)
+        unsupported.push(`${key}: field annotation "${annotation}"`);
+    }
+    if (note) unsupported.push(`${key}: field note "${note}" not kept (items have no help text)`);
+    if (identifier)
+      unsupported.push(`${key}: marked an identifier in REDCap; CRDP keeps no identifier flag on an item`);
+    if (matrix) unsupported.push(`${key}: matrix group "${matrix}" imported as a separate item`);
     list.push(item);
   }
+  if (!counts.fields.imported)
+    throw refuse(
+      'content',
+      `数据字典中没有可导入的字段（${left.join('；')}）`,
+      `the data dictionary has no field that can be imported (${left.join('; ')})`,
+    );
   const form: Form = {
     pages: [...pages.entries()].map(([name, items], i) => ({ key: `page_${i + 1}`, title: name, items })),
     showRules,
   };
-  return { form, unsupported };
+  return { form, unsupported, counts };
 }

@@ -279,6 +279,7 @@ const zhCN = {
     lengthRange: '最少字数 {{min}} 大于最多字数 {{max}}，任何答案都无法通过',
     choiceRange: '最少选择 {{min}} 项大于最多选择 {{max}} 项，任何答案都无法通过',
     minExceedsMax: '下限大于上限，任何答案都无法通过',
+    noItems: '表单中没有可填写的题目（只有说明文字或为空），不能发布',
     sep: '：',
     where: {
       showRule: '显示规则 {{n}}',
@@ -601,6 +602,7 @@ const enUS: typeof zhCN = {
     lengthRange: 'The minimum length {{min}} is above the maximum {{max}}: no answer can pass',
     choiceRange: 'At least {{min}} choices but at most {{max}}: no answer can pass',
     minExceedsMax: 'The lower bound is above the upper bound: no answer can pass',
+    noItems: 'The form has no item to answer (only paragraphs, or nothing): it cannot be published',
     sep: ': ',
     where: {
       showRule: 'Show rule {{n}}',
