@@ -104,6 +104,10 @@ describe('ODM generation', () => {
       fromDate: '2026-05-01',
       toDate: '2026-05-31',
     });
+    const choices2 = await call(t.app, 'GET', `${P}/elements`, key);
+    expect(choices2.body.data.items).toEqual([
+      { id: elementId, code: 'ALT_LAST', name: '末次 ALT', type: 'number', unit: 'U/L' },
+    ]);
     const concepts = await call(t.app, 'GET', `${P}/topics/${topicId}/concepts?domain=lab`, key);
     expect(concepts.body.data.items).toEqual([{ concept: '丙氨酸氨基转移酶', rows: 6, patients: 3 }]);
     const els = await call(t.app, 'PUT', `${P}/topics/${topicId}/elements`, key, {

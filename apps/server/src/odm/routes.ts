@@ -7,6 +7,7 @@ import {
   odmConceptQuery,
   odmConcurrency,
   odmConcurrencyInput,
+  odmElementChoices,
   odmElementsInput,
   odmGeneration,
   odmGenerationList,
@@ -28,6 +29,7 @@ import { generateJob } from './generate.js';
 import {
   addTopic,
   deleteTopic,
+  elementChoices,
   generate,
   generationFile,
   getConcurrency,
@@ -124,6 +126,11 @@ export async function odmRoutes(app: FastifyInstance) {
       answer: odmTopic,
     },
     (req) => setElements(signedIn(req.ctx), req.params.topicId, req.body),
+  );
+  api.get(
+    `${P}/elements`,
+    { access: E('query'), summary: 'The app’s data elements to bind', answer: odmElementChoices },
+    (req) => elementChoices(signedIn(req.ctx)),
   );
   api.get(
     `${P}/topics/:topicId/concepts`,

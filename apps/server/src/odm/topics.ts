@@ -7,6 +7,7 @@ import {
   type OdmConceptList,
   type OdmConcurrency,
   type OdmElementBinding,
+  type OdmElementChoices,
   type OdmGeneration,
   type OdmGenerationList,
   type OdmSubjectChoices,
@@ -301,6 +302,16 @@ export async function topicConcepts(
   return {
     items: rows.map((r) => ({ concept: r.concept, rows: Number(r.rows), patients: Number(r.patients) })),
   };
+}
+
+export async function elementChoices(ctx: SignedIn): Promise<OdmElementChoices> {
+  const rows = rowsOf<{ id: number; code: string; name: string; type: string; unit: string }>(
+    await ctx.db.execute(sql`select e.id, e.code, v.definition->>'name' as name, v.definition->>'type' as type,
+        coalesce(v.definition->>'unit', '') as unit
+      from data_elements e join data_element_versions v on v.element_id = e.id and v.version = e.version
+      where e.app_id = ${ctx.appId} order by e.code limit 500`),
+  );
+  return { items: rows.map((r) => ({ ...r, id: Number(r.id) })) };
 }
 
 export async function generate(ctx: SignedIn, id: number): Promise<OdmGeneration> {

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOfTable } from '../db/paging.js';
-import { jobRetries, jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
+import { jobKindSettings, jobRetries, jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, notFound } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
@@ -133,11 +133,22 @@ export async function listJobs(
   return { list: await views(db, appId, rows, locale), total };
 }
 
-/** The kinds of job this app has, with their words, for the list's filter. */
+/** The kinds of job this app has, with their words and the app's concurrency limit if any, for the list's filter. */
 export async function jobKinds(db: Db, appId: number, locale: Locale): Promise<JobKindOption[]> {
   const rows = await db.selectDistinct({ kind: jobs.kind }).from(jobs).where(eq(jobs.appId, appId));
   const kinds = new Set([...JOB_KINDS, ...rows.map((r) => r.kind)]);
-  return [...kinds].sort().map((kind) => ({ kind, label: kindLabel(kind, locale) }));
+  const limits = new Map(
+    (
+      await db
+        .select({ kind: jobKindSettings.kind, max: jobKindSettings.maxRunning })
+        .from(jobKindSettings)
+        .where(eq(jobKindSettings.appId, appId))
+    ).map((l) => [l.kind, l.max]),
+  );
+  return [...kinds].sort().map((kind) => {
+    const max = limits.get(kind);
+    return { kind, label: kindLabel(kind, locale), ...(max ? { maxRunning: max } : {}) };
+  });
 }
 
 async function jobOf(db: Tx, appId: number, id: number) {

@@ -122,7 +122,12 @@ export const jobDetail = jobListItem.extend({
 export type JobDetail = z.infer<typeof jobDetail>;
 
 /** A job kind with its name, for the list's filter. */
-export const jobKindOption = z.object({ kind: z.string(), label: z.string() });
+export const jobKindOption = z.object({
+  kind: z.string(),
+  label: z.string(),
+  /** How many jobs of the kind the app runs at once, when it set a limit (job_kind_settings; the runner keeps it). */
+  maxRunning: int.optional(),
+});
 export type JobKindOption = z.infer<typeof jobKindOption>;
 
 /** Answer of a retry: the new job and the one it retries. */

@@ -104,6 +104,14 @@ export const odmSubjectChoices = z.object({
 });
 export type OdmSubjectChoices = z.infer<typeof odmSubjectChoices>;
 
+/** The app's data elements (current versions), to choose from. */
+export const odmElementChoices = z.object({
+  items: z.array(
+    z.object({ id: int, code: z.string(), name: z.string(), type: z.string(), unit: z.string() }),
+  ),
+});
+export type OdmElementChoices = z.infer<typeof odmElementChoices>;
+
 /** The concepts of a domain in the observation store among a topic's patients, to bind an element. */
 export const odmConceptQuery = z.object({ domain: observationDomain });
 export const odmConceptList = z.object({

@@ -48,6 +48,20 @@ export default function JobList() {
             <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 'normal' }}>
               {t('jobs.hint')}
             </Typography.Text>
+            {(kinds.data ?? []).some((k) => k.maxRunning) && (
+              <Typography.Text
+                type="secondary"
+                style={{ fontSize: 12, fontWeight: 'normal' }}
+                data-testid="job-limits"
+              >
+                {t('jobs.limits', {
+                  list: (kinds.data ?? [])
+                    .filter((k) => k.maxRunning)
+                    .map((k) => t('jobs.limit', { kind: k.label, max: k.maxRunning }))
+                    .join('；'),
+                })}
+              </Typography.Text>
+            )}
           </Space>
         }
         search={{ labelWidth: 'auto', defaultCollapsed: false }}

@@ -16,6 +16,8 @@ const zhCN = {
   jobs: {
     title: '作业管理',
     hint: '本院所有后台作业：推送、填充、导入、导出、质控等。失败的作业可以重试，排队中的作业可以取消。',
+    limits: '并发上限：{{list}}（超出的作业排队等待）',
+    limit: '{{kind}} 最多同时 {{max}} 个',
     toSchedules: '调度任务',
     id: '作业号',
     kind: '作业类型',
@@ -126,6 +128,8 @@ const enUS: typeof zhCN = {
   jobs: {
     title: 'Jobs',
     hint: 'Every background job of this hospital: pushes, fills, imports, exports, quality checks. A failed job can be retried; a queued job can be cancelled.',
+    limits: 'Concurrency limits: {{list}} (more wait in the queue)',
+    limit: '{{kind}} at most {{max}} at once',
     toSchedules: 'Schedules',
     id: 'Job',
     kind: 'Kind',
