@@ -34,7 +34,7 @@ type CaseRow = {
   birthDate: string | null;
 };
 
-async function casesOf(db: Tx, topicId: number, appIds: number[]): Promise<CaseRow[]> {
+export async function casesOf(db: Tx, topicId: number, appIds: number[]): Promise<CaseRow[]> {
   if (!appIds.length) return [];
   const rows = await db
     .select({

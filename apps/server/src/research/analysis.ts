@@ -36,7 +36,7 @@ import { type Actor, assertMember, assertStatus, invalid, subjectOf } from './su
 export const ANALYSIS_KIND = 'research.analysis';
 
 /** Columns an analysis names must exist in the dataset: checked before anything is queued. */
-function columnsNamed(p: AnalysisParams): Array<[field: string, key: string]> {
+export function columnsNamed(p: AnalysisParams): Array<[field: string, key: string]> {
   switch (p.method) {
     case 'descriptive':
       return p.variables.map((k, i) => [`params.variables.${i}`, k]);

@@ -19,8 +19,8 @@ export const annotationSpan = z
     start: z.number().int().min(0).max(1_000_000),
     end: z.number().int().min(1).max(1_000_000),
     label: safeText(40, { min: 1, required: 'must not be blank' }).regex(
-      /^[A-Za-z][A-Za-z0-9_]*$/,
-      'a letter, then letters, digits and _ only',
+      /^[A-Za-z][A-Za-z0-9_.-]*$/,
+      'a cleaning output code: a letter, then letters, digits, _ . -',
     ),
   })
   .refine((s) => s.end > s.start, { message: 'end must be after start', path: ['end'] });

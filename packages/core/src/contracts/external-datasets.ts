@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
 import { timestamp } from './common.js';
-import { researchAnalysisParams, researchDatasetColumn, researchDatasetRow } from './research.js';
+import {
+  researchAnalysisParams,
+  researchDatasetColumn,
+  researchDatasetRow,
+  researchTaskResult,
+} from './research.js';
 
 /**
  * Analysis on an external dataset (MIMIC 分析, `/scientific-research-subject/analysis-mining/mimic`,
@@ -44,3 +49,7 @@ export type ExternalDatasetPreview = z.infer<typeof externalDatasetPreview>;
 export const externalAnalysisBody = z.object({ params: researchAnalysisParams });
 export type ExternalAnalysisBody = z.input<typeof externalAnalysisBody>;
 export const externalAnalysisQueued = z.object({ task_id: z.number().int() });
+
+/** The analyses of a dataset, newest first (at most 20), each as the research task result. */
+export const externalAnalysisList = z.object({ items: z.array(researchTaskResult) });
+export type ExternalAnalysisList = z.infer<typeof externalAnalysisList>;

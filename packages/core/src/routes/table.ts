@@ -731,7 +731,7 @@ export const ROUTE_TABLE: RouteEntry[] = [
             name: 'ResearchAnalysisMimic',
             path: '/scientific-research-subject/analysis-mining/mimic',
             title: { 'zh-CN': 'MIMIC 分析', 'en-US': 'MIMIC analysis' },
-            actions: ['query'],
+            actions: ['add', 'delete', 'query'],
           },
         ],
       },
