@@ -1,4 +1,4 @@
-import { apiLogin, expect, restCall, screenshot, test } from '../fixtures';
+import { apiLogin, expect, restCall, runId, screenshot, test } from '../fixtures';
 
 /**
  * The terminology view through a free-access link (issue 19, spec 000 section 2): an
@@ -18,6 +18,33 @@ test('a free-access /lg link browses a concept, read-only and without a menu', a
   const link = issued.body.data.path;
   expect(link).toMatch(/^\/lg\/term\/view.*#key=/);
 
+  // The hospital's data carries 霍乱: a patient with the code, and an OMOP map of it.
+  const patient = await restCall<{ id: number }>('POST', 'cdr/patients', adminKey, {
+    mrn: `TERM${runId()}`,
+    name: `术语患者${runId()}`,
+    gender: 1,
+  });
+  expect(patient.status, JSON.stringify(patient.body)).toBe(200);
+  const dx = await restCall('POST', `cdr/patients/${patient.body.data.id}/records`, adminKey, {
+    table: 'diagnoses',
+    row: { icd10: 'A00', name: '霍乱', diagnosedAt: '2024-05-01T08:00:00+08:00' },
+  });
+  expect(dx.status, JSON.stringify(dx.body)).toBe(200);
+  const mapped = await restCall('POST', 'omop/mappings', adminKey, {
+    kind: 'condition',
+    sourceCode: 'A00',
+    conceptId: 4004785,
+    conceptName: 'Cholera',
+  });
+  // An earlier run of the story may have mapped it already in this shared app.
+  expect([200, 409], JSON.stringify(mapped.body)).toContain(mapped.status);
+  const use = await restCall<{ usage: { recordedRows: number; recordedPatients: number } }>(
+    'GET',
+    'terminology/concept?system=ICD10&code=A00',
+    adminKey,
+  );
+  expect(use.body.data.usage.recordedRows).toBeGreaterThanOrEqual(1);
+
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(link);
   await expect(page).toHaveURL(/\/lg\/term\/view$/);
@@ -33,6 +60,14 @@ test('a free-access /lg link browses a concept, read-only and without a menu', a
   await expect(detail.locator('.ant-breadcrumb')).toContainText('A00-A09');
   // Read-only: no button that adds or changes a code.
   await expect(detail.getByRole('button', { name: /新增|添加|编辑|删除/ })).toHaveCount(0);
+  // Its mappings and its use in this hospital's data, with counts.
+  await expect(detail.getByTestId('concept-mappings')).toContainText('等价概念');
+  await expect(detail.getByTestId('concept-mappings')).toContainText('OMOP');
+  const { recordedRows, recordedPatients } = use.body.data.usage;
+  await expect(detail.getByTestId('concept-usage')).toContainText(
+    `${recordedRows} 条记录 · ${recordedPatients} 名患者`,
+  );
+  await detail.getByTestId('concept-usage').scrollIntoViewIfNeeded();
   await screenshot(page, 'terminology-lg-concept');
 
   // The server holds the scope: the link reads the store and the semantic service, nothing else.

@@ -20,11 +20,11 @@ const OMOP_KIND_OF: Record<string, 'condition' | 'measurement' | 'drug'> = {
   DRUG: 'drug',
 };
 
-/** The CDR table each domain's codes are recorded in. */
+/** The CDR table (its record-table key, as the cdrTable labels) each domain's codes are recorded in. */
 const TABLE_OF: Record<TerminologyDomain, string> = {
   disease: 'diagnoses',
   surgery: 'operations',
-  lab: 'lab_results',
+  lab: 'labResults',
   drug: 'orders',
 };
 

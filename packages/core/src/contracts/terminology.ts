@@ -133,7 +133,7 @@ export type ConceptMapping = z.infer<typeof conceptMapping>;
  * (the cdr_coded_* views); `…Below` also counts the codes under it.
  */
 export const conceptUsage = z.object({
-  /** The CDR table (diagnoses, operations, lab_results, orders). */
+  /** The CDR table, as its cdrTable label key (diagnoses, operations, labResults, orders). */
   table: z.string(),
   recordedRows: z.number().int(),
   recordedPatients: z.number().int(),

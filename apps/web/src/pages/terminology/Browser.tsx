@@ -1,4 +1,10 @@
-import type { ConceptDetail, ConceptHit, ConceptSummary, TerminologySystem } from '@crdp/core';
+import type {
+  ConceptDetail,
+  ConceptDetailFull,
+  ConceptHit,
+  ConceptSummary,
+  TerminologySystem,
+} from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -92,12 +98,73 @@ function ConceptTag({ c }: { c: Pick<ConceptSummary, 'local' | 'retired'> }) {
   );
 }
 
+/** Where the code leads in other systems, and how often this hospital's data carries it. */
+function MappingsAndUse({ d }: { d: ConceptDetailFull }) {
+  const { t } = useTranslation(TERMINOLOGY_NS);
+  const word = useLabel();
+  const u = d.usage;
+  const counts = (rows: number, patients: number, rowsBelow: number, patientsBelow: number) => (
+    <Space direction="vertical" size={0}>
+      <span>{t('browser.rowsPatients', { rows, patients })}</span>
+      {d.children.length > 0 && (
+        <Typography.Text type="secondary">
+          {t('browser.withBelow', { rows: rowsBelow, patients: patientsBelow })}
+        </Typography.Text>
+      )}
+    </Space>
+  );
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Typography.Text strong>{t('browser.mappings')}</Typography.Text>
+      {d.mappings.length ? (
+        <List
+          size="small"
+          bordered
+          data-testid="concept-mappings"
+          dataSource={d.mappings}
+          renderItem={(m) => (
+            <List.Item>
+              <Space>
+                <Tag color={m.relation === 'equivalent' ? 'green' : 'blue'}>
+                  {t(`browser.relation.${m.relation}`)}
+                </Tag>
+                <span>
+                  {m.system} {m.code} {m.display}
+                </span>
+              </Space>
+            </List.Item>
+          )}
+        />
+      ) : (
+        <Typography.Text type="secondary">{t('browser.noMappings')}</Typography.Text>
+      )}
+      <Typography.Text strong>{t('browser.usage', { table: word('cdrTable', u.table) })}</Typography.Text>
+      <Typography.Text type="secondary">{t('browser.usageHow')}</Typography.Text>
+      <Descriptions size="small" column={1} bordered data-testid="concept-usage">
+        <Descriptions.Item label={t('browser.recorded')}>
+          {counts(u.recordedRows, u.recordedPatients, u.recordedRowsBelow, u.recordedPatientsBelow)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('browser.coded')}>
+          {counts(u.codedRows, u.codedPatients, u.codedRowsBelow, u.codedPatientsBelow)}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('browser.localTerms', { count: u.localTermCount })}>
+          {u.localTerms.length
+            ? u.localTerms.map((x) => (
+                <Tag key={x.term}>{t('browser.termRows', { term: x.term, rows: x.rows })}</Tag>
+              ))
+            : t('browser.noLocalTerms')}
+        </Descriptions.Item>
+      </Descriptions>
+    </Space>
+  );
+}
+
 function Detail({
   d,
   open,
   actions,
 }: {
-  d: ConceptDetail;
+  d: ConceptDetailFull;
   open: (code: string) => void;
   actions?: (d: ConceptDetail) => ReactNode;
 }) {
@@ -150,6 +217,7 @@ function Detail({
       ) : (
         <Typography.Text type="secondary">{t('browser.noChildren')}</Typography.Text>
       )}
+      <MappingsAndUse d={d} />
     </Space>
   );
 }

@@ -1,5 +1,5 @@
 import type {
-  ConceptDetail,
+  ConceptDetailFull,
   ConceptHit,
   ConceptSummary,
   LocalCodeCreate,
@@ -18,7 +18,7 @@ export const terminologyApi = {
       ...(signal ? { signal } : {}),
     }),
   concept: (system: string, code: string) =>
-    rest<ConceptDetail>({ url: 'terminology/concept', params: { system, code } }),
+    rest<ConceptDetailFull>({ url: 'terminology/concept', params: { system, code } }),
   addLocalCode: (domain: TerminologyDomain, body: LocalCodeCreate) =>
     rest<ConceptSummary>({
       url: `terminology/local-codes/${domain}`,
