@@ -23,8 +23,9 @@ async function choose(page: Page, select: Locator, option: string | RegExp, sear
 }
 
 /**
- * The clinical rule engine (issue 19): a data manager writes a rule "latest ALT above 100 raises
- * a warning", tries it on a patient, keeps two samples (one that should fire, one that should
+ * The clinical rule engine (issue 19): a data manager writes a rule "latest ALT above 100 in a
+ * male patient raises a warning" (the sex a cohort criterion, written with the cohort criteria's
+ * editor and judged by the same evaluator), tries it on a patient, keeps two samples (one that should fire, one that should
  * not), reruns them, publishes the rule and runs it over all patients as a job, whose results
  * name only the patient with the high ALT. The lab code is the story's own, so only its two
  * patients have a value, whatever other stories add.
@@ -59,6 +60,13 @@ test('a data manager writes a rule with two samples, publishes it and runs it', 
   const condition = drawer.getByTestId('rule-condition-0');
   await choose(page, condition.locator('.ant-select').first(), code, code);
   await condition.getByLabel('值').fill('100');
+  // A cohort criterion beside it, written with the cohort criteria's own editor: male patients.
+  await drawer.getByTestId('rule-add-criterion').click();
+  await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item').filter({ hasText: '性别' }).click();
+  const criterion = drawer.getByTestId('rule-condition-1');
+  await expect(criterion).toContainText('条件未填完整');
+  await criterion.getByLabel('男', { exact: true }).check();
+  await expect(criterion.getByTestId('rule-condition-1-meaning')).toBeVisible();
   await drawer.getByTestId('rule-action-0').getByLabel('提示内容').fill('ALT 升高，请复查');
   await drawer.getByTestId('rule-save').click();
   await expect(drawer).toContainText('草稿 v0');
@@ -76,6 +84,7 @@ test('a data manager writes a rule with two samples, publishes it and runs it', 
   };
   await addSample(`高值${run}`, `RH${run}`, true);
   await expect(samples.getByTestId('rule-test-result')).toContainText('150');
+  await expect(samples.getByTestId('rule-test-result')).toContainText('性别');
   await addSample(`正常${run}`, `RN${run}`, false);
   await samples.getByTestId('rule-regression').click();
   await expect(samples.getByText('一致', { exact: true })).toHaveCount(2);

@@ -158,6 +158,33 @@ function ConditionFields({ c, set }: { c: DraftCondition; set: (p: Record<string
   }
 }
 
+/**
+ * One cohort condition: its kind and the fields of that kind. Written once, used by the criteria
+ * builder here and by the clinical rule editor (a rule condition that is a cohort criterion).
+ */
+export function CohortConditionEditor({
+  value,
+  onChange,
+}: {
+  value: DraftCondition;
+  onChange: (c: DraftCondition) => void;
+}) {
+  const { t } = useTranslation(COHORT_NS);
+  return (
+    <>
+      <Select
+        size="small"
+        style={{ width: 120 }}
+        value={value.kind}
+        aria-label={t('kind')}
+        onChange={(k: CohortConditionKind) => onChange(newCondition(k))}
+        options={COHORT_CONDITION_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
+      />
+      <ConditionFields c={value} set={(p) => onChange({ ...value, ...p })} />
+    </>
+  );
+}
+
 function ConditionList({
   part,
   list,
@@ -176,17 +203,10 @@ function ConditionList({
         // Conditions have no identity of their own; their place in the list is what the server sees.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
         <Space key={i} align="start" wrap data-testid={`condition-${part}-${i}`}>
-          <Select
-            size="small"
-            style={{ width: 120 }}
-            value={c.kind}
-            aria-label={t('kinds.diagnosis')}
-            onChange={(k: CohortConditionKind) =>
-              onChange(list.map((x, j) => (j === i ? newCondition(k) : x)))
-            }
-            options={COHORT_CONDITION_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
+          <CohortConditionEditor
+            value={c}
+            onChange={(n) => onChange(list.map((x, j) => (j === i ? n : x)))}
           />
-          <ConditionFields c={c} set={(p) => onChange(list.map((x, j) => (j === i ? { ...x, ...p } : x)))} />
           <Button
             size="small"
             type="text"
@@ -277,4 +297,10 @@ export function ConditionBuilder({ value, onChange, count, countText }: Props) {
   );
 }
 
-export { completeCriteria, type DraftCriteria, emptyDraft } from './criteria';
+export {
+  completeCriteria,
+  type DraftCondition,
+  type DraftCriteria,
+  emptyDraft,
+  newCondition,
+} from './criteria';

@@ -11,6 +11,7 @@ const zhCN = {
   add: '添加条件',
   remove: '删除',
   none: '（无）',
+  kind: '条件类型',
   incomplete: '有 {{count}} 个条件未填完整，保存时不会计入',
   kinds: {
     diagnosis: '诊断编码',
@@ -42,6 +43,7 @@ const enUS: typeof zhCN = {
   add: 'Add a condition',
   remove: 'Remove',
   none: '(none)',
+  kind: 'Kind of condition',
   incomplete: '{{count}} conditions are not complete and will not be saved',
   kinds: {
     diagnosis: 'Diagnosis code',

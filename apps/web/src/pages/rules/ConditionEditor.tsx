@@ -1,5 +1,9 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
+  COHORT_CONDITION_KINDS,
+  type CohortCondition,
+  type CohortConditionKind,
+  cohortConditionSchema,
   describeCondition,
   type RuleAttribute,
   type RuleConditionInput,
@@ -7,9 +11,15 @@ import {
   type RuleWhenInput,
   wordReason,
 } from '@crdp/core';
-import { Button, Card, Input, InputNumber, Radio, Select, Space, Typography } from 'antd';
+import { Button, Card, Dropdown, Input, InputNumber, Radio, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
+import {
+  CohortConditionEditor,
+  type DraftCondition,
+  newCondition,
+} from '../../components/cohort/ConditionBuilder';
+import { COHORT_NS } from '../../components/cohort/i18n';
 import { RULES_NS } from './i18n';
 
 type Attr = Extract<RuleConditionInput, { kind: 'attribute' }>;
@@ -55,11 +65,23 @@ function ConditionRow({
   onRemove: () => void;
 }) {
   const { t } = useTranslation(RULES_NS);
-  if (c.kind === 'criterion')
+  if (c.kind === 'criterion') {
+    // The cohort criteria's own editor and meaning (one evaluator on the server, cohort/compile.ts).
+    const complete = cohortConditionSchema.safeParse(c.criterion);
     return (
-      <Space data-testid={testId}>
+      <Space wrap data-testid={testId}>
         <Typography.Text type="secondary">{t('editor.criterion')}</Typography.Text>
-        <span>{wordReason(describeCondition(c.criterion), currentLocale())}</span>
+        <CohortConditionEditor
+          value={c.criterion as DraftCondition}
+          onChange={(criterion) => onChange({ ...c, criterion: criterion as CohortCondition })}
+        />
+        {complete.success ? (
+          <Typography.Text type="secondary" data-testid={`${testId}-meaning`}>
+            {wordReason(describeCondition(complete.data), currentLocale())}
+          </Typography.Text>
+        ) : (
+          <Typography.Text type="warning">{t('editor.criterionIncomplete')}</Typography.Text>
+        )}
         <Button
           size="small"
           type="text"
@@ -69,6 +91,7 @@ function ConditionRow({
         />
       </Space>
     );
+  }
   const kind = kindOf(attrs, c.attribute);
   const ops = kind === 'text' ? TEXT_OPS : ORDER_OPS;
   const needsValue = c.op !== 'exists' && c.op !== 'missing';
@@ -203,6 +226,37 @@ function ConditionList({
   );
 }
 
+/** A menu of the cohort criteria's kinds: picking one adds a criterion condition of that kind. */
+function AddCriterion({
+  onAdd,
+  testId,
+  size,
+}: {
+  onAdd: (c: RuleConditionInput) => void;
+  testId: string;
+  size?: 'small';
+}) {
+  const { t } = useTranslation(RULES_NS);
+  const { t: tc } = useTranslation(COHORT_NS);
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: COHORT_CONDITION_KINDS.map((k) => ({ key: k, label: tc(`kinds.${k}`) })),
+        onClick: ({ key }) =>
+          onAdd({
+            kind: 'criterion',
+            criterion: newCondition(key as CohortConditionKind) as CohortCondition,
+          }),
+      }}
+    >
+      <Button size={size} type="dashed" icon={<PlusOutlined />} data-testid={testId}>
+        {t('editor.addCriterion')}
+      </Button>
+    </Dropdown>
+  );
+}
+
 function MatchSwitch({ value, onChange }: { value: 'all' | 'any'; onChange: (m: 'all' | 'any') => void }) {
   const { t } = useTranslation(RULES_NS);
   return (
@@ -295,7 +349,17 @@ export function ConditionEditor({
             }
           >
             {t('editor.addCondition')}
-          </Button>
+          </Button>{' '}
+          <AddCriterion
+            size="small"
+            testId={`rule-group-${gi}-add-criterion`}
+            onAdd={(n) =>
+              onChange({
+                ...when,
+                groups: groups.map((x, j) => (j === gi ? { ...x, conditions: [...x.conditions, n] } : x)),
+              })
+            }
+          />
         </Card>
       ))}
       <Space>
@@ -306,6 +370,10 @@ export function ConditionEditor({
         >
           {t('editor.addCondition')}
         </Button>
+        <AddCriterion
+          testId="rule-add-criterion"
+          onAdd={(n) => onChange({ ...when, conditions: [...conditions, n] })}
+        />
         <Button
           type="dashed"
           icon={<PlusOutlined />}
