@@ -26,6 +26,7 @@ import { StatusTag, statusText } from '../research/StatusTag';
 import { useSubjectId } from '../research/useSubjectId';
 import { type CenterStatus, MANAGE_TOPIC, mcApi, type Pooled, type Summary, type TopicDetail } from './api';
 import { CaseEntry } from './CaseEntry';
+import { FederatedJobs } from './FederatedJobs';
 import { MC_NS } from './i18n';
 import { Count, countText } from './PooledCount';
 
@@ -385,6 +386,7 @@ export default function TopicDescription() {
         />
       </Card>
       <CaseEntry topic={d} />
+      <FederatedJobs topic={d} />
       <Card title={t('protocol')}>
         <ProForm
           key={d.id}

@@ -10,7 +10,7 @@ import { columnLabel } from './labels';
 import SubjectList from './SubjectList';
 import { useSubjectId } from './useSubjectId';
 
-const METHODS = [
+export const METHODS = [
   'descriptive',
   'ttest',
   'mannWhitney',
@@ -19,9 +19,9 @@ const METHODS = [
   'logistic',
   'kaplanMeier',
 ] as const;
-type Method = (typeof METHODS)[number];
+export type Method = (typeof METHODS)[number];
 
-function paramsOf(
+export function paramsOf(
   m: Method,
   v: { vars: string[]; outcome?: string; group?: string; time?: string; event?: string },
 ) {
