@@ -6,10 +6,26 @@
 // 2. Replication lag: a row written on the primary, polled on the replica until it is there.
 // 3. SIGKILL of node B under 8 writers through the proxy; every acknowledged write looked up.
 // `npm run build` first. BENCH_SECONDS (10) per round, BENCH_ROUNDS (2), BENCH_PATIENTS (2000).
-import autocannon from 'autocannon';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import pg from 'pg';
 import { startCluster, startNode } from './cluster/cluster.js';
 
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+/** Clock ticks a second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+const ticks = (pid: number, children = false) => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime + stime, and with `children` the time of the exited children it reaped (cutime + cstime).
+    return Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0);
+  } catch {
+    return 0;
+  }
+};
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 2000);
@@ -49,10 +65,29 @@ try {
   await cluster.postgres.caughtUp();
 
   const headers = { WeAppAuthorization: key };
-  const load = async (url: string, duration: number) => {
-    const r = await autocannon({ url, connections: 50, duration, pipelining: 1, headers });
-    return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.non2xx };
-  };
+  // autocannon in a process of its own: the proxy runs in this one, and must not share its event loop.
+  const load = (url: string, duration: number) =>
+    new Promise<{ rps: number; p99: number; bad: number }>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [AUTOCANNON, '-c', '50', '-d', String(duration), '-j', '-H', `WeAppAuthorization=${key}`, url],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.on('exit', (code) => {
+        if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+        const r = JSON.parse(out) as {
+          requests: { average: number };
+          latency: { p99: number };
+          errors: number;
+          non2xx: number;
+        };
+        resolve({ rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.non2xx });
+      });
+    });
   const list = '/api/v0.1/360?size=20';
   const nodeA = cluster.nodes[0]!.url;
   for (const u of [cluster.proxy.url, single.url, nodeA]) {
@@ -60,21 +95,54 @@ try {
     if (check.status !== 200) throw new Error(`list on ${u}: ${check.status} ${await check.text()}`);
     await load(`${u}${list}`, 2); // warm-up
   }
+  // Where the CPU goes (Linux /proc): the node processes, the proxy (this process) and PostgreSQL's
+  // backends of both clusters, in CPU milliseconds per request answered.
+  const postmasters = ['primary', 'replica'].map((d) =>
+    Number(readFileSync(path.join(cluster.dir, d, 'postmaster.pid'), 'utf8').split('\n')[0]),
+  );
+  const nodePids = [...cluster.nodes, single].map((n) => n.child!.pid!);
+  const cpu = () => {
+    const backends = postmasters.flatMap((pm) =>
+      execFileSync('pgrep', ['-P', String(pm)], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map(Number),
+    );
+    // A backend that ended meanwhile (a pool closing an idle connection) counts in its postmaster's cutime.
+    const postgres = sum(backends.map((b) => ticks(b))) + sum(postmasters.map((pm) => ticks(pm, true)));
+    return { nodes: sum(nodePids.map((n) => ticks(n))), proxy: ticks(process.pid), postgres };
+  };
+  const measured = async (url: string) => {
+    const before = cpu();
+    const r = await load(url, SECONDS);
+    const after = cpu();
+    const per = (k: 'nodes' | 'proxy' | 'postgres') =>
+      (((after[k] - before[k]) * 1000) / TICKS / Math.max(1, r.rps * SECONDS)).toFixed(2);
+    return {
+      ...r,
+      cpu: `CPU ms per request: nodes ${per('nodes')}, proxy ${per('proxy')}, PostgreSQL ${per('postgres')}`,
+    };
+  };
   const two: number[] = [];
   const one: number[] = [];
   const direct: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const c = await load(`${cluster.proxy.url}${list}`, SECONDS);
-    const s = await load(`${single.url}${list}`, SECONDS);
+    const c = await measured(`${cluster.proxy.url}${list}`);
+    const s = await measured(`${single.url}${list}`);
     // Node A alone, reading the replica, without the proxy: what the proxy's hop costs.
-    const d = await load(`${nodeA}${list}`, SECONDS);
+    const d = await measured(`${nodeA}${list}`);
     two.push(c.rps);
     one.push(s.rps);
     direct.push(d.rps);
+    console.log(`round ${i + 1}:`);
     console.log(
-      `round ${i + 1}: two nodes + replica via proxy ${c.rps.toFixed(0)} req/s (p99 ${c.p99} ms, ${c.bad} bad); ` +
-        `one node on the primary ${s.rps.toFixed(0)} req/s (p99 ${s.p99} ms, ${s.bad} bad); ` +
-        `node A alone on the replica ${d.rps.toFixed(0)} req/s (p99 ${d.p99} ms, ${d.bad} bad)`,
+      `  two nodes + replica via proxy ${c.rps.toFixed(0)} req/s (p99 ${c.p99} ms, ${c.bad} bad); ${c.cpu}`,
+    );
+    console.log(
+      `  one node on the primary       ${s.rps.toFixed(0)} req/s (p99 ${s.p99} ms, ${s.bad} bad); ${s.cpu}`,
+    );
+    console.log(
+      `  node A alone on the replica   ${d.rps.toFixed(0)} req/s (p99 ${d.p99} ms, ${d.bad} bad); ${d.cpu}`,
     );
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
