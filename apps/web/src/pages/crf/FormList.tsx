@@ -22,6 +22,7 @@ import { LinkButton } from '../../components/crf/LinkButton';
 import { useNarrowTable } from '../../components/table/narrow';
 import { type CrfFormDetail, type CrfFormSummary, crfApi, exportUrl } from './api';
 import { downloadWithSession } from './download';
+import { ImportRecords } from './ImportRecords';
 
 /** CRF list: create, copy, archive, import, export, versions, design, fill, free-access link. */
 export default function FormList() {
@@ -34,6 +35,7 @@ export default function FormList() {
   const [importing, setImporting] = useState(false);
   const [versions, setVersions] = useState<CrfFormDetail | null>(null);
   const [exporting, setExporting] = useState<CrfFormSummary | null>(null);
+  const [importingRecords, setImportingRecords] = useState<CrfFormSummary | null>(null);
   const [importText, setImportText] = useState('');
   // The forms (FormDef) of a chosen ODM file: one of them is imported.
   const [odmForms, setOdmForms] = useState<Array<{ value: string; label: string }>>([]);
@@ -130,6 +132,11 @@ export default function FormList() {
                 <Authorized apiId="CrfManagementList.export">
                   <LinkButton onClick={() => setExporting(f)}>{t('list.export')}</LinkButton>
                 </Authorized>
+                {f.latestVersion > 0 && f.status === 'active' && (
+                  <Authorized apiId="CrfManagementList.import">
+                    <LinkButton onClick={() => setImportingRecords(f)}>{t('list.importRecords')}</LinkButton>
+                  </Authorized>
+                )}
                 {f.latestVersion > 0 && (
                   <Authorized apiId="CrfManagementList.edit">
                     <LinkButton
@@ -265,15 +272,33 @@ export default function FormList() {
             });
             setImporting(false);
             table.current?.reload();
+            const counts = r.counts;
             if (r.unsupported.length)
               modal.warning({
                 title: t('list.importReport'),
+                width: 640,
                 content: (
-                  <ul>
-                    {r.unsupported.map((u) => (
-                      <li key={u}>{u}</li>
-                    ))}
-                  </ul>
+                  <>
+                    {counts && (
+                      <p data-testid="import-counts">
+                        {t('list.importCounts', {
+                          fields: counts.fields.total,
+                          imported: counts.fields.imported,
+                          rules: counts.branching.total,
+                          rulesKept: counts.branching.translated,
+                          calcs: counts.calculations.total,
+                          calcsKept: counts.calculations.translated,
+                          tags: counts.actionTags.total,
+                          tagsKept: counts.actionTags.translated,
+                        })}
+                      </p>
+                    )}
+                    <ul>
+                      {r.unsupported.map((u) => (
+                        <li key={u}>{u}</li>
+                      ))}
+                    </ul>
+                  </>
                 ),
               });
             else message.success(t('list.created'));
@@ -386,6 +411,14 @@ export default function FormList() {
           }
         </ProFormDependency>
       </ModalForm>
+      <ImportRecords
+        form={importingRecords}
+        onClose={() => setImportingRecords(null)}
+        onDone={() => {
+          setImportingRecords(null);
+          table.current?.reload();
+        }}
+      />
       <Drawer
         open={!!versions}
         width={560}

@@ -9,6 +9,7 @@ import type {
   CrfFormPatchBody,
   CrfImportBody,
   CrfImported,
+  CrfImportRecordsBody,
   CrfImportStudyBody,
   CrfPatientList,
   CrfProblems,
@@ -20,6 +21,7 @@ import type {
   CrfRecordPage,
   CrfRecordSaveBody,
   CrfRecordSaved,
+  CrfRecordsImported,
   CrfStudyImported,
   CrfSubmissionIssue,
   CrfUploaded,
@@ -95,6 +97,13 @@ export const crfApi = {
   importForm: (body: CrfImportBody) =>
     rest<CrfImported>({
       url: 'crf/forms/import',
+      method: 'POST',
+      data: body,
+      ...silent,
+    }),
+  importRecords: (formId: number, body: CrfImportRecordsBody) =>
+    rest<CrfRecordsImported>({
+      url: `crf/forms/${formId}/import-records`,
       method: 'POST',
       data: body,
       ...silent,
