@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { formItems } from '@crdp/crf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { registerPatients } from './testform.js';
 
 const REDCAP = fileURLToPath(new URL('../../../../fixtures/redcap/', import.meta.url));
 
@@ -57,6 +58,35 @@ describe('REDCap data dictionary import: what is kept, what is reported, what is
         'v_number_comma_decimal: validation "number_comma_decimal": the comma as decimal separator is not kept (numbers use a dot)',
       ]),
     );
+    // A record of it exported as CSV: the formula guard quotes text cells only; -7 stays a number.
+    const formId = res.body.data.form.id;
+    expect((await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, admin)).status).toBe(
+      200,
+    );
+    await registerPatients(t.app, ['RC-GUARD-1']);
+    const rec = await post(
+      t.app,
+      `/api/v0.1/crf/forms/${formId}/records`,
+      {
+        subjectCode: 'RC-GUARD-1',
+        submit: false,
+        answers: { v_number: -7, v_integer: -3, f_text: '=1+2', v_email: '-x' },
+      },
+      admin,
+    );
+    expect(rec.status, JSON.stringify(rec.body)).toBe(200);
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/v0.1/crf/forms/${formId}/export?format=csv`,
+      headers: { WeAppAuthorization: admin },
+    });
+    expect(csv.statusCode).toBe(200);
+    const [head, row] = csv.body.replace(/^\ufeff/, '').split('\r\n');
+    const cell = (name: string) => row!.split(',')[head!.split(',').indexOf(name)];
+    expect(cell('v_number')).toBe('-7');
+    expect(cell('v_integer')).toBe('-3');
+    expect(cell('f_text')).toBe("'=1+2");
+    expect(cell('v_email')).toBe("'-x");
     // Each of the 16 format checks (alpha_only, email, MRNs, phones, postal codes, SSN, times, vmrn, zipcode) is named.
     expect(unsupported.filter((u: string) => u.includes('(a format check) not kept'))).toHaveLength(16);
   });
