@@ -92,6 +92,17 @@ const catalogue = {
     'en-US': 'line {line}, character {column}',
   },
   'date.notReal': { 'zh-CN': '不是真实存在的日期（YYYY-MM-DD）', 'en-US': 'not a real date (YYYY-MM-DD)' },
+  'text.blank': { 'zh-CN': '不能为空', 'en-US': 'must not be blank' },
+  'cdr.dateTimeFormat': {
+    'zh-CN': '应为日期时间，例如 2024-03-01T08:00:00+08:00',
+    'en-US': 'expected a date-time such as 2024-03-01T08:00:00+08:00',
+  },
+  'cdr.dateTimeNotReal': { 'zh-CN': '不是真实存在的日期时间', 'en-US': 'not a real date-time' },
+  'cdr.dateNotReal': { 'zh-CN': '不是真实存在的日期', 'en-US': 'not a real date' },
+  'cdr.labNeedsValue': {
+    'zh-CN': '结果需要 valueNum 或 valueText',
+    'en-US': 'a result needs valueNum or valueText',
+  },
   'request.malformedJson': {
     'zh-CN': '请求体不是合法的 JSON',
     'en-US': 'The request body is not valid JSON',

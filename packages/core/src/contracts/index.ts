@@ -2,6 +2,7 @@ export * from './admin.js';
 export * from './annotations.js';
 export * from './audit.js';
 export * from './auth.js';
+export * from './cdr-input.js';
 export * from './cleaning.js';
 export * from './clinical.js';
 export * from './coding.js';

@@ -59,13 +59,19 @@ const typesOf = (s: JsonSchema): string[] => {
   return [s.type ?? 'any'].flat();
 };
 
+const enumsOf = (s: JsonSchema): unknown[] => [...(s.enum ?? []), ...(s.anyOf ?? []).flatMap(enumsOf)];
+
 /** Values that violate a property's schema by type or bound (never a valid value by chance). */
 export function violations(s: JsonSchema, strings: string[]): unknown[] {
   const types = new Set(typesOf(s));
   if (types.has('any')) return [];
   const out: unknown[] = [];
   if (!types.has('string') && !types.has('enum')) out.push(...strings.slice(0, 3), 'not-a-number');
-  if (types.has('enum')) out.push(...strings.filter((x) => !s.enum!.includes(x)).slice(0, 3), 12345);
+  if (types.has('enum')) {
+    // The allowed values, also when the enum is one branch of an anyOf (an enum or null).
+    const allowed = enumsOf(s);
+    out.push(...strings.filter((x) => !allowed.includes(x)).slice(0, 3), 12345);
+  }
   if (!types.has('number') && !types.has('integer')) out.push(-1, 1.5, 1e308);
   if (types.has('integer')) out.push(1.5, -0.5, 1e21);
   if ((types.has('integer') || types.has('number')) && s.minimum !== undefined) out.push(s.minimum - 1);
@@ -204,6 +210,7 @@ export const ODD_STRINGS = [
   'Infinity',
   '99999999999999999999999999999999',
   '2026-02-30',
+  '2026-02-30T08:00:00+08:00',
   '0000-00-00T25:61:61Z',
   '%',
   '_',
@@ -397,6 +404,8 @@ export function leafValues(leaf: Leaf): { refused: unknown[]; odd: unknown[]; od
       ? [
           ...ODD_STRINGS.slice(0, 3),
           '2026-02-30',
+          // Date.parse rolls it over to 2 March: a schema that trusts it hands PostgreSQL a bad timestamp.
+          '2026-02-30T08:00:00+08:00',
           '99999999999999999999999999999999',
           12,
           { $gt: '' },

@@ -21,6 +21,7 @@ import type {
   CdrTableInfo,
   CdrVitals,
   JobView,
+  PatientInputBody,
 } from '@crdp/core';
 import { rest } from '../../api/client';
 
@@ -103,17 +104,8 @@ export const cdr = {
     rest<CdrPatient>({ url: `cdr/patients/${id}`, method: 'PUT', data: input }),
 };
 
-/** What the patient registration form sends (the server's patient input). */
-export interface CdrPatientInput {
-  mrn: string;
-  name: string;
-  gender: number;
-  birthDate?: string | undefined;
-  nationalId?: string | undefined;
-  phone?: string | undefined;
-  address?: string | undefined;
-  contacts?: Array<{ name: string; relation?: string | undefined; phone?: string | undefined }> | undefined;
-}
+/** What the patient registration form sends (the server's patient input, from core). */
+export type CdrPatientInput = PatientInputBody;
 
 export const fullText = {
   search: (c: CdrSearchConditions) =>
