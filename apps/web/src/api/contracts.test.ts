@@ -44,3 +44,13 @@ describe('API result types come from @crdp/core', () => {
     expect(own).toEqual([]);
   });
 });
+
+describe('waiting on background work', () => {
+  it('goes through the one job-poll hook (useJobPoll / pollInterval), not a hand-made refetch timer', () => {
+    const own = sources(SRC)
+      .map((path) => ({ path: relative(SRC, path), text: readFileSync(path, 'utf8') }))
+      .filter((f) => /refetchInterval:\s*\(/.test(f.text) && !f.text.includes('pollInterval('))
+      .map((f) => f.path);
+    expect(own).toEqual([]);
+  });
+});

@@ -1,13 +1,13 @@
 import { ExperimentOutlined } from '@ant-design/icons';
 import { type CdrSyntheticRun, label } from '@crdp/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, InputNumber, Modal, Progress, Table, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addScreenTexts, currentLocale } from '../../app/i18n';
 import { Authorized } from '../../components/Authorized';
-import { isUnderWay } from '../../components/jobs/useJobPoll';
+import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { imports } from '../clinical/api';
 import { CLINICAL_NS } from '../clinical/i18n';
 
@@ -94,10 +94,11 @@ export function SyntheticRuns() {
   const { t } = useTranslation(CLINICAL_NS);
   const { t: ts } = useTranslation(NS);
   const locale = currentLocale();
-  const runs = useQuery({
+  const runs = useJobPoll({
     queryKey: RUNS_KEY,
     queryFn: imports.syntheticRuns,
-    refetchInterval: (q) => ((q.state.data ?? []).some((r) => isUnderWay(r.status)) ? 2000 : false),
+    underWay: (d) => d.some((r) => isUnderWay(r.status)),
+    intervalMs: 2000,
   });
   if (!runs.data?.length) return null;
   return (

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Modal, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { rulesApi } from './api';
 import { RULES_NS } from './i18n';
 
@@ -11,11 +12,10 @@ export function RunModal({ rule, onClose }: { rule: RuleSummary; onClose: () => 
   const { t } = useTranslation(RULES_NS);
   const [page, setPage] = useState(1);
   const [error, setError] = useState<string | null>(null);
-  const runs = useQuery({
+  const runs = useJobPoll({
     queryKey: ['rules', 'runs', rule.id],
     queryFn: () => rulesApi.runs(rule.id),
-    refetchInterval: (q) =>
-      q.state.data?.items.some((r) => r.status === 'queued' || r.status === 'running') ? 1000 : false,
+    underWay: (d) => d.items.some((r) => isUnderWay(r.status)),
   });
   const last = runs.data?.items[0];
   const results = useQuery({
