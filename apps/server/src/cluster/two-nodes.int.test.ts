@@ -142,7 +142,7 @@ describe.skipIf(why !== '')(
       expect((await call(b, 'GET', '/api/v0.1/360?size=5', undefined, other)).status).toBe(401);
     });
 
-    it('the patient list and search read the replica; the write and the read after it use the primary', async () => {
+    it('the patient list, search and chart aggregates read the replica; the write and the read after it use the primary', async () => {
       // Both nodes opened read sessions on the replica (application_name crdp-read), none on the primary.
       const reads = await replica.query(
         "select count(*)::int as n from pg_stat_activity where application_name = 'crdp-read'",
@@ -153,6 +153,13 @@ describe.skipIf(why !== '')(
       );
       expect(wrong.rows[0].n).toBe(0);
 
+      const chart = { dataset: 'patients', measures: ['count'] };
+      const counted = async (node: string) => {
+        const r = await call(node, 'POST', '/api/v0.1/visualization/aggregate', chart, key);
+        expect(r.status).toBe(200);
+        return Number(data<{ rows: Array<{ count: number }> }>(r).rows[0]?.count ?? 0);
+      };
+      const before = await counted(a);
       // Replay stopped: the replica keeps showing the database as it was.
       await replica.query('select pg_wal_replay_pause()');
       try {
@@ -176,6 +183,8 @@ describe.skipIf(why !== '')(
           const search = await call(node, 'POST', '/api/v0.1/fulltext/search', { gender: 1, size: 100 }, key);
           expect(search.status).toBe(200);
           expect(data<{ items: Array<{ id: number }> }>(search).items.map((p) => p.id)).not.toContain(id);
+          // A chart's aggregate is the replica's too.
+          expect(await counted(node)).toBe(before);
         }
         await replica.query('select pg_wal_replay_resume()');
         const lag = await cluster.postgres.caughtUp();
@@ -184,6 +193,7 @@ describe.skipIf(why !== '')(
         expect(data<{ items: Array<{ id: number }> }>(list).items.map((p) => p.id)).toContain(id);
         const search = await call(b, 'POST', '/api/v0.1/fulltext/search', { gender: 1, size: 100 }, key);
         expect(data<{ items: Array<{ id: number }> }>(search).items.map((p) => p.id)).toContain(id);
+        expect(await counted(a)).toBe(before + 1);
         // The reading of a list is audited on the primary, although the list came from the replica.
         const audited = await primary.query(
           "select count(*)::int as n from audit_log where entity = 'patient_list'",
