@@ -154,6 +154,8 @@ describe('HL7 v2 listener', () => {
       sourceId: 'V20260001',
       kind: 'inpatient',
       department: '心内科',
+      // PV1-7 D001^李^明: the attending doctor, for record QC's per-doctor scores.
+      doctor: '李明',
     });
     // 08:30 Beijing time.
     expect(vs[0]!.admitAt.toISOString()).toBe('2026-03-01T00:30:00.000Z');

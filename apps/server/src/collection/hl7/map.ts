@@ -9,7 +9,8 @@ import { comp, Hl7MappingError, headerOf, isoDate, isoTime, repetitions } from '
  * - ADT^A01/A04/A08 (admit, register, update): the patient from PID (PID-3 identifier as its
  *   source id and medical record number, PID-5 name, PID-7 birth date, PID-8 sex, a national
  *   id typed NI/NNCHN in PID-3 or PID-19, PID-11 address, PID-13 phone) and, with a PV1-19
- *   visit number, the visit (PV1-2 class I/O/E, PV1-3 department, PV1-44 admit, PV1-45 discharge).
+ *   visit number, the visit (PV1-2 class I/O/E, PV1-3 department, PV1-7 attending doctor, PV1-44
+ *   admit, PV1-45 discharge).
  * - ADT^A03 (discharge): the same, and the visit's discharge time (PV1-45, else the event time).
  * - ORU^R01: one lab result per OBX with a value (OBX-3 code^name, OBX-5 value, OBX-6 unit,
  *   OBX-7 range `low-high`, OBX-8 flag, OBX-14 time or the order's OBR-7), for the patient of
@@ -34,7 +35,7 @@ export interface PatientPart {
 
 export interface VisitPart {
   key: string;
-  values: Partial<{ kind: string; department: string; admitAt: string; dischargeAt: string }>;
+  values: Partial<{ kind: string; department: string; doctor: string; admitAt: string; dischargeAt: string }>;
 }
 
 export type Hl7Plan =
@@ -79,6 +80,10 @@ export function planOf(m: Hl7Message): Hl7Plan {
   }
   const department = comp(pv1!.getField(3)) || comp(pv1!.getField(10));
   if (department) values.department = department;
+  // PV1-7 attending doctor (XCN: id^family^given): the name, else the id.
+  const attending = pv1!.getField(7);
+  const doctor = (`${comp(attending, 2)}${comp(attending, 3)}` || comp(attending, 1)).trim().slice(0, 50);
+  if (doctor) values.doctor = doctor;
   const admit = isoTime(comp(pv1!.getField(44)), 'PV1-44');
   if (admit) values.admitAt = admit;
   let discharge = isoTime(comp(pv1!.getField(45)), 'PV1-45');

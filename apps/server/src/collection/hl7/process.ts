@@ -200,6 +200,7 @@ async function mergedVisit(
     ? {
         kind: old.kind,
         department: old.department || undefined,
+        doctor: old.doctor || undefined,
         admitAt: old.admitAt.toISOString(),
         dischargeAt: old.dischargeAt?.toISOString(),
       }
