@@ -83,7 +83,8 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
       formOid: 'F_PHYSICALEXAM_ENGLISH',
     });
     expect(exam.status).toBe(400);
-    expect(exam.body.message).toContain('文件有 16 处错误');
+    // 16 codes, and two values out of the item's range checks (held like a draft saved on screen).
+    expect(exam.body.message).toContain('文件有 18 处错误');
     expect(exam.body.message).toContain(
       'SS_CAM101 SE_REGISTRATIONVISIT: I_PHYSI_SKIN: "2" is not a choice of I_PHYSI_SKIN',
     );
@@ -129,6 +130,36 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
     expect(agent.body.data.records.map((r: { source: string }) => r.source)).toContain(
       'SE_FOLLOWUPTREATMENT[1]',
     );
+  });
+
+  it('a data-only ODM file (OpenEDC) into the form imported from its metadata file', async () => {
+    const meta = await readFile(path.join(FIXTURES, 'odm/examples/openedc_metadata.xml'), 'utf8');
+    const data = await readFile(
+      path.join(FIXTURES, 'odm/examples/openedc_clinicaldata_INVALID_auditrecord_order.xml'),
+      'utf8',
+    );
+    const made = await post(
+      t.app,
+      '/api/v0.1/crf/forms/import',
+      { format: 'odm', name: 'OpenEDC', content: meta, formOid: 'F.1' },
+      admin,
+    );
+    expect(made.status).toBe(200);
+    const formId = made.body.data.form.id;
+    expect((await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, admin)).status).toBe(
+      200,
+    );
+    // The file's SubjectKeys ("01"…): patients with those MRNs.
+    const subjects = [...new Set([...data.matchAll(/SubjectKey="([^"]+)"/g)].map((m) => m[1]!))];
+    expect(subjects).toHaveLength(90);
+    await registerPatients(t.app, subjects);
+    const res = await importRecords(formId, { content: data, formOid: 'F.1' });
+    expect(res.status, res.body.message).toBe(200);
+    expect(res.body.data.records).toHaveLength(73);
+    const first = (await get(t.app, `/api/v0.1/crf/records/${res.body.data.records[0].id}`, admin)).body.data
+      .record;
+    expect(first.subjectCode).toBe('01');
+    expect(first.answers).toMatchObject({ Age: 72, Gender: 'Male', Pregnant: '0', CountryOfBirth: 'Spain' });
   });
 
   it("CRDP's own ODM export with its audit trail comes back as records with their history", async () => {
@@ -343,8 +374,10 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
     const simpleCsv = await readFile(path.join(FIXTURES, 'redcap/redcapr_simple_records.csv'), 'utf8');
     const bad = await importRecords(simple, { format: 'redcap', content: simpleCsv });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toContain('文件有 5 处错误，未导入任何记录');
+    // Five TRUE/FALSE values of a 0/1 radio, and heights and weights under the dictionary's minimum.
+    expect(bad.body.message).toContain('文件有 9 处错误，未导入任何记录');
     expect(bad.body.message).toContain('row 1 (record 1): sex: "FALSE" is not a choice of sex');
+    expect(bad.body.message).toContain('1 row 1: height: Page 2, question 1: minimum input value 130');
     expect((await records(simple)).total).toBe(0);
     // An unclosed quote: a 400 naming its line, nothing stored.
     const broken = await importRecords(simple, { format: 'redcap', content: 'record_id,name_first\n1,"Nut' });

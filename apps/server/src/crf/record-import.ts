@@ -6,6 +6,7 @@ import { AppError } from '../http/errors.js';
 import { restRoutes } from '../http/route.js';
 import { schemaMessage } from '../http/validation-messages.js';
 import { type CrfActor, crfActor, invalid } from './actor.js';
+import { evaluateAnswers } from './evaluate.js';
 import { loadVersion, ownedFormIds, versionForm } from './forms.js';
 import { MAX_ODM_CHARS } from './import.js';
 import { resolveSubject } from './records.js';
@@ -32,7 +33,9 @@ function refuseFaults(faults: string[]): never {
  * against the form's latest version, the file's audit trail kept as the record's history (who,
  * when, why, old and new value). All or nothing: any fault (an unknown subject, item or code, a
  * value that is not a number or date, a repeated item group) stores nothing and every fault is
- * named. Records are stored as drafts, to be reviewed and submitted. A REDCap records CSV export
+ * named; each record is held to what a draft saved on the form screen is held to (numbers, bounds,
+ * choices, lengths), its values stored as the file gives them. Records are stored as drafts, to be
+ * reviewed and submitted. A REDCap records CSV export
  * (`format: 'redcap'`) goes the same way: a record per row, the record ID as SubjectKey.
  */
 export async function importRecords(
@@ -60,6 +63,10 @@ export async function importRecords(
           )),
         };
   const faults = [...parsed.faults];
+  // Held to what a draft saved on the form screen is held to: numbers, bounds, choices, lengths.
+  for (const r of parsed.records)
+    for (const issue of evaluateAnswers(form, r.answers, {}, 'draft').issues)
+      faults.push(`${r.subjectKey} ${r.where}: ${issue.key}: ${issue.messageEn}`);
   for (const r of parsed.records)
     for (const c of r.history)
       if (c.at !== null && Number.isNaN(Date.parse(c.at)))

@@ -1,8 +1,8 @@
 import type { Form, FormItem } from '../types.js';
 import { answerItems } from '../walk.js';
 import { kids, type XNode, attr as xmlAttr, text as xmlText } from '../xml.js';
-import { refuse } from './errors.js';
-import { openOdm } from './odm.js';
+import { FormImportError, refuse } from './errors.js';
+import { openOdm, parseOdm } from './odm.js';
 import { isRedcapMetadata } from './redcap-odm.js';
 
 /** One change of an imported value, from the file's audit trail. */
@@ -69,8 +69,15 @@ export function readOdmClinicalData(
   form: Form,
   formOid?: string,
 ): { formOid: string; records: ImportedRecord[]; faults: string[] } {
-  const file = openOdm(xml);
-  const clinical = kids(file.odm, 'ClinicalData');
+  // A file may hold data only (its metadata came in another file): then ItemOIDs are read as the import names them.
+  const odm = parseOdm(xml);
+  let file: ReturnType<typeof openOdm> | undefined;
+  try {
+    file = openOdm(xml);
+  } catch (e) {
+    if (!(e instanceof FormImportError)) throw e;
+  }
+  const clinical = kids(odm, 'ClinicalData');
   const formDatas = clinical.flatMap((c) =>
     kids(c, 'SubjectData').flatMap((s) =>
       kids(s, 'StudyEventData').flatMap((e) => kids(e, 'FormData').map((f) => ({ s, e, f }))),
@@ -94,11 +101,11 @@ export function readOdmClinicalData(
     );
   // The keys the form import gave each ItemOID (and item Name) of this FormDef.
   const keys = new Map<string, string>();
-  if (file.formDefs.has(chosen)) file.build(chosen, keys);
+  if (file?.formDefs.has(chosen)) file.build(chosen, keys);
   const items = new Map(answerItems(form).map((x) => [x.item.key, x.item]));
   // REDCap project XML: ItemOIDs are field names; a checkbox is one item per choice (var___code, 1 or 0);
   // each instrument's status field (<instrument>_complete) is REDCap's own, not a field of the form.
-  const redcap = isRedcapMetadata(file.mdv);
+  const redcap = !!file && isRedcapMetadata(file.mdv);
   const keyOf = (oid: string) => {
     const k =
       keys.get(oid) ?? (/^I\.[A-Za-z_]/.test(oid) ? oid.slice(2) : oid).replace(/[^A-Za-z0-9_]/g, '_');
@@ -106,7 +113,7 @@ export function readOdmClinicalData(
   };
   // Users the AdminData names.
   const userNames = new Map<string, string>();
-  for (const a of kids(file.odm, 'AdminData'))
+  for (const a of kids(odm, 'AdminData'))
     for (const u of kids(a, 'User')) {
       const oid = attr(u, 'OID') ?? '';
       const full =
@@ -155,7 +162,9 @@ export function readOdmClinicalData(
         const box = choice ? items.get(choice[1]!) : undefined;
         if (choice && box?.type === 'checkbox') {
           const v = xmlAttr(d, 'Value') ?? '';
-          const code = box.options?.find((o) => String(o.code).toLowerCase() === choice[2]!.toLowerCase())?.code;
+          const code = box.options?.find(
+            (o) => String(o.code).toLowerCase() === choice[2]!.toLowerCase(),
+          )?.code;
           if (code === undefined) faults.push(`${at}: ${oid}: "${choice[2]}" is not a choice of ${box.key}`);
           else if (v === '1' || v.toLowerCase() === 'checked') {
             const list = (answers[box.key] as unknown[] | undefined) ?? [];

@@ -36,7 +36,8 @@ const YES_NO: Option[] = [
 ];
 
 /** A read ODM file: its study, its forms in protocol order, and how to build one of them. */
-export function openOdm(xmlText: string) {
+/** The `<ODM>` element of a file: size, DOCTYPE and well-formedness checked; a refusal names `content`. */
+export function parseOdm(xmlText: string): XNode {
   const field = 'content' as const;
   if (xmlText.length > MAX_ODM_CHARS)
     throw refuse(
@@ -84,6 +85,12 @@ export function openOdm(xmlText: string) {
       '根元素不是 <ODM>（CDISC ODM 1.3.2）',
       'the root element is not <ODM> (CDISC ODM 1.3.2)',
     );
+  return odm;
+}
+
+export function openOdm(xmlText: string) {
+  const field = 'content' as const;
+  const odm = parseOdm(xmlText);
   const study = kids(odm, 'Study').find((s) => kids(s, 'MetaDataVersion').length);
   const mdv = kid(study, 'MetaDataVersion');
   if (!study || !mdv)
