@@ -95,6 +95,7 @@ const element: z.ZodType<unknown> = z
     typeQ: z.string().nullable().optional(),
     isRequired: flag,
     isHide: flag,
+    readOnly: flag,
     options: z.array(option).optional(),
     textType: z.string().nullable().optional(),
     typeStyle: z.string().nullable().optional(),

@@ -111,6 +111,8 @@ export interface FormItem extends Bounds {
   isRequired?: Flag;
   /** Hidden unless a show rule shows it. */
   isHide?: Flag;
+  /** Shown but not editable on the form screen (REDCap's @READONLY); its value comes from an import, a default or the API. */
+  readOnly?: Flag;
   /** Stored answer of a radio (older forms carry answers inside the form). */
   radio?: unknown;
   /** Stored answer of a checkbox. */

@@ -122,10 +122,12 @@ describe('REDCap project XML (ODM 1.3.1 with redcap: attributes)', () => {
     // One test of the `or` is on another instrument: the field keeps no rule and stays visible.
     expect(form.showRules).toEqual([]);
     expect(items.other!.isHide).toBeUndefined();
+    // @HIDDEN hides x (its @DEFAULT is listed), @READONLY makes y read-only.
+    expect(items.x!.isHide).toBe(1);
+    expect(items.y!.readOnly).toBe(1);
     expect(unsupported).toEqual([
       'other forms in the file were not imported: Form.b (B)',
       `x: field annotation "@HIDDEN @DEFAULT='1'"`,
-      'y: field annotation "@READONLY"',
       'other: branching logic on late, a field of another instrument, not translated',
     ]);
   });

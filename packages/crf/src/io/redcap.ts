@@ -238,14 +238,15 @@ export function fromRedcap(rows: string[][]): { form: Form; unsupported: string[
         unsupported.push(`${key}: branching logic "${logic.trim()}"`);
       }
     }
-    // Action tags: @HIDDEN hides the field (no rule shows it); the others have no CRDP counterpart yet.
+    // Action tags: @HIDDEN hides the field (no rule shows it), @READONLY shows it not editable; the others have no CRDP counterpart yet.
     if (annotation) {
       const tags = annotation.match(/@[A-Z][A-Z0-9_-]*/g) ?? [];
-      const kept = tags.filter((t) => t === '@HIDDEN');
+      const kept = tags.filter((t) => t === '@HIDDEN' || t === '@READONLY');
       counts.actionTags.total += tags.length;
       counts.actionTags.translated += kept.length;
       counts.actionTags.notTranslated += tags.length - kept.length;
-      if (kept.length) item.isHide = 1;
+      if (kept.includes('@HIDDEN')) item.isHide = 1;
+      if (kept.includes('@READONLY')) item.readOnly = 1;
       if (tags.length > kept.length || !tags.length)
         unsupported.push(`${key}: field annotation "${annotation}"`);
     }

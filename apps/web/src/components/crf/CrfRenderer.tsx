@@ -230,7 +230,7 @@ const ItemRow = memo(function ItemRow(p: ItemRowProps) {
           item={p.item}
           value={p.value}
           computed={p.computed && !on(p.item.fxManual)}
-          disabled={p.readOnly}
+          disabled={p.readOnly || on(p.item.readOnly)}
           onChange={p.onChange}
           upload={p.upload}
         />
