@@ -86,6 +86,8 @@ export const cdrVisit = z.object({
   /** outpatient, inpatient or emergency. */
   kind: z.string(),
   department: z.string(),
+  /** The doctor in charge ('' unknown). */
+  doctor: z.string(),
   admitAt: timestamp,
   dischargeAt: timestampOrNull,
 });
@@ -188,10 +190,12 @@ export type CdrVitalSign = z.infer<typeof cdrVitalSign>;
 export const cdrDocument = z.object({
   ...child,
   visitId,
-  /** admission, progress, discharge, other. */
+  /** admission, progress, discharge, operation, other. */
   kind: z.string(),
   title: z.string(),
   body: z.string(),
+  /** The doctor who wrote it ('' unknown). */
+  author: z.string(),
   writtenAt: timestamp,
 });
 export type CdrDocument = z.infer<typeof cdrDocument>;

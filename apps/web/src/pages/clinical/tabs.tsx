@@ -125,7 +125,7 @@ export function InHospitalTab({ person, t }: { person: Person; t: T }) {
                 style={d.id === docId ? { background: '#fffbe6', outline: '2px solid #faad14' } : undefined}
               >
                 <List.Item.Meta
-                  title={`${s(d.title)} · ${dt(d.writtenAt)}`}
+                  title={`${s(d.title)}${d.author ? ` · ${s(d.author)}` : ''} · ${dt(d.writtenAt)}`}
                   description={
                     <Typography.Paragraph ellipsis={d.id === docId ? false : { rows: 3, expandable: true }}>
                       {s(d.body)}
