@@ -122,7 +122,9 @@ export async function cdrRoutes(app: FastifyInstance) {
       answer: cdrBrowserPage,
     },
     async (req) => {
-      const page = await browseRows(app.db, appActor(req.ctx).appId, req.query, canSeeIdentity(req.ctx));
+      // The browser, the overview, the forecast and the directory read the replica when there is one
+      // (DATABASE_READ_URL): pages of counts and rows that tolerate its lag. The read audit stays on the primary.
+      const page = await browseRows(app.readDb, appActor(req.ctx).appId, req.query, canSeeIdentity(req.ctx));
       // One read row per page: the table, the filters' names (a keyword may be a name), the count.
       await auditRead(req.ctx, {
         entity: 'cdr_rows',
@@ -145,7 +147,7 @@ export async function cdrRoutes(app: FastifyInstance) {
       summary: 'Row counts by table and source, and by month',
       answer: cdrOverview,
     },
-    (req) => overview(app.db, appActor(req.ctx).appId),
+    (req) => overview(app.readDb, appActor(req.ctx).appId),
   );
 
   api.get(
@@ -157,7 +159,7 @@ export async function cdrRoutes(app: FastifyInstance) {
       query: cdrForecastQuery,
       answer: cdrForecast,
     },
-    (req) => hospitalForecast(app.db, appActor(req.ctx).appId, req.query, req.ctx.locale),
+    (req) => hospitalForecast(app.readDb, appActor(req.ctx).appId, req.query, req.ctx.locale),
   );
 
   api.get(
@@ -167,7 +169,7 @@ export async function cdrRoutes(app: FastifyInstance) {
       summary: 'The repository’s tables with the app’s row counts and each field’s filled rows',
       answer: cdrDirectory,
     },
-    (req) => directory(app.db, appActor(req.ctx).appId),
+    (req) => directory(app.readDb, appActor(req.ctx).appId),
   );
 
   api.get(
@@ -180,6 +182,6 @@ export async function cdrRoutes(app: FastifyInstance) {
       query: z.object({ table: z.enum(cdrTables), field: z.string().min(1).max(64) }),
       answer: cdrFieldProfile,
     },
-    (req) => fieldProfile(app.db, appActor(req.ctx).appId, req.query.table, req.query.field),
+    (req) => fieldProfile(app.readDb, appActor(req.ctx).appId, req.query.table, req.query.field),
   );
 }
