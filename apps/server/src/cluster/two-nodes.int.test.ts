@@ -120,7 +120,8 @@ describe.skipIf(why !== '')(
 
       // Through the proxy the requests go to both nodes in turn, all on the one session.
       const seen = new Set<string>();
-      for (let i = 0; i < 4; i++) {
+      // (Up to ten: a health check slowed by a loaded machine may leave a node out for a moment.)
+      for (let i = 0; i < 10 && seen.size < 2; i++) {
         const r = await call(proxy, 'GET', '/api/v0.1/360?size=5', undefined, key);
         expect(r.status).toBe(200);
         seen.add(r.node ?? '?');
