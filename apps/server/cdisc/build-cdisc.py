@@ -67,11 +67,13 @@ def parse_ct(folder):
             if cur is None: continue
             if line.startswith('Extensible:'):
                 cur['extensible'] = line.split(':', 1)[1].strip() == 'Yes'
-            elif line.startswith('| C') or line.startswith('| V'):
+            elif re.match(r'^\| C\d+ \|', line):
                 cells = [c.strip() for c in line.strip().strip('|').split('|')]
                 if len(cells) >= 3 and not any(t[0] == cells[0] and t[1] == cells[1] for t in cur['terms']):
-                    syn = cells[2].split(';')[0].strip() if cells[2] else ''
-                    cur['terms'].append([cells[0], cells[1], syn])
+                    # The decode shown beside a value: its first synonym in words (Unknown, not U or UNK).
+                    syns = [x.strip() for x in cells[2].split(';') if x.strip() and x.strip() != cells[1]]
+                    worded = [x for x in syns if any(ch.islower() for ch in x)]
+                    cur['terms'].append([cells[0], cells[1], (worded or syns or [''])[0]])
     return out
 
 def main(vars_csv, ds_csv, ct_dir, out_dir):

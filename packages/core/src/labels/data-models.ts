@@ -48,3 +48,19 @@ export const DATA_MODEL_CLASS_LABELS = {
   Interventions: both('干预类', 'Interventions'),
   Findings: both('发现类', 'Findings'),
 } as const satisfies Record<string, LabelText>;
+
+/** Where each built-in model and the terminology come from (the CDISC model screen's source lines). */
+export const DATA_MODEL_SOURCE_LABELS = {
+  sdtmig: both(
+    'CDISC SDTMIG v3.4 变量元数据（CDISC Library 导出），取自 GitHub rubentalstra/Trial-Submission-Studio（MIT）',
+    'CDISC SDTMIG v3.4 variable metadata (CDISC Library export), from GitHub rubentalstra/Trial-Submission-Studio (MIT)',
+  ),
+  cdashig: both(
+    'CDISC CDASHIG v2.1 八个域的采集字段（名称、核心级别、SDTM 目标变量），由 CRDP 按已发布的标准整理',
+    'CDISC CDASHIG v2.1 collection fields of the eight domains (names, cores, SDTM targets), transcribed by CRDP from the published standard',
+  ),
+  ct: both(
+    'CDISC SDTM 受控术语 2022-09-30（NCI EVS 发布），取自 GitHub hakupao/sdtm-pedia（CC BY 4.0）',
+    'CDISC SDTM Controlled Terminology 2022-09-30 (published by NCI EVS), from GitHub hakupao/sdtm-pedia (CC BY 4.0)',
+  ),
+} as const satisfies Record<string, LabelText>;

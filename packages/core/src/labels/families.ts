@@ -32,6 +32,15 @@ import {
   HL7_MESSAGE_STATUS_LABELS,
 } from './collection.js';
 import { CHART_CHANNEL_LABELS, CHART_SUBTYPE_LABELS, CRF_ITEM_TYPE_LABELS } from './crf-chart.js';
+import {
+  DATA_MODEL_CLASS_LABELS,
+  DATA_MODEL_CORE_LABELS,
+  DATA_MODEL_KIND_LABELS,
+  DATA_MODEL_ROLE_LABELS,
+  DATA_MODEL_SOURCE_LABELS,
+  DATA_MODEL_STANDARD_LABELS,
+  DATA_MODEL_TYPE_LABELS,
+} from './data-models.js';
 import { FORMULA_SOURCE_LABELS } from './formulas.js';
 import { OBSERVATION_DOMAIN_LABELS, OBSERVATION_RUN_MODE_LABELS } from './observation.js';
 import { RECORD_QC_CATEGORY_LABELS, RECORD_QC_CHECK_LABELS, RECORD_QC_SEVERITY_LABELS } from './record-qc.js';
@@ -224,6 +233,13 @@ export const LABEL_FAMILIES = {
   externalLayout: EXTERNAL_LAYOUT_LABELS,
   observationDomain: OBSERVATION_DOMAIN_LABELS,
   observationRunMode: OBSERVATION_RUN_MODE_LABELS,
+  dataModelKind: DATA_MODEL_KIND_LABELS,
+  dataModelStandard: DATA_MODEL_STANDARD_LABELS,
+  dataModelCore: DATA_MODEL_CORE_LABELS,
+  dataModelRole: DATA_MODEL_ROLE_LABELS,
+  dataModelType: DATA_MODEL_TYPE_LABELS,
+  dataModelClass: DATA_MODEL_CLASS_LABELS,
+  dataModelSource: DATA_MODEL_SOURCE_LABELS,
 } as const;
 
 /** What each family is called, for the fallback of a code it does not know. */
@@ -289,4 +305,11 @@ export const FAMILY_NAMES: Record<keyof typeof LABEL_FAMILIES, LabelText> = {
   externalLayout: both('数据集格式', 'Dataset layout'),
   observationDomain: both('观察域', 'Observation domain'),
   observationRunMode: both('转换方式', 'Run mode'),
+  dataModelKind: both('模型类别', 'Model kind'),
+  dataModelStandard: both('CDISC 标准', 'CDISC standard'),
+  dataModelCore: both('核心级别', 'Core'),
+  dataModelRole: both('变量角色', 'Role'),
+  dataModelType: both('数据类型', 'Data type'),
+  dataModelClass: both('观察类', 'Observation class'),
+  dataModelSource: both('来源', 'Source'),
 };
