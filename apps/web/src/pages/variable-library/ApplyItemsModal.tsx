@@ -4,7 +4,8 @@ import { Alert, App, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveOrShow } from '../../components/form/server-errors';
-import { parseItems, VARIABLES_MORE_NS } from './i18n-more';
+import { VARIABLES_MORE_NS } from './i18n-more';
+import { parseItems } from './items';
 
 type ItemsForm = { items: string; groupName?: string; namePrefix?: string };
 

@@ -8,7 +8,8 @@ import { useHasAction } from '../../components/Authorized';
 import { saveOrShow } from '../../components/form/server-errors';
 import { AppliedResult } from './ApplyItemsModal';
 import { groupTemplatesApi } from './api';
-import { parseItems, VARIABLES_MORE_NS } from './i18n-more';
+import { VARIABLES_MORE_NS } from './i18n-more';
+import { parseItems } from './items';
 
 type Form = { groupTemplateId: number; namePrefix?: string; items: string };
 
