@@ -50,11 +50,13 @@ function RunCounts({ run }: { run: ObservationRun }) {
     return <Progress percent={run.progress} size="small" status="active" style={{ maxWidth: 240 }} />;
   return (
     <Space wrap size={[4, 4]}>
-      {Object.entries(run.counts).map(([d, c]) => (
-        <Tag key={d} data-testid={`run-${run.id}-${d}`}>
-          {word('observationDomain', d)}: {t('tasks.changed', c)}
-        </Tag>
-      ))}
+      {OBSERVATION_DOMAINS.filter((d) => run.counts?.[d])
+        .map((d) => [d, run.counts![d]!] as const)
+        .map(([d, c]) => (
+          <Tag key={d} data-testid={`run-${run.id}-${d}`}>
+            {word('observationDomain', d)}: {t('tasks.changed', c)}
+          </Tag>
+        ))}
     </Space>
   );
 }
