@@ -169,8 +169,8 @@ test('templates, a set, a transfer run, an annotation and a MIMIC-style analysis
 
   // 4. Annotation: mark the note's blood pressure and measure the built-in blood pressure rule.
   await page.goto('/system/annotation');
-  await page.getByTestId('annotation-search').locator('input').fill(`VLM${run}`);
-  await page.getByTestId('annotation-search').locator('input').press('Enter');
+  await page.getByTestId('annotation-search').fill(`VLM${run}`);
+  await page.getByTestId('annotation-search').press('Enter');
   await page.getByRole('row', { name: new RegExp(`查体记录${run}`) }).click();
   const editor = page.getByTestId('annotation-editor');
   await expect(editor.getByTestId('annotation-text')).toContainText('血压120/80mmHg');
