@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { account, apiLogin, expect, restCall, runId, screenshot, signIn, test } from '../fixtures';
+import {
+  account,
+  apiLogin,
+  chooseOption,
+  expect,
+  restCall,
+  runId,
+  screenshot,
+  signIn,
+  test,
+} from '../fixtures';
 
 /**
  * Issue 21: records of a form from the ClinicalData of a real OpenClinica 3.x extract (fixtures/
@@ -68,8 +78,11 @@ test('the CRF list imports the records of an OpenClinica CRF: every fault listed
   await examRow.getByRole('button', { name: '导入记录' }).click();
   let dialog = page.getByRole('dialog').filter({ hasText: '导入记录' });
   await dialog.locator('input[type=file]').setInputFiles(EXTRACT);
-  await dialog.locator('.ant-select:has(#import-records-form-oid)').click();
-  await page.locator('.ant-select-dropdown:visible').getByText('F_PHYSICALEXAM_ENGLISH').click();
+  await chooseOption(
+    page,
+    dialog.locator('.ant-select:has(#import-records-form-oid)'),
+    'F_PHYSICALEXAM_ENGLISH',
+  );
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   const faults = dialog.getByTestId('import-records-faults');
   await expect(faults).toContainText('文件有错误，未导入任何记录');
@@ -83,8 +96,7 @@ test('the CRF list imports the records of an OpenClinica CRF: every fault listed
   await row.getByRole('button', { name: '导入记录' }).click();
   dialog = page.getByRole('dialog').filter({ hasText: '导入记录' });
   await dialog.locator('input[type=file]').setInputFiles(EXTRACT);
-  await dialog.locator('.ant-select:has(#import-records-form-oid)').click();
-  await page.locator('.ant-select-dropdown:visible').getByText('F_ELIGIBILITY_V10').click();
+  await chooseOption(page, dialog.locator('.ant-select:has(#import-records-form-oid)'), 'F_ELIGIBILITY_V10');
   await screenshot(page, 'crf-import-records');
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   const report = page.getByTestId('import-records-report');
