@@ -40,7 +40,11 @@ test('a data manager transforms the CDR, reads the dashboard, maps a term, and g
   const patientIds: number[] = [];
   for (const [i, back] of [3, 5].entries()) {
     const at = `${day(back)}T09:00:00+08:00`;
-    const id = await patientWithRecords(key, { mrn: `OBS${RUN}-${i}`, name: `观察患者${i + 1}`, gender: 1 + i }, []);
+    const id = await patientWithRecords(
+      key,
+      { mrn: `OBS${RUN}-${i}`, name: `观察患者${i + 1}`, gender: 1 + i },
+      [],
+    );
     const rec = async (table: string, row: Record<string, unknown>) => {
       const r = await restCall<{ id: number }>('POST', `cdr/patients/${id}/records`, key, { table, row });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -48,7 +52,14 @@ test('a data manager transforms the CDR, reads the dashboard, maps a term, and g
     };
     const visitId = await rec('visits', { kind: 'inpatient', department: DEPT, admitAt: at });
     await rec('diagnoses', { visitId, icd10: 'I10', name: DX, diagnosedAt: at });
-    await rec('labResults', { visitId, itemCode: 'ALT', itemName: '丙氨酸氨基转移酶', valueNum: 30 + i, unit: 'U/L', collectedAt: at });
+    await rec('labResults', {
+      visitId,
+      itemCode: 'ALT',
+      itemName: '丙氨酸氨基转移酶',
+      valueNum: 30 + i,
+      unit: 'U/L',
+      collectedAt: at,
+    });
     await rec('operations', { visitId, name: '腹腔镜下胆囊切除术', operatedAt: at });
     patientIds.push(id);
   }
@@ -56,8 +67,14 @@ test('a data manager transforms the CDR, reads the dashboard, maps a term, and g
   const subject = await restCall<{ id: number }>('POST', 'research/subjects', key, { name: SUBJECT });
   expect(subject.status, JSON.stringify(subject.body)).toBe(200);
   const sid = subject.body.data.id;
-  expect((await restCall('POST', `research/subjects/${sid}/status`, key, { to: 'recruiting', reason: 'e2e' })).status).toBe(200);
-  const recruited = await restCall('POST', `research/subjects/${sid}/recruit`, key, { mode: 'patients', patientIds });
+  expect(
+    (await restCall('POST', `research/subjects/${sid}/status`, key, { to: 'recruiting', reason: 'e2e' }))
+      .status,
+  ).toBe(200);
+  const recruited = await restCall('POST', `research/subjects/${sid}/recruit`, key, {
+    mode: 'patients',
+    patientIds,
+  });
   expect(recruited.status, JSON.stringify(recruited.body)).toBe(200);
   const el = await restCall('POST', 'data-elements', key, {
     code: ELEMENT,
@@ -98,17 +115,27 @@ test('a data manager transforms the CDR, reads the dashboard, maps a term, and g
   await expect(term).toContainText('未映射');
   await term.getByTestId(`term-map-${DX}`).click();
   await page.getByRole('dialog').getByLabel('ICD10 编码').fill('I10');
-  await page.getByRole('dialog').getByRole('button', { name: /确\s*定/ }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /确\s*定/ })
+    .click();
   await expect(term.getByTestId(`term-code-${DX}`)).toContainText('I10');
   await screenshot(page, 'observation-term-mapping');
-  const coding = await restCall<{ items: Array<{ term: string; code: string }> }>('GET', `coding/disease/mappings?q=${encodeURIComponent(DX)}`, key);
+  const coding = await restCall<{ items: Array<{ term: string; code: string }> }>(
+    'GET',
+    `coding/disease/mappings?q=${encodeURIComponent(DX)}`,
+    key,
+  );
   expect(coding.body.data.items).toEqual([expect.objectContaining({ term: DX, code: 'I10' })]);
 
   // ODM: the subject becomes a topic.
   await page.goto('/odm-generate-management/list-topics');
   await page.getByTestId('odm-topic-add').click();
   await chooseOption(page, page.getByRole('dialog').locator('.ant-select'), SUBJECT, SUBJECT);
-  await page.getByRole('dialog').getByRole('button', { name: /确\s*定/ }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /确\s*定/ })
+    .click();
   await expect(page.getByText('主题已添加')).toBeVisible();
   const topic = page.locator('.ant-table-row').filter({ hasText: SUBJECT });
   await expect(topic).toContainText('就诊');
@@ -144,7 +171,10 @@ test('a data manager transforms the CDR, reads the dashboard, maps a term, and g
   await page.goto('/odm-generate-management/list-topics');
   await topic.getByRole('button', { name: '生成 ODM' }).click();
   await expect(page.getByText('已开始生成')).toBeVisible();
-  const file = page.locator('.ant-table-row').filter({ hasText: /odm-topic\d+-/ }).first();
+  const file = page
+    .locator('.ant-table-row')
+    .filter({ hasText: /odm-topic\d+-/ })
+    .first();
   await expect(file.getByText('成功')).toBeVisible({ timeout: 120_000 });
   await screenshot(page, 'odm-topics-generated');
   const [download] = await Promise.all([
@@ -154,7 +184,8 @@ test('a data manager transforms the CDR, reads the dashboard, maps a term, and g
   const saved = test.info().outputPath('generated-odm.xml');
   await download.saveAs(saved);
   execFileSync('xmllint', ['--noout', '--schema', ODM_XSD, saved], { stdio: 'pipe' });
-  const count = (expr: string) => execFileSync('xmllint', ['--xpath', expr, saved], { stdio: 'pipe' }).toString().trim();
+  const count = (expr: string) =>
+    execFileSync('xmllint', ['--xpath', expr, saved], { stdio: 'pipe' }).toString().trim();
   expect(count('count(//*[local-name()="SubjectData"])')).toBe('2');
   expect(count(`count(//*[local-name()="ItemData"][@ItemOID="I.DE.${ELEMENT}"])`)).toBe('2');
   expect(count('count(//*[local-name()="FormData"][@FormOID="F.VISIT"])')).toBe('0');

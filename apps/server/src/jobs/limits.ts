@@ -39,5 +39,5 @@ export function claimableUnderLimit(j: string): SQL {
  */
 export function sendableUnderLimit(j: string): string {
   return `(${limitOf(j)} is null or
-    ${countOf(j, "(x.status = 'running' or (x.status = 'queued' and (x.queue_job_id is not null or x.id < " + j + '.id)))')} < ${limitOf(j)})`;
+    ${countOf(j, `(x.status = 'running' or (x.status = 'queued' and (x.queue_job_id is not null or x.id < ${j}.id)))`)} < ${limitOf(j)})`;
 }

@@ -44,7 +44,7 @@ describe('observation database', () => {
   };
 
   it('first a data manager adds a task over every domain; its first run takes the whole CDR', async () => {
-    const made = await call(t.app, 'POST', P + '/tasks', key, {
+    const made = await call(t.app, 'POST', `${P}/tasks`, key, {
       name: '全院观察库',
       domains: ['visit', 'diagnosis', 'lab', 'operation', 'drug', 'vital'],
     });
@@ -61,7 +61,7 @@ describe('observation database', () => {
       drug: { upserted: 3, deleted: 0 },
       vital: { upserted: 3, deleted: 0 },
     });
-    const list = await call(t.app, 'GET', P + '/tasks', key);
+    const list = await call(t.app, 'GET', `${P}/tasks`, key);
     expect(list.body.data.store).toEqual({ visit: 3, diagnosis: 3, lab: 6, operation: 3, drug: 3, vital: 3 });
     expect(list.body.data.items[0]).toMatchObject({ id: taskId, hasWatermark: true });
     // One row per patient, concept, time and value: the lab's value, unit and the stay's department.
@@ -237,7 +237,7 @@ describe('observation database', () => {
       expect(r.status, `${url} ${JSON.stringify(body)}`).toBe(400);
       expect(r.body.message, url).toContain(field);
     }
-    const list = await call(t.app, 'GET', P + '/tasks', key);
+    const list = await call(t.app, 'GET', `${P}/tasks`, key);
     expect(list.body.data.items).toHaveLength(1);
   });
 
@@ -265,7 +265,7 @@ describe('observation database', () => {
   it('deletes a task but keeps the observations it made', async () => {
     const del = await call(t.app, 'DELETE', `${P}/tasks/${taskId}`, key);
     expect(del.status).toBe(200);
-    const list = await call(t.app, 'GET', P + '/tasks', key);
+    const list = await call(t.app, 'GET', `${P}/tasks`, key);
     expect(list.body.data.items).toEqual([]);
     expect(list.body.data.store.lab).toBe(6);
   });
