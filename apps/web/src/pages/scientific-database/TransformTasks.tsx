@@ -92,7 +92,7 @@ export default function TransformTasks() {
             r.latest ? (
               <Space>
                 <span>v{r.latest.version}</span>
-                <SnapshotStatus s={{ status: r.latest.status, progress: 0, error: '' }} />
+                <SnapshotStatus s={{ status: r.latest.status }} />
               </Space>
             ) : (
               <Typography.Text type="secondary">{t('tasks.none')}</Typography.Text>

@@ -34,13 +34,16 @@ export function formatBytes(n: number) {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-export function SnapshotStatus({ s }: { s: Pick<SciSnapshot, 'status' | 'progress' | 'error'> }) {
+/** A snapshot's status; while building, the job's progress when it is known. */
+export function SnapshotStatus({ s }: { s: Pick<SciSnapshot, 'status'> & { progress?: number } }) {
   const { t } = useTranslation(SCI_NS);
   if (s.status === 'building')
     return (
       <Space data-testid="snapshot-building">
         <Tag color="processing">{t('status.building')}</Tag>
-        <Progress percent={Math.round(s.progress)} size="small" style={{ width: 100 }} />
+        {s.progress !== undefined && (
+          <Progress percent={Math.round(s.progress)} size="small" style={{ width: 100 }} />
+        )}
       </Space>
     );
   return (
