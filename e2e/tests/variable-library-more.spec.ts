@@ -213,7 +213,7 @@ test('templates, a set, a transfer run, an annotation and a MIMIC-style analysis
   const analyse = page.getByTestId('mimic-analyse');
   await chooseOption(page, analyse.getByTestId('method'), 'Logistic 回归');
   await chooseOption(page, analyse.getByTestId('vars'), 'anchor_age');
-  await chooseOption(page, analyse.getByTestId('vars'), /^LOS/);
+  await chooseOption(page, analyse.getByTestId('vars'), /^LOS/, 'los');
   await chooseOption(page, analyse.getByTestId('outcome'), 'hospital_expire_flag');
   await analyse.getByTestId('run-analysis').click();
   const result = analyse.getByTestId('analysis-result');

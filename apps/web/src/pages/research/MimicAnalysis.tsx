@@ -254,7 +254,10 @@ export default function MimicAnalysis() {
               scroll={{ x: 'max-content', y: 320 }}
               loading={preview.isLoading}
               dataSource={preview.data?.rows ?? []}
-              columns={Object.keys(preview.data?.rows[0] ?? {}).map((k) => ({
+              columns={[
+                // The dataset's columns in their order, then the text columns kept for a look.
+                ...new Set([...ds.columns.map((c) => c.key), ...Object.keys(preview.data?.rows[0] ?? {})]),
+              ].map((k) => ({
                 title: k,
                 dataIndex: k,
                 render: (v: unknown) => (v === null ? '-' : String(v)),
