@@ -5,6 +5,7 @@ import { makeCleaningObjects } from '../../cleaning/test/fixtures.js';
 import { makeClinicalObjects } from '../../clinical/test/fixtures.js';
 import { makeCollectionObjects } from '../../collection/test/fixtures.js';
 import { LIVER_FORM, registerPatients } from '../../crf/testform.js';
+import { makeDataModelObjects } from '../../data-models/test/fixtures.js';
 import { makeDataQcObjects } from '../../data-qc/test/fixtures.js';
 import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
 import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
@@ -101,6 +102,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   );
   await makeVariableObjects(app, adminKey);
   await makeScientificDatabaseObjects(app, adminKey);
+  await makeDataModelObjects(app, adminKey);
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */
