@@ -168,7 +168,7 @@ describe('data models', () => {
     expect(sdtm.variables).toBeGreaterThan(300);
     expect(cdash).toMatchObject({ key: 'cdashig', standard: 'CDASHIG', version: '2.1', tables: 8 });
 
-    const detail = (await get(t.app, `${P}/standards/sdtmig`, reader)).body.data as DataModelStandardDetail;
+    const detail = (await get(t.app, `${P}/standard?key=sdtmig`, reader)).body.data as DataModelStandardDetail;
     expect(detail.tables.map((x) => x.name)).toEqual(['DM', 'AE', 'CM', 'MH', 'LB', 'VS', 'EX', 'DS']);
     const dm = detail.tables.find((x) => x.name === 'DM')!;
     expect(dm.variables.find((v) => v.name === 'SEX')).toMatchObject({
@@ -184,7 +184,7 @@ describe('data models', () => {
     expect(ae.variables.find((v) => v.name === 'AESEV')).toMatchObject({ codelist: 'C66769', core: 'Perm' });
     expect(ae.variables.find((v) => v.name === 'AEDECOD')).toMatchObject({ codingKind: 'disease' });
 
-    const cd = (await get(t.app, `${P}/standards/cdashig`, reader)).body.data as DataModelStandardDetail;
+    const cd = (await get(t.app, `${P}/standard?key=cdashig`, reader)).body.data as DataModelStandardDetail;
     expect(cd.tables.find((x) => x.name === 'AE')!.variables.find((v) => v.name === 'AESTDAT')).toMatchObject(
       {
         core: 'HR',
@@ -192,15 +192,15 @@ describe('data models', () => {
       },
     );
 
-    const sex = await get(t.app, `${P}/codelists/C66731`, reader);
+    const sex = await get(t.app, `${P}/codelist?code=C66731`, reader);
     expect(sex.status).toBe(200);
     expect(sex.body.data.terms.map((x: { value: string }) => x.value)).toEqual(
       expect.arrayContaining(['F', 'M', 'U']),
     );
     expect(sex.body.data.terms.find((x: { value: string }) => x.value === 'F').code).toBe('C16576');
-    expect((await get(t.app, `${P}/codelists/C1`, reader)).status).toBe(404);
-    expect((await get(t.app, `${P}/codelists/sex`, reader)).status).toBe(400);
-    expect((await get(t.app, `${P}/standards/omop`, reader)).status).toBe(400);
+    expect((await get(t.app, `${P}/codelist?code=C1`, reader)).status).toBe(404);
+    expect((await get(t.app, `${P}/codelist?code=sex`, reader)).status).toBe(400);
+    expect((await get(t.app, `${P}/standard?key=omop`, reader)).status).toBe(400);
   });
 
   it('makes a hospital model from SDTMIG, extends it, and changes only a new version', async () => {

@@ -168,24 +168,24 @@ export async function dataModelRoutes(app: FastifyInstance) {
     () => ({ items: listStandards() }),
   );
   api.get(
-    `${P}/standards/:key`,
+    `${P}/standard`,
     {
       access: C('get'),
       summary: 'A built-in CDISC model: its tables and variables',
-      params: dataModelStandardParams,
+      query: dataModelStandardParams,
       answer: dataModelStandard,
     },
-    (req) => standardModel(req.params.key),
+    (req) => standardModel(req.query.key),
   );
   api.get(
-    `${P}/codelists/:code`,
+    `${P}/codelist`,
     {
       access: C('get'),
       summary: 'A CDISC controlled terminology codelist and its terms',
-      params: codelistParams,
+      query: codelistParams,
       answer: codelist,
     },
-    (req) => codelistOf(req.params.code),
+    (req) => codelistOf(req.query.code),
   );
 
   // Every model of the app (数据模型管理).

@@ -29,8 +29,8 @@ type Named = { id: number; name: string };
 /** Data models (数据模型): CDISC models, the app's models and templates, export, mappings. */
 export const dataModelsApi = {
   standards: () => rest<{ items: DataModelStandardSummary[] }>({ url: `${P}/standards` }),
-  standard: (key: DataModelStandard) => rest<DataModelStandardDetail>({ url: `${P}/standards/${key}` }),
-  codelist: (code: string) => rest<Codelist>({ url: `${P}/codelists/${code}` }),
+  standard: (key: DataModelStandard) => rest<DataModelStandardDetail>({ url: `${P}/standard`, params: { key } }),
+  codelist: (code: string) => rest<Codelist>({ url: `${P}/codelist`, params: { code } }),
   all: (q = '') => rest<{ items: DataModelSummary[] }>({ url: P, params: { q } }),
   get: (id: number) => rest<DataModel>({ url: `${P}/${id}` }),
   removeAny: (id: number) => rest<true>({ url: `${P}/${id}`, method: 'DELETE' }),
