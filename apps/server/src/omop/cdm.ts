@@ -144,7 +144,7 @@ export const CDM_COLUMNS: Record<CdmTable, readonly string[]> = {
 
 /** The vocabulary kinds of a source-to-concept map: what their source code is. */
 export const KIND_LABELS: Record<MappingKind, { zh: string; en: string }> = {
-  condition: { zh: '诊断（ICD-10 编码）', en: 'condition (ICD-10 code)' },
+  condition: { zh: '诊断（ICD-10 或 SNOMED CT 编码）', en: 'condition (ICD-10 or SNOMED CT code)' },
   measurement: { zh: '检验项目（项目编码）', en: 'measurement (lab item code)' },
   drug: { zh: '药品（药品编码）', en: 'drug (medication code)' },
   gender: { zh: '性别（0 未知，1 男，2 女，3 其他）', en: 'gender (0 unknown, 1 male, 2 female, 3 other)' },

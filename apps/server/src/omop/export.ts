@@ -71,6 +71,12 @@ const personJoin = (appId: number, alias: SQL) =>
 const mapJoin = (appId: number, alias: string, kind: MappingKind, code: SQL) =>
   sql`left join omop_mappings ${sql.raw(alias)} on ${sql.raw(alias)}.app_id = ${appId} and ${sql.raw(alias)}.kind = ${kind} and ${sql.raw(alias)}.source_code = ${code}`;
 
+/**
+ * A diagnosis's source code, as the condition maps match it: its ICD-10 code, else the code of the
+ * first coding it came with (SNOMED CT for Synthea's FHIR conditions), '' when it has neither.
+ */
+const conditionCode = sql`coalesce(nullif(upper(trim(x.icd10)), ''), upper(trim(coalesce(x.codings->0->>'code', ''))))`;
+
 /** The id-ordered page query of each table, after the id `last`. */
 function pageQuery(table: CdmTable, appId: number, last: number): SQL {
   switch (table) {
@@ -112,11 +118,11 @@ function pageQuery(table: CdmTable, appId: number, last: number): SQL {
           coalesce(m.concept_id, 0) as condition_concept_id,
           ${day(sql`x.diagnosed_at`)} as condition_start_date, ${stamp(sql`x.diagnosed_at`)} as condition_start_datetime,
           x.kind, v.id as visit_occurrence_id,
-          left(coalesce(nullif(upper(trim(x.icd10)), ''), x.name), 50) as condition_source_value,
+          left(coalesce(nullif(${conditionCode}, ''), x.name), 50) as condition_source_value,
           0 as condition_source_concept_id,
           left(x.kind, 50) as condition_status_source_value
         from diagnoses x ${personJoin(appId, sql`x`)}
-        ${mapJoin(appId, 'm', 'condition', sql`upper(trim(x.icd10))`)}
+        ${mapJoin(appId, 'm', 'condition', conditionCode)}
         left join visits v on v.id = x.visit_id and v.app_id = ${appId}
         where x.app_id = ${appId} and x.id > ${last}
         order by x.id limit ${BATCH}`;
@@ -292,7 +298,7 @@ export async function unmappedCodes(db: Db, appId: number, tables: CdmTable[], m
       appId,
       sql`diagnoses x ${pj('x')} and x.app_id = ${appId}`,
       'condition',
-      sql`upper(trim(x.icd10))`,
+      conditionCode,
       sql`x.name`,
     );
   if (on.has('drug_exposure'))

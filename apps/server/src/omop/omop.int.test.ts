@@ -6,6 +6,7 @@ import { and, eq, like, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntheaBundle, waitForImport } from '../clinical/test/support.js';
 import { auditLog, omopMappings } from '../db/schema/index.js';
 import { parseCsv } from '../files/csv.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
@@ -632,5 +633,57 @@ describe('OMOP CDM v5.4 export', () => {
     expect(del.status).toBe(400);
     expect(del.body.message).toContain('still running');
     await t.app.jobs.drain();
+  });
+  it("exports Synthea's SNOMED CT conditions with their code as source value, mapped by an imported SNOMED map", async () => {
+    // The demo hospital holds no patients in tests: the Synthea bundle is its only clinical data.
+    const { name, bundle } = syntheaBundle();
+    const imp = await call(t, 'POST', '/api/v0.1/imports/fhir', demoKey, { fileName: name, bundle });
+    expect(imp.status, JSON.stringify(imp.body)).toBe(200);
+    expect((await waitForImport(t.app, demoKey, imp.body.data.id)).status).toBe('succeeded');
+    const found = await call(t, 'GET', '/api/v0.1/360?keyword=Kermit', demoKey);
+    const kermit = String(found.body.data.items[0].id);
+    const csv = 'kind,source_code,concept_id,concept_name\ncondition,38341003,316866,Hypertensive disorder\n';
+    const mapped = await call(t, 'POST', `${P}/mappings/import`, demoKey, {
+      fileName: 'snomed.csv',
+      text: csv,
+    });
+    expect(mapped.body.data, JSON.stringify(mapped.body)).toMatchObject({ stored: true, inserted: 1 });
+
+    const start = await call(t, 'POST', `${P}/tasks`, demoKey, { name: 'Synthea' });
+    await t.app.jobs.drain();
+    const task = await call(t, 'GET', `${P}/tasks/${start.body.data.id}`, demoKey);
+    expect(task.body.data.status, JSON.stringify(task.body.data)).toBe('succeeded');
+    // Unmapped SNOMED codes are listed by code (with the condition's name) for the data manager to map next.
+    expect(task.body.data.result.unmapped.condition.top).toContainEqual({
+      code: '444814009',
+      example: 'Viral sinusitis (disorder)',
+      count: 3,
+    });
+    expect(task.body.data.result.unmapped.condition.top.map((u: { code: string }) => u.code)).not.toContain(
+      '38341003',
+    );
+    const z = await readZip((await call(t, 'GET', `${P}/tasks/${start.body.data.id}/download`, demoKey)).raw);
+    const rows = parseCsv(z.get('condition_occurrence.csv')!);
+    const header = rows[0]!;
+    const conditions = rows
+      .slice(1)
+      .map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])))
+      .filter((c) => c.person_id === kermit);
+    expect(conditions).toHaveLength(6);
+    expect(conditions.map((c) => c.condition_source_value).sort()).toEqual([
+      '232353008',
+      '233678006',
+      '38341003',
+      '444814009',
+      '444814009',
+      '444814009',
+    ]);
+    expect(conditions.find((c) => c.condition_source_value === '38341003')).toMatchObject({
+      condition_concept_id: '316866',
+      condition_source_concept_id: '0',
+    });
+    expect(
+      conditions.filter((c) => c.condition_source_value !== '38341003').map((c) => c.condition_concept_id),
+    ).toEqual(['0', '0', '0', '0', '0']);
   });
 });

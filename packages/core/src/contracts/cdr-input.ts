@@ -78,6 +78,17 @@ export type PatientInput = z.infer<typeof patientInput>;
 /** What a patient registration form sends (before the server trims and checks it). */
 export type PatientInputBody = z.input<typeof patientInput>;
 
+/**
+ * One coding of a coded field as its source wrote it (a FHIR CodeableConcept's `coding`): the
+ * code system's URI, the code and its display. Diagnoses, orders, lab results and operations keep
+ * every coding they came with (SNOMED CT, ICD-10, RxNorm, LOINC...), not only the one CRDP reads.
+ */
+export const cdrCoding = z.object({ system: text(200), code: name(100), display: text(500) });
+export type CdrCoding = z.infer<typeof cdrCoding>;
+export const cdrCodings = z.array(cdrCoding).max(20);
+/** The CDR tables whose rows keep their codings. */
+export const CODED_TABLES = ['diagnoses', 'orders', 'labResults', 'operations'] as const;
+
 export const VISIT_KINDS = ['outpatient', 'inpatient', 'emergency'] as const;
 const visitRef = z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional();
 

@@ -93,11 +93,17 @@ export const cdrVisit = z.object({
 });
 export type CdrVisit = z.infer<typeof cdrVisit>;
 
+/** A coding as stored with a row (see cdrCoding of cdr-input.ts). */
+export const storedCoding = z.object({ system: z.string(), code: z.string(), display: z.string() });
+export type StoredCoding = z.infer<typeof storedCoding>;
+
 export const cdrDiagnosis = z.object({
   ...child,
   visitId,
   icd10: z.string(),
   name: z.string(),
+  /** Every coding the source gave (FHIR: SNOMED CT, ICD-10...); [] for rows entered by hand. */
+  codings: z.array(storedCoding),
   /** main, secondary, admission, discharge, outpatient. */
   kind: z.string(),
   diagnosedAt: timestamp,
@@ -120,6 +126,7 @@ export const cdrOrder = z.object({
   category: z.string(),
   code: z.string(),
   name: z.string(),
+  codings: z.array(storedCoding),
   dose: z.string(),
   doseUnit: z.string(),
   route: z.string(),
@@ -134,6 +141,7 @@ export const cdrLabResult = z.object({
   visitId,
   itemCode: z.string(),
   itemName: z.string(),
+  codings: z.array(storedCoding),
   valueNum: z.number().nullable(),
   valueText: z.string(),
   unit: z.string(),
@@ -161,6 +169,7 @@ export const cdrOperation = z.object({
   visitId,
   code: z.string(),
   name: z.string(),
+  codings: z.array(storedCoding),
   operatedAt: timestamp,
   surgeon: z.string(),
   anaesthesia: z.string(),

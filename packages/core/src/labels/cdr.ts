@@ -43,6 +43,7 @@ export const CDR_FIELD_LABELS = {
   dischargeAt: both('出院时间', 'Discharged'),
   visitId: both('就诊 ID', 'Visit id'),
   icd10: both('ICD-10 编码', 'ICD-10'),
+  codings: both('全部编码', 'Codings'),
   diagnosedAt: both('诊断时间', 'Diagnosed'),
   substance: both('过敏原', 'Substance'),
   reaction: both('反应', 'Reaction'),

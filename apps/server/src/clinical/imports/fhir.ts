@@ -1,3 +1,4 @@
+import { cdrCodings } from '@crdp/core';
 import { patientInput, type RecordTable, recordInputs } from '../records.js';
 import { firstIssue, type MappedImport, type MappedRecord, refused } from './mapped.js';
 
@@ -20,6 +21,14 @@ function coding(cc: unknown) {
     display: str(c.display) ?? str(obj(cc).text) ?? '',
   };
 }
+/** Every coding of a CodeableConcept that has a code, as the source wrote it. */
+function codingsOf(cc: unknown) {
+  return arr(obj(cc).coding)
+    .map(obj)
+    .filter((c) => typeof c.code === 'string' && c.code.trim() !== '')
+    .map((c) => ({ system: str(c.system) ?? '', code: str(c.code)!, display: str(c.display) ?? '' }));
+}
+const isIcd10 = (system: string) => /icd-?10/i.test(system);
 const textOf = (cc: unknown) => str(obj(cc).text) ?? coding(cc).display;
 
 const VITALS: Record<string, { name: string; unit?: string }> = {
@@ -103,6 +112,7 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
     sourceId: string,
     res: Json,
     input: unknown,
+    codings?: unknown,
   ) => {
     const patient = refId(res.subject) ?? refId(res.patient);
     if (!patient || !patientIds.has(patient)) {
@@ -118,6 +128,17 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
       out.errors.push({ row, ...firstIssue(parsed.error.issues, input), ref: resourceRef });
       return;
     }
+    const coded = codings === undefined ? undefined : cdrCodings.safeParse(codings);
+    if (coded && !coded.success) {
+      const issue = firstIssue(coded.error.issues, codings);
+      out.errors.push({
+        row,
+        ...issue,
+        field: issue.field ? `codings.${issue.field}` : 'codings',
+        ref: resourceRef,
+      });
+      return;
+    }
     const visit = refId(res.encounter) ?? refId(res.context);
     const rec: MappedRecord = {
       table,
@@ -126,6 +147,7 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
       patient: { sourceId: patient },
       input: parsed.data as never,
     };
+    if (coded) rec.codings = coded.data;
     if (visit && table !== 'visits') rec.visitSourceId = visit;
     out.records.push(rec);
   };
@@ -190,14 +212,23 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
         return;
       }
       case 'Condition': {
-        const c = coding(r.code);
-        const icd = /icd-?10/i.test(c.system) ? c.code : '';
-        push(row, ref, 'diagnoses', id, r, {
-          icd10: icd,
-          name: textOf(r.code),
-          kind: 'secondary',
-          diagnosedAt: str(r.onsetDateTime) ?? str(r.recordedDate) ?? str(obj(r.onsetPeriod).start),
-        });
+        // Every coding is kept (Synthea codes conditions in SNOMED CT); the ICD-10 one, wherever
+        // it stands in the list, is also the diagnosis's ICD-10 code.
+        const codings = codingsOf(r.code);
+        push(
+          row,
+          ref,
+          'diagnoses',
+          id,
+          r,
+          {
+            icd10: codings.find((c) => isIcd10(c.system))?.code ?? '',
+            name: textOf(r.code),
+            kind: 'secondary',
+            diagnosedAt: str(r.onsetDateTime) ?? str(r.recordedDate) ?? str(obj(r.onsetPeriod).start),
+          },
+          codings,
+        );
         return;
       }
       case 'Observation': {
@@ -242,20 +273,28 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
         if (category.includes('laboratory')) {
           const range = obj(arr(r.referenceRange)[0]);
           const interp = coding(arr(r.interpretation)[0]).code;
-          push(row, ref, 'labResults', id, r, {
-            itemCode: c.code,
-            itemName: c.display || textOf(r.code),
-            ...(typeof q.value === 'number' ? { valueNum: q.value } : {}),
-            valueText:
-              typeof q.value === 'number'
-                ? String(q.value)
-                : (str(r.valueString) ?? textOf(r.valueCodeableConcept)),
-            unit: str(q.unit) ?? '',
-            ...(typeof obj(range.low).value === 'number' ? { refLow: obj(range.low).value } : {}),
-            ...(typeof obj(range.high).value === 'number' ? { refHigh: obj(range.high).value } : {}),
-            ...(['H', 'L', 'N', 'A'].includes(interp) ? { abnormalFlag: interp } : {}),
-            collectedAt: when,
-          });
+          push(
+            row,
+            ref,
+            'labResults',
+            id,
+            r,
+            {
+              itemCode: c.code,
+              itemName: c.display || textOf(r.code),
+              ...(typeof q.value === 'number' ? { valueNum: q.value } : {}),
+              valueText:
+                typeof q.value === 'number'
+                  ? String(q.value)
+                  : (str(r.valueString) ?? textOf(r.valueCodeableConcept)),
+              unit: str(q.unit) ?? '',
+              ...(typeof obj(range.low).value === 'number' ? { refLow: obj(range.low).value } : {}),
+              ...(typeof obj(range.high).value === 'number' ? { refHigh: obj(range.high).value } : {}),
+              ...(['H', 'L', 'N', 'A'].includes(interp) ? { abnormalFlag: interp } : {}),
+              collectedAt: when,
+            },
+            codingsOf(r.code),
+          );
           return;
         }
         out.skipped++;
@@ -266,35 +305,53 @@ export function mapFhirBundle(bundle: unknown): MappedImport {
         const dr = obj(arr(dosage.doseAndRate)[0]);
         const dose = obj(dr.doseQuantity);
         const repeat = obj(obj(dosage.timing).repeat);
-        push(row, ref, 'orders', id, r, {
-          category: 'drug',
-          code: coding(r.medicationCodeableConcept).code,
-          name: textOf(r.medicationCodeableConcept) || textOf(r.medicationReference),
-          dose: typeof dose.value === 'number' ? String(dose.value) : '',
-          doseUnit: str(dose.unit) ?? '',
-          route: textOf(dosage.route),
-          frequency:
-            typeof repeat.frequency === 'number'
-              ? `${repeat.frequency}/${String(repeat.period ?? 1)}${String(repeat.periodUnit ?? 'd')}`
-              : dosage.asNeededBoolean
-                ? 'PRN'
-                : '',
-          startAt: str(r.authoredOn),
-          ...(r.status === 'stopped' || r.status === 'completed'
-            ? { stopAt: str(obj(obj(r.dispenseRequest).validityPeriod).end) }
-            : {}),
-        });
+        push(
+          row,
+          ref,
+          'orders',
+          id,
+          r,
+          {
+            category: 'drug',
+            code: coding(r.medicationCodeableConcept).code,
+            name: textOf(r.medicationCodeableConcept) || textOf(r.medicationReference),
+            dose: typeof dose.value === 'number' ? String(dose.value) : '',
+            doseUnit: str(dose.unit) ?? '',
+            route: textOf(dosage.route),
+            frequency:
+              typeof repeat.frequency === 'number'
+                ? `${repeat.frequency}/${String(repeat.period ?? 1)}${String(repeat.periodUnit ?? 'd')}`
+                : dosage.asNeededBoolean
+                  ? 'PRN'
+                  : '',
+            startAt: str(r.authoredOn),
+            ...(r.status === 'stopped' || r.status === 'completed'
+              ? { stopAt: str(obj(obj(r.dispenseRequest).validityPeriod).end) }
+              : {}),
+          },
+          codingsOf(r.medicationCodeableConcept),
+        );
         return;
       }
       case 'Procedure': {
         const c = coding(r.code);
-        push(row, ref, 'operations', id, r, {
-          code: c.code,
-          name: textOf(r.code),
-          operatedAt: str(r.performedDateTime) ?? str(obj(r.performedPeriod).start),
-          surgeon:
-            textOf(obj(arr(r.performer)[0]).actor) || str(obj(obj(arr(r.performer)[0]).actor).display) || '',
-        });
+        push(
+          row,
+          ref,
+          'operations',
+          id,
+          r,
+          {
+            code: c.code,
+            name: textOf(r.code),
+            operatedAt: str(r.performedDateTime) ?? str(obj(r.performedPeriod).start),
+            surgeon:
+              textOf(obj(arr(r.performer)[0]).actor) ||
+              str(obj(obj(arr(r.performer)[0]).actor).display) ||
+              '',
+          },
+          codingsOf(r.code),
+        );
         return;
       }
       case 'AllergyIntolerance': {

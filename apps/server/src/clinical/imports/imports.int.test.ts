@@ -1,6 +1,14 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, labResults, patients, visits } from '../../db/schema/index.js';
+import {
+  auditLog,
+  diagnoses,
+  labResults,
+  operations,
+  orders,
+  patients,
+  visits,
+} from '../../db/schema/index.js';
 import { otherAppAdministrator } from '../../test/harness/fixtures.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../../test/helper.js';
 import { syntheaBundle, waitForImport } from '../test/support.js';
@@ -56,6 +64,43 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
     expect(trail).toHaveLength(1);
   });
 
+  it('keeps every coding of the Synthea resources: SNOMED CT conditions and procedures, RxNorm drugs, LOINC labs', async () => {
+    const list = await get(t.app, '/api/v0.1/360?keyword=Kermit', admin);
+    const person = await get(t.app, `/api/v0.1/360/person/${list.body.data.items[0].id}`, admin);
+    const dx = person.body.data.diagnoses as Array<{ name: string; icd10: string; codings: unknown[] }>;
+    expect(dx).toHaveLength(6);
+    // Synthea codes conditions in SNOMED CT only: no ICD-10 code, the SNOMED coding kept whole.
+    expect(dx.find((d) => d.name === 'Hypertension')).toMatchObject({
+      icd10: '',
+      codings: [{ system: 'http://snomed.info/sct', code: '38341003', display: 'Hypertension' }],
+    });
+    expect(dx.filter((d) => d.name === 'Viral sinusitis (disorder)').map((d) => d.codings)).toEqual(
+      Array(3).fill([
+        { system: 'http://snomed.info/sct', code: '444814009', display: 'Viral sinusitis (disorder)' },
+      ]),
+    );
+    const drugs = await t.app.db.select().from(orders).where(eq(orders.source, 'fhir'));
+    expect(drugs).toHaveLength(6);
+    for (const o of drugs)
+      expect(o.codings).toEqual([
+        { system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: o.code, display: o.name },
+      ]);
+    const labs = await t.app.db.select().from(labResults).where(eq(labResults.source, 'fhir'));
+    expect(labs.length).toBeGreaterThan(10);
+    for (const l of labs)
+      expect(l.codings).toEqual([{ system: 'http://loinc.org', code: l.itemCode, display: l.itemName }]);
+    const ops = await t.app.db.select().from(operations).where(eq(operations.source, 'fhir'));
+    expect(ops.map((o) => o.codings)).toEqual(
+      Array(2).fill([
+        {
+          system: 'http://snomed.info/sct',
+          code: '428191000124101',
+          display: 'Documentation of current medications',
+        },
+      ]),
+    );
+  });
+
   it('runs the same import again without duplicating a row', async () => {
     const before = [await countOf(patients), await countOf(visits), await countOf(labResults)];
     const list = await get(t.app, '/api/v0.1/imports', admin);
@@ -69,6 +114,49 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
     const again = await post(t.app, '/api/v0.1/imports/fhir', { fileName: name, bundle }, admin);
     await waitForImport(t.app, admin, again.body.data.id);
     expect([await countOf(patients), await countOf(visits), await countOf(labResults)]).toEqual(before);
+  });
+
+  it('reads the ICD-10 code from any coding of a condition and refuses a resource with a bad coding', async () => {
+    const patient = {
+      resourceType: 'Patient',
+      id: 'cp-1',
+      name: [{ family: '王', given: ['五'] }],
+      birthDate: '1960-02-03',
+    };
+    const condition = (id: string, coding: unknown[]) => ({
+      resourceType: 'Condition',
+      id,
+      code: { coding, text: '2型糖尿病' },
+      subject: { reference: 'Patient/cp-1' },
+      onsetDateTime: '2023-05-06T08:00:00+08:00',
+    });
+    const snomed = {
+      system: 'http://snomed.info/sct',
+      code: '44054006',
+      display: 'Diabetes mellitus type 2',
+    };
+    const icd = { system: 'http://hl7.org/fhir/sid/icd-10', code: 'E11.9', display: '2型糖尿病' };
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [
+        { resource: patient },
+        { resource: condition('c-both', [snomed, icd, { system: 'urn:x', display: 'no code' }]) },
+        { resource: condition('c-long', [{ ...snomed, display: 'x'.repeat(501) }]) },
+        { resource: condition('c-code', [snomed, { system: 'urn:x', code: '9'.repeat(101), display: '' }]) },
+      ],
+    };
+    const res = await post(t.app, '/api/v0.1/imports/fhir', { fileName: 'codings.json', bundle }, admin);
+    const done = await waitForImport(t.app, admin, res.body.data.id);
+    expect(done.status).toBe('partial');
+    expect(done.counts).toMatchObject({ patients: 1, diagnoses: 1 });
+    expect(done.errors).toEqual([
+      expect.objectContaining({ row: 3, field: 'codings.0.display', ref: 'Condition/c-long' }),
+      expect.objectContaining({ row: 4, field: 'codings.1.code', ref: 'Condition/c-code' }),
+    ]);
+    const [row] = await t.app.db.select().from(diagnoses).where(eq(diagnoses.sourceId, 'c-both'));
+    // The ICD-10 coding is the second one: it is still the diagnosis's code; a coding without a code is left out.
+    expect(row).toMatchObject({ icd10: 'E11.9', name: '2型糖尿病', codings: [snomed, icd] });
   });
 
   it('keeps the good rows of a bundle and reports the bad ones by entry and field', async () => {

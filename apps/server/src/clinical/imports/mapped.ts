@@ -1,4 +1,4 @@
-import type { Locale } from '@crdp/core';
+import type { CdrCoding, Locale } from '@crdp/core';
 import { type Bilingual, bilingual } from '../../http/errors.js';
 import { validationText, valueAt } from '../../http/validation-messages.js';
 import type { PatientInput, RecordInput, RecordTable } from '../records.js';
@@ -31,6 +31,8 @@ export interface MappedRecord<T extends RecordTable = RecordTable> {
   /** The visit's source id in this import, when the row belongs to one. */
   visitSourceId?: string;
   input: RecordInput<T>;
+  /** Every coding of the source's coded field (FHIR), for the tables that keep them (CODED_TABLES). */
+  codings?: CdrCoding[];
 }
 
 /** What a file becomes before anything is written: validated rows and refused ones. */

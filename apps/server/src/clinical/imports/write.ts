@@ -1,3 +1,4 @@
+import { CODED_TABLES } from '@crdp/core';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { patients } from '../../db/schema/index.js';
@@ -126,6 +127,7 @@ export async function writeImport(
         sourceId: r.sourceId,
       }) as Record<string, unknown>;
       if (r.visitSourceId && table !== 'visits') row.visitId = visitIds.get(r.visitSourceId) ?? null;
+      if (r.codings && (CODED_TABLES as readonly string[]).includes(table)) row.codings = r.codings;
       rows.push(row);
     }
     if (rows.length) {

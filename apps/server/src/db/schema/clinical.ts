@@ -93,6 +93,8 @@ export const diagnoses = pgTable(
     visitId: visitId(),
     icd10: text('icd10').notNull().default(''),
     name: text('name').notNull(),
+    /** Every coding the source gave [{ system, code, display }] (FHIR imports); [] otherwise. */
+    codings: jsonb('codings').notNull().default([]),
     /** main, secondary, admission, discharge, outpatient. */
     kind: text('kind').notNull().default('secondary'),
     diagnosedAt: at('diagnosed_at').notNull(),
@@ -139,6 +141,8 @@ export const orders = pgTable(
     code: text('code').notNull().default(''),
     name: text('name').notNull(),
     dose: text('dose').notNull().default(''),
+    /** Every coding the source gave [{ system, code, display }] (FHIR imports); [] otherwise. */
+    codings: jsonb('codings').notNull().default([]),
     doseUnit: text('dose_unit').notNull().default(''),
     route: text('route').notNull().default(''),
     frequency: text('frequency').notNull().default(''),
@@ -163,6 +167,8 @@ export const labResults = pgTable(
     visitId: visitId(),
     itemCode: text('item_code').notNull(),
     itemName: text('item_name').notNull(),
+    /** Every coding the source gave [{ system, code, display }] (FHIR imports); [] otherwise. */
+    codings: jsonb('codings').notNull().default([]),
     valueNum: doublePrecision('value_num'),
     valueText: text('value_text').notNull().default(''),
     unit: text('unit').notNull().default(''),
@@ -213,6 +219,8 @@ export const operations = pgTable(
     visitId: visitId(),
     code: text('code').notNull().default(''),
     name: text('name').notNull(),
+    /** Every coding the source gave [{ system, code, display }] (FHIR imports); [] otherwise. */
+    codings: jsonb('codings').notNull().default([]),
     operatedAt: at('operated_at').notNull(),
     surgeon: text('surgeon').notNull().default(''),
     anaesthesia: text('anaesthesia').notNull().default(''),

@@ -12,7 +12,7 @@ const zhCN = {
     unit: '单位',
   },
   kindHints: {
-    condition: 'ICD-10 编码，如 I10',
+    condition: 'ICD-10 或 SNOMED CT 编码，如 I10、38341003',
     measurement: '检验项目编码，如 GLU',
     drug: '药品医嘱编码',
     gender: '0 未知，1 男，2 女，3 其他',
@@ -130,7 +130,7 @@ const enUS: Tree = {
     unit: 'Unit',
   },
   kindHints: {
-    condition: 'ICD-10 code, e.g. I10',
+    condition: 'ICD-10 or SNOMED CT code, e.g. I10, 38341003',
     measurement: 'Lab item code, e.g. GLU',
     drug: 'Medication code of a drug order',
     gender: '0 unknown, 1 male, 2 female, 3 other',
