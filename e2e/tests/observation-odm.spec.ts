@@ -109,8 +109,8 @@ test('a data manager transforms the CDR, reads the dashboard, maps a term, and g
 
   // Term mapping: the diagnosis gets ICD-10 I10; the coding area holds the same mapping.
   await page.goto('/observation-database/term-mapping');
-  await page.getByTestId('term-search').locator('input').fill(DX);
-  await page.getByTestId('term-search').locator('input').press('Enter');
+  await page.getByPlaceholder('搜索术语或本地编码').fill(DX);
+  await page.getByPlaceholder('搜索术语或本地编码').press('Enter');
   const term = page.locator('.ant-table-row').filter({ hasText: DX });
   await expect(term).toContainText('未映射');
   await term.getByTestId(`term-map-${DX}`).click();
