@@ -4,8 +4,10 @@ import { patientInput, recordInputs } from './cdr-input.js';
 
 /** The CDR input rules travel with their message keys, so the server words them in zh-CN too. */
 describe('CDR input contract', () => {
-  const keyOf = (r: { success: boolean; error?: { issues: Array<{ params?: unknown }> } }) =>
-    (r.error?.issues[0]?.params as { messageKey?: string } | undefined)?.messageKey;
+  const keyOf = (r: { success: boolean; error?: { issues: readonly object[] } }) => {
+    const issue = r.error?.issues[0] as { params?: { messageKey?: string } } | undefined;
+    return issue?.params?.messageKey;
+  };
 
   it('refuses a date-time that does not exist, by key', () => {
     const r = recordInputs.visits.safeParse({ kind: 'inpatient', admitAt: '2024-02-30T08:00:00' });
