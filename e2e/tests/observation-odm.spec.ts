@@ -131,7 +131,7 @@ test('a data manager transforms the CDR, reads the dashboard, maps a term, and g
   // ODM: the subject becomes a topic.
   await page.goto('/odm-generate-management/list-topics');
   await page.getByTestId('odm-topic-add').click();
-  await chooseOption(page, page.getByRole('dialog').locator('.ant-select'), SUBJECT, SUBJECT);
+  await chooseOption(page, page.getByRole('dialog').locator('.ant-select'), SUBJECT);
   await page
     .getByRole('dialog')
     .getByRole('button', { name: /确\s*定/ })
