@@ -11,6 +11,7 @@ import {
   type DataModelKind,
   dataModel,
   dataModelCreate,
+  dataModelLinkList,
   dataModelList,
   dataModelParams,
   dataModelPatch,
@@ -24,6 +25,7 @@ import {
   dataModelVariableParams,
   dataModelVariablePatch,
   fileDownload,
+  groupableIndicatorList,
   indicatorGroup,
   indicatorGroupCreate,
   indicatorGroupList,
@@ -35,6 +37,7 @@ import {
   modelMappingSet,
   sdtmExportPreview,
   sdtmExportQuery,
+  sdtmExportSubjectList,
 } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -110,12 +113,6 @@ const idsOfKind =
       join data_models m on m.id = v.model_id where v.app_id = ${appId} and m.kind = ${kind} limit 3`),
     ).map((r) => ({ id: Number(r.id), variableId: Number(r.variableId) }));
   };
-
-const linkList = z.object({
-  diseases: z.array(z.object({ id: z.number().int(), name: z.string() })),
-  libraries: z.array(z.object({ id: z.number().int(), name: z.string() })),
-  subjects: z.array(z.object({ id: z.number().int(), name: z.string() })),
-});
 
 async function links(db: Db, appId: number) {
   const named = (rows: Array<{ id: number; name: string }>) =>
@@ -222,9 +219,7 @@ export async function dataModelRoutes(app: FastifyInstance) {
     {
       access: G('export'),
       summary: 'Research subjects that can be exported, with their recruited patients',
-      answer: z.object({
-        items: z.array(z.object({ id: z.number().int(), name: z.string(), patients: z.number().int() })),
-      }),
+      answer: sdtmExportSubjectList,
     },
     async (req) => {
       const appId = signedIn(req.ctx).appId;
@@ -307,7 +302,7 @@ export async function dataModelRoutes(app: FastifyInstance) {
       {
         access: K('query'),
         summary: 'Diseases, disease libraries and research subjects a model can be for',
-        answer: linkList,
+        answer: dataModelLinkList,
       },
       (req) => links(db, signedIn(req.ctx).appId),
     );
@@ -422,9 +417,7 @@ export async function dataModelRoutes(app: FastifyInstance) {
     {
       access: I('query'),
       summary: 'The app’s computed indicators a group can hold',
-      answer: z.object({
-        items: z.array(z.object({ id: z.number().int(), name: z.string(), unit: z.string() })),
-      }),
+      answer: groupableIndicatorList,
     },
     async (req) => {
       const rows = rowsOf<{ id: number; name: string; unit: string }>(

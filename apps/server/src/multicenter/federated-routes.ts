@@ -1,4 +1,4 @@
-import { federatedJobBody, federatedJobList, mcTopicParams } from '@crdp/core';
+import { federatedJobBody, federatedJobList, mcTopicParams, startedJob } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { signedIn } from '../http/context.js';
@@ -33,7 +33,7 @@ export async function federatedRoutes(app: FastifyInstance) {
       ...topicPath,
       summary: 'Start a federated job over the accepted centers’ cases (leading center)',
       body: federatedJobBody,
-      answer: z.object({ id: z.number().int(), jobId: z.number().int() }),
+      answer: startedJob,
     },
     async (req) => {
       const started = await startFederatedJob(signedIn(req.ctx), req.params.id, req.body);

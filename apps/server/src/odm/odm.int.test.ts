@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUserWith } from '../clinical/test/support.js';
+import { rowsOf } from '../db/rows.js';
 import { auditLog } from '../db/schema/index.js';
 import { call, smallCdr } from '../observation/test/cdr.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
@@ -65,10 +66,10 @@ describe('ODM generation', () => {
     const run = await call(t.app, 'POST', `/api/v0.1/observation/tasks/${task.body.data.id}/run`, key, {});
     expect((await settleJob(t.app, key, run.body.data.jobId)).status).toBe('succeeded');
     // The research subject and its recruitment are the research area's (fixture rows here).
-    const [s] = (
+    const [s] = rowsOf<{ id: number }>(
       await t.app.db.execute(sql`insert into research_subjects (app_id, name, description, criteria)
-        values (${appId}, '肝功能随访研究 <ODM> & 多中心', '生成 ODM 的课题', '{}'::jsonb) returning id`)
-    ).rows as Array<{ id: number }>;
+        values (${appId}, '肝功能随访研究 <ODM> & 多中心', '生成 ODM 的课题', '{}'::jsonb) returning id`),
+    );
     subjectId = Number(s!.id);
     for (const p of patientIds)
       await t.app.db.execute(
@@ -138,11 +139,11 @@ describe('ODM generation', () => {
     const set = await call(t.app, 'PUT', `${P}/concurrency`, key, { maxRunning: 2, batchSize: 10 });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.data).toMatchObject({ maxRunning: 2, batchSize: 10 });
-    const [row] = (
+    const [row] = rowsOf<{ max_running: number; batch_size: number }>(
       await t.app.db.execute(
         sql`select max_running, batch_size from job_kind_settings where app_id = ${appId} and kind = 'odm.generate'`,
-      )
-    ).rows as Array<{ max_running: number; batch_size: number }>;
+      ),
+    );
     expect(row).toEqual({ max_running: 2, batch_size: 10 });
     for (const bad of [
       { maxRunning: 0, batchSize: 10 },
@@ -274,11 +275,11 @@ describe('ODM generation', () => {
       expect(r.body.message, url).toContain(field);
     }
     // A subject with nobody recruited cannot be generated.
-    const [s] = (
+    const [s] = rowsOf<{ id: number }>(
       await t.app.db.execute(
         sql`insert into research_subjects (app_id, name, criteria) values (${appId}, '空课题', '{}'::jsonb) returning id`,
-      )
-    ).rows as Array<{ id: number }>;
+      ),
+    );
     const empty = await call(t.app, 'POST', `${P}/topics`, key, { subjectId: Number(s!.id) });
     const refused = await call(t.app, 'POST', `${P}/topics/${empty.body.data.id}/generate`, key, {}, 'en-US');
     expect(refused.status).toBe(400);

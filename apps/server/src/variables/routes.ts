@@ -2,6 +2,7 @@ import {
   batchGroupBody,
   fileDownload,
   groupTemplateApplyBody,
+  startedJob,
   templateApplied,
   templateApplyBody,
   variable,
@@ -460,7 +461,7 @@ async function variableLibraryMoreRoutes(app: FastifyInstance) {
       access: A('VariableTransferList', 'add'),
       summary: 'Run an enabled transfer rule as a job',
       body: variableTransferRunBody,
-      answer: z.object({ id: z.number().int(), jobId: z.number().int() }),
+      answer: startedJob,
     },
     async (req) => {
       const started = await startTransfer(signedIn(req.ctx), req.body.ruleId);

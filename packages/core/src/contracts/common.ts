@@ -55,6 +55,10 @@ export const fileDownload = z.unknown().meta({ description: 'A file; the Content
 export const createdId = z.object({ id: z.number().int() });
 export type CreatedId = z.infer<typeof createdId>;
 
+/** A thing made and the job that works on it: `{ id, jobId }`. */
+export const startedJob = z.object({ id: z.number().int(), jobId: z.number().int() });
+export type StartedJob = z.infer<typeof startedJob>;
+
 /** `{ id }` of something deleted. */
 export const deletedId = createdId;
 export type DeletedId = CreatedId;

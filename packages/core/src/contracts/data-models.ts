@@ -85,6 +85,7 @@ export const dataModelStandardSummary = z.object({
 });
 export type DataModelStandardSummary = z.infer<typeof dataModelStandardSummary>;
 export const dataModelStandardList = z.object({ items: z.array(dataModelStandardSummary) });
+export type DataModelStandardList = z.infer<typeof dataModelStandardList>;
 export const dataModelStandard = dataModelStandardSummary.extend({ tables: z.array(dataModelTable) });
 export type DataModelStandardDetail = z.infer<typeof dataModelStandard>;
 export const dataModelStandardParams = z.object({ key: z.enum(DATA_MODEL_STANDARDS) });
@@ -130,6 +131,22 @@ export const dataModelSummary = z.object({
 });
 export type DataModelSummary = z.infer<typeof dataModelSummary>;
 export const dataModelList = z.object({ items: z.array(dataModelSummary) });
+export type DataModelList = z.infer<typeof dataModelList>;
+
+const named = z.object({ id: z.number().int(), name: z.string() });
+/** What a model can be linked to: the app's diseases, disease libraries and research subjects. */
+export const dataModelLinkList = z.object({
+  diseases: z.array(named),
+  libraries: z.array(named),
+  subjects: z.array(named),
+});
+export type DataModelLinkList = z.infer<typeof dataModelLinkList>;
+
+/** Research subjects an SDTM export can take, with their recruited patients. */
+export const sdtmExportSubjectList = z.object({
+  items: z.array(named.extend({ patients: z.number().int() })),
+});
+export type SdtmExportSubjectList = z.infer<typeof sdtmExportSubjectList>;
 export const dataModelQuery = z.object({
   kind: z.enum(DATA_MODEL_KINDS).optional(),
   q: safeText(100).default(''),
@@ -230,6 +247,13 @@ export const indicatorGroup = z.object({
 });
 export type IndicatorGroup = z.infer<typeof indicatorGroup>;
 export const indicatorGroupList = z.object({ items: z.array(indicatorGroup) });
+export type IndicatorGroupList = z.infer<typeof indicatorGroupList>;
+
+/** The app's computed indicators a group can hold. */
+export const groupableIndicatorList = z.object({
+  items: z.array(z.object({ id: z.number().int(), name: z.string(), unit: z.string() })),
+});
+export type GroupableIndicatorList = z.infer<typeof groupableIndicatorList>;
 export const indicatorGroupCreate = z.object({
   name: safeText(100, { min: 1, required: 'must not be blank' }),
   description: safeText(500, { multiline: true }).default(''),
@@ -263,6 +287,7 @@ export const codedModelVariable = z.object({
 });
 export type CodedModelVariable = z.infer<typeof codedModelVariable>;
 export const codedModelVariableList = z.object({ items: z.array(codedModelVariable) });
+export type CodedModelVariableList = z.infer<typeof codedModelVariableList>;
 export const codedModelVariableQuery = z.object({
   model: safeText(40)
     .regex(/^(standard:(sdtmig|cdashig)|model:\d{1,9})$/, 'standard:sdtmig, standard:cdashig or model:<id>')
@@ -270,6 +295,7 @@ export const codedModelVariableQuery = z.object({
 });
 export const modelMappingQuery = codingMappingQuery.extend({ kind: z.enum(CODING_KINDS) });
 export const modelMappingPage = codingMappingPage;
+export type ModelMappingPage = z.infer<typeof modelMappingPage>;
 /** Map a local term of a kind to a standard code (or to "no code"); the coding area's mapping is written. */
 export const modelMappingSet = z.object({
   kind: z.enum(CODING_KINDS),

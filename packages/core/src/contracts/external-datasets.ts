@@ -49,6 +49,7 @@ export type ExternalDatasetPreview = z.infer<typeof externalDatasetPreview>;
 export const externalAnalysisBody = z.object({ params: researchAnalysisParams });
 export type ExternalAnalysisBody = z.input<typeof externalAnalysisBody>;
 export const externalAnalysisQueued = z.object({ task_id: z.number().int() });
+export type ExternalAnalysisQueued = z.infer<typeof externalAnalysisQueued>;
 
 /** The analyses of a dataset, newest first (at most 20), each as the research task result. */
 export const externalAnalysisList = z.object({ items: z.array(researchTaskResult) });

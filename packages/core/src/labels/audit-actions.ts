@@ -212,7 +212,10 @@ export const AUDIT_ACTION_LABELS = {
   'variableGroupTemplate.add': { 'zh-CN': '新增变量组模板', 'en-US': 'Variable group template added' },
   'variableGroupTemplate.edit': { 'zh-CN': '修改变量组模板', 'en-US': 'Variable group template changed' },
   'variableGroupTemplate.delete': { 'zh-CN': '删除变量组模板', 'en-US': 'Variable group template deleted' },
-  'variableGroupTemplate.apply': { 'zh-CN': '按模板生成变量组', 'en-US': 'Variable groups made from a template' },
+  'variableGroupTemplate.apply': {
+    'zh-CN': '按模板生成变量组',
+    'en-US': 'Variable groups made from a template',
+  },
   'variableSet.add': { 'zh-CN': '新增变量集', 'en-US': 'Variable set added' },
   'variableSet.edit': { 'zh-CN': '修改变量集', 'en-US': 'Variable set changed' },
   'variableSet.delete': { 'zh-CN': '删除变量集', 'en-US': 'Variable set deleted' },

@@ -1,41 +1,44 @@
 import type {
-  CodedModelVariable,
+  CodedModelVariableList,
   Codelist,
   CodingKind,
-  CodingMapping,
   ConceptHit,
   DataModel,
   DataModelCreate,
   DataModelKind,
+  DataModelLinkList,
+  DataModelList,
   DataModelPatch,
   DataModelStandard,
   DataModelStandardDetail,
-  DataModelStandardSummary,
-  DataModelSummary,
+  DataModelStandardList,
   DataModelTableCreate,
   DataModelVariableInput,
+  GroupableIndicatorList,
   IndicatorGroup,
   IndicatorGroupCreate,
+  IndicatorGroupList,
   IndicatorGroupPatch,
+  ModelMappingPage,
   SdtmExportPreview,
+  SdtmExportSubjectList,
 } from '@crdp/core';
 import { rest } from '../../api/client';
 import { downloadWithSession } from '../crf/download';
 
 const P = 'data-models';
 const BASE: Record<DataModelKind, string> = { hospital: `${P}/hospital`, template: `${P}/templates` };
-type Named = { id: number; name: string };
 
 /** Data models (数据模型): CDISC models, the app's models and templates, export, mappings. */
 export const dataModelsApi = {
-  standards: () => rest<{ items: DataModelStandardSummary[] }>({ url: `${P}/standards` }),
-  standard: (key: DataModelStandard) => rest<DataModelStandardDetail>({ url: `${P}/standard`, params: { key } }),
+  standards: () => rest<DataModelStandardList>({ url: `${P}/standards` }),
+  standard: (key: DataModelStandard) =>
+    rest<DataModelStandardDetail>({ url: `${P}/standard`, params: { key } }),
   codelist: (code: string) => rest<Codelist>({ url: `${P}/codelist`, params: { code } }),
-  all: (q = '') => rest<{ items: DataModelSummary[] }>({ url: P, params: { q } }),
+  all: (q = '') => rest<DataModelList>({ url: P, params: { q } }),
   get: (id: number) => rest<DataModel>({ url: `${P}/${id}` }),
   removeAny: (id: number) => rest<true>({ url: `${P}/${id}`, method: 'DELETE' }),
-  exportSubjects: () =>
-    rest<{ items: Array<Named & { patients: number }> }>({ url: `${P}/sdtm-export/subjects` }),
+  exportSubjects: () => rest<SdtmExportSubjectList>({ url: `${P}/sdtm-export/subjects` }),
   exportPreview: (subjectId: number, modelId?: number) =>
     rest<SdtmExportPreview>({ url: `${P}/sdtm-export/preview`, params: { subjectId, modelId } }),
   exportZip: (subjectId: number, modelId: number | undefined, fileName: string) =>
@@ -49,8 +52,8 @@ export const dataModelsApi = {
 export const ownModelsApi = (kind: DataModelKind) => {
   const b = BASE[kind];
   return {
-    list: () => rest<{ items: DataModelSummary[] }>({ url: b }),
-    links: () => rest<{ diseases: Named[]; libraries: Named[]; subjects: Named[] }>({ url: `${b}/links` }),
+    list: () => rest<DataModelList>({ url: b }),
+    links: () => rest<DataModelLinkList>({ url: `${b}/links` }),
     get: (id: number) => rest<DataModel>({ url: `${b}/${id}` }),
     add: (m: Omit<DataModelCreate, 'kind'>) =>
       rest<DataModel>({ url: b, method: 'POST', data: m, silent: true }),
@@ -77,8 +80,8 @@ export const ownModelsApi = (kind: DataModelKind) => {
 };
 
 export const indicatorGroupsApi = {
-  list: () => rest<{ items: IndicatorGroup[] }>({ url: 'indicator-groups' }),
-  indicators: () => rest<{ items: Array<Named & { unit: string }> }>({ url: 'indicator-groups/indicators' }),
+  list: () => rest<IndicatorGroupList>({ url: 'indicator-groups' }),
+  indicators: () => rest<GroupableIndicatorList>({ url: 'indicator-groups/indicators' }),
   add: (g: IndicatorGroupCreate) =>
     rest<IndicatorGroup>({ url: 'indicator-groups', method: 'POST', data: g, silent: true }),
   edit: (id: number, g: IndicatorGroupPatch) =>
@@ -88,9 +91,9 @@ export const indicatorGroupsApi = {
 
 export const modelMappingsApi = {
   variables: (model?: string) =>
-    rest<{ items: CodedModelVariable[] }>({ url: `${P}/coding/variables`, params: { model } }),
+    rest<CodedModelVariableList>({ url: `${P}/coding/variables`, params: { model } }),
   mappings: (kind: CodingKind, q: { page: number; size: number; q?: string }) =>
-    rest<{ items: CodingMapping[]; total: number }>({ url: `${P}/coding/mappings`, params: { kind, ...q } }),
+    rest<ModelMappingPage>({ url: `${P}/coding/mappings`, params: { kind, ...q } }),
   codes: (kind: CodingKind, q: string) =>
     rest<ConceptHit[]>({ url: `${P}/coding/codes`, params: { kind, q } }),
   set: (kind: CodingKind, term: string, code: string | null) =>

@@ -1,4 +1,10 @@
-import type { FederatedJob, FederatedJobBody, FederatedModel } from '@crdp/core';
+import type {
+  FederatedJob,
+  FederatedJobBody,
+  FederatedJobList,
+  FederatedModel,
+  StartedJob,
+} from '@crdp/core';
 import { FEDERATED_MODELS } from '@crdp/core';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App, Badge, Button, Card, InputNumber, Select, Space, Table, Tag, Typography } from 'antd';
@@ -12,9 +18,9 @@ import type { TopicDetail } from './api';
 import { FEDERATED_NS } from './federated-i18n';
 
 const federatedApi = {
-  list: (id: number) => rest<{ items: FederatedJob[] }>({ url: `mc/topics/${id}/federated` }),
+  list: (id: number) => rest<FederatedJobList>({ url: `mc/topics/${id}/federated` }),
   run: (id: number, b: FederatedJobBody) =>
-    rest<{ id: number; jobId: number }>({
+    rest<StartedJob>({
       url: `mc/topics/${id}/federated`,
       method: 'POST',
       data: b,

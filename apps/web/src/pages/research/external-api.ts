@@ -1,5 +1,6 @@
 import type {
   ExternalAnalysisList,
+  ExternalAnalysisQueued,
   ExternalDataset,
   ExternalDatasetImportBody,
   ExternalDatasetList,
@@ -16,6 +17,10 @@ export const externalApi = {
   preview: (id: number) => rest<ExternalDatasetPreview>({ url: `external-datasets/${id}/preview` }),
   remove: (id: number) => rest<true>({ url: `external-datasets/${id}`, method: 'DELETE' }),
   analyse: (id: number, params: ResearchAnalysisParams) =>
-    rest<{ task_id: number }>({ url: `external-datasets/${id}/analyses`, method: 'POST', data: { params } }),
+    rest<ExternalAnalysisQueued>({
+      url: `external-datasets/${id}/analyses`,
+      method: 'POST',
+      data: { params },
+    }),
   analyses: (id: number) => rest<ExternalAnalysisList>({ url: `external-datasets/${id}/analyses` }),
 };

@@ -1,6 +1,7 @@
 import type {
   BatchGroupBody,
   GroupTemplateApplyBody,
+  StartedJob,
   TemplateApplied,
   TemplateApplyBody,
   Variable,
@@ -120,7 +121,7 @@ export const transfersApi = {
   removeRule: (id: number) => rest<true>({ url: `variable-transfer-rules/${id}`, method: 'DELETE' }),
   runs: () => rest<VariableTransferRunList>({ url: 'variable-transfer-runs' }),
   run: (ruleId: number) =>
-    rest<{ id: number; jobId: number }>({ url: 'variable-transfer-runs', method: 'POST', data: { ruleId } }),
+    rest<StartedJob>({ url: 'variable-transfer-runs', method: 'POST', data: { ruleId } }),
   removeRun: (id: number) => rest<true>({ url: `variable-transfer-runs/${id}`, method: 'DELETE' }),
   csvUrl: (id: number) => `/api/v0.1/variable-transfer-runs/${id}/values.csv`,
 };
