@@ -168,7 +168,8 @@ describe('data models', () => {
     expect(sdtm.variables).toBeGreaterThan(300);
     expect(cdash).toMatchObject({ key: 'cdashig', standard: 'CDASHIG', version: '2.1', tables: 8 });
 
-    const detail = (await get(t.app, `${P}/standard?key=sdtmig`, reader)).body.data as DataModelStandardDetail;
+    const detail = (await get(t.app, `${P}/standard?key=sdtmig`, reader)).body
+      .data as DataModelStandardDetail;
     expect(detail.tables.map((x) => x.name)).toEqual(['DM', 'AE', 'CM', 'MH', 'LB', 'VS', 'EX', 'DS']);
     const dm = detail.tables.find((x) => x.name === 'DM')!;
     expect(dm.variables.find((v) => v.name === 'SEX')).toMatchObject({

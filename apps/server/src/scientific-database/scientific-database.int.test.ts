@@ -234,7 +234,8 @@ describe('scientific database', () => {
     expect(r.headers['content-type']).toBe('application/vnd.apache.parquet');
     expect(String(r.headers['content-disposition'])).toContain(encodeURIComponent('乙肝基线库-v1.parquet'));
     const buf = r.body;
-    const file = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
+    // A copy of the bytes as an ArrayBuffer of its own (hyparquet reads an ArrayBuffer).
+    const file = new Uint8Array(buf).buffer;
     expect(new TextDecoder().decode(new Uint8Array(file, 0, 4))).toBe('PAR1');
     const meta = parquetMetadata(file);
     expect(Number(meta.num_rows)).toBe(4);

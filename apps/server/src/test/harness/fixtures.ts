@@ -10,6 +10,7 @@ import { makeDataQcObjects } from '../../data-qc/test/fixtures.js';
 import { appMembers, appProducts, apps, moduleConfig, roles, roleUsers } from '../../db/schema/index.js';
 import { makeDiseaseLibraryObjects } from '../../disease-library/test/fixtures.js';
 import { makeFormulaObjects } from '../../formulas/test/fixtures.js';
+import { makeObservationOdmObjects } from '../../odm/test/fixtures.js';
 import { makeOmopObjects } from '../../omop/test/fixtures.js';
 import { makeReferenceObjects } from '../../reference/test/fixtures.js';
 import { makeReportObjects } from '../../reports/test/fixtures.js';
@@ -103,6 +104,7 @@ export async function makeObjectsInDemoApp(app: FastifyInstance, adminKey: strin
   await makeVariableObjects(app, adminKey);
   await makeScientificDatabaseObjects(app, adminKey);
   await makeDataModelObjects(app, adminKey);
+  await makeObservationOdmObjects(app, adminKey, demoApp!.appId);
 }
 
 /** A second hospital whose administrator holds the same role rights as the demo administrator. */
