@@ -159,7 +159,8 @@ const code = safeText(40, { min: 1, required: 'must not be blank' }).regex(
   /^[A-Za-z][A-Za-z0-9_]*$/,
   'a letter, then letters, digits and _ only',
 );
-const optionalId = z.number().int().positive().max(2_147_483_647).nullable().default(null);
+const linkId = z.number().int().positive().max(2_147_483_647).nullable();
+const optionalId = linkId.default(null);
 
 /**
  * A new model: empty, or a copy of a built-in model (all of it or some tables), of a template, or
@@ -195,9 +196,9 @@ export type DataModelCreate = z.input<typeof dataModelCreate>;
 export const dataModelPatch = z.object({
   name: safeText(100, { min: 1, required: 'must not be blank' }).optional(),
   description: safeText(500, { multiline: true }).optional(),
-  diseaseId: optionalId.optional(),
-  libraryId: optionalId.optional(),
-  subjectId: optionalId.optional(),
+  diseaseId: linkId.optional(),
+  libraryId: linkId.optional(),
+  subjectId: linkId.optional(),
 });
 export type DataModelPatch = z.input<typeof dataModelPatch>;
 
@@ -215,20 +216,28 @@ export type DataModelTableCreate = z.input<typeof dataModelTableCreate>;
 export const dataModelTableParams = z.object({ id: int32, tableId: int32 });
 
 /** A variable added to (or changed in) a model table; SAS names: 8 characters, labels 40. */
-export const dataModelVariableInput = z.object({
+/** A model variable's fields, without defaults (a PATCH must not fill in what it was not sent). */
+const dataModelVariableFields = {
   name: safeText(8, { min: 1, required: 'must not be blank' }).regex(
     /^[A-Z][A-Z0-9_]{0,7}$/,
     'upper-case letters, digits and _, first a letter, at most 8',
   ),
   label: safeText(40, { min: 1, required: 'must not be blank' }),
   type: z.enum(DATA_MODEL_VARIABLE_TYPES),
-  role: z.enum(DATA_MODEL_ROLES).default(''),
-  core: z.enum(DATA_MODEL_CORES).default(''),
-  codelist: z.union([z.literal(''), safeText(20).regex(/^C\d{1,9}$/, 'a C-code such as C66731')]).default(''),
-  codingKind: z.enum(CODING_KINDS).nullable().default(null),
+  role: z.enum(DATA_MODEL_ROLES),
+  core: z.enum(DATA_MODEL_CORES),
+  codelist: z.union([z.literal(''), safeText(20).regex(/^C\d{1,9}$/, 'a C-code such as C66731')]),
+  codingKind: z.enum(CODING_KINDS).nullable(),
+};
+export const dataModelVariableInput = z.object({
+  ...dataModelVariableFields,
+  role: dataModelVariableFields.role.default(''),
+  core: dataModelVariableFields.core.default(''),
+  codelist: dataModelVariableFields.codelist.default(''),
+  codingKind: dataModelVariableFields.codingKind.default(null),
 });
 export type DataModelVariableInput = z.input<typeof dataModelVariableInput>;
-export const dataModelVariablePatch = dataModelVariableInput.partial();
+export const dataModelVariablePatch = z.object(dataModelVariableFields).partial();
 export const dataModelVariableParams = z.object({ id: int32, variableId: int32 });
 
 // ---- Indicator groups (指标组) ----
@@ -264,7 +273,7 @@ export type IndicatorGroupCreate = z.input<typeof indicatorGroupCreate>;
 export const indicatorGroupPatch = z.object({
   name: safeText(100, { min: 1, required: 'must not be blank' }).optional(),
   description: safeText(500, { multiline: true }).optional(),
-  modelId: optionalId.optional(),
+  modelId: linkId.optional(),
   formulaIds: z.array(z.number().int().positive().max(2_147_483_647)).max(200).optional(),
 });
 export type IndicatorGroupPatch = z.input<typeof indicatorGroupPatch>;
