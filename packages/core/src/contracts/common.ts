@@ -36,8 +36,6 @@ export type PageOf<T> = { items: T[]; total: number };
 
 /** A list answered whole, without paging: `{ items }`. */
 export const itemList = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) });
-/** What `itemList(item)` answers. */
-export type ItemsOf<T> = { items: T[] };
 
 /**
  * The page a list asks for in its query string: a 1-based page number and a page size of at
