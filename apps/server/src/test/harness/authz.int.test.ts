@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apps } from '../../db/schema/index.js';
 import { freeAccessKey, signIn, startTestApp, type TestApp } from '../helper.js';
-import { buildValue, type Schema } from './bad-inputs.js';
+import { queryOf } from './bad-inputs.js';
 import { makeObjectsInDemoApp, otherAppAdministrator, userWithoutRoles } from './fixtures.js';
-import { type HarnessRoute, harnessMethods, harnessRoutes } from './routes.js';
+import { harnessMethods, harnessRoutes } from './routes.js';
 
 /**
  * The authorization matrix, generated from the route declarations: no session, a session
@@ -88,14 +88,6 @@ describe('authorization matrix of every route', () => {
     }
   });
 
-  /** The query a route requires, with valid values (so the answer is about the object, not a missing field). */
-  const requiredQuery = (r: HarnessRoute) => {
-    const parts = Object.entries(r.query?.properties ?? {})
-      .filter(([k]) => r.query?.required.includes(k))
-      .map(([k, p]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(buildValue(p as Schema)))}`);
-    return parts.length ? `?${parts.join('&')}` : '';
-  };
-
   it("another app's administrator gets 404 or 403 and no data for this app's real object ids", async () => {
     const [demo] = await t.app.db.select().from(apps).where(eq(apps.appShortName, 'DEMO'));
     const owned = harnessRoutes(t.app).filter((r) => r.pathParams.length > 0);
@@ -106,7 +98,7 @@ describe('authorization matrix of every route', () => {
       for (const params of ids) {
         const url =
           r.url.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(params[name]))) +
-          requiredQuery(r);
+          queryOf(r);
         const res = await call(r.method, url, other.key);
         expect([403, 404], `${r.method} ${url} from another app`).toContain(res.status);
         expect(res.body.data ?? null).toBeNull();

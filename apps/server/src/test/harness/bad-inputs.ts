@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { HarnessRoute } from './routes.js';
 
 /** Strings an attacker or a broken client sends: injections, markup, control and odd unicode. */
 export const NASTY_STRINGS = [
@@ -414,4 +415,18 @@ export function leafValues(leaf: Leaf): { refused: unknown[]; odd: unknown[]; od
       : [...(numeric ? ['12', 'NaN', '-0'] : ['12']), 1.5, { $gt: '' }, [null, null]],
     oddNumbers: numeric ? ODD_NUMBER_TEXTS.slice(0, 4) : [],
   };
+}
+
+/**
+ * The query string of a route with its required fields holding valid values, and one field
+ * (`replace`, already encoded) holding the value under test.
+ */
+export function queryOf(route: HarnessRoute, replace?: { name: string; value: string }) {
+  const parts: string[] = [];
+  for (const [k, p] of Object.entries(route.query?.properties ?? {})) {
+    if (replace?.name === k) parts.push(`${encodeURIComponent(k)}=${replace.value}`);
+    else if (route.query?.required.includes(k))
+      parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(buildValue(p as Schema)))}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
 }

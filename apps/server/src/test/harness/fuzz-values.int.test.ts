@@ -10,6 +10,7 @@ import {
   type Leaf,
   leafValues,
   leavesOf,
+  queryOf,
   RAW,
   REFUSED_URL_VALUES,
   type Schema,
@@ -120,19 +121,6 @@ describe('bad values inside otherwise valid requests', () => {
         replace?.name === name ? replace.value : encodeURIComponent(String(ids[name] ?? 1)),
       );
     return { valid: fill(), withBad: (name: string, value: string) => fill({ name, value }) };
-  }
-
-  function queryOf(route: HarnessRoute, replace?: { name: string; value: string }) {
-    const props = route.query?.properties ?? {};
-    const parts: string[] = [];
-    for (const [k, p] of Object.entries(props)) {
-      if (replace?.name === k) parts.push(`${encodeURIComponent(k)}=${replace.value}`);
-      else if (route.query?.required.includes(k)) {
-        const v = buildValue(p as Schema);
-        parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
-      }
-    }
-    return parts.length ? `?${parts.join('&')}` : '';
   }
 
   const hasBody = (r: HarnessRoute) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method);
