@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -10,6 +10,9 @@ import { CDR_TABLES, type CdrTable } from '../records.js';
 import { type Batch, emptyBatch, generatePatient, MAX_VISITS_PER_PATIENT } from './generate.js';
 
 const TABLES = Object.keys(CDR_TABLES) as CdrTable[];
+
+/** The SQL names of the clinical tables the generator fills. */
+export const CDR_TABLE_NAMES = TABLES.map((t) => getTableName(CDR_TABLES[t].table as PgTable));
 
 async function reserve(db: Tx, sequence: string, n: number): Promise<number[]> {
   const res = await db.execute(
@@ -54,7 +57,7 @@ export function columnsOf(t: CdrTable, sample: Record<string, unknown>) {
   const cols = Object.entries(getTableColumns(table) as Record<string, PgColumn>)
     .filter(([k]) => k in sample)
     .map(([key, c]) => ({ key, name: c.name }));
-  return { name: (table as unknown as Record<symbol, string>)[Symbol.for('drizzle:Name')]!, cols };
+  return { name: getTableName(table), cols };
 }
 
 function copyValue(v: unknown): string {
@@ -66,8 +69,12 @@ function copyValue(v: unknown): string {
   return s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-/** Writes a batch with COPY FROM STDIN on one pg client (PostgreSQL only), in one transaction. */
-export async function copyBatch(client: pg.PoolClient, batch: Batch) {
+/**
+ * Writes a batch with COPY FROM STDIN on one pg client (PostgreSQL only), in one transaction;
+ * `schema` names another schema holding tables of the same names (the scale benchmark's plain
+ * reference tables).
+ */
+export async function copyBatch(client: pg.PoolClient, batch: Batch, schema = 'public') {
   await client.query('begin');
   try {
     for (const t of TABLES) {
@@ -75,7 +82,7 @@ export async function copyBatch(client: pg.PoolClient, batch: Batch) {
       if (!rows.length) continue;
       const { name, cols } = columnsOf(t, rows[0]!);
       const stream = client.query(
-        copyFrom(`COPY "${name}" (${cols.map((c) => `"${c.name}"`).join(', ')}) FROM STDIN`),
+        copyFrom(`COPY "${schema}"."${name}" (${cols.map((c) => `"${c.name}"`).join(', ')}) FROM STDIN`),
       );
       function* lines() {
         let chunk = '';
