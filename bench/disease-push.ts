@@ -15,14 +15,18 @@
  * throw-away database: a fresh PostgreSQL database when DATABASE_URL is set (dropped after),
  * else embedded PGlite in memory. Patients come from the synthetic generator of
  * `npm run seed:synthetic`. Run: `npx tsx bench/disease-push.ts` (PATIENTS=n to change the size).
+ * BENCH_PUSH_URL=postgres://…/crdp_scale runs it on a kept database instead (the 1,000,000
+ * patients of `npm run bench -- scale`, app DEMO), seeding nothing and removing every row it wrote.
  */
 import { seedSynthetic } from '../apps/server/src/clinical/synthetic/seed.js';
+import { openDatabase } from '../apps/server/src/db/client.js';
 import { pushPatients } from '../apps/server/src/disease-library/push.js';
 import { openThrowAwayDatabase } from '../apps/server/src/test/database.js';
 
 // The embedded database takes synthetic patients by INSERT (about 100 rows each): keep it small there.
+const KEPT = process.env.BENCH_PUSH_URL;
 const PATIENTS = Number(process.env.PATIENTS ?? (process.env.DATABASE_URL ? 20_000 : 2_000));
-const RUNS = Number(process.env.RUNS ?? 3);
+const RUNS = Number(process.env.RUNS ?? (KEPT ? 1 : 3));
 
 const CRITERIA = {
   match: 'all',
@@ -71,39 +75,64 @@ const sameTablesInsert = (appId: number, formId: number, versionId: number, libr
     '["诊断 B18", "年龄 18-90 岁"]'::jsonb, m.id
   from made m`;
 
-async function main() {
+/** A fresh database with PATIENTS synthetic patients, or the kept one of BENCH_PUSH_URL. */
+async function open() {
+  if (KEPT) {
+    const database = await openDatabase({ url: KEPT, dataDir: 'memory' });
+    const [app] = rowsOf<{ app_id: number }>(
+      await database.db.execute(`select app_id from apps where app_short_name = 'DEMO'`),
+    );
+    if (!app) throw new Error('BENCH_PUSH_URL: the database has no DEMO app');
+    const [count] = rowsOf<{ n: number }>(
+      await database.db.execute(`select count(*)::int as n from patients where app_id = ${app.app_id}`),
+    );
+    return {
+      database,
+      kind: 'PostgreSQL (kept)',
+      appId: app.app_id,
+      patients: Number(count!.n),
+      drop: () => database.close(),
+    };
+  }
   const { database, drop, kind } = await openThrowAwayDatabase('crdp_bench');
+  const [app] = rowsOf<{ app_id: number }>(
+    await database.db.execute(
+      `insert into apps (app_short_name, name) values ('BENCH', '基准医院') returning app_id`,
+    ),
+  );
+  const t0 = performance.now();
+  const seeded = await seedSynthetic(database.db, {
+    appId: app!.app_id,
+    patients: PATIENTS,
+    seed: 8,
+    batchSize: 1000,
+    workers: 1,
+  });
+  await database.db.execute('analyze');
+  console.log(
+    `${kind}: ${seeded.patients} synthetic patients, ${seeded.rows} rows in ${ms(performance.now() - t0)}`,
+  );
+  return { database, kind, appId: app!.app_id, patients: PATIENTS, drop };
+}
+
+async function main() {
+  const { database, drop, appId, patients } = await open();
+  let formId: number | undefined;
   try {
     const db = database.db;
     const q = async <T>(s: string) => rowsOf<T>(await db.execute(s));
-    const [app] = await q<{ app_id: number }>(
-      `insert into apps (app_short_name, name) values ('BENCH', '基准医院') returning app_id`,
-    );
-    const appId = app!.app_id;
-    const t0 = performance.now();
-    const seeded = await seedSynthetic(db, {
-      appId,
-      patients: PATIENTS,
-      seed: 8,
-      batchSize: 1000,
-      workers: 1,
-    });
-    await db.execute('analyze');
-    console.log(
-      `${kind}: ${seeded.patients} synthetic patients, ${seeded.rows} rows in ${ms(performance.now() - t0)}`,
-    );
-
     const definition = {
       pages: [{ key: 'p', title: '乙肝', items: [{ key: 'alt', type: 'textQuestion', title: 'ALT' }] }],
     };
     const [form] = await q<{ id: number }>(
       `insert into crf_forms (app_id, name, draft, latest_version) values (${appId}, '乙肝专病表', '${JSON.stringify(definition)}', 1) returning id`,
     );
+    formId = form!.id;
     const [formVersion] = await q<{ id: number }>(
       `insert into crf_form_versions (app_id, form_id, version, definition) values (${appId}, ${form!.id}, 1, '${JSON.stringify(definition)}') returning id`,
     );
     await db.execute(
-      'create table bench_push_ref (patient_id bigint primary key, filing_date date not null)',
+      'create table if not exists bench_push_ref (patient_id bigint primary key, filing_date date not null)',
     );
 
     const ours: number[] = [];
@@ -152,7 +181,7 @@ async function main() {
     const p = median(plain);
     const r = median(same);
     console.log(
-      `push of ${added} of ${PATIENTS} patients: ${ms(o)} (${Math.round(added / (o / 1000))} rows/s, with a CRF record each); second push (nobody new) ${ms(median(again))}`,
+      `push of ${added} of ${patients} patients: ${ms(o)} (${Math.round(added / (o / 1000))} rows/s, with a CRF record each); second push (nobody new) ${ms(median(again))}`,
     );
     console.log(
       `plain INSERT ... SELECT of the same ${reference} rows: ${ms(p)} (${Math.round(reference / (p / 1000))} rows/s)`,
@@ -163,6 +192,18 @@ async function main() {
     console.log(`ratio=${(o / r).toFixed(2)}`);
     console.log(`ratio_bare=${(o / p).toFixed(2)}`);
   } finally {
+    // On the kept database, take away every row this run wrote (libraries, their rows, records, form).
+    if (KEPT && formId !== undefined) {
+      const db = database.db;
+      await db.execute(
+        `delete from disease_library_patients where library_id in (select id from disease_libraries where crf_form_id = ${formId})`,
+      );
+      await db.execute(`delete from disease_libraries where crf_form_id = ${formId}`);
+      await db.execute(`delete from crf_records where form_id = ${formId}`);
+      await db.execute(`delete from crf_form_versions where form_id = ${formId}`);
+      await db.execute(`delete from crf_forms where id = ${formId}`);
+      await db.execute('drop table if exists bench_push_ref');
+    }
     await drop();
   }
 }
