@@ -48,7 +48,7 @@ export async function* streamZip(entries: ZipEntry[], options: ZipOptions = {}):
         mtime,
       });
     } else {
-      const s = new PassThrough();
+      const s = new PassThrough({ highWaterMark: 1 << 20 });
       zip.addReadStream(s, e.name, { mtime });
       streamed.push({ s, content: e.content });
     }
