@@ -72,6 +72,28 @@ function openPool(url: string, applicationName: string, readOnly: boolean) {
   return pool;
 }
 
+/** The advisory lock key the migrations run under (any constant shared by every CRDP process). */
+export const MIGRATION_LOCK = 727_2201;
+
+/**
+ * Runs the migrations under a session advisory lock: nodes started at once on one database take
+ * turns (the first applies them, the others then find nothing to do) instead of racing to create
+ * the same tables. The lock goes with the connection, also when a migration fails.
+ */
+async function migrateLocked(pool: pg.Pool) {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migratePg(drizzlePg(client), { migrationsFolder });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 const describeUrl = (url: string) => {
   const u = new URL(url);
   return `${u.hostname}:${u.port || 5432}${u.pathname}`;
@@ -82,11 +104,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.readUrl && !opts.url) throw new Error('A read replica (readUrl) needs the primary (url)');
   if (opts.url) {
     const pool = openPool(opts.url, APPLICATION_NAME.primary, false);
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
-    await migratePg(drizzlePg(pool), { migrationsFolder });
+    const db = drizzlePg(pool) as unknown as Db;
+    await migrateLocked(pool);
     // The replica replays the primary's migrations; it is never migrated itself.
     const readPool = opts.readUrl ? openPool(opts.readUrl, APPLICATION_NAME.read, true) : undefined;
-    const readDb = readPool ? (drizzlePg(readPool, { schema }) as unknown as Db) : db;
+    const readDb = readPool ? (drizzlePg(readPool) as unknown as Db) : db;
     return {
       db,
       kind: 'postgres',
