@@ -16,6 +16,7 @@ import { cleanedValues, cleaningTasks, jobs } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, notFound } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
+import { queueJobFor } from '../jobs/request.js';
 import { enqueueJob, type JobContext } from '../jobs/runner.js';
 import { resolveRules } from './rules.js';
 
@@ -125,19 +126,18 @@ export async function createTask(ctx: SignedIn, input: TaskInput) {
         createdByName: ctx.userName,
       })
       .returning();
-    const job = await enqueueJob(tx, {
-      appId: ctx.appId,
-      kind: CLEANING_TASK_KIND,
-      params: { taskId: task!.id },
-      createdBy: ctx.userId,
-    });
-    await tx.update(cleaningTasks).set({ jobId: job.id }).where(eq(cleaningTasks.id, task!.id));
-    await audit(tx, ctx, {
-      action: 'create',
-      entity: 'cleaning_task',
-      entityId: task!.id,
-      after: { name: input.name, rules: input.rules, scope: input.scope, jobId: job.id },
-    });
+    await queueJobFor(
+      tx,
+      ctx,
+      { kind: CLEANING_TASK_KIND, params: { taskId: task!.id } },
+      {
+        action: 'create',
+        entity: 'cleaning_task',
+        entityId: task!.id,
+        after: { name: input.name, rules: input.rules, scope: input.scope },
+      },
+      { table: cleaningTasks, id: task!.id },
+    );
     return taskOf(tx, ctx.appId, task!.id, ctx.locale);
   });
 }

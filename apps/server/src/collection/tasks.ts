@@ -39,7 +39,7 @@ import {
 import { isUniqueViolation } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, type Bilingual, bilingual, invalidField, notFound } from '../http/errors.js';
-import { enqueueJob } from '../jobs/runner.js';
+import { queueJobFor } from '../jobs/request.js';
 import { maskDiff, maskSourceRow, maskValues } from './identity.js';
 import { COLLECTION_JOB_KIND, cdrSourceOf, dryRun } from './run.js';
 import { readerFor, type SourceAccess, templateOf, templatesFor } from './sources.js';
@@ -305,19 +305,13 @@ export async function runTask(ctx: SignedIn, id: number) {
       .insert(collectionRuns)
       .values({ appId: ctx.appId, taskId: id, trigger: 'manual', createdBy: ctx.userId })
       .returning({ id: collectionRuns.id });
-    const job = await enqueueJob(tx, {
-      appId: ctx.appId,
-      kind: COLLECTION_JOB_KIND,
-      params: { taskId: id, runId: run!.id },
-      createdBy: ctx.userId,
-    });
-    await tx.update(collectionRuns).set({ jobId: job.id }).where(eq(collectionRuns.id, run!.id));
-    await audit(tx, ctx, {
-      action: 'collection.task.run',
-      entity: 'collection_task',
-      entityId: id,
-      after: { runId: run!.id, jobId: job.id },
-    });
+    const job = await queueJobFor(
+      tx,
+      ctx,
+      { kind: COLLECTION_JOB_KIND, params: { taskId: id, runId: run!.id } },
+      { action: 'collection.task.run', entity: 'collection_task', entityId: id, after: { runId: run!.id } },
+      { table: collectionRuns, id: run!.id },
+    );
     return { runId: run!.id, jobId: job.id };
   });
 }

@@ -6,7 +6,8 @@ import type { Db, Tx } from '../db/client.js';
 import { jobs, qcRules, qcTaskRules, qcTasks } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
-import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { queueJobFor } from '../jobs/request.js';
+import type { JobContext } from '../jobs/runner.js';
 import type { QcKind } from './catalogue.js';
 import { evaluateRule, FAULT_CAP, type RunRule } from './evaluate.js';
 import { type Actor, type QcPageOf, rowsOf } from './inputs.js';
@@ -133,19 +134,18 @@ export async function requestTask(db: Db, actor: Actor, planId: number) {
         createdByName: actor.userName,
       })
       .returning();
-    const job = await enqueueJob(tx, {
-      appId: actor.appId,
-      kind: QC_TASK_KIND,
-      params: { taskId: task!.id, ruleIds: plan.ruleIds },
-      createdBy: actor.userId,
-    });
-    await tx.update(qcTasks).set({ jobId: job.id }).where(eq(qcTasks.id, task!.id));
-    await audit(tx, actor, {
-      action: 'create',
-      entity: 'qc_task',
-      entityId: task!.id,
-      after: { planId, planName: plan.name, ruleIds: plan.ruleIds, jobId: job.id },
-    });
+    await queueJobFor(
+      tx,
+      actor,
+      { kind: QC_TASK_KIND, params: { taskId: task!.id, ruleIds: plan.ruleIds } },
+      {
+        action: 'create',
+        entity: 'qc_task',
+        entityId: task!.id,
+        after: { planId, planName: plan.name, ruleIds: plan.ruleIds },
+      },
+      { table: qcTasks, id: task!.id },
+    );
     return taskOf(tx, actor.appId, task!.id);
   });
 }

@@ -9,13 +9,13 @@ import {
 import { StatsError } from '@crdp/stats';
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs, mcFederatedJobs } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { invalidField } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
-import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { queueJobFor } from '../jobs/request.js';
+import type { JobContext } from '../jobs/runner.js';
 import { assertMultiCenter, ledTopic, topicFor } from './access.js';
 import { binning, boostStumps, fitLogistic, metricsOf } from './federated-models.js';
 import { casesOf } from './pooled.js';
@@ -64,19 +64,18 @@ export async function startFederatedJob(ctx: SignedIn, topicId: number, body: Bo
       .insert(mcFederatedJobs)
       .values({ appId: ctx.appId, topicId, model: body.model, params, createdBy: ctx.userId })
       .returning();
-    const job = await enqueueJob(tx, {
-      appId: ctx.appId,
-      kind: FEDERATED_JOB_KIND,
-      params: { federatedJobId: row!.id },
-      createdBy: ctx.userId,
-    });
-    await tx.update(mcFederatedJobs).set({ jobId: job.id }).where(eq(mcFederatedJobs.id, row!.id));
-    await audit(tx, ctx, {
-      action: 'federated.run',
-      entity: 'mc_federated_job',
-      entityId: row!.id,
-      after: { topicId, model: body.model, ...params, jobId: job.id },
-    });
+    const job = await queueJobFor(
+      tx,
+      ctx,
+      { kind: FEDERATED_JOB_KIND, params: { federatedJobId: row!.id } },
+      {
+        action: 'federated.run',
+        entity: 'mc_federated_job',
+        entityId: row!.id,
+        after: { topicId, model: body.model, ...params },
+      },
+      { table: mcFederatedJobs, id: row!.id },
+    );
     return { id: row!.id, jobId: job.id };
   });
 }

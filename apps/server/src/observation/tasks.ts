@@ -19,7 +19,7 @@ import { withAppScope } from '../db/scoped.js';
 import type { SignedIn } from '../http/context.js';
 import { invalidField, notFound } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
-import { enqueueJob } from '../jobs/runner.js';
+import { queueJobFor } from '../jobs/request.js';
 import { TRANSFORM_KIND } from './transform.js';
 
 /*
@@ -211,19 +211,18 @@ export async function runTask(
       .insert(observationRuns)
       .values({ appId: ctx.appId, taskId: id, mode, createdBy: ctx.userId })
       .returning();
-    const job = await enqueueJob(tx, {
-      appId: ctx.appId,
-      kind: TRANSFORM_KIND,
-      params: { runId: run!.id, taskId: id },
-      createdBy: ctx.userId,
-    });
-    await tx.update(observationRuns).set({ jobId: job.id }).where(eq(observationRuns.id, run!.id));
-    await audit(tx, ctx, {
-      action: 'observation.task.run',
-      entity: 'observation_task',
-      entityId: id,
-      after: { runId: run!.id, jobId: job.id, mode },
-    });
+    await queueJobFor(
+      tx,
+      ctx,
+      { kind: TRANSFORM_KIND, params: { runId: run!.id, taskId: id } },
+      {
+        action: 'observation.task.run',
+        entity: 'observation_task',
+        entityId: id,
+        after: { runId: run!.id, mode },
+      },
+      { table: observationRuns, id: run!.id },
+    );
     return run!.id;
   });
   const [x] = await ctx.db

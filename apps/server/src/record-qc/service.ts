@@ -42,7 +42,8 @@ import {
 } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { forbiddenFunction, invalidField } from '../http/errors.js';
-import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { queueJobFor } from '../jobs/request.js';
+import type { JobContext } from '../jobs/runner.js';
 import { type QcScope, runCheck, scopeBase } from './checks.js';
 
 export const RECORD_QC_JOB_KIND = 'recordQc.run';
@@ -223,19 +224,18 @@ export async function startTask(ctx: SignedIn, planId: number) {
         createdBy: ctx.userId,
       })
       .returning();
-    const job = await enqueueJob(tx, {
-      appId: ctx.appId,
-      kind: RECORD_QC_JOB_KIND,
-      params: { taskId: task!.id },
-      createdBy: ctx.userId,
-    });
-    await tx.update(recordQcTasks).set({ jobId: job.id }).where(eq(recordQcTasks.id, task!.id));
-    await audit(tx, ctx, {
-      action: 'recordQc.task.run',
-      entity: 'record_qc_task',
-      entityId: task!.id,
-      after: { planId: plan.id, checks, scope, jobId: job.id },
-    });
+    const job = await queueJobFor(
+      tx,
+      ctx,
+      { kind: RECORD_QC_JOB_KIND, params: { taskId: task!.id } },
+      {
+        action: 'recordQc.task.run',
+        entity: 'record_qc_task',
+        entityId: task!.id,
+        after: { planId: plan.id, checks, scope },
+      },
+      { table: recordQcTasks, id: task!.id },
+    );
     return { taskId: task!.id, jobId: job.id };
   });
 }

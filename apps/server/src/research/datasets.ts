@@ -5,12 +5,12 @@ import type {
   ResearchDatasetRow,
 } from '@crdp/core';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { researchDatasets } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
-import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { queueJobFor } from '../jobs/request.js';
+import type { JobContext } from '../jobs/runner.js';
 import { cellOf, columnKeyOf, latestVersionOf } from './crf-items.js';
 import { type DerivedDef, type VariableDef, variableSchema } from './inputs.js';
 import { type Actor, assertMember, assertStatus, invalid, subjectOf } from './subjects.js';
@@ -266,19 +266,13 @@ export async function requestDataset(
         createdBy: actor.userId,
       })
       .returning();
-    const job = await enqueueJob(tx, {
-      appId: actor.appId,
-      kind: 'research.dataset',
-      params: { subjectId, datasetId: ds!.id },
-      createdBy: actor.userId,
-    });
-    await tx.update(researchDatasets).set({ jobId: job.id }).where(eq(researchDatasets.id, ds!.id));
-    await audit(tx, actor, {
-      action: 'create',
-      entity: 'research_dataset',
-      entityId: ds!.id,
-      after: { ...ds, jobId: job.id },
-    });
+    const job = await queueJobFor(
+      tx,
+      actor,
+      { kind: 'research.dataset', params: { subjectId, datasetId: ds!.id } },
+      { action: 'create', entity: 'research_dataset', entityId: ds!.id, after: ds },
+      { table: researchDatasets, id: ds!.id },
+    );
     return { datasetId: ds!.id, jobId: job.id };
   });
 }

@@ -26,7 +26,8 @@ import {
 import { libraryBase } from '../disease-library/template-sql.js';
 import type { SignedIn } from '../http/context.js';
 import { invalidField, notFound } from '../http/errors.js';
-import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { queueJobFor } from '../jobs/request.js';
+import type { JobContext } from '../jobs/runner.js';
 import { notify } from '../notices/routes.js';
 import { evaluationSql, planRule } from './compile.js';
 import { actionsOf, whenOf } from './rules.js';
@@ -66,21 +67,18 @@ export async function queueRulesAfterCollection(db: Tx, appId: number, runId: nu
       .insert(ruleRuns)
       .values({ appId, ruleIds: published.map((r) => r.id), scope, createdBy: userId })
       .returning();
-    const job = await enqueueJob(tx, {
-      appId,
-      kind: RULES_JOB_KIND,
-      params: { runId: run!.id },
-      createdBy: userId,
-    });
-    await tx.update(ruleRuns).set({ jobId: job.id }).where(eq(ruleRuns.id, run!.id));
-    await audit(tx, null, {
-      appId,
-      userId,
-      action: 'rule.run',
-      entity: 'rule_run',
-      entityId: run!.id,
-      after: { ruleIds: published.map((r) => r.id), scope, jobId: job.id },
-    });
+    const job = await queueJobFor(
+      tx,
+      { appId, userId },
+      { kind: RULES_JOB_KIND, params: { runId: run!.id } },
+      {
+        action: 'rule.run',
+        entity: 'rule_run',
+        entityId: run!.id,
+        after: { ruleIds: published.map((r) => r.id), scope },
+      },
+      { table: ruleRuns, id: run!.id },
+    );
     return { runId: run!.id, jobId: job.id };
   });
 }
@@ -112,19 +110,18 @@ export async function startRun(ctx: SignedIn, input: z.output<typeof ruleRunBody
       .insert(ruleRuns)
       .values({ appId: ctx.appId, ruleIds: ids, scope: input.scope, createdBy: ctx.userId })
       .returning();
-    const job = await enqueueJob(tx, {
-      appId: ctx.appId,
-      kind: RULES_JOB_KIND,
-      params: { runId: run!.id },
-      createdBy: ctx.userId,
-    });
-    await tx.update(ruleRuns).set({ jobId: job.id }).where(eq(ruleRuns.id, run!.id));
-    await audit(tx, ctx, {
-      action: 'rule.run',
-      entity: 'rule_run',
-      entityId: run!.id,
-      after: { ruleIds: ids, scope: input.scope, jobId: job.id },
-    });
+    const job = await queueJobFor(
+      tx,
+      ctx,
+      { kind: RULES_JOB_KIND, params: { runId: run!.id } },
+      {
+        action: 'rule.run',
+        entity: 'rule_run',
+        entityId: run!.id,
+        after: { ruleIds: ids, scope: input.scope },
+      },
+      { table: ruleRuns, id: run!.id },
+    );
     return { runId: run!.id, jobId: job.id };
   });
 }

@@ -32,7 +32,8 @@ import {
 import { libraryBase, ruleSql } from '../disease-library/template-sql.js';
 import type { SignedIn } from '../http/context.js';
 import { notFound } from '../http/errors.js';
-import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { queueJobFor } from '../jobs/request.js';
+import type { JobContext } from '../jobs/runner.js';
 import { assertMember, assertStatus, invalid, subjectOf } from '../research/subjects.js';
 import { ruleOf } from '../variables/variables.js';
 import {
@@ -118,19 +119,18 @@ export async function runTask(ctx: SignedIn, taskId: number): Promise<SciRunQueu
         createdBy: ctx.userId,
       })
       .returning();
-    const job = await enqueueJob(tx, {
-      appId: ctx.appId,
-      kind: SNAPSHOT_JOB,
-      params: { snapshotId: snap!.id },
-      createdBy: ctx.userId,
-    });
-    await tx.update(sciSnapshots).set({ jobId: job.id }).where(eq(sciSnapshots.id, snap!.id));
-    await audit(tx, ctx, {
-      action: 'create',
-      entity: 'sci_snapshot',
-      entityId: snap!.id,
-      after: { taskId, version, jobId: job.id, columns: vars.length, cohort: spec.cohort },
-    });
+    const job = await queueJobFor(
+      tx,
+      ctx,
+      { kind: SNAPSHOT_JOB, params: { snapshotId: snap!.id } },
+      {
+        action: 'create',
+        entity: 'sci_snapshot',
+        entityId: snap!.id,
+        after: { taskId, version, columns: vars.length, cohort: spec.cohort },
+      },
+      { table: sciSnapshots, id: snap!.id },
+    );
     return { snapshotId: snap!.id, version, jobId: job.id };
   });
 }

@@ -26,7 +26,8 @@ import {
 } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, notFound } from '../http/errors.js';
-import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { queueJobFor } from '../jobs/request.js';
+import type { JobContext } from '../jobs/runner.js';
 import { refuseT0EventInUse } from './refs.js';
 
 export const T0_JOB_KIND = 't0.materialize';
@@ -148,14 +149,13 @@ export async function runT0Event(ctx: SignedIn, id: number): Promise<{ jobId: nu
           'this T0 event is being calculated; wait until it is done',
         ),
       });
-    const job = await enqueueJob(tx, {
-      appId: ctx.appId,
-      kind: T0_JOB_KIND,
-      params: { eventId: id },
-      createdBy: ctx.userId,
-    });
-    await tx.update(t0Events).set({ jobId: job.id }).where(eq(t0Events.id, id));
-    await audit(tx, ctx, { action: 't0.run', entity: 't0_event', entityId: id, after: { jobId: job.id } });
+    const job = await queueJobFor(
+      tx,
+      ctx,
+      { kind: T0_JOB_KIND, params: { eventId: id } },
+      { action: 't0.run', entity: 't0_event', entityId: id },
+      { table: t0Events, id },
+    );
     return { jobId: job.id };
   });
 }

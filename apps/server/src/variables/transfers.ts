@@ -25,7 +25,8 @@ import {
 import type { SignedIn } from '../http/context.js';
 import { invalidField } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
-import { enqueueJob, type JobContext } from '../jobs/runner.js';
+import { queueJobFor } from '../jobs/request.js';
+import type { JobContext } from '../jobs/runner.js';
 import { valuesSql, variableView } from './variables.js';
 
 /**
@@ -190,19 +191,18 @@ export async function startTransfer(ctx: SignedIn, ruleId: number) {
         createdBy: ctx.userId,
       })
       .returning();
-    const job = await enqueueJob(tx, {
-      appId: ctx.appId,
-      kind: VARIABLE_TRANSFER_JOB,
-      params: { runId: run!.id },
-      createdBy: ctx.userId,
-    });
-    await tx.update(variableTransferRuns).set({ jobId: job.id }).where(eq(variableTransferRuns.id, run!.id));
-    await audit(tx, ctx, {
-      action: 'variableTransfer.run',
-      entity: 'variable_transfer_run',
-      entityId: run!.id,
-      after: { ruleId, jobId: job.id },
-    });
+    const job = await queueJobFor(
+      tx,
+      ctx,
+      { kind: VARIABLE_TRANSFER_JOB, params: { runId: run!.id } },
+      {
+        action: 'variableTransfer.run',
+        entity: 'variable_transfer_run',
+        entityId: run!.id,
+        after: { ruleId },
+      },
+      { table: variableTransferRuns, id: run!.id },
+    );
     return { id: run!.id, jobId: job.id };
   });
 }
