@@ -1,3 +1,4 @@
+import { CLEANING_FAULTS, cleaningRuleDefinition } from '@crdp/core';
 import {
   bigint,
   bigserial,
@@ -14,7 +15,7 @@ import {
 import { documents, patients } from './clinical.js';
 import { appId, at, authored, createdAt, createdBy } from './columns.js';
 import { jobs } from './jobs.js';
-import { appScope } from './policies.js';
+import { appScope, oneOf } from './policies.js';
 
 /*
  * Data cleaning (cleaning/README.md): an app's own cleaning rules (the built-in ones live in
@@ -35,7 +36,16 @@ export const cleaningRules = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     ...authored(),
   },
-  (t) => [uniqueIndex('cleaning_rules_app_name').on(t.appId, t.name), appScope()],
+  (t) => [
+    uniqueIndex('cleaning_rules_app_name').on(t.appId, t.name),
+    // The kinds of the definition contract (regex, syntactic).
+    oneOf(
+      'cleaning_rules_kind',
+      t.kind,
+      cleaningRuleDefinition.options.map((o) => o.shape.kind.value),
+    ),
+    appScope(),
+  ],
 );
 
 /** One cleaning task: a rule set (fixed when queued, definitions included) over a scope of documents. */
@@ -99,6 +109,8 @@ export const cleanedValues = pgTable(
     index('cleaned_values_patient').on(t.appId, t.patientId, t.code, t.observedAt),
     index('cleaned_values_document').on(t.documentId, t.ruleRef),
     index('cleaned_values_task').on(t.taskId),
+    // '' for a value without a fault.
+    oneOf('cleaned_values_fault', t.fault, ['', ...CLEANING_FAULTS]),
     appScope(),
   ],
 );

@@ -1,3 +1,4 @@
+import { CODING_KINDS } from '@crdp/core';
 import { index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { diseases } from './admin.js';
 import { appId, authored } from './columns.js';
@@ -88,6 +89,7 @@ export const dataModelVariables = pgTable(
     uniqueIndex('data_model_variables_table_name').on(t.tableId, t.name),
     index('data_model_variables_model').on(t.modelId),
     oneOf('data_model_variables_type', t.type, ['Char', 'Num']),
+    oneOf('data_model_variables_coding_kind', t.codingKind, CODING_KINDS),
     appScope(),
   ],
 );

@@ -1,6 +1,7 @@
+import { EXTERNAL_LAYOUTS } from '@crdp/core';
 import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { appId, authored } from './columns.js';
-import { appScope } from './policies.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * External datasets (MIMIC 分析, research/external/README.md): a CSV table imported as an analysis
@@ -23,6 +24,7 @@ export const externalDatasets = pgTable(
   (t) => [
     uniqueIndex('external_datasets_app_name').on(t.appId, t.name),
     index('external_datasets_app').on(t.appId),
+    oneOf('external_datasets_layout', t.layout, EXTERNAL_LAYOUTS),
     appScope(),
   ],
 );

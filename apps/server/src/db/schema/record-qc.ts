@@ -1,3 +1,4 @@
+import { RECORD_QC_SEVERITIES } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -15,7 +16,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { appId, at, authored, createdAt } from './columns.js';
 import { jobs } from './jobs.js';
-import { appScope } from './policies.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * Medical-record QC (record-qc/README.md). The checks are built in (@crdp/core RECORD_QC_CATALOGUE);
@@ -102,6 +103,7 @@ export const recordQcFaults = pgTable(
   (t) => [
     index('record_qc_faults_task').on(t.taskId, t.department),
     index('record_qc_faults_app').on(t.appId),
+    oneOf('record_qc_faults_severity', t.severity, RECORD_QC_SEVERITIES),
     appScope(),
   ],
 );

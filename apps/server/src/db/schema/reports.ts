@@ -1,7 +1,8 @@
+import { DATA_FACTORY_KINDS } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { appKeys, authored } from './columns.js';
-import { appScope } from './policies.js';
+import { appScope, oneOf } from './policies.js';
 
 /**
  * Saved reports of one app (报表查询, reports/README.md): a definition over the CDR (the
@@ -42,6 +43,7 @@ export const dataFactoryEntries = pgTable(
   (t) => [
     uniqueIndex('data_factory_entries_source').on(t.appId, t.kind, t.sourceId),
     index('data_factory_entries_app').on(t.appId),
+    oneOf('data_factory_entries_kind', t.kind, DATA_FACTORY_KINDS),
     appScope(),
   ],
 );

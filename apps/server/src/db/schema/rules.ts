@@ -1,9 +1,10 @@
+import { RULE_ACTION_KINDS, RULE_FAULT_LEVELS, RULE_STATUSES } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
 import { appId, at, authored, createdAt } from './columns.js';
 import { jobs } from './jobs.js';
-import { appScope } from './policies.js';
+import { appScope, oneOf } from './policies.js';
 
 /** A clinical rule of one app (rules/README.md): conditions (`when`) and actions, draft or published. */
 export const clinicalRules = pgTable(
@@ -20,7 +21,11 @@ export const clinicalRules = pgTable(
     publishedAt: at('published_at'),
     ...authored(),
   },
-  (t) => [index('clinical_rules_app').on(t.appId), appScope()],
+  (t) => [
+    index('clinical_rules_app').on(t.appId),
+    oneOf('clinical_rules_status', t.status, RULE_STATUSES),
+    appScope(),
+  ],
 );
 
 /** A test sample of a rule: a patient or hand-made attribute values, and whether the rule should fire. */
@@ -84,6 +89,9 @@ export const ruleResults = pgTable(
     index('rule_results_run').on(t.runId, t.kind),
     index('rule_results_patient').on(t.patientId),
     index('rule_results_app').on(t.appId),
+    oneOf('rule_results_kind', t.kind, RULE_ACTION_KINDS),
+    // '' for the actions other than a fault.
+    oneOf('rule_results_level', t.level, ['', ...RULE_FAULT_LEVELS]),
     appScope(),
   ],
 );

@@ -1,8 +1,9 @@
+import { TERMINOLOGY_DOMAINS } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { at, createdBy, timestamps } from './columns.js';
 import { apps } from './identity.js';
-import { appScope, appScopeRead } from './policies.js';
+import { appScope, appScopeRead, oneOf } from './policies.js';
 
 /*
  * The terminology store (terminology/README.md): code systems, their concepts and synonyms.
@@ -12,20 +13,24 @@ import { appScope, appScopeRead } from './policies.js';
  */
 
 /** A code system and the version loaded. */
-export const terminologySystems = pgTable('terminology_systems', {
-  systemKey: text('system_key').primaryKey(),
-  nameZh: text('name_zh').notNull(),
-  nameEn: text('name_en').notNull(),
-  /** Which new-code screen and coding area uses it: disease, surgery, lab, drug. */
-  domain: text('domain').notNull(),
-  version: text('version').notNull().default(''),
-  licence: text('licence').notNull().default(''),
-  sourceUrl: text('source_url').notNull().default(''),
-  /** FHIR canonical URL of the system (CodeSystem.url). */
-  uri: text('uri').notNull().default(''),
-  loadedAt: at('loaded_at'),
-  ...timestamps(),
-});
+export const terminologySystems = pgTable(
+  'terminology_systems',
+  {
+    systemKey: text('system_key').primaryKey(),
+    nameZh: text('name_zh').notNull(),
+    nameEn: text('name_en').notNull(),
+    /** Which new-code screen and coding area uses it: disease, surgery, lab, drug. */
+    domain: text('domain').notNull(),
+    version: text('version').notNull().default(''),
+    licence: text('licence').notNull().default(''),
+    sourceUrl: text('source_url').notNull().default(''),
+    /** FHIR canonical URL of the system (CodeSystem.url). */
+    uri: text('uri').notNull().default(''),
+    loadedAt: at('loaded_at'),
+    ...timestamps(),
+  },
+  (t) => [oneOf('terminology_systems_domain', t.domain, TERMINOLOGY_DOMAINS)],
+);
 
 /** One code of a system: standard (app_id null) or an app's local extension (local, app_id set). */
 export const terminologyConcepts = pgTable(
