@@ -19,10 +19,15 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string>, port: number): Promise<RunningServer> {
+/** `nodeArgs`: options for node itself, before the script (e.g. `--cpu-prof`, not allowed in NODE_OPTIONS). */
+export async function startServer(
+  env: Record<string, string>,
+  port: number,
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
   const main = path.join(root, 'apps/server/dist/main.js');
   if (!existsSync(main)) throw new Error('Build first: npm run build');
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...nodeArgs, main], {
     env: {
       ...process.env,
       PORT: String(port),
