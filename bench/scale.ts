@@ -6,8 +6,8 @@
  *    signs and documents into the PostgreSQL database BENCH_SCALE_DB (crdp_scale) by COPY, with
  *    the clinical tables' secondary indexes, unique keys and foreign keys dropped first and built
  *    after the load (primary keys stay: other tables reference them). Reference in the same run:
- *    a plain COPY of the same rows (the first BENCH_SCALE_REF patients, generated beforehand) into
- *    bare copies of the tables (no index, no key, no constraint). Prints rows/s and
+ *    a plain COPY of the same rows (generated beforehand) into bare copies of the tables (no
+ *    index, no key, no constraint), sampled between the load's ten slices. Prints rows/s and
  *    `load ratio=<our seconds per row / plain COPY's>`. BENCH_SCALE_RELOAD=1 loads again.
  * 2. Measure, through the built server (its own process, real HTTP, signed in as the demo admin),
  *    each call BENCH_REQUESTS (200) times against the same work done without HTTP (the service
@@ -37,7 +37,7 @@ import { DEMO_PASSWORD, signIn, startServer } from './_server.js';
 
 const N = Number(process.env.BENCH_SCALE_PATIENTS ?? 1_000_000);
 const NAME = process.env.BENCH_SCALE_DB ?? 'crdp_scale';
-const REF = Math.min(N, Number(process.env.BENCH_SCALE_REF ?? 20_000));
+const SLICES = 10;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const SEED = 7;
 const BATCH = 2000;
@@ -130,30 +130,51 @@ async function buildIndexes(c: pg.PoolClient, kept: Awaited<ReturnType<typeof dr
     await c.query(`alter table "${k.tbl}" add constraint "${k.name}" ${k.def}`);
 }
 
-/** Plain COPY of the first REF patients' rows, generated beforehand, into bare copies of the tables. */
-async function plainCopy(db: Awaited<ReturnType<typeof openDatabase>>['db'], pool: pg.Pool, appId: number) {
+/**
+ * The reference: a plain COPY of the same rows into bare copies of the tables (no index, no key,
+ * no constraint), rows generated beforehand (untimed), on two connections as the load. It is
+ * sampled between the slices of the load, so both are measured over the same period of a shared
+ * machine: after slice k it copies the rows of up to 2·BATCH patients starting at patient k·size,
+ * the same rows the load wrote for them.
+ */
+async function plainCopyReference(
+  db: Awaited<ReturnType<typeof openDatabase>>['db'],
+  pool: pg.Pool,
+  appId: number,
+) {
   await pool.query('drop schema if exists bench_ref cascade');
   await pool.query('create schema bench_ref');
   for (const t of TABLES)
     await pool.query(`create table bench_ref."${t}" (like public."${t}" including defaults)`);
-  const batches = [];
-  for (let i = 0; i < REF; i += BATCH)
-    batches.push(await makeBatch(db, appId, SEED, i, Math.min(REF, i + BATCH)));
-  let next = 0;
   let rows = 0;
-  const started = performance.now();
-  const worker = async () => {
-    const client = await pool.connect();
-    try {
-      while (next < batches.length) rows += await copyBatch(client, batches[next++]!, 'bench_ref');
-    } finally {
-      client.release();
-    }
+  let ms = 0;
+  return {
+    /** Copies the rows of `size` patients (slice k's sample), in two halves on two connections. */
+    async sample(k: number, size: number) {
+      const from = (k * size) % N;
+      const half = Math.ceil(size / 2);
+      const batches = [
+        await makeBatch(db, appId, SEED, from, Math.min(N, from + half)),
+        await makeBatch(db, appId, SEED, from + half, Math.min(N, from + size)),
+      ].filter((x) => x.patients.length > 0);
+      await pool.query(TABLES.map((t) => `truncate bench_ref."${t}";`).join(''));
+      const started = performance.now();
+      const counts = await Promise.all(
+        batches.map(async (batch) => {
+          const client = await pool.connect();
+          try {
+            return await copyBatch(client, batch, 'bench_ref');
+          } finally {
+            client.release();
+          }
+        }),
+      );
+      ms += performance.now() - started;
+      rows += counts.reduce((x, y) => x + y, 0);
+    },
+    result: () => ({ rows, ms }),
+    drop: () => pool.query('drop schema bench_ref cascade'),
   };
-  await Promise.all([worker(), worker()]);
-  const ms = performance.now() - started;
-  await pool.query('drop schema bench_ref cascade');
-  return { rows, ms };
 }
 
 async function load(): Promise<Loaded> {
@@ -168,12 +189,8 @@ async function load(): Promise<Loaded> {
     const appId = Number(
       (await pool.query(`select app_id from apps where app_short_name = 'DEMO'`)).rows[0].app_id,
     );
-    const ref = await plainCopy(database.db, pool, appId);
-    console.log(
-      `plain COPY reference: ${n(ref.rows)} rows of ${n(REF)} patients in ${s(ref.ms)}, ${n(ref.rows / (ref.ms / 1000))} rows/s (rows generated beforehand, bare tables)`,
-    );
+    const reference = await plainCopyReference(database.db, pool, appId);
     const client = await pool.connect();
-    const started = performance.now();
     let copyMs = 0;
     let indexMs = 0;
     let rows = 0;
@@ -182,31 +199,42 @@ async function load(): Promise<Loaded> {
       console.log(
         `dropped ${kept.indexes.length} indexes and ${kept.constraints.length} unique and foreign keys of ${TABLES.length} tables for the load`,
       );
+      // The load in SLICES slices, the reference sampled after each (its time is not the load's).
+      const sliceSize = Math.ceil(N / SLICES);
       let last = 0;
-      const res = await seedSynthetic(database.db, {
-        appId,
-        patients: N,
-        seed: SEED,
-        batchSize: BATCH,
-        workers: 2,
-        pool,
-        onProgress: (done, r) => {
-          if (Date.now() - last < 30_000 && done < N) return;
-          last = Date.now();
-          const sec = (performance.now() - started) / 1000;
-          console.log(
-            `  ${n(done)}/${n(N)} patients, ${n(r)} rows, ${sec.toFixed(0)} s, ${n(r / sec)} rows/s`,
-          );
-        },
-      });
-      rows = res.rows;
-      copyMs = performance.now() - started;
+      for (let k = 0, from = 0; from < N; k++, from += sliceSize) {
+        const t = performance.now();
+        const res = await seedSynthetic(database.db, {
+          appId,
+          from,
+          patients: Math.min(N, from + sliceSize),
+          seed: SEED,
+          batchSize: BATCH,
+          workers: 2,
+          pool,
+          onProgress: (done) => {
+            if (Date.now() - last < 30_000 && done < N) return;
+            last = Date.now();
+            const sec = (copyMs + performance.now() - t) / 1000;
+            console.log(`  ${n(done)}/${n(N)} patients, ${sec.toFixed(0)} s of loading`);
+          },
+        });
+        rows += res.rows;
+        copyMs += performance.now() - t;
+        await reference.sample(k, Math.min(2 * BATCH, sliceSize));
+      }
+      const indexStarted = performance.now();
       await buildIndexes(client, kept);
       await client.query('analyze');
-      indexMs = performance.now() - started - copyMs;
+      indexMs = performance.now() - indexStarted;
     } finally {
       client.release();
     }
+    const ref = reference.result();
+    await reference.drop();
+    console.log(
+      `plain COPY reference: ${n(ref.rows)} rows in ${s(ref.ms)}, ${n(ref.rows / (ref.ms / 1000))} rows/s (sampled after each of ${SLICES} slices; rows generated beforehand, bare tables)`,
+    );
     const loaded: Loaded = {
       patients: N,
       rows,
