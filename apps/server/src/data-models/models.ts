@@ -11,9 +11,9 @@ import type {
   dataModelVariableInput,
   dataModelVariablePatch,
 } from '@crdp/core';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { type AuditEntry, audit } from '../audit/audit.js';
 import { appRowOf, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
@@ -399,32 +399,42 @@ export async function deleteDataModel(ctx: SignedIn, id: number) {
   });
 }
 
-export async function addTable(ctx: SignedIn, id: number, input: z.output<typeof dataModelTableCreate>) {
+/**
+ * A change to a part of an editable model (a table, a variable): `change` writes it and returns
+ * its audit entry; the model's time of change moves with it. The answer is the model as it is now.
+ */
+async function changePart(ctx: SignedIn, id: number, change: (tx: Tx) => Promise<AuditEntry>) {
   await ctx.db.transaction(async (tx) => {
     await editable(tx, ctx.appId, id);
+    const entry = await change(tx);
+    await touch(tx, id);
+    await audit(tx, ctx, entry);
+  });
+  return getDataModel(ctx.db, ctx.appId, id);
+}
+
+/** The position after the last row of `rows` (a table and a filter), 0 for the first. */
+async function nextPosition(tx: Tx, rows: SQL) {
+  const [pos] = rowsOf<{ n: number }>(
+    await tx.execute(sql`select coalesce(max(position) + 1, 0)::int as n from ${rows}`),
+  );
+  return Number(pos?.n ?? 0);
+}
+
+export async function addTable(ctx: SignedIn, id: number, input: z.output<typeof dataModelTableCreate>) {
+  return changePart(ctx, id, async (tx) => {
     const [same] = await tx
       .select({ id: dataModelTables.id })
       .from(dataModelTables)
       .where(and(eq(dataModelTables.modelId, id), eq(dataModelTables.name, input.name)));
     if (same) throw invalidField('body.name', `表 ${input.name} 已存在`, `table ${input.name} exists`);
-    const [pos] = rowsOf<{ n: number }>(
-      await tx.execute(
-        sql`select coalesce(max(position) + 1, 0)::int as n from data_model_tables where model_id = ${id}`,
-      ),
-    );
+    const position = await nextPosition(tx, sql`data_model_tables where model_id = ${id}`);
     const [row] = await tx
       .insert(dataModelTables)
-      .values({ appId: ctx.appId, modelId: id, ...input, position: Number(pos?.n ?? 0) })
+      .values({ appId: ctx.appId, modelId: id, ...input, position })
       .returning();
-    await touch(tx, id);
-    await audit(tx, ctx, {
-      action: 'dataModel.table.add',
-      entity: 'data_model_table',
-      entityId: row!.id,
-      after: row,
-    });
+    return { action: 'dataModel.table.add', entity: 'data_model_table', entityId: row!.id, after: row };
   });
-  return getDataModel(ctx.db, ctx.appId, id);
 }
 
 async function tableOf(tx: Tx, modelId: number, tableId: number) {
@@ -437,19 +447,11 @@ async function tableOf(tx: Tx, modelId: number, tableId: number) {
 }
 
 export async function deleteTable(ctx: SignedIn, id: number, tableId: number) {
-  await ctx.db.transaction(async (tx) => {
-    await editable(tx, ctx.appId, id);
+  return changePart(ctx, id, async (tx) => {
     const before = await tableOf(tx, id, tableId);
     await tx.delete(dataModelTables).where(eq(dataModelTables.id, tableId));
-    await touch(tx, id);
-    await audit(tx, ctx, {
-      action: 'dataModel.table.delete',
-      entity: 'data_model_table',
-      entityId: tableId,
-      before,
-    });
+    return { action: 'dataModel.table.delete', entity: 'data_model_table', entityId: tableId, before };
   });
-  return getDataModel(ctx.db, ctx.appId, id);
 }
 
 function checkCodelist(codelist: string | undefined) {
@@ -461,39 +463,32 @@ function checkCodelist(codelist: string | undefined) {
     );
 }
 
+/** A variable's name is unique in its table. */
+async function refuseTakenVariableName(tx: Tx, tableId: number, name: string) {
+  const [same] = await tx
+    .select({ id: dataModelVariables.id })
+    .from(dataModelVariables)
+    .where(and(eq(dataModelVariables.tableId, tableId), eq(dataModelVariables.name, name)));
+  if (same) throw invalidField('body.name', `变量 ${name} 已存在`, `variable ${name} exists`);
+}
+
 export async function addVariable(
   ctx: SignedIn,
   id: number,
   tableId: number,
   input: z.output<typeof dataModelVariableInput>,
 ) {
-  await ctx.db.transaction(async (tx) => {
-    await editable(tx, ctx.appId, id);
+  return changePart(ctx, id, async (tx) => {
     await tableOf(tx, id, tableId);
     checkCodelist(input.codelist);
-    const [same] = await tx
-      .select({ id: dataModelVariables.id })
-      .from(dataModelVariables)
-      .where(and(eq(dataModelVariables.tableId, tableId), eq(dataModelVariables.name, input.name)));
-    if (same) throw invalidField('body.name', `变量 ${input.name} 已存在`, `variable ${input.name} exists`);
-    const [pos] = rowsOf<{ n: number }>(
-      await tx.execute(
-        sql`select coalesce(max(position) + 1, 0)::int as n from data_model_variables where table_id = ${tableId}`,
-      ),
-    );
+    await refuseTakenVariableName(tx, tableId, input.name);
+    const position = await nextPosition(tx, sql`data_model_variables where table_id = ${tableId}`);
     const [row] = await tx
       .insert(dataModelVariables)
-      .values({ appId: ctx.appId, modelId: id, tableId, ...input, position: Number(pos?.n ?? 0) })
+      .values({ appId: ctx.appId, modelId: id, tableId, ...input, position })
       .returning();
-    await touch(tx, id);
-    await audit(tx, ctx, {
-      action: 'dataModel.variable.add',
-      entity: 'data_model_variable',
-      entityId: row!.id,
-      after: row,
-    });
+    return { action: 'dataModel.variable.add', entity: 'data_model_variable', entityId: row!.id, after: row };
   });
-  return getDataModel(ctx.db, ctx.appId, id);
 }
 
 async function variableOf(tx: Tx, modelId: number, variableId: number) {
@@ -511,49 +506,38 @@ export async function editVariable(
   variableId: number,
   input: z.output<typeof dataModelVariablePatch>,
 ) {
-  await ctx.db.transaction(async (tx) => {
-    await editable(tx, ctx.appId, id);
+  return changePart(ctx, id, async (tx) => {
     const before = await variableOf(tx, id, variableId);
     checkCodelist(input.codelist);
-    if (input.name && input.name !== before.name) {
-      const [same] = await tx
-        .select({ id: dataModelVariables.id })
-        .from(dataModelVariables)
-        .where(and(eq(dataModelVariables.tableId, before.tableId), eq(dataModelVariables.name, input.name)));
-      if (same) throw invalidField('body.name', `变量 ${input.name} 已存在`, `variable ${input.name} exists`);
-    }
+    if (input.name && input.name !== before.name)
+      await refuseTakenVariableName(tx, before.tableId, input.name);
     const set = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
     const [after] = await tx
       .update(dataModelVariables)
       .set(set)
       .where(eq(dataModelVariables.id, variableId))
       .returning();
-    await touch(tx, id);
-    await audit(tx, ctx, {
+    return {
       action: 'dataModel.variable.edit',
       entity: 'data_model_variable',
       entityId: variableId,
       before,
       after,
-    });
+    };
   });
-  return getDataModel(ctx.db, ctx.appId, id);
 }
 
 export async function deleteVariable(ctx: SignedIn, id: number, variableId: number) {
-  await ctx.db.transaction(async (tx) => {
-    await editable(tx, ctx.appId, id);
+  return changePart(ctx, id, async (tx) => {
     const before = await variableOf(tx, id, variableId);
     await tx.delete(dataModelVariables).where(eq(dataModelVariables.id, variableId));
-    await touch(tx, id);
-    await audit(tx, ctx, {
+    return {
       action: 'dataModel.variable.delete',
       entity: 'data_model_variable',
       entityId: variableId,
       before,
-    });
+    };
   });
-  return getDataModel(ctx.db, ctx.appId, id);
 }
 
 /** Ids of one app's tables and variables, for the authorization matrix. */
