@@ -127,6 +127,45 @@ function finish(
   return { value: v, high, unit: conv.unit, fault: null, detail: '' };
 }
 
+/** A value as read from the text, before its check and unit conversion. */
+type Read = { value: number; high: number | null; comparator: Extraction['comparator'] };
+
+/**
+ * The extraction of one output from the value read for it (checked and converted by `finish`);
+ * without a read (the text is no number) a `bad_number` fault that keeps the text.
+ */
+function extractionOf(
+  partial: ReturnType<typeof base>['partial'],
+  o: CleaningOutput,
+  read: Read | null | undefined,
+  text: string,
+  rawUnit: string,
+  spans: ExtractionSpan[],
+): Extraction {
+  if (!read)
+    return {
+      ...partial,
+      value: null,
+      valueHigh: null,
+      comparator: null,
+      unit: rawUnit,
+      fault: 'bad_number',
+      faultDetail: text,
+      spans,
+    };
+  const f = finish(o, { value: read.value, high: read.high, unit: rawUnit });
+  return {
+    ...partial,
+    value: f.value,
+    valueHigh: f.high,
+    comparator: read.comparator,
+    unit: f.unit,
+    fault: f.fault,
+    faultDetail: f.detail,
+    spans,
+  };
+}
+
 /** The qualifiers of the last span read: the outputs of one match (120/80) share them. */
 let lastQualified: { text: string; start: number; end: number; q: ReturnType<typeof qualify> } | null = null;
 
@@ -204,7 +243,7 @@ function syntacticAt(rule: CompiledRule, at: Place, m: RegExpExecArray, out: Ext
   const spans: ExtractionSpan[] = [trigger, { start: vs, end: valueEnd, role: 'value', label: '' }];
   if (rawUnit) spans.push({ start: end - rawUnit.length, end, role: 'unit', label: '' });
   re.lastIndex = end;
-  const reads: { value: number; high: number | null; comparator: Extraction['comparator'] }[] = [];
+  const reads: Read[] = [];
   if (d.value === 'pair') {
     const pair = parsePair(rawValue);
     if (pair)
@@ -218,32 +257,8 @@ function syntacticAt(rule: CompiledRule, at: Place, m: RegExpExecArray, out: Ext
   }
   d.outputs.forEach((o, i) => {
     const { q, partial } = base(rule, o, at, ts, end);
-    const r = reads[i];
     const allSpans = [...spans, ...q.spans.map((s) => ({ ...s, label: '' }))];
-    if (!r) {
-      out.push({
-        ...partial,
-        value: null,
-        valueHigh: null,
-        comparator: null,
-        unit: rawUnit,
-        fault: 'bad_number',
-        faultDetail: rawValue,
-        spans: allSpans,
-      });
-      return;
-    }
-    const f = finish(o, { value: r.value, high: r.high, unit: rawUnit });
-    out.push({
-      ...partial,
-      value: f.value,
-      valueHigh: f.high,
-      comparator: r.comparator,
-      unit: f.unit,
-      fault: f.fault,
-      faultDetail: f.detail,
-      spans: allSpans,
-    });
+    out.push(extractionOf(partial, o, reads[i], rawValue, rawUnit, allSpans));
   });
 }
 
@@ -291,31 +306,7 @@ function runRegex(rule: CompiledRule, at: Place, out: Extraction[]) {
       const { q, partial } = base(rule, o, at, start, end);
       const allSpans = [...spans, ...q.spans.map((s) => ({ ...s, label: '' }))];
       if (!raw) continue; // an optional group that did not take part
-      const one = parseValue(raw);
-      if (!one) {
-        out.push({
-          ...partial,
-          value: null,
-          valueHigh: null,
-          comparator: null,
-          unit: rawUnit,
-          fault: 'bad_number',
-          faultDetail: raw,
-          spans: allSpans,
-        });
-        continue;
-      }
-      const f = finish(o, { value: one.value, high: one.high, unit: rawUnit });
-      out.push({
-        ...partial,
-        value: f.value,
-        valueHigh: f.high,
-        comparator: one.comparator,
-        unit: f.unit,
-        fault: f.fault,
-        faultDetail: f.detail,
-        spans: allSpans,
-      });
+      out.push(extractionOf(partial, o, parseValue(raw), raw, rawUnit, allSpans));
     }
   }
 }

@@ -229,32 +229,8 @@ export const researchProjectTypeRecord = z.object({
 });
 export type ResearchProjectTypeRecord = z.infer<typeof researchProjectTypeRecord>;
 
-/** A subject as stored (the answer of create, change and a status move). */
-export const researchSubjectRecord = z.object({
-  id: int,
-  appId: int,
-  name: z.string(),
-  typeCode: z.string(),
-  description: z.string(),
-  piUserId: int.nullable(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  targetSize: int,
-  criteria: cohortCriteriaSchema,
-  variables: z.array(researchVariable),
-  crfFormId: int.nullable(),
-  centers: z.array(z.string()),
-  /** A TASK_STATUSES code. */
-  status: z.string(),
-  createdBy: int.nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
-export type ResearchSubjectRecord = z.infer<typeof researchSubjectRecord>;
-
-/** A subject as lists and pages show it, with the moves its status allows. */
-export const researchSubject = z.object({
-  id: int,
+/** What a subject is, as stored and as shown: its design and status. */
+const subjectFields = {
   name: z.string(),
   typeCode: z.string(),
   description: z.string(),
@@ -269,6 +245,23 @@ export const researchSubject = z.object({
   centers: z.array(z.string()),
   /** A TASK_STATUSES code. */
   status: z.string(),
+};
+
+/** A subject as stored (the answer of create, change and a status move). */
+export const researchSubjectRecord = z.object({
+  id: int,
+  appId: int,
+  ...subjectFields,
+  createdBy: int.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type ResearchSubjectRecord = z.infer<typeof researchSubjectRecord>;
+
+/** A subject as lists and pages show it, with the moves its status allows. */
+export const researchSubject = z.object({
+  id: int,
+  ...subjectFields,
   allowedMoves: z.array(z.enum(TASK_STATUSES)).readonly(),
   createdAt: timestamp,
   updatedAt: timestamp,
