@@ -1,6 +1,6 @@
-import { bigint, index, jsonb, pgTable, serial, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, uniqueIndex } from 'drizzle-orm/pg-core';
 import { documents } from './clinical.js';
-import { appId, authored } from './columns.js';
+import { appKeys, authored } from './columns.js';
 import { appScope } from './policies.js';
 
 /**
@@ -11,8 +11,7 @@ import { appScope } from './policies.js';
 export const documentAnnotations = pgTable(
   'document_annotations',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     documentId: bigint('document_id', { mode: 'number' })
       .notNull()
       .references(() => documents.id, { onDelete: 'cascade' }),

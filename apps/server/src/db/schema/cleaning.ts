@@ -8,12 +8,11 @@ import {
   integer,
   jsonb,
   pgTable,
-  serial,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { documents, patients } from './clinical.js';
-import { appId, at, authored, createdAt, createdBy } from './columns.js';
+import { appId, appKeys, appNamed, at, authored, createdAt, createdBy } from './columns.js';
 import { jobs } from './jobs.js';
 import { appScope, oneOf } from './policies.js';
 
@@ -27,10 +26,7 @@ import { appScope, oneOf } from './policies.js';
 export const cleaningRules = pgTable(
   'cleaning_rules',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     kind: text('kind').notNull(),
     definition: jsonb('definition').notNull(),
     enabled: boolean('enabled').notNull().default(true),
@@ -52,8 +48,7 @@ export const cleaningRules = pgTable(
 export const cleaningTasks = pgTable(
   'cleaning_tasks',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     /** [{ ref, name, definition }] as they were when the task was queued or rerun. */
     rules: jsonb('rules').notNull(),
@@ -119,8 +114,7 @@ export const cleanedValues = pgTable(
 export const cleaningMarks = pgTable(
   'cleaning_marks',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     documentId: bigint('document_id', { mode: 'number' })
       .notNull()
       .references(() => documents.id, { onDelete: 'cascade' }),

@@ -13,7 +13,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { appId, at, createdAt, createdBy, timestamps } from './columns.js';
+import { appId, at, madeBy, timestamps } from './columns.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -332,8 +332,7 @@ export const importRecords = pgTable(
     counts: jsonb('counts').notNull().default({}),
     /** Refused rows: [{ row, field, message }], at most 1,000 kept. */
     errors: jsonb('errors').notNull().default([]),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
+    ...madeBy(),
     finishedAt: at('finished_at'),
   },
   (t) => [

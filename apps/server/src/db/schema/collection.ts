@@ -15,13 +15,13 @@ import {
   jsonb,
   pgTable,
   primaryKey,
-  serial,
   smallint,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { appId, at, authored, createdAt, createdBy } from './columns.js';
+import { appId, appKeys, at, authored, createdAt, createdBy, madeBy } from './columns.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -34,8 +34,7 @@ import { appScope, oneOf } from './policies.js';
 export const collectionSources = pgTable(
   'collection_sources',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     kind: text('kind').notNull(),
     config: jsonb('config').notNull().default({}),
@@ -54,8 +53,7 @@ export const collectionSources = pgTable(
 export const collectionTemplates = pgTable(
   'collection_templates',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     sourceId: integer('source_id')
       .notNull()
       .references(() => collectionSources.id, { onDelete: 'restrict' }),
@@ -78,9 +76,7 @@ export const collectionTemplates = pgTable(
 export const collectionTemplateVersions = pgTable(
   'collection_template_versions',
   {
-    templateId: integer('template_id')
-      .notNull()
-      .references(() => collectionTemplates.id, { onDelete: 'cascade' }),
+    templateId: parentKey('template_id', () => collectionTemplates.id),
     version: integer('version').notNull(),
     appId: appId(),
     spec: jsonb('spec').notNull(),
@@ -97,8 +93,7 @@ export const collectionTemplateVersions = pgTable(
 export const collectionTasks = pgTable(
   'collection_tasks',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     templateIds: jsonb('template_ids').notNull().$type<number[]>(),
     batchSize: integer('batch_size').notNull().default(1000),
@@ -113,11 +108,8 @@ export const collectionTasks = pgTable(
 export const collectionRuns = pgTable(
   'collection_runs',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    taskId: integer('task_id')
-      .notNull()
-      .references(() => collectionTasks.id, { onDelete: 'cascade' }),
+    ...appKeys(),
+    taskId: parentKey('task_id', () => collectionTasks.id),
     jobId: integer('job_id').references(() => jobs.id, { onDelete: 'set null' }),
     status: text('status').notNull().default('queued'),
     trigger: text('trigger').notNull().default('manual'),
@@ -132,8 +124,7 @@ export const collectionRuns = pgTable(
     error: jsonb('error'),
     startedAt: at('started_at'),
     finishedAt: at('finished_at'),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
+    ...madeBy(),
   },
   (t) => [
     index('collection_runs_task').on(t.taskId, t.id),
@@ -150,9 +141,7 @@ export const collectionRejects = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    runId: integer('run_id')
-      .notNull()
-      .references(() => collectionRuns.id, { onDelete: 'cascade' }),
+    runId: parentKey('run_id', () => collectionRuns.id),
     templateId: integer('template_id').notNull(),
     sourceKey: text('source_key').notNull(),
     field: text('field').notNull().default(''),
@@ -206,9 +195,7 @@ export const hl7Messages = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    sourceId: integer('source_id')
-      .notNull()
-      .references(() => collectionSources.id, { onDelete: 'cascade' }),
+    sourceId: parentKey('source_id', () => collectionSources.id),
     controlId: text('control_id').notNull(),
     type: text('type').notNull(),
     raw: text('raw').notNull(),

@@ -1,14 +1,14 @@
-import { index, integer, jsonb, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
-import { appId, at, authored, createdAt, createdBy } from './columns.js';
+import { index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { appId, appKeys, at, authored, createdAt, createdBy } from './columns.js';
 import { users } from './identity.js';
+import { parentKey } from './keys.js';
 import { appScope } from './policies.js';
 
 /** A data element of one app: a code and its current version (data-elements/README.md). */
 export const dataElements = pgTable(
   'data_elements',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     code: text('code').notNull(),
     version: integer('version').notNull().default(1),
     ...authored(),
@@ -20,9 +20,7 @@ export const dataElements = pgTable(
 export const dataElementVersions = pgTable(
   'data_element_versions',
   {
-    elementId: integer('element_id')
-      .notNull()
-      .references(() => dataElements.id, { onDelete: 'cascade' }),
+    elementId: parentKey('element_id', () => dataElements.id),
     appId: appId(),
     version: integer('version').notNull(),
     definition: jsonb('definition').notNull(),
@@ -41,13 +39,9 @@ export const dataElementVersions = pgTable(
 export const dataElementSubscriptions = pgTable(
   'data_element_subscriptions',
   {
-    elementId: integer('element_id')
-      .notNull()
-      .references(() => dataElements.id, { onDelete: 'cascade' }),
+    elementId: parentKey('element_id', () => dataElements.id),
     appId: appId(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.userId, { onDelete: 'cascade' }),
+    userId: parentKey('user_id', () => users.userId),
     seenVersion: integer('seen_version').notNull(),
     seenAt: at('seen_at'),
     createdAt: createdAt(),

@@ -1,9 +1,10 @@
 import { CODING_KINDS } from '@crdp/core';
-import { index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { diseases } from './admin.js';
-import { appId, authored } from './columns.js';
+import { appId, appKeys, appNamed, authored } from './columns.js';
 import { diseaseLibraries } from './disease-library.js';
 import { formulas } from './formulas.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 import { researchSubjects } from './research.js';
 
@@ -16,8 +17,7 @@ import { researchSubjects } from './research.js';
 export const dataModels = pgTable(
   'data_models',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     /** The model's code; every version of a model has the same code. */
     code: text('code').notNull(),
     name: text('name').notNull(),
@@ -46,11 +46,8 @@ export const dataModels = pgTable(
 export const dataModelTables = pgTable(
   'data_model_tables',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    modelId: integer('model_id')
-      .notNull()
-      .references(() => dataModels.id, { onDelete: 'cascade' }),
+    ...appKeys(),
+    modelId: parentKey('model_id', () => dataModels.id),
     name: text('name').notNull(),
     label: text('label').notNull().default(''),
     /** The SDTM observation class, or ''. */
@@ -64,14 +61,9 @@ export const dataModelTables = pgTable(
 export const dataModelVariables = pgTable(
   'data_model_variables',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    modelId: integer('model_id')
-      .notNull()
-      .references(() => dataModels.id, { onDelete: 'cascade' }),
-    tableId: integer('table_id')
-      .notNull()
-      .references(() => dataModelTables.id, { onDelete: 'cascade' }),
+    ...appKeys(),
+    modelId: parentKey('model_id', () => dataModels.id),
+    tableId: parentKey('table_id', () => dataModelTables.id),
     name: text('name').notNull(),
     label: text('label').notNull().default(''),
     /** `Char` or `Num`, as SDTM and SAS transport files know them. */
@@ -98,10 +90,7 @@ export const dataModelVariables = pgTable(
 export const dataModelIndicatorGroups = pgTable(
   'data_model_indicator_groups',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     modelId: integer('model_id').references(() => dataModels.id, { onDelete: 'set null' }),
     ...authored(),
   },
@@ -111,12 +100,8 @@ export const dataModelIndicatorGroups = pgTable(
 export const dataModelIndicatorGroupMembers = pgTable(
   'data_model_indicator_group_members',
   {
-    groupId: integer('group_id')
-      .notNull()
-      .references(() => dataModelIndicatorGroups.id, { onDelete: 'cascade' }),
-    formulaId: integer('formula_id')
-      .notNull()
-      .references(() => formulas.id, { onDelete: 'cascade' }),
+    groupId: parentKey('group_id', () => dataModelIndicatorGroups.id),
+    formulaId: parentKey('formula_id', () => formulas.id),
     appId: appId(),
     position: integer('position').notNull(),
   },

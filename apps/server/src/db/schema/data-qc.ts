@@ -10,7 +10,7 @@ import {
   primaryKey,
   text,
 } from 'drizzle-orm/pg-core';
-import { appId, appKeys, authored, createdAt, createdBy } from './columns.js';
+import { appId, appKeys, appNamed, authored, createdAt, createdBy } from './columns.js';
 import { jobs } from './jobs.js';
 import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
@@ -24,9 +24,7 @@ import { appScope, oneOf } from './policies.js';
 export const qcRules = pgTable(
   'qc_rules',
   {
-    ...appKeys(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     /** A key of the catalogue: patients, visits, labResults... */
     tableKey: text('table_key').notNull(),
     /** required, range, pattern, allowed, date_order, future_date. */
@@ -51,9 +49,7 @@ export const qcRules = pgTable(
 export const qcPlans = pgTable(
   'qc_plans',
   {
-    ...appKeys(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     enabled: boolean('enabled').notNull().default(true),
     ...authored(),
   },

@@ -13,7 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { diseases } from './admin.js';
 import { patients } from './clinical.js';
-import { appId, appKeys, at, authored, createdAt, createdBy } from './columns.js';
+import { appId, appNamed, at, authored, createdAt, madeBy } from './columns.js';
 import { crfForms, crfRecords } from './crf.js';
 import { users } from './identity.js';
 import { parentKey } from './keys.js';
@@ -30,9 +30,7 @@ const libraryId = () => parentKey('library_id', () => diseaseLibraries.id);
 export const diseaseLibraries = pgTable(
   'disease_libraries',
   {
-    ...appKeys(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     diseaseId: integer('disease_id').references(() => diseases.diseaseId, { onDelete: 'set null' }),
     crfFormId: integer('crf_form_id')
       .notNull()
@@ -128,13 +126,10 @@ export const diseaseLibraryFillLog = pgTable(
 export const diseaseLibraryTemplates = pgTable(
   'disease_library_templates',
   {
-    ...appKeys(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     crfFormId: parentKey('crf_form_id', () => crfForms.id),
     sourceRules: jsonb('source_rules').notNull().default({}),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
+    ...madeBy(),
   },
   (t) => [uniqueIndex('disease_library_templates_app_name').on(t.appId, t.name), appScope()],
 );

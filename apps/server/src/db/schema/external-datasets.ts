@@ -1,6 +1,6 @@
 import { EXTERNAL_LAYOUTS } from '@crdp/core';
-import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { appId, authored } from './columns.js';
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { appKeys, authored } from './columns.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -10,8 +10,7 @@ import { appScope, oneOf } from './policies.js';
 export const externalDatasets = pgTable(
   'external_datasets',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     /** mimic_icu (columns recognised from the MIMIC layout) or generic. */
     layout: text('layout').notNull(),

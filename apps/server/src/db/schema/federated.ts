@@ -1,6 +1,7 @@
-import { bigint, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { appId, authored } from './columns.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 import { mcTopics } from './research.js';
 
@@ -15,9 +16,7 @@ export const mcFederatedJobs = pgTable(
     id: serial('id').primaryKey(),
     /** The leading center that started the job. */
     appId: appId(),
-    topicId: integer('topic_id')
-      .notNull()
-      .references(() => mcTopics.id, { onDelete: 'cascade' }),
+    topicId: parentKey('topic_id', () => mcTopics.id),
     model: text('model').notNull(),
     /** { outcome, predictors, bins } */
     params: jsonb('params').notNull(),

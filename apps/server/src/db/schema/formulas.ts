@@ -6,11 +6,11 @@ import {
   jsonb,
   pgTable,
   primaryKey,
-  serial,
   text,
 } from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
-import { appId, at, authored, createdBy } from './columns.js';
+import { appId, appKeys, appNamed, at, authored, createdBy } from './columns.js';
+import { parentKey } from './keys.js';
 import { appScope } from './policies.js';
 
 /*
@@ -22,10 +22,7 @@ import { appScope } from './policies.js';
 export const formulas = pgTable(
   'formulas',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     unit: text('unit').notNull().default(''),
     decimals: integer('decimals').notNull().default(2),
     expression: text('expression').notNull(),
@@ -42,10 +39,7 @@ export const formulas = pgTable(
 export const indicatorTemplates = pgTable(
   'indicator_templates',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     ...authored(),
   },
   (t) => [index('indicator_templates_app').on(t.appId), appScope()],
@@ -55,9 +49,7 @@ export const indicatorTemplates = pgTable(
 export const indicatorTemplateFormulas = pgTable(
   'indicator_template_formulas',
   {
-    templateId: integer('template_id')
-      .notNull()
-      .references(() => indicatorTemplates.id, { onDelete: 'cascade' }),
+    templateId: parentKey('template_id', () => indicatorTemplates.id),
     formulaId: integer('formula_id')
       .notNull()
       .references(() => formulas.id),
@@ -76,10 +68,7 @@ export const indicatorTemplateFormulas = pgTable(
 export const assessmentScales = pgTable(
   'assessment_scales',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     /** { items: [{ key, title, options: [{ code, label, points }] }], bands: [{ min, max, label, advice }] } */
     definition: jsonb('definition').notNull(),
     builtinKey: text('builtin_key').notNull().default(''),
@@ -92,8 +81,7 @@ export const assessmentScales = pgTable(
 export const scaleAssessments = pgTable(
   'scale_assessments',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     scaleId: integer('scale_id')
       .notNull()
       .references(() => assessmentScales.id),

@@ -1,6 +1,6 @@
 import { JOB_STATUSES } from '@crdp/core';
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, createdBy } from './columns.js';
+import { madeBy } from './columns.js';
 import { apps } from './identity.js';
 import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
@@ -28,8 +28,7 @@ export const jobs = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** The process that runs it (host:pid), for operators. */
     workerId: text('worker_id'),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
+    ...madeBy(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

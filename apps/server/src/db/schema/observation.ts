@@ -4,15 +4,15 @@ import {
   bigserial,
   doublePrecision,
   index,
-  integer,
   jsonb,
   pgTable,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
-import { appId, appKeys, at, authored, createdAt, createdBy } from './columns.js';
+import { appId, appKeys, at, authored, madeBy } from './columns.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /*
@@ -78,9 +78,7 @@ export const observationRuns = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    taskId: integer('task_id')
-      .notNull()
-      .references(() => observationTasks.id, { onDelete: 'cascade' }),
+    taskId: parentKey('task_id', () => observationTasks.id),
     jobId: bigint('job_id', { mode: 'number' }).references(() => jobs.id, { onDelete: 'set null' }),
     /** full (first run, or asked for) or incremental (rows changed since the watermark). */
     mode: text('mode').notNull(),
@@ -89,8 +87,7 @@ export const observationRuns = pgTable(
     /** { <domain>: { upserted, deleted } } once the run ended. */
     counts: jsonb('counts'),
     finishedAt: at('finished_at'),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
+    ...madeBy(),
   },
   (t) => [
     index('observation_runs_task').on(t.taskId, t.id),

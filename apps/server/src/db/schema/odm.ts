@@ -11,9 +11,10 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { appId, appKeys, at, authored, createdAt, createdBy } from './columns.js';
+import { appId, appKeys, at, authored, madeBy } from './columns.js';
 import { users } from './identity.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope } from './policies.js';
 import { researchSubjects } from './research.js';
 
@@ -27,9 +28,7 @@ export const odmTopics = pgTable(
   'odm_topics',
   {
     ...appKeys(),
-    subjectId: integer('subject_id')
-      .notNull()
-      .references(() => researchSubjects.id, { onDelete: 'cascade' }),
+    subjectId: parentKey('subject_id', () => researchSubjects.id),
     domains: text('domains').array().notNull().default(sql`'{}'::text[]`),
     fromDate: date('from_date', { mode: 'string' }),
     toDate: date('to_date', { mode: 'string' }),
@@ -46,14 +45,11 @@ export const odmGenerations = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    topicId: integer('topic_id')
-      .notNull()
-      .references(() => odmTopics.id, { onDelete: 'cascade' }),
+    topicId: parentKey('topic_id', () => odmTopics.id),
     jobId: bigint('job_id', { mode: 'number' }).references(() => jobs.id, { onDelete: 'set null' }),
     fileName: text('file_name').notNull(),
     createdByName: text('created_by_name').notNull().default(''),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
+    ...madeBy(),
   },
   (t) => [
     index('odm_generations_topic').on(t.topicId, t.id),

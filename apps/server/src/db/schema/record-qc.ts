@@ -9,13 +9,13 @@ import {
   integer,
   jsonb,
   pgTable,
-  serial,
   smallint,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { appId, at, authored, createdAt } from './columns.js';
+import { appId, appKeys, at, authored, createdAt } from './columns.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -25,8 +25,7 @@ import { appScope, oneOf } from './policies.js';
 export const recordQcRules = pgTable(
   'record_qc_rules',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     code: text('code').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     params: jsonb('params').notNull(),
@@ -39,8 +38,7 @@ export const recordQcRules = pgTable(
 export const recordQcPlans = pgTable(
   'record_qc_plans',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     name: text('name').notNull(),
     checks: text('checks').array().notNull().default(sql`'{}'::text[]`),
     departments: text('departments').array().notNull().default(sql`'{}'::text[]`),
@@ -55,8 +53,7 @@ export const recordQcPlans = pgTable(
 export const recordQcTasks = pgTable(
   'record_qc_tasks',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     planId: integer('plan_id').references(() => recordQcPlans.id, { onDelete: 'set null' }),
     planName: text('plan_name').notNull(),
     /** [{ code, params }] as they were when queued. */
@@ -84,9 +81,7 @@ export const recordQcFaults = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    taskId: integer('task_id')
-      .notNull()
-      .references(() => recordQcTasks.id, { onDelete: 'cascade' }),
+    taskId: parentKey('task_id', () => recordQcTasks.id),
     check: text('check').notNull(),
     severity: text('severity').notNull(),
     points: smallint('points').notNull(),

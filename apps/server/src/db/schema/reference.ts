@@ -10,6 +10,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { appId, timestamps } from './columns.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /*
@@ -67,9 +68,7 @@ export const dictionaryEntries = pgTable(
   {
     entryId: serial('entry_id').primaryKey(),
     appId: appId(),
-    dictionaryId: integer('dictionary_id')
-      .notNull()
-      .references(() => dictionaries.dictionaryId, { onDelete: 'cascade' }),
+    dictionaryId: parentKey('dictionary_id', () => dictionaries.dictionaryId),
     code: text('code').notNull(),
     name: text('name').notNull(),
     pinyin: text('pinyin').notNull().default(''),

@@ -1,7 +1,7 @@
 import { DATA_FACTORY_KINDS } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { appKeys, authored } from './columns.js';
+import { appKeys, appNamed, authored } from './columns.js';
 import { appScope, oneOf } from './policies.js';
 
 /**
@@ -12,9 +12,7 @@ import { appScope, oneOf } from './policies.js';
 export const reports = pgTable(
   'reports',
   {
-    ...appKeys(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     definition: jsonb('definition').notNull(),
     /** The last run: `{ at, rows, patients, filled }` (ReportLastRun), null before any. */
     lastRun: jsonb('last_run'),

@@ -20,7 +20,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
-import { appId, appKeys, at, authored, createdAt, createdBy } from './columns.js';
+import { appId, appKeys, at, authored, createdAt, madeBy } from './columns.js';
 import { crfForms } from './crf.js';
 import { users } from './identity.js';
 import { jobs } from './jobs.js';
@@ -153,8 +153,7 @@ export const researchDatasets = pgTable(
     columns: jsonb('columns').notNull().default([]),
     rows: jsonb('rows').notNull().default([]),
     rowCount: integer('row_count').notNull().default(0),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
+    ...madeBy(),
     builtAt: at('built_at'),
   },
   (t) => [

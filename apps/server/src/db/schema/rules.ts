@@ -1,19 +1,17 @@
 import { RULE_ACTION_KINDS, RULE_FAULT_LEVELS, RULE_STATUSES } from '@crdp/core';
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
-import { appId, at, authored, createdAt } from './columns.js';
+import { appId, appKeys, appNamed, at, authored, createdAt } from './columns.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /** A clinical rule of one app (rules/README.md): conditions (`when`) and actions, draft or published. */
 export const clinicalRules = pgTable(
   'clinical_rules',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     when: jsonb('when').notNull(),
     actions: jsonb('actions').notNull(),
     status: text('status').notNull().default('draft'),
@@ -32,11 +30,8 @@ export const clinicalRules = pgTable(
 export const ruleSamples = pgTable(
   'rule_samples',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    ruleId: integer('rule_id')
-      .notNull()
-      .references(() => clinicalRules.id, { onDelete: 'cascade' }),
+    ...appKeys(),
+    ruleId: parentKey('rule_id', () => clinicalRules.id),
     name: text('name').notNull(),
     patientId: integer('patient_id').references(() => patients.id, { onDelete: 'cascade' }),
     attributes: jsonb('attributes'),
@@ -50,8 +45,7 @@ export const ruleSamples = pgTable(
 export const ruleRuns = pgTable(
   'rule_runs',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     ruleIds: integer('rule_ids').array().notNull().default(sql`'{}'::integer[]`),
     scope: jsonb('scope').notNull(),
     jobId: integer('job_id').references(() => jobs.id, { onDelete: 'set null' }),
@@ -69,16 +63,10 @@ export const ruleResults = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: appId(),
-    runId: integer('run_id')
-      .notNull()
-      .references(() => ruleRuns.id, { onDelete: 'cascade' }),
-    ruleId: integer('rule_id')
-      .notNull()
-      .references(() => clinicalRules.id, { onDelete: 'cascade' }),
+    runId: parentKey('run_id', () => ruleRuns.id),
+    ruleId: parentKey('rule_id', () => clinicalRules.id),
     ruleVersion: integer('rule_version').notNull(),
-    patientId: integer('patient_id')
-      .notNull()
-      .references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: parentKey('patient_id', () => patients.id),
     kind: text('kind').notNull(),
     level: text('level').notNull().default(''),
     name: text('name').notNull().default(''),

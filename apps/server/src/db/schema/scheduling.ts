@@ -1,6 +1,6 @@
 import { SCHEDULE_TRIGGERS } from '@crdp/core';
 import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { appKeys, at, authored, createdAt, createdBy } from './columns.js';
+import { appKeys, at, authored, createdAt, madeBy } from './columns.js';
 import { jobs } from './jobs.js';
 import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
@@ -74,8 +74,7 @@ export const jobRetries = pgTable(
     retryJobId: bigint('retry_job_id', { mode: 'number' })
       .notNull()
       .references(() => jobs.id, { onDelete: 'cascade' }),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
+    ...madeBy(),
   },
   (t) => [
     uniqueIndex('job_retries_retry').on(t.retryJobId),

@@ -6,13 +6,13 @@ import {
   jsonb,
   pgTable,
   primaryKey,
-  serial,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { appId, at, authored, createdAt, createdBy } from './columns.js';
+import { appId, appKeys, appNamed, at, authored, madeBy } from './columns.js';
 import { diseaseLibraries } from './disease-library.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 import { researchSubjects } from './research.js';
 import { variableGroups } from './variables.js';
@@ -32,13 +32,8 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 export const sciTransformTasks = pgTable(
   'sci_transform_tasks',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
-    subjectId: integer('subject_id')
-      .notNull()
-      .references(() => researchSubjects.id, { onDelete: 'cascade' }),
+    ...appNamed(),
+    subjectId: parentKey('subject_id', () => researchSubjects.id),
     /** subject | library */
     cohort: text('cohort').notNull(),
     libraryId: integer('library_id').references(() => diseaseLibraries.id, { onDelete: 'set null' }),
@@ -60,11 +55,8 @@ export const sciTransformTasks = pgTable(
 export const sciSnapshots = pgTable(
   'sci_snapshots',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    taskId: integer('task_id')
-      .notNull()
-      .references(() => sciTransformTasks.id, { onDelete: 'cascade' }),
+    ...appKeys(),
+    taskId: parentKey('task_id', () => sciTransformTasks.id),
     version: integer('version').notNull(),
     /** building | ready | failed */
     status: text('status').notNull().default('building'),
@@ -80,8 +72,7 @@ export const sciSnapshots = pgTable(
     sha256: text('sha256').notNull().default(''),
     buildMs: integer('build_ms').notNull().default(0),
     error: text('error').notNull().default(''),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
+    ...madeBy(),
     builtAt: at('built_at'),
   },
   (t) => [
@@ -96,9 +87,7 @@ export const sciSnapshots = pgTable(
 export const sciSnapshotParts = pgTable(
   'sci_snapshot_parts',
   {
-    snapshotId: integer('snapshot_id')
-      .notNull()
-      .references(() => sciSnapshots.id, { onDelete: 'cascade' }),
+    snapshotId: parentKey('snapshot_id', () => sciSnapshots.id),
     part: integer('part').notNull(),
     appId: appId(),
     bytes: bytea('bytes').notNull(),

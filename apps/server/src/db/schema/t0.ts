@@ -1,17 +1,15 @@
-import { index, integer, jsonb, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { patients } from './clinical.js';
-import { appId, at, authored } from './columns.js';
+import { appId, appNamed, at, authored } from './columns.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope } from './policies.js';
 
 /** A T0 event of one app: a rule for a patient's index date (t0/README.md). */
 export const t0Events = pgTable(
   't0_events',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     rule: jsonb('rule').notNull(),
     /** The rule as of the last run ('' before any): a rule changed since makes the results stale. */
     ruleRun: text('rule_run').notNull().default(''),
@@ -27,13 +25,9 @@ export const t0Events = pgTable(
 export const t0Patients = pgTable(
   't0_patients',
   {
-    eventId: integer('event_id')
-      .notNull()
-      .references(() => t0Events.id, { onDelete: 'cascade' }),
+    eventId: parentKey('event_id', () => t0Events.id),
     appId: appId(),
-    patientId: integer('patient_id')
-      .notNull()
-      .references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: parentKey('patient_id', () => patients.id),
     t0: at('t0').notNull(),
     sourceTable: text('source_table').notNull(),
     sourceId: integer('source_id').notNull(),

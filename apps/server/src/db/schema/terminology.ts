@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { at, createdBy, timestamps } from './columns.js';
 import { apps } from './identity.js';
+import { parentKey } from './keys.js';
 import { appScope, appScopeRead, oneOf } from './policies.js';
 
 /*
@@ -75,9 +76,7 @@ export const terminologySynonyms = pgTable(
   {
     synonymId: serial('synonym_id').primaryKey(),
     appId: integer('app_id').references(() => apps.appId, { onDelete: 'cascade' }),
-    conceptId: integer('concept_id')
-      .notNull()
-      .references(() => terminologyConcepts.conceptId, { onDelete: 'cascade' }),
+    conceptId: parentKey('concept_id', () => terminologyConcepts.conceptId),
     term: text('term').notNull(),
     pinyin: text('pinyin').notNull().default(''),
   },

@@ -6,12 +6,12 @@ import {
   jsonb,
   pgTable,
   primaryKey,
-  serial,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { appId, at, authored } from './columns.js';
+import { appId, appKeys, appNamed, at, authored } from './columns.js';
 import { jobs } from './jobs.js';
+import { parentKey } from './keys.js';
 import { appScope, oneOf } from './policies.js';
 
 /*
@@ -22,8 +22,7 @@ import { appScope, oneOf } from './policies.js';
 export const variables = pgTable(
   'variables',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     code: text('code').notNull(),
     labelZh: text('label_zh').notNull(),
     labelEn: text('label_en').notNull().default(''),
@@ -47,10 +46,7 @@ export const variables = pgTable(
 export const variableGroups = pgTable(
   'variable_groups',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     ...authored(),
   },
   (t) => [uniqueIndex('variable_groups_app_name').on(t.appId, t.name), appScope()],
@@ -60,12 +56,8 @@ export const variableGroups = pgTable(
 export const variableGroupMembers = pgTable(
   'variable_group_members',
   {
-    groupId: integer('group_id')
-      .notNull()
-      .references(() => variableGroups.id, { onDelete: 'cascade' }),
-    variableId: integer('variable_id')
-      .notNull()
-      .references(() => variables.id, { onDelete: 'cascade' }),
+    groupId: parentKey('group_id', () => variableGroups.id),
+    variableId: parentKey('variable_id', () => variables.id),
     appId: appId(),
     position: integer('position').notNull(),
   },
@@ -84,10 +76,7 @@ export const variableGroupMembers = pgTable(
 export const variableTemplates = pgTable(
   'variable_templates',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     spec: jsonb('spec').notNull(),
     ...authored(),
   },
@@ -98,10 +87,7 @@ export const variableTemplates = pgTable(
 export const variableGroupTemplates = pgTable(
   'variable_group_templates',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     /** The variable templates' ids, in order. */
     templateIds: jsonb('template_ids').notNull().default([]),
     ...authored(),
@@ -113,10 +99,7 @@ export const variableGroupTemplates = pgTable(
 export const variableSets = pgTable(
   'variable_sets',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     ...authored(),
   },
   (t) => [uniqueIndex('variable_sets_app_name').on(t.appId, t.name), appScope()],
@@ -125,12 +108,8 @@ export const variableSets = pgTable(
 export const variableSetMembers = pgTable(
   'variable_set_members',
   {
-    setId: integer('set_id')
-      .notNull()
-      .references(() => variableSets.id, { onDelete: 'cascade' }),
-    variableId: integer('variable_id')
-      .notNull()
-      .references(() => variables.id, { onDelete: 'cascade' }),
+    setId: parentKey('set_id', () => variableSets.id),
+    variableId: parentKey('variable_id', () => variables.id),
     appId: appId(),
     position: integer('position').notNull(),
   },
@@ -148,10 +127,7 @@ export const variableSetMembers = pgTable(
 export const variableTransferRules = pgTable(
   'variable_transfer_rules',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     targetModel: text('target_model').notNull().default(''),
     enabled: boolean('enabled').notNull().default(true),
     mappings: jsonb('mappings').notNull().default([]),
@@ -164,8 +140,7 @@ export const variableTransferRules = pgTable(
 export const variableTransferRuns = pgTable(
   'variable_transfer_runs',
   {
-    id: serial('id').primaryKey(),
-    appId: appId(),
+    ...appKeys(),
     ruleId: integer('rule_id').references(() => variableTransferRules.id, { onDelete: 'set null' }),
     ruleName: text('rule_name').notNull(),
     targetModel: text('target_model').notNull().default(''),
@@ -185,9 +160,7 @@ export const variableTransferRuns = pgTable(
 export const variableTransferValues = pgTable(
   'variable_transfer_values',
   {
-    runId: integer('run_id')
-      .notNull()
-      .references(() => variableTransferRuns.id, { onDelete: 'cascade' }),
+    runId: parentKey('run_id', () => variableTransferRuns.id),
     appId: appId(),
     patientId: bigint('patient_id', { mode: 'number' }).notNull(),
     code: text('code').notNull(),

@@ -1,5 +1,5 @@
-import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { appKeys, authored } from './columns.js';
+import { index, jsonb, pgTable } from 'drizzle-orm/pg-core';
+import { appNamed, authored } from './columns.js';
 import { appScope } from './policies.js';
 
 /**
@@ -11,9 +11,7 @@ import { appScope } from './policies.js';
 export const visCharts = pgTable(
   'vis_charts',
   {
-    ...appKeys(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     /** { dataset, dimensions, measures, filters } of the dataset catalogue. */
     query: jsonb('query').notNull(),
     /** ChartSpec of @crdp/charts, checked with validateChart before it is stored. */
@@ -26,9 +24,7 @@ export const visCharts = pgTable(
 export const visDashboards = pgTable(
   'vis_dashboards',
   {
-    ...appKeys(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
+    ...appNamed(),
     /** Tiles in order: [{ chartId, span }] where span is 1-24 grid columns. */
     tiles: jsonb('tiles').notNull().default([]),
     ...authored(),
