@@ -25,7 +25,8 @@ export async function startServer(
   port: number,
   nodeArgs: string[] = [],
 ): Promise<RunningServer> {
-  const main = path.join(root, 'apps/server/dist/main.js');
+  // BENCH_SERVER_MAIN: another build of the server (a baseline to compare with, in the same run).
+  const main = process.env.BENCH_SERVER_MAIN ?? path.join(root, 'apps/server/dist/main.js');
   if (!existsSync(main)) throw new Error('Build first: npm run build');
   const child = spawn(process.execPath, [...nodeArgs, main], {
     env: {

@@ -9,7 +9,8 @@
 //
 // Environment: LOAD_USERS (PostgreSQL users, 200), LOAD_EMBEDDED_USERS (embedded users, 100),
 // LOAD_SECONDS (60), BENCH_DATABASES=postgres|embedded (one of them only), LOAD_CPU_PROF=<dir>
-// (the server writes a V8 CPU profile there when it stops: where the time went under load).
+// (the server writes a V8 CPU profile there when it stops: where the time went under load),
+// BENCH_SERVER_MAIN=<path of another build's dist/main.js> (a baseline, e.g. the previous commit).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
