@@ -33,11 +33,21 @@ interface Tally {
   saves: number[];
   /** Latency of every operation by kind (ms). */
   latencies: Record<Kind, number[]>;
+  /** When (s from the start) the operations over half the limit started, by kind: a crowd at the start, or all along? */
+  slow: Map<string, number[]>;
   /** Why operations failed: status code (or the error's message) → count. */
   why: Map<string, number>;
 }
 
-async function virtualUser(url: string, account: string, from: string, until: number, t: Tally) {
+async function virtualUser(
+  url: string,
+  account: string,
+  from: string,
+  until: number,
+  t: Tally,
+  slowMs: number,
+) {
+  const origin = until - SECONDS * 1000;
   let key: string | null = null;
   let i = 0;
   let sinceSignIn = 0;
@@ -77,7 +87,12 @@ async function virtualUser(url: string, account: string, from: string, until: nu
       const k = (e as Error).message.slice(0, 80);
       t.why.set(k, (t.why.get(k) ?? 0) + 1);
     }
-    t.latencies[kind].push(performance.now() - started);
+    const took = performance.now() - started;
+    t.latencies[kind].push(took);
+    if (took > slowMs) {
+      const at = Math.floor((Date.now() - took - origin) / 1000);
+      t.slow.set(kind, [...(t.slow.get(kind) ?? []), at]);
+    }
     if (signing) sinceSignIn = 0;
     else {
       i++;
@@ -129,12 +144,20 @@ async function measure(label: string, env: Record<string, string>, query: Query,
     saves: [],
     latencies: { 'sign-in': [], list: [], notices: [], save: [] },
     why: new Map(),
+    slow: new Map(),
   };
   const until = Date.now() + SECONDS * 1000;
   const start = Date.now();
   await Promise.all(
     Array.from({ length: users }, (_, u) =>
-      virtualUser(server.url, u % 2 ? 'admin' : 'researcher', `10.1.${u >> 8}.${u & 255}`, until, t),
+      virtualUser(
+        server.url,
+        u % 2 ? 'admin' : 'researcher',
+        `10.1.${u >> 8}.${u & 255}`,
+        until,
+        t,
+        limit / 2,
+      ),
     ),
   );
   const elapsed = (Date.now() - start) / 1000;
@@ -154,6 +177,13 @@ async function measure(label: string, env: Record<string, string>, query: Query,
   console.log(`${label}: without sign-ins: ${summary(withoutSignIn)}`);
   for (const k of KINDS) console.log(`${label}:   ${k}: ${summary(t.latencies[k])}`);
   console.log(`${label}: requests over ${limit / 1000} s: ${over}`);
+  for (const [k, ats] of t.slow) {
+    const bySecond = new Map<number, number>();
+    for (const at of ats) bySecond.set(at, (bySecond.get(at) ?? 0) + 1);
+    console.log(
+      `${label}:   ${k} over ${limit / 2000} s, started at second (×count): ${[...bySecond].map(([s, n]) => `${s}×${n}`).join(' ')}`,
+    );
+  }
   if (refCpu !== null && loadCpu !== null && endCpu !== null) {
     const perOp = (endCpu - loadCpu) / t.ops;
     const perHealthz = (loadCpu - refCpu) / ref.requests.total;
