@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { mimicCsv } from '../../apps/server/src/research/external/test/mimic';
 import {
   apiLogin,
   chooseOption,
@@ -14,34 +15,6 @@ import {
 
 const dialog = (page: Page) => page.getByRole('dialog');
 const ok = (page: Page) => dialog(page).getByRole('button', { name: /确\s?定/ });
-
-/** A MIMIC-like ICU stay table: 40 stays; death more likely with age and a long stay. */
-function mimicCsv() {
-  const lines = [
-    'subject_id,hadm_id,stay_id,first_careunit,intime,outtime,anchor_age,gender,hospital_expire_flag',
-  ];
-  for (let i = 0; i < 40; i++) {
-    const age = 40 + ((i * 7) % 45);
-    const hours = 24 + ((i * 13) % 200);
-    const inT = new Date(Date.UTC(2150, 0, 1 + i, 8));
-    const outT = new Date(inT.getTime() + hours * 3_600_000);
-    const died = age + hours / 10 > 85 + (i % 3) * 5 ? 1 : 0;
-    lines.push(
-      [
-        10000 + i,
-        20000 + i,
-        30000 + i,
-        i % 2 ? 'MICU' : 'SICU',
-        inT.toISOString(),
-        outT.toISOString(),
-        age,
-        i % 2 ? 'F' : 'M',
-        died,
-      ].join(','),
-    );
-  }
-  return lines.join('\n');
-}
 
 /**
  * The rest of the variable library and the annotation and external-dataset screens (issue 20):

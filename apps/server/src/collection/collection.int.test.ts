@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUserWith } from '../clinical/test/support.js';
 import { auditLog, collectionSources, labResults, patients } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { type HisSource, hisTemplates, openHisMysql, openHisPg } from './test/his.js';
 
 /**
@@ -27,15 +27,7 @@ describe.skipIf('skip' in his)('collection from a PostgreSQL hospital system', (
   let sourceId: number;
   let templates: { patients: number; labs: number };
   let taskId: number;
-  const patch = async (url: string, payload: unknown, key = admin) => {
-    const res = await t.app.inject({
-      method: 'PATCH',
-      url,
-      headers: { WeAppAuthorization: key },
-      payload: payload as object,
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const patch = (url: string, payload: unknown, key = admin) => patchAs(t.app, url, payload, key);
   const run = async (): Promise<CollectionRun> => {
     const r = await post(t.app, `/api/v0.1/collection/tasks/${taskId}/run`, {}, admin);
     expect(r.status, JSON.stringify(r.body)).toBe(200);

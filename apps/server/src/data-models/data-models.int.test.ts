@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { DataModel, DataModelStandardDetail, SdtmExportPreview } from '@crdp/core';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUserWith } from '../clinical/test/support.js';
+import { addRecord, demoUserWith } from '../clinical/test/support.js';
 import { auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
@@ -46,10 +46,8 @@ describe('data models', () => {
     });
     return { status: res.statusCode, body: res.json() };
   };
-  const record = async (patient: number, table: string, row: object) => {
-    const r = await post(t.app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, admin);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-  };
+  const record = (patient: number, table: string, row: object) =>
+    addRecord(t.app, admin, patient, table, row);
   const audits = async (action: string) =>
     (await t.app.db.select().from(auditLog).where(eq(auditLog.action, action))).length;
 

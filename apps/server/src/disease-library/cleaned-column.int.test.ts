@@ -3,7 +3,7 @@ import type { Form } from '@crdp/crf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAppId } from '../research/test/support.js';
 import { get, post, settleJob, signIn, startTestApp, type TestApp } from '../test/helper.js';
-import { addPatient } from './test/fixtures.js';
+import { addPatient, csvLines, exportLibrary } from './test/fixtures.js';
 
 const P = '/api/v0.1/diseaselibrary';
 
@@ -103,22 +103,8 @@ describe('a disease-library column from cleaned values', () => {
     );
     expect(log.body.data.items[0]).toMatchObject({ outcome: 'filled', source: { table: 'cleaned_values' } });
 
-    const job = await post(
-      t.app,
-      `${P}/libraries/${libId}/export`,
-      { itemKeys: ['sbpLatest', 'sbpMax'], format: 'csv' },
-      admin,
-    );
-    await settleJob(t.app, admin, job.body.data.jobId);
-    const file = await t.app.inject({
-      method: 'GET',
-      url: `${P}/exports/${job.body.data.jobId}/download`,
-      headers: { WeAppAuthorization: admin },
-    });
-    const lines = file.body
-      .replace(/^\uFEFF/, '')
-      .trim()
-      .split('\r\n');
+    const { file } = await exportLibrary(t.app, admin, libId, ['sbpLatest', 'sbpMax']);
+    const lines = csvLines(file.body);
     expect(lines[0]).toBe('patient_id,mrn,name,filing_date,sbpLatest,sbpMax');
     expect(lines.slice(1).map((l: string) => l.split(',').slice(1, 3).concat(l.split(',').slice(4)))).toEqual(
       expect.arrayContaining([

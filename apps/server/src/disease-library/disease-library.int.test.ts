@@ -10,7 +10,15 @@ import { demoAppId } from '../research/test/support.js';
 import { otherAppAdministrator, userWithoutRoles } from '../test/harness/fixtures.js';
 import { get, post, put, settleJob, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { enqueueDuePushes } from './push.js';
-import { addPatient, HBV_CRITERIA, HBV_RULES, publishedHbvForm, seedHepatitisB } from './test/fixtures.js';
+import {
+  addPatient,
+  csvLines,
+  exportLibrary,
+  HBV_CRITERIA,
+  HBV_RULES,
+  publishedHbvForm,
+  seedHepatitisB,
+} from './test/fixtures.js';
 
 const P = '/api/v0.1/diseaselibrary';
 
@@ -319,42 +327,17 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
   });
 
   it('exports chosen indicators as CSV and XLSX with a data dictionary', async () => {
-    const job = await post(
-      t.app,
-      `${P}/libraries/${libId}/export`,
-      { itemKeys: ['alt', 'admissions'], format: 'csv' },
-      admin,
-    );
-    await settleJob(t.app, admin, job.body.data.jobId);
-    const file = await t.app.inject({
-      method: 'GET',
-      url: `${P}/exports/${job.body.data.jobId}/download`,
-      headers: { WeAppAuthorization: admin },
-    });
-    const lines = file.body
-      .replace(/^\uFEFF/, '')
-      .trim()
-      .split('\r\n');
+    const { jobId, file } = await exportLibrary(t.app, admin, libId, ['alt', 'admissions']);
+    const lines = csvLines(file.body);
     expect(lines[0]).toBe('patient_id,mrn,name,filing_date,alt,admissions');
     expect(lines[1]).toBe(`${ids.zhang},HB-1,张一,2024-01-05,80,2`);
     const dict = await t.app.inject({
       method: 'GET',
-      url: `${P}/exports/${job.body.data.jobId}/download?dictionary=1`,
+      url: `${P}/exports/${jobId}/download?dictionary=1`,
       headers: { WeAppAuthorization: admin },
     });
     expect(dict.body).toContain('alt,基线 ALT (U/L),textQuestion,"latest lab.value where code = ""ALT""');
-    const x = await post(
-      t.app,
-      `${P}/libraries/${libId}/export`,
-      { itemKeys: ['alt'], format: 'xlsx' },
-      admin,
-    );
-    await settleJob(t.app, admin, x.body.data.jobId);
-    const xf = await t.app.inject({
-      method: 'GET',
-      url: `${P}/exports/${x.body.data.jobId}/download`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const { file: xf } = await exportLibrary(t.app, admin, libId, ['alt'], 'xlsx');
     expect(xf.rawPayload.subarray(0, 2).toString()).toBe('PK');
     const bad = await post(t.app, `${P}/libraries/${libId}/export`, { itemKeys: ['nope'] }, admin);
     expect(bad.status).toBe(400);
@@ -430,18 +413,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     );
     // 张一's two admissions are gone with the record: 李二 and 钱三 keep one each.
     expect(stats.body.data.items[0].summary).toMatchObject({ n: 2, mean: 1 });
-    const job = await post(
-      t.app,
-      `${P}/libraries/${libId}/export`,
-      { itemKeys: ['alt'], format: 'csv' },
-      admin,
-    );
-    await settleJob(t.app, admin, job.body.data.jobId);
-    const file = await t.app.inject({
-      method: 'GET',
-      url: `${P}/exports/${job.body.data.jobId}/download`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const { file } = await exportLibrary(t.app, admin, libId, ['alt']);
     expect(file.body).toContain(`${ids.zhang},HB-1,张一,2024-01-05,\r\n`);
     // A fill writes nothing into the deleted record.
     const fill = await post(t.app, `${P}/libraries/${libId}/fill`, {}, admin);

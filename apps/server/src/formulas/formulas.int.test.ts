@@ -1,9 +1,10 @@
 import type { AssessmentScale, Formula } from '@crdp/core';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addRecord } from '../clinical/test/support.js';
 import { auditLog, scaleAssessments } from '../db/schema/index.js';
 import { otherAppAdministrator, userWithoutRoles } from '../test/harness/fixtures.js';
-import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * Derived data (公式编辑器, 指标模板, 评估量表): a data manager writes formulas over a patient's
@@ -18,19 +19,9 @@ describe('formulas, indicator templates and assessment scales', () => {
   let nobody: string;
   let woman: number; // has height, weight, creatinine
   let bare: number; // has nothing
-  const patch = async (url: string, payload: unknown, key = admin) => {
-    const res = await t.app.inject({
-      method: 'PATCH',
-      url,
-      headers: { WeAppAuthorization: key },
-      payload: payload as object,
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
-  const record = async (patient: number, table: string, row: object) => {
-    const r = await post(t.app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, admin);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-  };
+  const patch = (url: string, payload: unknown, key = admin) => patchAs(t.app, url, payload, key);
+  const record = (patient: number, table: string, row: object) =>
+    addRecord(t.app, admin, patient, table, row);
   const audits = (action: string) =>
     t.app.db
       .select()

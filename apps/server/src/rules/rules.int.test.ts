@@ -1,7 +1,7 @@
 import type { RuleDetail, RuleTestResult } from '@crdp/core';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUserWith } from '../clinical/test/support.js';
+import { addAltResults, addRecord, demoUserWith } from '../clinical/test/support.js';
 import { rowsOf } from '../db/rows.js';
 import { apps, auditLog, notices, ruleResults } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
@@ -22,10 +22,8 @@ describe('clinical rules', () => {
   let other: { appId: number; key: string };
   const ids: number[] = [];
   const call = (path: string, body: unknown, key = admin) => post(t.app, `/api/v0.1/rule/${path}`, body, key);
-  const record = async (patient: number, table: string, row: object) => {
-    const r = await post(t.app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, admin);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-  };
+  const record = (patient: number, table: string, row: object) =>
+    addRecord(t.app, admin, patient, table, row);
   const rule = {
     name: 'ALT 升高的乙肝患者',
     description: '最近一次 ALT > 100 且（诊断乙肝或年满 60 岁）',
@@ -79,20 +77,13 @@ describe('clinical rules', () => {
       name: '慢性乙型病毒性肝炎',
       diagnosedAt: '2021-05-01T08:00:00+08:00',
     });
-    for (const [p, v, d] of [
+    await addAltResults(t.app, admin, [
       [a, 60, '2020-01-01'],
       [a, 150, '2021-01-01'],
       [b, 180, '2022-01-01'],
       [c, 200, '2020-01-01'],
       [c, 40, '2023-01-01'],
-    ] as const)
-      await record(p, 'labResults', {
-        itemCode: 'ALT',
-        itemName: '丙氨酸氨基转移酶',
-        valueNum: v,
-        unit: 'U/L',
-        collectedAt: `${d}T08:00:00+08:00`,
-      });
+    ]);
   }, 120_000);
   afterAll(() => t?.close());
 

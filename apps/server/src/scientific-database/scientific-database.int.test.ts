@@ -2,11 +2,11 @@ import type { SciColumnStats, SciRows, SciSnapshotDetail, SciTask } from '@crdp/
 import { and, eq } from 'drizzle-orm';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUserWith } from '../clinical/test/support.js';
+import { addAltResults, addRecord, demoUserWith } from '../clinical/test/support.js';
 import { auditLog } from '../db/schema/index.js';
 import { waitForTask } from '../research/test/support.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * The scientific database: a researcher defines variables in the variable library, a transform
@@ -21,18 +21,13 @@ describe('scientific database', () => {
   let reader: string;
   let other: { appId: number; key: string };
   const P = '/api/v0.1/scientific-database';
-  const patch = async (url: string, payload: object, key = admin) => {
-    const res = await t.app.inject({ method: 'PATCH', url, headers: { WeAppAuthorization: key }, payload });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const patch = (url: string, payload: object, key = admin) => patchAs(t.app, url, payload, key);
   const download = async (url: string, key = admin) => {
     const res = await t.app.inject({ method: 'GET', url, headers: { WeAppAuthorization: key } });
     return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
   };
-  const record = async (patient: number, table: string, row: object) => {
-    const r = await post(t.app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, admin);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-  };
+  const record = (patient: number, table: string, row: object) =>
+    addRecord(t.app, admin, patient, table, row);
   const patients: number[] = [];
   const vars: Record<string, number> = {};
   let subjectId: number;
@@ -68,19 +63,17 @@ describe('scientific database', () => {
       [c, '2024-05-01'],
     ] as const)
       await record(p, 'visits', { kind: 'outpatient', admitAt: `${d}T08:00:00Z` });
-    for (const [p, v, d] of [
-      [a, 40, '2024-01-05'],
-      [a, 90, '2024-01-20'],
-      [b, 60, '2024-03-10'],
-      [c, 35.5, '2024-05-02'],
-    ] as const)
-      await record(p, 'labResults', {
-        itemCode: 'ALT',
-        itemName: '丙氨酸氨基转移酶',
-        valueNum: v,
-        unit: 'U/L',
-        collectedAt: `${d}T08:00:00Z`,
-      });
+    await addAltResults(
+      t.app,
+      admin,
+      [
+        [a, 40, '2024-01-05'],
+        [a, 90, '2024-01-20'],
+        [b, 60, '2024-03-10'],
+        [c, 35.5, '2024-05-02'],
+      ],
+      'Z',
+    );
     for (const body of [
       {
         code: 'alt_max_30d',

@@ -1,9 +1,10 @@
 import type { T0Event } from '@crdp/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAltResults, addRecord } from '../clinical/test/support.js';
 import { auditLog, jobs, t0Patients } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * T0 events (T0 事件): a data manager defines a patient's index date by a rule, has it worked out
@@ -15,19 +16,9 @@ describe('T0 events', () => {
   let admin: string;
   let other: { appId: number; key: string };
   const ids: number[] = [];
-  const send = async (url: string, payload: unknown, key = admin) => {
-    const res = await t.app.inject({
-      method: 'PATCH',
-      url,
-      headers: { WeAppAuthorization: key },
-      payload: payload as object,
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
-  const record = async (patient: number, table: string, row: object) => {
-    const r = await post(t.app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, admin);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-  };
+  const send = (url: string, payload: unknown, key = admin) => patchAs(t.app, url, payload, key);
+  const record = (patient: number, table: string, row: object) =>
+    addRecord(t.app, admin, patient, table, row);
   const add = (body: object, key = admin) => post(t.app, '/api/v0.1/t0-events', body, key);
   const run = async (id: number) => {
     const r = await post(t.app, `/api/v0.1/t0-events/${id}/run`, {}, admin);
@@ -67,19 +58,12 @@ describe('T0 events', () => {
       name: '肝硬化',
       diagnosedAt: '2020-01-01T08:00:00+08:00',
     });
-    for (const [p, v, d] of [
+    await addAltResults(t.app, admin, [
       [a, 60, '2020-01-01'],
       [a, 120, '2020-06-01'],
       [a, 200, '2021-01-01'],
       [b, 85, '2023-02-01'],
-    ] as const)
-      await record(p, 'labResults', {
-        itemCode: 'ALT',
-        itemName: '丙氨酸氨基转移酶',
-        valueNum: v,
-        unit: 'U/L',
-        collectedAt: `${d}T08:00:00+08:00`,
-      });
+    ]);
     await record(c, 'visits', {
       kind: 'inpatient',
       department: '肝胆外科',

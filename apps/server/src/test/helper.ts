@@ -82,7 +82,7 @@ export async function get(app: FastifyInstance, url: string, key?: string) {
 
 /** Sends a JSON body the way the browser does, answered as status and JSON. */
 async function send(
-  method: 'POST' | 'PUT',
+  method: 'POST' | 'PUT' | 'PATCH',
   app: FastifyInstance,
   url: string,
   payload: unknown,
@@ -101,6 +101,8 @@ export const post = (app: FastifyInstance, url: string, payload: unknown, key?: 
   send('POST', app, url, payload, key);
 export const put = (app: FastifyInstance, url: string, payload: unknown, key?: string) =>
   send('PUT', app, url, payload, key);
+export const patch = (app: FastifyInstance, url: string, payload: unknown, key?: string) =>
+  send('PATCH', app, url, payload, key);
 
 export async function del(app: FastifyInstance, url: string, key?: string) {
   const res = await app.inject({ method: 'DELETE', url, headers: key ? { WeAppAuthorization: key } : {} });

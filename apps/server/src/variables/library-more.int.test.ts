@@ -1,10 +1,10 @@
 import type { TemplateApplied, Variable, VariableSet, VariableTransferRun } from '@crdp/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUserWith } from '../clinical/test/support.js';
+import { addRecord, demoUserWith } from '../clinical/test/support.js';
 import { apps, auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { variablesOfSet } from './sets.js';
 import { templateVariables } from './templates.js';
 import { transformValue } from './transfers.js';
@@ -25,14 +25,9 @@ describe('variable templates, sets and transfers', () => {
   let applied: TemplateApplied;
   let setId: number;
   let ruleId: number;
-  const patch = async (url: string, payload: object, key = admin) => {
-    const res = await t.app.inject({ method: 'PATCH', url, headers: { WeAppAuthorization: key }, payload });
-    return { status: res.statusCode, body: res.json() };
-  };
-  const record = async (patient: number, table: string, row: object) => {
-    const r = await post(t.app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, admin);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-  };
+  const patch = (url: string, payload: object, key = admin) => patchAs(t.app, url, payload, key);
+  const record = (patient: number, table: string, row: object) =>
+    addRecord(t.app, admin, patient, table, row);
 
   beforeAll(async () => {
     t = await startTestApp();

@@ -1,11 +1,11 @@
 import type { Variable, VariableDistribution } from '@crdp/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUserWith } from '../clinical/test/support.js';
+import { addRecord, demoUserWith } from '../clinical/test/support.js';
 import { LIVER_FORM } from '../crf/testform.js';
 import { auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * The variable library: a researcher defines variables from the clinical data (a patient field,
@@ -19,14 +19,9 @@ describe('variable library', () => {
   let reader: string;
   let other: { appId: number; key: string };
   const P = '/api/v0.1/variables';
-  const patch = async (url: string, payload: object, key = admin) => {
-    const res = await t.app.inject({ method: 'PATCH', url, headers: { WeAppAuthorization: key }, payload });
-    return { status: res.statusCode, body: res.json() };
-  };
-  const record = async (patient: number, table: string, row: object) => {
-    const r = await post(t.app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, admin);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-  };
+  const patch = (url: string, payload: object, key = admin) => patchAs(t.app, url, payload, key);
+  const record = (patient: number, table: string, row: object) =>
+    addRecord(t.app, admin, patient, table, row);
   const add = async (body: object, key = admin) => post(t.app, P, body, key);
   const dist = async (id: number, key = admin) => get(t.app, `${P}/${id}/distribution`, key);
   let baseline: number;

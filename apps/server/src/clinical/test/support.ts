@@ -13,7 +13,7 @@ import {
   roleUsers,
   users,
 } from '../../db/schema/index.js';
-import { get, signIn, TEST_PASSWORD } from '../../test/helper.js';
+import { get, post, signIn, TEST_PASSWORD } from '../../test/helper.js';
 
 /** The Synthea FHIR R4 bundles shipped with the repository (fixtures/SOURCES.md). */
 export const SYNTHEA_DIR = fileURLToPath(new URL('../../../../../fixtures/synthea/', import.meta.url));
@@ -55,4 +55,35 @@ export async function waitForImport(app: FastifyInstance, key: string, id: numbe
     await new Promise((res) => setTimeout(res, 50));
   }
   throw new Error(`import ${id} did not finish`);
+}
+
+/** Adds a row of a CDR table (`table` as the records call names it) to a patient; throws unless stored. */
+export async function addRecord(
+  app: FastifyInstance,
+  key: string,
+  patient: number,
+  table: string,
+  row: object,
+) {
+  const r = await post(app, `/api/v0.1/cdr/patients/${patient}/records`, { table, row }, key);
+  if (r.status !== 200)
+    throw new Error(`${table} of patient ${patient}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data;
+}
+
+/** ALT results (U/L), each [patient, value, day]; collected at 08:00 of the day in `zone`. */
+export async function addAltResults(
+  app: FastifyInstance,
+  key: string,
+  results: ReadonlyArray<readonly [number, number, string]>,
+  zone = '+08:00',
+) {
+  for (const [patient, valueNum, day] of results)
+    await addRecord(app, key, patient, 'labResults', {
+      itemCode: 'ALT',
+      itemName: '丙氨酸氨基转移酶',
+      valueNum,
+      unit: 'U/L',
+      collectedAt: `${day}T08:00:00${zone}`,
+    });
 }

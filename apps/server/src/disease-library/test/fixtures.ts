@@ -1,7 +1,7 @@
 import type { Form } from '@crdp/crf';
 import type { FastifyInstance } from 'fastify';
 import { diagnoses, labResults, patients, visits } from '../../db/schema/index.js';
-import { post } from '../../test/helper.js';
+import { post, settleJob } from '../../test/helper.js';
 
 /** A hepatitis B form: values a fill can compute, and a note only people write. */
 export const HBV_FORM: Form = {
@@ -187,3 +187,33 @@ export async function makeDiseaseLibraryObjects(app: FastifyInstance, adminKey: 
   );
   await app.jobs.drain();
 }
+
+/**
+ * Exports items of a library (`disease-library/export`), runs the job and downloads the file:
+ * answers the job id and the download's response.
+ */
+export async function exportLibrary(
+  app: FastifyInstance,
+  key: string,
+  libId: number,
+  itemKeys: string[],
+  format: 'csv' | 'xlsx' = 'csv',
+) {
+  const P = '/api/v0.1/diseaselibrary';
+  const job = await post(app, `${P}/libraries/${libId}/export`, { itemKeys, format }, key);
+  const jobId = job.body.data.jobId as number;
+  await settleJob(app, key, jobId);
+  const file = await app.inject({
+    method: 'GET',
+    url: `${P}/exports/${jobId}/download`,
+    headers: { WeAppAuthorization: key },
+  });
+  return { jobId, file };
+}
+
+/** The lines of a CSV export (its byte-order mark and last line end dropped). */
+export const csvLines = (body: string) =>
+  body
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
