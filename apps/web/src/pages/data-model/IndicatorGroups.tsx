@@ -1,13 +1,11 @@
-import { ModalForm, ProFormSelect, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
+import { ProFormSelect, ProFormTextArea } from '@ant-design/pro-components';
 import type { IndicatorGroup } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Space, Tag } from 'antd';
+import { Alert, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
-import { DefinitionsCard } from '../../components/DefinitionsCard';
-import { DeleteLink } from '../../components/DeleteLink';
-import { saveThen } from '../../components/form/server-errors';
+import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
 import { dataModelsApi, indicatorGroupsApi } from './api';
 import { DATA_MODELS_NS } from './i18n';
 
@@ -18,7 +16,6 @@ type GroupForm = { name: string; description?: string; modelId?: number; formula
 /** 指标组 (`/data-model/indicatorGroups`): computed indicators grouped in order, optionally for a model. */
 export default function IndicatorGroups() {
   const { t } = useTranslation(DATA_MODELS_NS);
-  const { message } = App.useApp();
   const can = useHasAction();
   const [editing, setEditing] = useState<IndicatorGroup | 'new' | null>(null);
   const list = useQuery({ queryKey: ['indicator-groups'], queryFn: indicatorGroupsApi.list });
@@ -32,18 +29,13 @@ export default function IndicatorGroups() {
     queryFn: () => dataModelsApi.all(),
     enabled: !!editing && can('DataModelManagements', 'query'),
   });
-  const existing = editing && editing !== 'new' ? editing : null;
 
   return (
-    <DefinitionsCard<IndicatorGroup>
+    <DefinitionsScreen<IndicatorGroup, GroupForm, Parameters<typeof indicatorGroupsApi.add>[0]>
       title={t('groups.title')}
       testId="indicator-groups"
-      addApiId={`${MENU}.add`}
-      actions={
-        <Button type="primary" onClick={() => setEditing('new')}>
-          {t('groups.add')}
-        </Button>
-      }
+      menu={MENU}
+      addText={t('groups.add')}
       hint={t('groups.hint')}
       list={list}
       empty={t('groups.empty')}
@@ -62,90 +54,53 @@ export default function IndicatorGroups() {
             </Space>
           ),
         },
-        {
-          title: t('actions'),
-          key: 'actions',
-          render: (_, g) => (
-            <Space size={0}>
-              {can(MENU, 'edit') && (
-                <Button type="link" size="small" onClick={() => setEditing(g)}>
-                  {t('edit')}
-                </Button>
-              )}
-              {can(MENU, 'delete') && (
-                <DeleteLink
-                  name={g.name}
-                  onDelete={() => indicatorGroupsApi.remove(g.id)}
-                  onDeleted={() => list.refetch()}
-                />
-              )}
-            </Space>
-          ),
-        },
       ]}
-    >
-      <ModalForm<GroupForm>
-        title={existing ? t('groups.edit') : t('groups.add')}
-        open={!!editing}
-        width={600}
-        modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
-        initialValues={
-          existing
-            ? {
-                name: existing.name,
-                description: existing.description,
-                modelId: existing.modelId ?? undefined,
-                formulaIds: existing.indicators.map((x) => x.id),
-              }
-            : {}
-        }
-        onFinish={async (v) => {
-          const body = {
-            name: v.name,
-            description: v.description ?? '',
-            modelId: v.modelId ?? null,
-            formulaIds: v.formulaIds ?? [],
-          };
-          return saveThen(
-            message,
-            () => (existing ? indicatorGroupsApi.edit(existing.id, body) : indicatorGroupsApi.add(body)),
-            t('saved'),
-            () => {
-              setEditing(null);
-              return list.refetch();
-            },
-          );
-        }}
-      >
-        <ProFormText
-          name="name"
-          label={t('groups.name')}
-          rules={[{ required: true, whitespace: true, message: t('required') }]}
-        />
-        <ProFormTextArea name="description" label={t('groups.description')} fieldProps={{ rows: 2 }} />
-        {(indicators.isError || models.isError) && (
-          <Alert type="error" showIcon message={(indicators.error ?? models.error)?.message} />
-        )}
-        <ProFormSelect
-          name="modelId"
-          label={t('groups.model')}
-          showSearch
-          fieldProps={{ loading: models.isLoading, optionFilterProp: 'label' }}
-          options={(models.data?.items ?? []).map((m) => ({ value: m.id, label: `${m.name} v${m.version}` }))}
-        />
-        <ProFormSelect
-          name="formulaIds"
-          label={t('groups.indicators')}
-          placeholder={t('groups.pick')}
-          mode="multiple"
-          showSearch
-          fieldProps={{ loading: indicators.isLoading, optionFilterProp: 'label' }}
-          options={(indicators.data?.items ?? []).map((x) => ({
-            value: x.id,
-            label: x.unit ? `${x.name} (${x.unit})` : x.name,
-          }))}
-        />
-      </ModalForm>
-    </DefinitionsCard>
+      actionsTitle={t('actions')}
+      editText={t('edit')}
+      api={indicatorGroupsApi}
+      editing={editing}
+      onEditing={setEditing}
+      form={{
+        editTitle: t('groups.edit'),
+        width: 600,
+        valuesOf: (existing) => ({
+          modelId: existing.modelId ?? undefined,
+          formulaIds: existing.indicators.map((x) => x.id),
+        }),
+        bodyOf: (v) => ({ modelId: v.modelId ?? null, formulaIds: v.formulaIds ?? [] }),
+        savedText: t('saved'),
+      }}
+      fields={
+        <>
+          <DefinitionNameField label={t('groups.name')} requiredText={t('required')} />
+          <ProFormTextArea name="description" label={t('groups.description')} fieldProps={{ rows: 2 }} />
+          {(indicators.isError || models.isError) && (
+            <Alert type="error" showIcon message={(indicators.error ?? models.error)?.message} />
+          )}
+          <ProFormSelect
+            name="modelId"
+            label={t('groups.model')}
+            showSearch
+            fieldProps={{ loading: models.isLoading, optionFilterProp: 'label' }}
+            options={(models.data?.items ?? []).map((m) => ({
+              value: m.id,
+              label: `${m.name} v${m.version}`,
+            }))}
+          />
+          <ProFormSelect
+            name="formulaIds"
+            label={t('groups.indicators')}
+            placeholder={t('groups.pick')}
+            mode="multiple"
+            showSearch
+            fieldProps={{ loading: indicators.isLoading, optionFilterProp: 'label' }}
+            options={(indicators.data?.items ?? []).map((x) => ({
+              value: x.id,
+              label: x.unit ? `${x.name} (${x.unit})` : x.name,
+            }))}
+          />
+        </>
+      }
+    />
   );
 }

@@ -1,20 +1,6 @@
 import type { DataModelSummary } from '@crdp/core';
-import { formatDate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Descriptions,
-  Empty,
-  Input,
-  Select,
-  Space,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
+import { Alert, App, Button, Card, Descriptions, Empty, Input, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
@@ -22,7 +8,7 @@ import { Authorized, useHasAction } from '../../components/Authorized';
 import { DeleteLink } from '../../components/DeleteLink';
 import { dataModelsApi } from './api';
 import { DATA_MODELS_NS } from './i18n';
-import { LinkTags } from './OwnModels';
+import { useModelColumns } from './OwnModels';
 
 const MENU = 'DataModelManagements';
 
@@ -122,6 +108,7 @@ export default function Managements() {
   const { t } = useTranslation(DATA_MODELS_NS);
   const word = useLabel();
   const can = useHasAction();
+  const modelColumns = useModelColumns();
   const [q, setQ] = useState('');
   const list = useQuery({ queryKey: ['data-models-all', q], queryFn: () => dataModelsApi.all(q) });
   const standards = useQuery({
@@ -168,27 +155,7 @@ export default function Managements() {
                   dataIndex: 'kind',
                   render: (v: string) => word('dataModelKind', v),
                 },
-                { title: t('own.code'), dataIndex: 'code' },
-                { title: t('own.name'), dataIndex: 'name' },
-                {
-                  title: t('own.version'),
-                  dataIndex: 'version',
-                  render: (v: number, m) => (
-                    <Space size={4}>
-                      v{v}
-                      {m.latest && <Tag color="green">{t('own.latest')}</Tag>}
-                    </Space>
-                  ),
-                },
-                {
-                  title: t('own.standard'),
-                  key: 'standard',
-                  render: (_, m) => (m.standard ? `${m.standard} ${m.standardVersion}` : t('own.own')),
-                },
-                { title: t('own.links'), key: 'links', render: (_, m) => <LinkTags m={m} /> },
-                { title: t('own.tables'), dataIndex: 'tables' },
-                { title: t('own.variables'), dataIndex: 'variables' },
-                { title: t('own.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDate(v) },
+                ...modelColumns,
                 {
                   title: t('actions'),
                   key: 'actions',

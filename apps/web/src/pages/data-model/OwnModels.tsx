@@ -20,6 +20,7 @@ import {
 } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Drawer, Space, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel, useLabelOptions } from '../../app/labels';
@@ -68,6 +69,34 @@ export function LinkTags({ m }: { m: DataModelSummary }) {
       {m.subjectName && <Tag color="purple">{m.subjectName}</Tag>}
     </Space>
   );
+}
+
+/** The columns every list of models shows: code, name, version, standard, links, size, last change. */
+export function useModelColumns(): ColumnsType<DataModelSummary> {
+  const { t } = useTranslation(DATA_MODELS_NS);
+  return [
+    { title: t('own.code'), dataIndex: 'code' },
+    { title: t('own.name'), dataIndex: 'name' },
+    {
+      title: t('own.version'),
+      dataIndex: 'version',
+      render: (v: number, m) => (
+        <Space size={4}>
+          v{v}
+          {m.latest && <Tag color="green">{t('own.latest')}</Tag>}
+        </Space>
+      ),
+    },
+    {
+      title: t('own.standard'),
+      key: 'standard',
+      render: (_, m) => (m.standard ? `${m.standard} ${m.standardVersion}` : t('own.own')),
+    },
+    { title: t('own.links'), key: 'links', render: (_, m) => <LinkTags m={m} /> },
+    { title: t('own.tables'), dataIndex: 'tables' },
+    { title: t('own.variables'), dataIndex: 'variables' },
+    { title: t('own.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDate(v) },
+  ];
 }
 
 /** One model: its tables and variables; the latest version is edited here. */
@@ -279,6 +308,7 @@ export function OwnModels({ kind }: { kind: DataModelKind }) {
   const can = useHasAction();
   const word = useLabel();
   const menu = MENUS[kind];
+  const modelColumns = useModelColumns();
   const api = ownModelsApi(kind);
   const [adding, setAdding] = useState(false);
   const [open, setOpen] = useState<number | null>(null);
@@ -311,27 +341,7 @@ export function OwnModels({ kind }: { kind: DataModelKind }) {
       list={list}
       empty={kind === 'hospital' ? t('own.empty') : t('own.emptyTemplate')}
       columns={[
-        { title: t('own.code'), dataIndex: 'code' },
-        { title: t('own.name'), dataIndex: 'name' },
-        {
-          title: t('own.version'),
-          dataIndex: 'version',
-          render: (v: number, m) => (
-            <Space size={4}>
-              v{v}
-              {m.latest && <Tag color="green">{t('own.latest')}</Tag>}
-            </Space>
-          ),
-        },
-        {
-          title: t('own.standard'),
-          key: 'standard',
-          render: (_, m) => (m.standard ? `${m.standard} ${m.standardVersion}` : t('own.own')),
-        },
-        { title: t('own.links'), key: 'links', render: (_, m) => <LinkTags m={m} /> },
-        { title: t('own.tables'), dataIndex: 'tables' },
-        { title: t('own.variables'), dataIndex: 'variables' },
-        { title: t('own.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDate(v) },
+        ...modelColumns,
         {
           title: t('actions'),
           key: 'actions',

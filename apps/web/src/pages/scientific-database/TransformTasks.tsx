@@ -1,11 +1,4 @@
-import {
-  ModalForm,
-  ProFormDependency,
-  ProFormRadio,
-  ProFormSelect,
-  ProFormText,
-  ProFormTextArea,
-} from '@ant-design/pro-components';
+import { ProFormDependency, ProFormRadio, ProFormSelect, ProFormTextArea } from '@ant-design/pro-components';
 import type { SciTask } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Space, Tag, Typography } from 'antd';
@@ -13,9 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useHasAction } from '../../components/Authorized';
-import { DefinitionsCard } from '../../components/DefinitionsCard';
-import { DeleteLink } from '../../components/DeleteLink';
-import { saveThen } from '../../components/form/server-errors';
+import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
 import { sciApi } from './api';
 import { SnapshotStatus } from './common';
 import { SCI_NS } from './i18n';
@@ -41,7 +32,6 @@ export default function TransformTasks() {
   const [editing, setEditing] = useState<SciTask | 'new' | null>(null);
   const list = useQuery({ queryKey: ['sci', 'tasks'], queryFn: sciApi.tasks });
   const choices = useQuery({ queryKey: ['sci', 'choices'], queryFn: sciApi.choices, enabled: !!editing });
-  const existing = editing && editing !== 'new' ? editing : null;
   const en = i18n.language === 'en-US';
   const run = async (task: SciTask) => {
     const r = await sciApi.run(task.id);
@@ -50,15 +40,11 @@ export default function TransformTasks() {
   };
 
   return (
-    <DefinitionsCard<SciTask>
+    <DefinitionsScreen<SciTask, TaskForm, Parameters<typeof sciApi.addTask>[0]>
       title={t('tasks.title')}
       testId="sci-tasks"
-      addApiId={`${MENU}.add`}
-      actions={
-        <Button type="primary" onClick={() => setEditing('new')}>
-          {t('tasks.add')}
-        </Button>
-      }
+      menu={MENU}
+      addText={t('tasks.add')}
       hint={t('tasks.hint')}
       list={list}
       empty={t('tasks.empty')}
@@ -98,149 +84,117 @@ export default function TransformTasks() {
               <Typography.Text type="secondary">{t('tasks.none')}</Typography.Text>
             ),
         },
-        {
-          title: t('actions'),
-          key: 'actions',
-          render: (_, r) => (
-            <Space size={0}>
-              {can('DatabasesDataTransformTask', 'add') && (
-                <Button type="link" size="small" onClick={() => run(r)} data-testid={`run-task-${r.id}`}>
-                  {t('tasks.run')}
-                </Button>
-              )}
-              <Link to={`/scientific-database/data-transform-task?task=${r.id}`}>{t('tasks.builds')}</Link>
-              {can(MENU, 'edit') && (
-                <Button type="link" size="small" onClick={() => setEditing(r)}>
-                  {t('editLink')}
-                </Button>
-              )}
-              {can(MENU, 'delete') && (
-                <DeleteLink
-                  name={r.name}
-                  onDelete={() => sciApi.removeTask(r.id)}
-                  onDeleted={() => list.refetch()}
-                />
-              )}
-            </Space>
-          ),
-        },
       ]}
-    >
-      <ModalForm<TaskForm>
-        title={existing ? t('tasks.edit') : t('tasks.add')}
-        open={!!editing}
-        width={640}
-        modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
-        initialValues={
-          existing
-            ? {
-                name: existing.name,
-                description: existing.description,
-                subjectId: existing.subjectId,
-                cohort: existing.cohort,
-                libraryId: existing.libraryId ?? undefined,
-                from: existing.variableGroupId !== null ? 'group' : 'list',
-                variableGroupId: existing.variableGroupId ?? undefined,
-                variableIds: existing.variableIds,
-              }
-            : { cohort: 'subject', from: 'group' }
-        }
-        onFinish={async (v) => {
-          const body = {
-            name: v.name,
-            description: v.description ?? '',
-            subjectId: v.subjectId,
-            cohort: v.cohort,
-            libraryId: v.cohort === 'library' ? (v.libraryId ?? null) : null,
-            variableGroupId: v.from === 'group' ? (v.variableGroupId ?? null) : null,
-            variableIds: v.from === 'list' ? (v.variableIds ?? []) : [],
-          };
-          return saveThen(
-            message,
-            () => (existing ? sciApi.editTask(existing.id, body) : sciApi.addTask(body)),
-            t('saved'),
-            () => {
-              setEditing(null);
-              return list.refetch();
-            },
-          );
-        }}
-      >
-        {choices.isError && <Alert type="error" showIcon message={choices.error.message} />}
-        <ProFormText
-          name="name"
-          label={t('tasks.name')}
-          rules={[{ required: true, whitespace: true, message: t('required') }]}
-        />
-        <ProFormTextArea name="description" label={t('tasks.description')} fieldProps={{ rows: 2 }} />
-        <ProFormSelect
-          name="subjectId"
-          label={t('tasks.subject')}
-          showSearch
-          rules={[{ required: true, message: t('required') }]}
-          fieldProps={{ loading: choices.isLoading, optionFilterProp: 'label' }}
-          options={(choices.data?.subjects ?? []).map((s) => ({ value: s.id, label: s.name }))}
-        />
-        <ProFormRadio.Group
-          name="cohort"
-          label={t('tasks.cohort')}
-          options={[
-            { value: 'subject', label: t('tasks.cohortSubject') },
-            { value: 'library', label: t('tasks.cohortLibrary') },
-          ]}
-        />
-        <ProFormDependency name={['cohort']}>
-          {({ cohort }) =>
-            cohort === 'library' && (
-              <ProFormSelect
-                name="libraryId"
-                label={t('tasks.library')}
-                rules={[{ required: true, message: t('required') }]}
-                fieldProps={{ loading: choices.isLoading }}
-                options={(choices.data?.libraries ?? []).map((l) => ({ value: l.id, label: l.name }))}
-              />
-            )
-          }
-        </ProFormDependency>
-        <ProFormRadio.Group
-          name="from"
-          label={t('tasks.variablesFrom')}
-          options={[
-            { value: 'group', label: t('tasks.fromGroup') },
-            { value: 'list', label: t('tasks.fromList') },
-          ]}
-        />
-        <ProFormDependency name={['from']}>
-          {({ from }) =>
-            from === 'group' ? (
-              <ProFormSelect
-                name="variableGroupId"
-                label={t('tasks.group')}
-                rules={[{ required: true, message: t('required') }]}
-                fieldProps={{ loading: choices.isLoading }}
-                options={(choices.data?.groups ?? []).map((g) => ({
-                  value: g.id,
-                  label: `${g.name} (${t('tasks.variableCount', { count: g.variables })})`,
-                }))}
-              />
-            ) : (
-              <ProFormSelect
-                name="variableIds"
-                label={t('tasks.variables')}
-                placeholder={t('tasks.pickVariables')}
-                mode="multiple"
-                showSearch
-                rules={[{ required: true, message: t('required') }]}
-                fieldProps={{ loading: choices.isLoading, optionFilterProp: 'label' }}
-                options={(choices.data?.variables ?? []).map((x) => ({
-                  value: x.id,
-                  label: `${x.code} · ${en ? x.labelEn || x.labelZh : x.labelZh}`,
-                }))}
-              />
-            )
-          }
-        </ProFormDependency>
-      </ModalForm>
-    </DefinitionsCard>
+      actionsTitle={t('actions')}
+      editText={t('editLink')}
+      rowLinks={(r) => (
+        <>
+          {can('DatabasesDataTransformTask', 'add') && (
+            <Button type="link" size="small" onClick={() => run(r)} data-testid={`run-task-${r.id}`}>
+              {t('tasks.run')}
+            </Button>
+          )}
+          <Link to={`/scientific-database/data-transform-task?task=${r.id}`}>{t('tasks.builds')}</Link>
+        </>
+      )}
+      api={{ add: sciApi.addTask, edit: sciApi.editTask, remove: sciApi.removeTask }}
+      editing={editing}
+      onEditing={setEditing}
+      form={{
+        editTitle: t('tasks.edit'),
+        width: 640,
+        valuesOf: (existing) => ({
+          subjectId: existing.subjectId,
+          cohort: existing.cohort,
+          libraryId: existing.libraryId ?? undefined,
+          from: existing.variableGroupId !== null ? 'group' : 'list',
+          variableGroupId: existing.variableGroupId ?? undefined,
+          variableIds: existing.variableIds,
+        }),
+        newValues: { cohort: 'subject', from: 'group' },
+        bodyOf: (v) => ({
+          subjectId: v.subjectId,
+          cohort: v.cohort,
+          libraryId: v.cohort === 'library' ? (v.libraryId ?? null) : null,
+          variableGroupId: v.from === 'group' ? (v.variableGroupId ?? null) : null,
+          variableIds: v.from === 'list' ? (v.variableIds ?? []) : [],
+        }),
+        savedText: t('saved'),
+      }}
+      fields={
+        <>
+          {choices.isError && <Alert type="error" showIcon message={choices.error.message} />}
+          <DefinitionNameField label={t('tasks.name')} requiredText={t('required')} />
+          <ProFormTextArea name="description" label={t('tasks.description')} fieldProps={{ rows: 2 }} />
+          <ProFormSelect
+            name="subjectId"
+            label={t('tasks.subject')}
+            showSearch
+            rules={[{ required: true, message: t('required') }]}
+            fieldProps={{ loading: choices.isLoading, optionFilterProp: 'label' }}
+            options={(choices.data?.subjects ?? []).map((s) => ({ value: s.id, label: s.name }))}
+          />
+          <ProFormRadio.Group
+            name="cohort"
+            label={t('tasks.cohort')}
+            options={[
+              { value: 'subject', label: t('tasks.cohortSubject') },
+              { value: 'library', label: t('tasks.cohortLibrary') },
+            ]}
+          />
+          <ProFormDependency name={['cohort']}>
+            {({ cohort }) =>
+              cohort === 'library' && (
+                <ProFormSelect
+                  name="libraryId"
+                  label={t('tasks.library')}
+                  rules={[{ required: true, message: t('required') }]}
+                  fieldProps={{ loading: choices.isLoading }}
+                  options={(choices.data?.libraries ?? []).map((l) => ({ value: l.id, label: l.name }))}
+                />
+              )
+            }
+          </ProFormDependency>
+          <ProFormRadio.Group
+            name="from"
+            label={t('tasks.variablesFrom')}
+            options={[
+              { value: 'group', label: t('tasks.fromGroup') },
+              { value: 'list', label: t('tasks.fromList') },
+            ]}
+          />
+          <ProFormDependency name={['from']}>
+            {({ from }) =>
+              from === 'group' ? (
+                <ProFormSelect
+                  name="variableGroupId"
+                  label={t('tasks.group')}
+                  rules={[{ required: true, message: t('required') }]}
+                  fieldProps={{ loading: choices.isLoading }}
+                  options={(choices.data?.groups ?? []).map((g) => ({
+                    value: g.id,
+                    label: `${g.name} (${t('tasks.variableCount', { count: g.variables })})`,
+                  }))}
+                />
+              ) : (
+                <ProFormSelect
+                  name="variableIds"
+                  label={t('tasks.variables')}
+                  placeholder={t('tasks.pickVariables')}
+                  mode="multiple"
+                  showSearch
+                  rules={[{ required: true, message: t('required') }]}
+                  fieldProps={{ loading: choices.isLoading, optionFilterProp: 'label' }}
+                  options={(choices.data?.variables ?? []).map((x) => ({
+                    value: x.id,
+                    label: `${x.code} · ${en ? x.labelEn || x.labelZh : x.labelZh}`,
+                  }))}
+                />
+              )
+            }
+          </ProFormDependency>
+        </>
+      }
+    />
   );
 }

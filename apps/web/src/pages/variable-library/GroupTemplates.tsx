@@ -1,13 +1,11 @@
-import { ModalForm, ProFormSelect, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
+import { ProFormSelect, ProFormTextArea } from '@ant-design/pro-components';
 import type { VariableGroupTemplate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Space, Tag } from 'antd';
+import { Alert, Button, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
-import { DefinitionsCard } from '../../components/DefinitionsCard';
-import { DeleteLink } from '../../components/DeleteLink';
-import { saveThen } from '../../components/form/server-errors';
+import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
 import { ApplyItemsModal } from './ApplyItemsModal';
 import { groupTemplatesApi, variableTemplatesApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
@@ -19,7 +17,6 @@ type Form = { name: string; description?: string; templateIds: number[] };
 /** 变量组模板 (`/variable-library/variable-group-tempalte`): variable templates whose variables make a group. */
 export default function GroupTemplates() {
   const { t } = useTranslation(VARIABLES_MORE_NS);
-  const { message } = App.useApp();
   const can = useHasAction();
   const [editing, setEditing] = useState<VariableGroupTemplate | 'new' | null>(null);
   const [applying, setApplying] = useState<VariableGroupTemplate | null>(null);
@@ -29,17 +26,12 @@ export default function GroupTemplates() {
     queryFn: variableTemplatesApi.list,
     enabled: !!editing,
   });
-  const existing = editing && editing !== 'new' ? editing : null;
   return (
-    <DefinitionsCard<VariableGroupTemplate>
+    <DefinitionsScreen<VariableGroupTemplate, Form, Parameters<typeof groupTemplatesApi.add>[0]>
       title={t('groupTemplates.title')}
       testId="group-templates"
-      addApiId={`${MENU}.add`}
-      actions={
-        <Button type="primary" onClick={() => setEditing('new')}>
-          {t('groupTemplates.add')}
-        </Button>
-      }
+      menu={MENU}
+      addText={t('groupTemplates.add')}
       hint={t('groupTemplates.hint')}
       list={list}
       empty={t('groupTemplates.empty')}
@@ -57,76 +49,42 @@ export default function GroupTemplates() {
           ),
         },
         { title: t('description'), dataIndex: 'description' },
-        {
-          title: t('actions'),
-          key: 'actions',
-          render: (_, r) => (
-            <Space size={0}>
-              {can(MENU, 'add') && (
-                <Button type="link" size="small" onClick={() => setApplying(r)}>
-                  {t('groupTemplates.apply')}
-                </Button>
-              )}
-              {can(MENU, 'edit') && (
-                <Button type="link" size="small" onClick={() => setEditing(r)}>
-                  {t('edit')}
-                </Button>
-              )}
-              {can(MENU, 'delete') && (
-                <DeleteLink
-                  name={r.name}
-                  onDelete={() => groupTemplatesApi.remove(r.id)}
-                  onDeleted={() => list.refetch()}
-                />
-              )}
-            </Space>
-          ),
-        },
       ]}
+      actionsTitle={t('actions')}
+      editText={t('edit')}
+      rowLinks={(r) =>
+        can(MENU, 'add') && (
+          <Button type="link" size="small" onClick={() => setApplying(r)}>
+            {t('groupTemplates.apply')}
+          </Button>
+        )
+      }
+      api={groupTemplatesApi}
+      editing={editing}
+      onEditing={setEditing}
+      form={{
+        editTitle: t('groupTemplates.edit'),
+        width: 560,
+        valuesOf: (existing) => ({ templateIds: existing.templates.map((x) => x.id) }),
+        bodyOf: (v) => ({ templateIds: v.templateIds ?? [] }),
+        savedText: t('saved'),
+      }}
+      fields={
+        <>
+          <DefinitionNameField label={t('name')} requiredText={t('required')} />
+          {templates.isError && <Alert type="error" showIcon message={templates.error.message} />}
+          <ProFormSelect
+            name="templateIds"
+            label={t('groupTemplates.templates')}
+            mode="multiple"
+            rules={[{ required: true, message: t('required') }]}
+            fieldProps={{ loading: templates.isLoading, optionFilterProp: 'label' }}
+            options={(templates.data?.items ?? []).map((x) => ({ value: x.id, label: x.name }))}
+          />
+          <ProFormTextArea name="description" label={t('description')} fieldProps={{ rows: 2 }} />
+        </>
+      }
     >
-      <ModalForm<Form>
-        title={existing ? t('groupTemplates.edit') : t('groupTemplates.add')}
-        open={!!editing}
-        width={560}
-        modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
-        initialValues={
-          existing
-            ? {
-                name: existing.name,
-                description: existing.description,
-                templateIds: existing.templates.map((x) => x.id),
-              }
-            : {}
-        }
-        onFinish={async (v) => {
-          const body = { name: v.name, description: v.description ?? '', templateIds: v.templateIds ?? [] };
-          return saveThen(
-            message,
-            () => (existing ? groupTemplatesApi.edit(existing.id, body) : groupTemplatesApi.add(body)),
-            t('saved'),
-            () => {
-              setEditing(null);
-              return list.refetch();
-            },
-          );
-        }}
-      >
-        <ProFormText
-          name="name"
-          label={t('name')}
-          rules={[{ required: true, whitespace: true, message: t('required') }]}
-        />
-        {templates.isError && <Alert type="error" showIcon message={templates.error.message} />}
-        <ProFormSelect
-          name="templateIds"
-          label={t('groupTemplates.templates')}
-          mode="multiple"
-          rules={[{ required: true, message: t('required') }]}
-          fieldProps={{ loading: templates.isLoading, optionFilterProp: 'label' }}
-          options={(templates.data?.items ?? []).map((x) => ({ value: x.id, label: x.name }))}
-        />
-        <ProFormTextArea name="description" label={t('description')} fieldProps={{ rows: 2 }} />
-      </ModalForm>
       <ApplyItemsModal
         title={applying ? t('groupTemplates.applyTitle', { name: applying.name }) : ''}
         open={!!applying}
@@ -136,6 +94,6 @@ export default function GroupTemplates() {
         }}
         onApply={(items, f) => groupTemplatesApi.apply(applying!.id, { items, groupName: f.groupName ?? '' })}
       />
-    </DefinitionsCard>
+    </DefinitionsScreen>
   );
 }

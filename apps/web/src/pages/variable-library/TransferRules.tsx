@@ -1,5 +1,4 @@
 import {
-  ModalForm,
   ProFormDependency,
   ProFormDigit,
   ProFormList,
@@ -15,9 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLabel, useLabelOptions } from '../../app/labels';
 import { useHasAction } from '../../components/Authorized';
-import { DefinitionsCard } from '../../components/DefinitionsCard';
-import { DeleteLink } from '../../components/DeleteLink';
-import { saveThen } from '../../components/form/server-errors';
+import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
 import { transfersApi, variablesApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
 
@@ -31,6 +28,9 @@ type MappingForm = {
   offset?: number;
   valueMap?: string;
 };
+/** A new mapping row; its source and target are required fields the person fills in. */
+const NEW_MAPPING = { transform: 'copy', factor: 1, offset: 0 } as MappingForm;
+
 type Form = { name: string; description?: string; targetModel?: string; mappings: MappingForm[] };
 
 const mapText = (m: Array<{ from: string; to: string }>) => m.map((x) => `${x.from}=${x.to}`).join('\n');
@@ -69,18 +69,13 @@ export default function TransferRules() {
       navigate('/variable-library/transfer-list');
     },
   });
-  const existing = editing && editing !== 'new' ? editing : null;
   const canToggle = can(MENU, 'enable') || can(MENU, 'disable');
   return (
-    <DefinitionsCard<VariableTransferRule>
+    <DefinitionsScreen<VariableTransferRule, Form, Parameters<typeof transfersApi.addRule>[0]>
       title={t('rules.title')}
       testId="transfer-rules"
-      addApiId={`${MENU}.add`}
-      actions={
-        <Button type="primary" onClick={() => setEditing('new')}>
-          {t('rules.add')}
-        </Button>
-      }
+      menu={MENU}
+      addText={t('rules.add')}
       hint={t('rules.hint')}
       list={list}
       empty={t('rules.empty')}
@@ -114,149 +109,115 @@ export default function TransferRules() {
             />
           ),
         },
-        {
-          title: t('actions'),
-          key: 'actions',
-          render: (_, r) => (
-            <Space size={0}>
-              {can('VariableTransferList', 'add') && (
-                <Button
-                  type="link"
-                  size="small"
-                  disabled={!r.enabled}
-                  loading={run.isPending && run.variables === r.id}
-                  onClick={() => run.mutate(r.id)}
-                >
-                  {t('rules.run')}
-                </Button>
-              )}
-              {can(MENU, 'edit') && (
-                <Button type="link" size="small" onClick={() => setEditing(r)}>
-                  {t('edit')}
-                </Button>
-              )}
-              {can(MENU, 'delete') && (
-                <DeleteLink
-                  name={r.name}
-                  onDelete={() => transfersApi.removeRule(r.id)}
-                  onDeleted={() => list.refetch()}
-                />
-              )}
-            </Space>
-          ),
-        },
       ]}
-    >
-      <ModalForm<Form>
-        title={existing ? t('rules.edit') : t('rules.add')}
-        open={!!editing}
-        width={760}
-        modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
-        initialValues={
-          existing
-            ? {
-                name: existing.name,
-                description: existing.description,
-                targetModel: existing.targetModel,
-                mappings: existing.mappings.map((m) => ({ ...m, valueMap: mapText(m.valueMap) })),
-              }
-            : { mappings: [{ transform: 'copy', factor: 1, offset: 0 }] }
-        }
-        onFinish={async (v) => {
-          const body = {
-            name: v.name,
-            description: v.description ?? '',
-            targetModel: v.targetModel ?? '',
-            mappings: (v.mappings ?? []).map((m) => ({
-              sourceVariableId: m.sourceVariableId,
-              targetCode: m.targetCode,
-              transform: m.transform,
-              factor: m.factor ?? 1,
-              offset: m.offset ?? 0,
-              valueMap: m.transform === 'valueMap' ? parseMap(m.valueMap) : [],
-            })),
-          };
-          return saveThen(
-            message,
-            () => (existing ? transfersApi.editRule(existing.id, body) : transfersApi.addRule(body)),
-            t('saved'),
-            () => {
-              setEditing(null);
-              return list.refetch();
-            },
-          );
-        }}
-      >
-        <Space wrap align="start">
-          <ProFormText
-            name="name"
-            label={t('name')}
-            rules={[{ required: true, whitespace: true, message: t('required') }]}
-          />
-          <ProFormText name="targetModel" label={t('rules.targetModel')} placeholder="SDTM LB" />
-        </Space>
-        <ProFormTextArea name="description" label={t('description')} fieldProps={{ rows: 2 }} />
-        {vars.isError && <Alert type="error" showIcon message={vars.error.message} />}
-        <ProFormList
-          name="mappings"
-          label={t('rules.mappings')}
-          creatorButtonProps={{ creatorButtonText: t('rules.addMapping') }}
-          creatorRecord={{ transform: 'copy', factor: 1, offset: 0 }}
-        >
+      actionsTitle={t('actions')}
+      editText={t('edit')}
+      rowLinks={(r) =>
+        can('VariableTransferList', 'add') && (
+          <Button
+            type="link"
+            size="small"
+            disabled={!r.enabled}
+            loading={run.isPending && run.variables === r.id}
+            onClick={() => run.mutate(r.id)}
+          >
+            {t('rules.run')}
+          </Button>
+        )
+      }
+      api={{ add: transfersApi.addRule, edit: transfersApi.editRule, remove: transfersApi.removeRule }}
+      editing={editing}
+      onEditing={setEditing}
+      form={{
+        editTitle: t('rules.edit'),
+        width: 760,
+        valuesOf: (existing) => ({
+          targetModel: existing.targetModel,
+          mappings: existing.mappings.map((m) => ({ ...m, valueMap: mapText(m.valueMap) })),
+        }),
+        newValues: { mappings: [NEW_MAPPING] },
+        bodyOf: (v) => ({
+          targetModel: v.targetModel ?? '',
+          mappings: (v.mappings ?? []).map((m) => ({
+            sourceVariableId: m.sourceVariableId,
+            targetCode: m.targetCode,
+            transform: m.transform,
+            factor: m.factor ?? 1,
+            offset: m.offset ?? 0,
+            valueMap: m.transform === 'valueMap' ? parseMap(m.valueMap) : [],
+          })),
+        }),
+        savedText: t('saved'),
+      }}
+      fields={
+        <>
           <Space wrap align="start">
-            <ProFormSelect
-              name="sourceVariableId"
-              label={t('rules.source')}
-              showSearch
-              rules={[{ required: true, message: t('required') }]}
-              fieldProps={{ loading: vars.isLoading, optionFilterProp: 'label', style: { width: 220 } }}
-              options={(vars.data?.items ?? []).map((x) => ({
-                value: x.id,
-                label: `${x.code} · ${x.labelZh}`,
-              }))}
-            />
-            <ProFormText
-              name="targetCode"
-              label={t('rules.targetCode')}
-              rules={[{ required: true, whitespace: true, message: t('required') }]}
-              fieldProps={{ style: { width: 150 } }}
-            />
-            <ProFormSelect
-              name="transform"
-              label={t('rules.transform')}
-              allowClear={false}
-              options={transforms}
-              fieldProps={{ style: { width: 170 } }}
-            />
-            <ProFormDependency name={['transform']}>
-              {({ transform }) =>
-                transform === 'linear' ? (
-                  <Space align="start">
-                    <ProFormDigit
-                      name="factor"
-                      label={t('rules.factor')}
-                      fieldProps={{ step: 0.001, style: { width: 100 } }}
-                    />
-                    <ProFormDigit
-                      name="offset"
-                      label={t('rules.offset')}
-                      min={-1e9}
-                      fieldProps={{ style: { width: 90 } }}
-                    />
-                  </Space>
-                ) : transform === 'valueMap' ? (
-                  <ProFormTextArea
-                    name="valueMap"
-                    label={t('rules.valueMap')}
-                    extra={t('rules.valueMapHelp')}
-                    fieldProps={{ rows: 3, style: { width: 200 } }}
-                  />
-                ) : null
-              }
-            </ProFormDependency>
+            <DefinitionNameField label={t('name')} requiredText={t('required')} />
+            <ProFormText name="targetModel" label={t('rules.targetModel')} placeholder="SDTM LB" />
           </Space>
-        </ProFormList>
-      </ModalForm>
-    </DefinitionsCard>
+          <ProFormTextArea name="description" label={t('description')} fieldProps={{ rows: 2 }} />
+          {vars.isError && <Alert type="error" showIcon message={vars.error.message} />}
+          <ProFormList
+            name="mappings"
+            label={t('rules.mappings')}
+            creatorButtonProps={{ creatorButtonText: t('rules.addMapping') }}
+            creatorRecord={NEW_MAPPING}
+          >
+            <Space wrap align="start">
+              <ProFormSelect
+                name="sourceVariableId"
+                label={t('rules.source')}
+                showSearch
+                rules={[{ required: true, message: t('required') }]}
+                fieldProps={{ loading: vars.isLoading, optionFilterProp: 'label', style: { width: 220 } }}
+                options={(vars.data?.items ?? []).map((x) => ({
+                  value: x.id,
+                  label: `${x.code} · ${x.labelZh}`,
+                }))}
+              />
+              <ProFormText
+                name="targetCode"
+                label={t('rules.targetCode')}
+                rules={[{ required: true, whitespace: true, message: t('required') }]}
+                fieldProps={{ style: { width: 150 } }}
+              />
+              <ProFormSelect
+                name="transform"
+                label={t('rules.transform')}
+                allowClear={false}
+                options={transforms}
+                fieldProps={{ style: { width: 170 } }}
+              />
+              <ProFormDependency name={['transform']}>
+                {({ transform }) =>
+                  transform === 'linear' ? (
+                    <Space align="start">
+                      <ProFormDigit
+                        name="factor"
+                        label={t('rules.factor')}
+                        fieldProps={{ step: 0.001, style: { width: 100 } }}
+                      />
+                      <ProFormDigit
+                        name="offset"
+                        label={t('rules.offset')}
+                        min={-1e9}
+                        fieldProps={{ style: { width: 90 } }}
+                      />
+                    </Space>
+                  ) : transform === 'valueMap' ? (
+                    <ProFormTextArea
+                      name="valueMap"
+                      label={t('rules.valueMap')}
+                      extra={t('rules.valueMapHelp')}
+                      fieldProps={{ rows: 3, style: { width: 200 } }}
+                    />
+                  ) : null
+                }
+              </ProFormDependency>
+            </Space>
+          </ProFormList>
+        </>
+      }
+    />
   );
 }

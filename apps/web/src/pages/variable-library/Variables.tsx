@@ -1,11 +1,4 @@
-import {
-  ModalForm,
-  ProFormDependency,
-  ProFormDigit,
-  ProFormSelect,
-  ProFormText,
-  ProFormTextArea,
-} from '@ant-design/pro-components';
+import { ProFormDependency, ProFormSelect, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
 import type {
   VARIABLE_AGGREGATES,
   VARIABLE_ANCHORS,
@@ -15,19 +8,20 @@ import type {
   VariableType,
 } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { useLabel, useLabelOptions } from '../../app/labels';
 import { Authorized, useHasAction } from '../../components/Authorized';
-import { DeleteLink } from '../../components/DeleteLink';
-import { saveThen } from '../../components/form/server-errors';
+import { DefinitionRowActions } from '../../components/DefinitionsScreen';
+import { DefinitionForm } from '../../components/form/DefinitionForm';
 import { crfApi } from '../crf/api';
 import { t0Api } from '../data-lake/reference-api';
 import { variablesApi } from './api';
 import { DistributionDrawer } from './DistributionDrawer';
 import { VARIABLES_NS } from './i18n';
+import { LabWindowFields } from './LabWindowFields';
 
 type FormValues = {
   code: string;
@@ -101,7 +95,6 @@ const initialOf = (v: Variable | null): Partial<FormValues> =>
 function DerivationFields({ kind, anchor }: { kind: FormValues['kind']; anchor?: FormValues['anchor'] }) {
   const { t } = useTranslation(VARIABLES_NS);
   const aggregates = useLabelOptions('variableAggregate');
-  const anchors = useLabelOptions('variableAnchor');
   const t0 = useQuery({
     queryKey: ['t0-events'],
     queryFn: t0Api.list,
@@ -149,32 +142,16 @@ function DerivationFields({ kind, anchor }: { kind: FormValues['kind']; anchor?:
           fieldProps={{ style: { width: 120 } }}
         />
       </Space>
-      <Space wrap align="start">
-        <ProFormSelect
-          name="anchor"
-          label={t('anchor')}
-          allowClear={false}
-          options={anchors}
-          fieldProps={{ style: { width: 160 } }}
-        />
-        {anchor === 't0' && (
-          <ProFormSelect
-            name="t0EventId"
-            label={t('t0Event')}
-            rules={[{ required: true, message: t('required') }]}
-            fieldProps={{ loading: t0.isLoading, style: { minWidth: 180 } }}
-            options={(t0.data?.items ?? []).map((e) => ({ value: e.id, label: e.name }))}
-          />
-        )}
-        <ProFormDigit
-          name="withinDays"
-          label={t('withinDays')}
-          min={0}
-          max={36500}
-          fieldProps={{ precision: 0 }}
-          rules={[{ required: true, message: t('required') }]}
-        />
-      </Space>
+      <LabWindowFields
+        anchor={anchor}
+        t0={t0}
+        labels={{
+          anchor: t('anchor'),
+          t0Event: t('t0Event'),
+          withinDays: t('withinDays'),
+          required: t('required'),
+        }}
+      />
       {t0.isError && <Alert type="error" showIcon message={t0.error.message} />}
     </>
   );
@@ -186,7 +163,6 @@ function DerivationFields({ kind, anchor }: { kind: FormValues['kind']; anchor?:
  */
 export function Variables({ manage }: { manage: boolean }) {
   const { t } = useTranslation(VARIABLES_NS);
-  const { message } = App.useApp();
   const word = useLabel();
   const can = useHasAction();
   const typeOptions = useLabelOptions('variableType');
@@ -197,7 +173,6 @@ export function Variables({ manage }: { manage: boolean }) {
   const [editing, setEditing] = useState<Variable | 'new' | null>(null);
   const [viewing, setViewing] = useState<Variable | null>(null);
   const list = useQuery({ queryKey: ['variables', q, type], queryFn: () => variablesApi.list({ q, type }) });
-  const existing = editing && editing !== 'new' ? editing : null;
   const en = currentLocale() === 'en-US';
 
   return (
@@ -278,59 +253,54 @@ export function Variables({ manage }: { manage: boolean }) {
               {
                 title: t('actions'),
                 key: 'actions',
-                render: (_, v) => (
-                  <Space size={0} wrap>
-                    {can(menu, 'get') && (
-                      <Button type="link" size="small" onClick={() => setViewing(v)}>
-                        {t('distribution')}
-                      </Button>
-                    )}
-                    {manage && can(menu, 'edit') && (
-                      <Button type="link" size="small" onClick={() => setEditing(v)}>
-                        {t('editLink')}
-                      </Button>
-                    )}
-                    {manage && can(menu, 'delete') && (
-                      <DeleteLink
-                        name={v.code}
-                        onDelete={() => variablesApi.remove(v.id)}
-                        onDeleted={() => list.refetch()}
-                      />
-                    )}
-                  </Space>
-                ),
+                render: (_, v) => {
+                  const distribution = can(menu, 'get') && (
+                    <Button type="link" size="small" onClick={() => setViewing(v)}>
+                      {t('distribution')}
+                    </Button>
+                  );
+                  return manage ? (
+                    <DefinitionRowActions
+                      menu={menu}
+                      editText={t('editLink')}
+                      onEdit={() => setEditing(v)}
+                      name={v.code}
+                      onDelete={() => variablesApi.remove(v.id)}
+                      onDeleted={() => list.refetch()}
+                      before={distribution}
+                      wrap
+                    />
+                  ) : (
+                    <Space size={0} wrap>
+                      {distribution}
+                    </Space>
+                  );
+                },
               },
             ]}
           />
         )}
       </Space>
-      <ModalForm<FormValues>
-        title={existing ? t('edit') : t('add')}
-        open={!!editing}
+      <DefinitionForm<Variable, FormValues, VariableCreate>
+        editing={editing}
+        onClose={() => setEditing(null)}
+        title={{ add: t('add'), edit: t('edit') }}
         width={640}
-        modalProps={{ destroyOnHidden: true, onCancel: () => setEditing(null) }}
-        initialValues={initialOf(existing)}
-        onFinish={async (v) => {
-          const body: VariableCreate = {
-            code: v.code,
-            labelZh: v.labelZh,
-            labelEn: v.labelEn ?? '',
-            type: v.type,
-            unit: v.unit ?? '',
-            valueSet: v.type === 'category' ? valueSetOf(v.valueSet) : [],
-            description: v.description ?? '',
-            derivation: derivationOf(v),
-          };
-          return saveThen(
-            message,
-            () => (existing ? variablesApi.edit(existing.id, body) : variablesApi.add(body)),
-            t('saved'),
-            () => {
-              setEditing(null);
-              return list.refetch();
-            },
-          );
-        }}
+        initialValues={initialOf}
+        toBody={(v) => ({
+          code: v.code,
+          labelZh: v.labelZh,
+          labelEn: v.labelEn ?? '',
+          type: v.type,
+          unit: v.unit ?? '',
+          valueSet: v.type === 'category' ? valueSetOf(v.valueSet) : [],
+          description: v.description ?? '',
+          derivation: derivationOf(v),
+        })}
+        add={variablesApi.add}
+        edit={variablesApi.edit}
+        savedText={t('saved')}
+        onSaved={() => list.refetch()}
       >
         <Space wrap align="start">
           <ProFormText
@@ -375,7 +345,7 @@ export function Variables({ manage }: { manage: boolean }) {
           {({ kind, anchor }) => <DerivationFields kind={kind} anchor={anchor} />}
         </ProFormDependency>
         <ProFormTextArea name="description" label={t('description')} fieldProps={{ rows: 2 }} />
-      </ModalForm>
+      </DefinitionForm>
       <DistributionDrawer variable={viewing} onClose={() => setViewing(null)} />
     </Card>
   );
