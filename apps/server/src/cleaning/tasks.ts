@@ -129,14 +129,16 @@ export async function createTask(ctx: SignedIn, input: TaskInput) {
     await queueJobFor(
       tx,
       ctx,
-      { kind: CLEANING_TASK_KIND, params: { taskId: task!.id } },
+      {
+        kind: CLEANING_TASK_KIND,
+        params: { taskId: task!.id },
+        link: { table: cleaningTasks, id: task!.id },
+      },
       {
         action: 'create',
         entity: 'cleaning_task',
-        entityId: task!.id,
         after: { name: input.name, rules: input.rules, scope: input.scope },
       },
-      { table: cleaningTasks, id: task!.id },
     );
     return taskOf(tx, ctx.appId, task!.id, ctx.locale);
   });

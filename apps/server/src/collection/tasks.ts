@@ -308,9 +308,12 @@ export async function runTask(ctx: SignedIn, id: number) {
     const job = await queueJobFor(
       tx,
       ctx,
-      { kind: COLLECTION_JOB_KIND, params: { taskId: id, runId: run!.id } },
+      {
+        kind: COLLECTION_JOB_KIND,
+        params: { taskId: id, runId: run!.id },
+        link: { table: collectionRuns, id: run!.id },
+      },
       { action: 'collection.task.run', entity: 'collection_task', entityId: id, after: { runId: run!.id } },
-      { table: collectionRuns, id: run!.id },
     );
     return { runId: run!.id, jobId: job.id };
   });

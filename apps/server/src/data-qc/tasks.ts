@@ -137,14 +137,12 @@ export async function requestTask(db: Db, actor: Actor, planId: number) {
     await queueJobFor(
       tx,
       actor,
-      { kind: QC_TASK_KIND, params: { taskId: task!.id, ruleIds: plan.ruleIds } },
       {
-        action: 'create',
-        entity: 'qc_task',
-        entityId: task!.id,
-        after: { planId, planName: plan.name, ruleIds: plan.ruleIds },
+        kind: QC_TASK_KIND,
+        params: { taskId: task!.id, ruleIds: plan.ruleIds },
+        link: { table: qcTasks, id: task!.id },
       },
-      { table: qcTasks, id: task!.id },
+      { action: 'create', entity: 'qc_task', after: { planId, planName: plan.name, ruleIds: plan.ruleIds } },
     );
     return taskOf(tx, actor.appId, task!.id);
   });

@@ -23,25 +23,27 @@ export function requestJob(db: Db, actor: JobAsker, job: JobRequest, entry: JobA
 }
 
 /**
- * Queues a job in the caller's transaction, links the row it works for (`link`: a task, a run, a
- * snapshot the caller has just written) to it, and audits the request with the job's id in `after`:
- * row, job and audit row are written together or not at all.
+ * Queues a job in the caller's transaction, links the row it works for (`job.link`: a task, a run, a
+ * snapshot the caller has just written) to it, and audits the request with the job's id in `after`
+ * (the audited entity's id defaults to the linked row's): row, job and audit row are written together
+ * or not at all.
  */
 export async function queueJobFor<T extends JobLinkedTable>(
   tx: Tx,
   actor: JobAsker | JobOwner,
-  job: JobRequest,
+  job: JobRequest & { link?: { table: T; id: number } },
   entry: JobAudit,
-  link?: { table: T; id: number },
 ): Promise<JobRow> {
-  const row = await enqueueJob(tx, { appId: actor.appId, ...job, createdBy: actor.userId });
+  const { link, ...request } = job;
+  const row = await enqueueJob(tx, { appId: actor.appId, ...request, createdBy: actor.userId });
   if (link)
     await tx
       .update(link.table)
       .set({ jobId: row.id } as PgUpdateSetSource<T>)
       .where(eq(link.table.id, link.id));
-  const request = 'requestId' in actor ? actor : null;
-  const owner = request ? {} : { appId: actor.appId, userId: actor.userId };
-  await audit(tx, request, { ...owner, ...entry, after: { ...entry.after, jobId: row.id } });
+  const context = 'requestId' in actor ? actor : null;
+  const owner = context ? {} : { appId: actor.appId, userId: actor.userId };
+  const after = { ...entry.after, jobId: row.id };
+  await audit(tx, context, { ...owner, entityId: link?.id, ...entry, after });
   return row;
 }

@@ -67,14 +67,16 @@ export async function startFederatedJob(ctx: SignedIn, topicId: number, body: Bo
     const job = await queueJobFor(
       tx,
       ctx,
-      { kind: FEDERATED_JOB_KIND, params: { federatedJobId: row!.id } },
+      {
+        kind: FEDERATED_JOB_KIND,
+        params: { federatedJobId: row!.id },
+        link: { table: mcFederatedJobs, id: row!.id },
+      },
       {
         action: 'federated.run',
         entity: 'mc_federated_job',
-        entityId: row!.id,
         after: { topicId, model: body.model, ...params },
       },
-      { table: mcFederatedJobs, id: row!.id },
     );
     return { id: row!.id, jobId: job.id };
   });

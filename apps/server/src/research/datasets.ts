@@ -269,9 +269,12 @@ export async function requestDataset(
     const job = await queueJobFor(
       tx,
       actor,
-      { kind: 'research.dataset', params: { subjectId, datasetId: ds!.id } },
-      { action: 'create', entity: 'research_dataset', entityId: ds!.id, after: ds },
-      { table: researchDatasets, id: ds!.id },
+      {
+        kind: 'research.dataset',
+        params: { subjectId, datasetId: ds!.id },
+        link: { table: researchDatasets, id: ds!.id },
+      },
+      { action: 'create', entity: 'research_dataset', after: ds },
     );
     return { datasetId: ds!.id, jobId: job.id };
   });

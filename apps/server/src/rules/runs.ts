@@ -70,14 +70,8 @@ export async function queueRulesAfterCollection(db: Tx, appId: number, runId: nu
     const job = await queueJobFor(
       tx,
       { appId, userId },
-      { kind: RULES_JOB_KIND, params: { runId: run!.id } },
-      {
-        action: 'rule.run',
-        entity: 'rule_run',
-        entityId: run!.id,
-        after: { ruleIds: published.map((r) => r.id), scope },
-      },
-      { table: ruleRuns, id: run!.id },
+      { kind: RULES_JOB_KIND, params: { runId: run!.id }, link: { table: ruleRuns, id: run!.id } },
+      { action: 'rule.run', entity: 'rule_run', after: { ruleIds: published.map((r) => r.id), scope } },
     );
     return { runId: run!.id, jobId: job.id };
   });
@@ -113,14 +107,8 @@ export async function startRun(ctx: SignedIn, input: z.output<typeof ruleRunBody
     const job = await queueJobFor(
       tx,
       ctx,
-      { kind: RULES_JOB_KIND, params: { runId: run!.id } },
-      {
-        action: 'rule.run',
-        entity: 'rule_run',
-        entityId: run!.id,
-        after: { ruleIds: ids, scope: input.scope },
-      },
-      { table: ruleRuns, id: run!.id },
+      { kind: RULES_JOB_KIND, params: { runId: run!.id }, link: { table: ruleRuns, id: run!.id } },
+      { action: 'rule.run', entity: 'rule_run', after: { ruleIds: ids, scope: input.scope } },
     );
     return { runId: run!.id, jobId: job.id };
   });

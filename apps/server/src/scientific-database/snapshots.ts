@@ -122,14 +122,12 @@ export async function runTask(ctx: SignedIn, taskId: number): Promise<SciRunQueu
     const job = await queueJobFor(
       tx,
       ctx,
-      { kind: SNAPSHOT_JOB, params: { snapshotId: snap!.id } },
+      { kind: SNAPSHOT_JOB, params: { snapshotId: snap!.id }, link: { table: sciSnapshots, id: snap!.id } },
       {
         action: 'create',
         entity: 'sci_snapshot',
-        entityId: snap!.id,
         after: { taskId, version, columns: vars.length, cohort: spec.cohort },
       },
-      { table: sciSnapshots, id: snap!.id },
     );
     return { snapshotId: snap!.id, version, jobId: job.id };
   });

@@ -152,9 +152,8 @@ export async function runT0Event(ctx: SignedIn, id: number): Promise<{ jobId: nu
     const job = await queueJobFor(
       tx,
       ctx,
-      { kind: T0_JOB_KIND, params: { eventId: id } },
-      { action: 't0.run', entity: 't0_event', entityId: id },
-      { table: t0Events, id },
+      { kind: T0_JOB_KIND, params: { eventId: id }, link: { table: t0Events, id } },
+      { action: 't0.run', entity: 't0_event' },
     );
     return { jobId: job.id };
   });

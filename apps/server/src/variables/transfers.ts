@@ -194,14 +194,12 @@ export async function startTransfer(ctx: SignedIn, ruleId: number) {
     const job = await queueJobFor(
       tx,
       ctx,
-      { kind: VARIABLE_TRANSFER_JOB, params: { runId: run!.id } },
       {
-        action: 'variableTransfer.run',
-        entity: 'variable_transfer_run',
-        entityId: run!.id,
-        after: { ruleId },
+        kind: VARIABLE_TRANSFER_JOB,
+        params: { runId: run!.id },
+        link: { table: variableTransferRuns, id: run!.id },
       },
-      { table: variableTransferRuns, id: run!.id },
+      { action: 'variableTransfer.run', entity: 'variable_transfer_run', after: { ruleId } },
     );
     return { id: run!.id, jobId: job.id };
   });
