@@ -280,6 +280,17 @@ export async function saveUser(ctx: SignedIn, input: UserInput): Promise<AdminUs
   });
 }
 
+/** The account of a member of the app; any other user is not found (404 on `id`). */
+async function memberAccount(tx: Tx, appId: number, userId: number) {
+  const [member] = await tx
+    .select()
+    .from(users)
+    .innerJoin(appMembers, and(eq(appMembers.userId, users.userId), eq(appMembers.appId, appId)))
+    .where(eq(users.userId, userId));
+  if (!member) throw new AppError(404, 'admin.unknownUser', { id: userId }, 'id');
+  return member.users;
+}
+
 /** Enables or disables a member; disabling ends every session of the user at once. */
 export async function setUserEnabled(
   ctx: SignedIn,
@@ -288,13 +299,7 @@ export async function setUserEnabled(
 ): Promise<AdminUserAccount> {
   const { db } = ctx;
   return db.transaction(async (tx) => {
-    const [member] = await tx
-      .select()
-      .from(users)
-      .innerJoin(appMembers, and(eq(appMembers.userId, users.userId), eq(appMembers.appId, ctx.appId)))
-      .where(eq(users.userId, userId));
-    if (!member) throw new AppError(404, 'admin.unknownUser', { id: userId }, 'id');
-    const before = member.users;
+    const before = await memberAccount(tx, ctx.appId, userId);
     const appIds = await assertAccountInReach(tx, ctx.userId, before);
     const after = await keepingAnAdministrator(tx, appIds, async () => {
       const [u] = await tx.update(users).set({ enabled }).where(eq(users.userId, userId)).returning();
@@ -329,13 +334,8 @@ export async function resetPassword(
   if (userId === ctx.userId) await assertOwnPassword(ctx, oldPassword, 'OldPassword');
   const passwordHash = await hashPassword(chosen);
   return db.transaction(async (tx) => {
-    const [member] = await tx
-      .select()
-      .from(users)
-      .innerJoin(appMembers, and(eq(appMembers.userId, users.userId), eq(appMembers.appId, ctx.appId)))
-      .where(eq(users.userId, userId));
-    if (!member) throw new AppError(404, 'admin.unknownUser', { id: userId }, 'id');
-    await assertAccountInReach(tx, ctx.userId, member.users);
+    const account = await memberAccount(tx, ctx.appId, userId);
+    await assertAccountInReach(tx, ctx.userId, account);
     await tx
       .update(users)
       .set({ passwordHash, passwordChangedAt: new Date() })
@@ -346,7 +346,7 @@ export async function resetPassword(
       entity: 'user',
       entityId: userId,
       after: {
-        UserName: member.users.userName,
+        UserName: account.userName,
         SessionsEnded: ended.length,
         Generated: password === undefined,
       },

@@ -160,20 +160,25 @@ export async function updateTask(
   return getTask(ctx, id);
 }
 
+/** Refuses (400 on `taskId`, in the words given) while a run of the task is queued or running. */
+async function refuseWhileRunning(tx: Tx, id: number, zh: string, en: string) {
+  const [busy] = rowsOf<{ n: number }>(
+    await tx.execute(sql`select count(*)::int as n from observation_runs r join jobs j on j.id = r.job_id
+      where r.task_id = ${id} and j.status in ('queued', 'running')`),
+  );
+  if (Number(busy?.n ?? 0) > 0) throw invalidField('taskId', zh, en);
+}
+
 /** Deletes a task and its runs; the observations it made stay (other tasks and the dashboard read them). */
 export async function deleteTask(ctx: SignedIn, id: number): Promise<null> {
   await withAppScope(ctx.db, ctx.appId, async (tx) => {
     const t = await taskRow(tx, ctx.appId, id);
-    const [busy] = rowsOf<{ n: number }>(
-      await tx.execute(sql`select count(*)::int as n from observation_runs r join jobs j on j.id = r.job_id
-        where r.task_id = ${id} and j.status in ('queued', 'running')`),
+    await refuseWhileRunning(
+      tx,
+      id,
+      '任务正在运行，结束后才能删除',
+      'the task is running; delete it when it ends',
     );
-    if (Number(busy?.n ?? 0) > 0)
-      throw invalidField(
-        'taskId',
-        '任务正在运行，结束后才能删除',
-        'the task is running; delete it when it ends',
-      );
     await tx
       .delete(observationTasks)
       .where(and(eq(observationTasks.id, id), eq(observationTasks.appId, ctx.appId)));
@@ -196,16 +201,12 @@ export async function runTask(
   const runId = await withAppScope(ctx.db, ctx.appId, async (tx) => {
     const t = await taskRow(tx, ctx.appId, id);
     await tx.execute(sql`select id from observation_tasks where id = ${id} for update`);
-    const [busy] = rowsOf<{ n: number }>(
-      await tx.execute(sql`select count(*)::int as n from observation_runs r join jobs j on j.id = r.job_id
-        where r.task_id = ${id} and j.status in ('queued', 'running')`),
+    await refuseWhileRunning(
+      tx,
+      id,
+      '该任务已有一次运行在排队或进行中',
+      'a run of this task is already queued or running',
     );
-    if (Number(busy?.n ?? 0) > 0)
-      throw invalidField(
-        'taskId',
-        '该任务已有一次运行在排队或进行中',
-        'a run of this task is already queued or running',
-      );
     const mode = input.full || t.watermark === null ? 'full' : 'incremental';
     const [run] = await tx
       .insert(observationRuns)
@@ -214,14 +215,17 @@ export async function runTask(
     await queueJobFor(
       tx,
       ctx,
-      { kind: TRANSFORM_KIND, params: { runId: run!.id, taskId: id } },
+      {
+        kind: TRANSFORM_KIND,
+        params: { runId: run!.id, taskId: id },
+        link: { table: observationRuns, id: run!.id },
+      },
       {
         action: 'observation.task.run',
         entity: 'observation_task',
         entityId: id,
         after: { runId: run!.id, mode },
       },
-      { table: observationRuns, id: run!.id },
     );
     return run!.id;
   });

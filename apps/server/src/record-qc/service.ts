@@ -227,14 +227,12 @@ export async function startTask(ctx: SignedIn, planId: number) {
     const job = await queueJobFor(
       tx,
       ctx,
-      { kind: RECORD_QC_JOB_KIND, params: { taskId: task!.id } },
       {
-        action: 'recordQc.task.run',
-        entity: 'record_qc_task',
-        entityId: task!.id,
-        after: { planId: plan.id, checks, scope },
+        kind: RECORD_QC_JOB_KIND,
+        params: { taskId: task!.id },
+        link: { table: recordQcTasks, id: task!.id },
       },
-      { table: recordQcTasks, id: task!.id },
+      { action: 'recordQc.task.run', entity: 'record_qc_task', after: { planId: plan.id, checks, scope } },
     );
     return { taskId: task!.id, jobId: job.id };
   });
@@ -393,64 +391,65 @@ export async function listFaults(
   return { total: total?.n ?? 0, items: rows.map((r) => faultOut(r, locale)) };
 }
 
-/**
- * Scores per department: every visit in scope starts at 100 and loses the points of its faults,
- * not below 0; the department's score is the mean over its visits (one decimal).
- */
-export async function scores(db: Tx, appId: number, taskId: number): Promise<RecordQcScore[]> {
-  const task = await taskOf(db, appId, taskId);
-  const perVisit = rowsOf<{ department: string; faults: number; deducted: number }>(
-    await db.execute(sql`select department, count(*)::int as faults, sum(points)::int as deducted
-      from record_qc_faults where task_id = ${taskId} and app_id = ${appId} group by department, visit_id`),
-  );
-  const visitsOf = task.departmentVisits as Record<string, number>;
-  const departments = [...new Set([...Object.keys(visitsOf), ...perVisit.map((v) => v.department)])].sort();
-  return departments.map((department) => {
-    const mine = perVisit.filter((v) => v.department === department);
-    const n = Math.max(visitsOf[department] ?? 0, mine.length);
-    const lost = mine.reduce((s, v) => s + Math.min(100, v.deducted), 0);
-    return {
-      department,
-      visits: n,
-      faultyVisits: mine.length,
-      faults: mine.reduce((s, v) => s + v.faults, 0),
-      deducted: mine.reduce((s, v) => s + v.deducted, 0),
-      score: n ? Math.round(((100 * n - lost) / n) * 10) / 10 : 100,
-    };
-  });
-}
-
 /** The mean of 100 minus each stay's lost points (capped at 100) over `n` stays, one decimal. */
 const meanScore = (n: number, lost: number) => (n ? Math.round(((100 * n - lost) / n) * 10) / 10 : 100);
 
 /**
- * Scores per doctor: each stay a doctor answers for (counted when the task ran) starts at 100 and
- * loses the points of the faults laid to that doctor; the mean over those stays. Worst first.
+ * Scores per department or per doctor (`by`): each stay counted for it when the task ran
+ * (`counted`) starts at 100 and loses the points of its faults laid to it, not below 0; the score
+ * is the mean over those stays. In no particular order.
  */
+async function stayScores(
+  db: Tx,
+  appId: number,
+  taskId: number,
+  by: 'department' | 'doctor',
+  counted: Record<string, number>,
+) {
+  const column = sql.raw(by);
+  const perVisit = rowsOf<{ key: string; faults: number; deducted: number }>(
+    await db.execute(sql`select ${column} as key, count(*)::int as faults, sum(points)::int as deducted
+      from record_qc_faults where task_id = ${taskId} and app_id = ${appId} group by ${column}, visit_id`),
+  );
+  const keys = new Set([...Object.keys(counted), ...perVisit.map((v) => v.key)]);
+  return [...keys].map((key) => {
+    const mine = perVisit.filter((v) => v.key === key);
+    const n = Math.max(counted[key] ?? 0, mine.length);
+    return {
+      key,
+      visits: n,
+      faultyVisits: mine.length,
+      faults: mine.reduce((s, v) => s + v.faults, 0),
+      deducted: mine.reduce((s, v) => s + v.deducted, 0),
+      score: meanScore(
+        n,
+        mine.reduce((s, v) => s + Math.min(100, v.deducted), 0),
+      ),
+    };
+  });
+}
+
+/** Scores per department (every visit in scope), by department code. */
+export async function scores(db: Tx, appId: number, taskId: number): Promise<RecordQcScore[]> {
+  const task = await taskOf(db, appId, taskId);
+  const rows = await stayScores(
+    db,
+    appId,
+    taskId,
+    'department',
+    task.departmentVisits as Record<string, number>,
+  );
+  return rows
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ key, ...score }) => ({ department: key, ...score }));
+}
+
+/** Scores per doctor (each stay a doctor answers for), worst first. */
 export async function doctorScores(db: Tx, appId: number, taskId: number): Promise<RecordQcDoctorScore[]> {
   const task = await taskOf(db, appId, taskId);
-  const perVisit = rowsOf<{ doctor: string; faults: number; deducted: number }>(
-    await db.execute(sql`select doctor, count(*)::int as faults, sum(points)::int as deducted
-      from record_qc_faults where task_id = ${taskId} and app_id = ${appId} group by doctor, visit_id`),
-  );
-  const visitsOf = task.doctorVisits as Record<string, number>;
-  const doctors = [...new Set([...Object.keys(visitsOf), ...perVisit.map((v) => v.doctor)])];
-  return doctors
-    .map((doctor) => {
-      const mine = perVisit.filter((v) => v.doctor === doctor);
-      const n = Math.max(visitsOf[doctor] ?? 0, mine.length);
-      return {
-        doctor,
-        visits: n,
-        faultyVisits: mine.length,
-        faults: mine.reduce((s, v) => s + v.faults, 0),
-        deducted: mine.reduce((s, v) => s + v.deducted, 0),
-        score: meanScore(
-          n,
-          mine.reduce((s, v) => s + Math.min(100, v.deducted), 0),
-        ),
-      };
-    })
+  const rows = await stayScores(db, appId, taskId, 'doctor', task.doctorVisits as Record<string, number>);
+  return rows
+    .map(({ key, ...score }) => ({ doctor: key, ...score }))
     .sort((a, b) => a.score - b.score || b.faults - a.faults || a.doctor.localeCompare(b.doctor, 'zh-CN'));
 }
 

@@ -26,7 +26,8 @@ const RANK = Object.fromEntries(CONCEPT_MATCH_KINDS.map((k, i) => [k, i])) as Re
   number
 >;
 
-interface Row {
+/** A concept as the searches select it (standard or local), with the synonym that matched. */
+export interface ConceptMatchRow {
   concept_id: number;
   system_key: string;
   code: string;
@@ -37,8 +38,11 @@ interface Row {
   retired: boolean;
   pinyin: string;
   local: boolean;
-  rank: number;
   synonym: string | null;
+}
+
+interface Row extends ConceptMatchRow {
+  rank: number;
   len: number;
 }
 

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { expand, segmenter } from '../coding/match.js';
 import type { Db } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
+import type { ConceptMatchRow } from './search.js';
 import { ensureTerminologies } from './seed.js';
 
 /*
@@ -45,19 +46,8 @@ export function tokenize(text: string): Token[] {
   return out;
 }
 
-interface Row {
-  concept_id: number;
-  system_key: string;
-  code: string;
-  display_zh: string;
-  display_en: string;
-  parent_code: string | null;
-  level: number;
-  retired: boolean;
-  pinyin: string;
-  local: boolean;
+interface Row extends ConceptMatchRow {
   key: string;
-  synonym: string | null;
 }
 
 export async function semantic(
