@@ -126,14 +126,11 @@ export async function createTask(ctx: SignedIn, input: TaskInput) {
         createdByName: ctx.userName,
       })
       .returning();
+    const link = { table: cleaningTasks, id: task!.id };
     await queueJobFor(
       tx,
       ctx,
-      {
-        kind: CLEANING_TASK_KIND,
-        params: { taskId: task!.id },
-        link: { table: cleaningTasks, id: task!.id },
-      },
+      { kind: CLEANING_TASK_KIND, params: { taskId: task!.id }, link },
       {
         action: 'create',
         entity: 'cleaning_task',

@@ -64,14 +64,11 @@ export async function startFederatedJob(ctx: SignedIn, topicId: number, body: Bo
       .insert(mcFederatedJobs)
       .values({ appId: ctx.appId, topicId, model: body.model, params, createdBy: ctx.userId })
       .returning();
+    const link = { table: mcFederatedJobs, id: row!.id };
     const job = await queueJobFor(
       tx,
       ctx,
-      {
-        kind: FEDERATED_JOB_KIND,
-        params: { federatedJobId: row!.id },
-        link: { table: mcFederatedJobs, id: row!.id },
-      },
+      { kind: FEDERATED_JOB_KIND, params: { federatedJobId: row!.id }, link },
       {
         action: 'federated.run',
         entity: 'mc_federated_job',

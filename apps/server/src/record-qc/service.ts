@@ -224,14 +224,11 @@ export async function startTask(ctx: SignedIn, planId: number) {
         createdBy: ctx.userId,
       })
       .returning();
+    const link = { table: recordQcTasks, id: task!.id };
     const job = await queueJobFor(
       tx,
       ctx,
-      {
-        kind: RECORD_QC_JOB_KIND,
-        params: { taskId: task!.id },
-        link: { table: recordQcTasks, id: task!.id },
-      },
+      { kind: RECORD_QC_JOB_KIND, params: { taskId: task!.id }, link },
       { action: 'recordQc.task.run', entity: 'record_qc_task', after: { planId: plan.id, checks, scope } },
     );
     return { taskId: task!.id, jobId: job.id };

@@ -191,14 +191,11 @@ export async function startTransfer(ctx: SignedIn, ruleId: number) {
         createdBy: ctx.userId,
       })
       .returning();
+    const link = { table: variableTransferRuns, id: run!.id };
     const job = await queueJobFor(
       tx,
       ctx,
-      {
-        kind: VARIABLE_TRANSFER_JOB,
-        params: { runId: run!.id },
-        link: { table: variableTransferRuns, id: run!.id },
-      },
+      { kind: VARIABLE_TRANSFER_JOB, params: { runId: run!.id }, link },
       { action: 'variableTransfer.run', entity: 'variable_transfer_run', after: { ruleId } },
     );
     return { id: run!.id, jobId: job.id };
