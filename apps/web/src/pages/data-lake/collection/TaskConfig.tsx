@@ -20,14 +20,12 @@ import {
   Card,
   Checkbox,
   Drawer,
-  Empty,
   Form,
   Input,
   InputNumber,
   Modal,
   Select,
   Space,
-  Table,
   Tabs,
   Tag,
   Timeline,
@@ -43,6 +41,7 @@ import { textRule } from '../../../app/text-rule';
 import { Authorized, useHasAction } from '../../../components/Authorized';
 import { DeleteLink } from '../../../components/DeleteLink';
 import { saveOrShow } from '../../../components/form/server-errors';
+import { QueryTable } from '../../../components/table/QueryTable';
 import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
 
@@ -115,96 +114,91 @@ function Sources() {
           {t('config.addSource')}
         </Button>
       </Authorized>
-      {list.isError ? (
-        <Alert type="error" showIcon message={list.error.message} />
-      ) : (
-        <Table<CollectionSource>
-          rowKey="id"
-          size="middle"
-          loading={list.isLoading}
-          dataSource={list.data?.items ?? []}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <Empty description={t('config.noSources')} /> }}
-          data-testid="collection-sources"
-          columns={[
-            { title: t('common.name'), dataIndex: 'name' },
-            {
-              title: t('config.kind'),
-              dataIndex: 'kind',
-              render: (k: string) => word('collectionSourceKind', k),
-            },
-            {
-              title: `${t('config.host')} / ${t('config.database')}`,
-              key: 'where',
-              render: (_, s) =>
-                s.kind === 'hl7'
-                  ? `:${s.config.listenPort}`
-                  : isFileKind(s.kind)
-                    ? t('config.folderShown', { folder: s.config.folder })
-                    : `${s.config.host}:${s.config.port || '—'} / ${s.config.database}`,
-            },
-            { title: t('config.user'), key: 'user', render: (_, s) => s.config.user || '—' },
-            {
-              title: t('config.password'),
-              key: 'pw',
-              render: (_, s) =>
-                s.kind === 'hl7' || isFileKind(s.kind) ? (
-                  '—'
-                ) : s.hasPassword ? (
-                  <Tag color="green">{t('config.passwordStored')}</Tag>
-                ) : (
-                  <Tag>{t('config.passwordNone')}</Tag>
-                ),
-            },
-            {
-              title: t('common.state'),
-              dataIndex: 'enabled',
-              render: (v: boolean) => (
-                <Tag color={v ? 'green' : 'default'}>{v ? t('common.enabled') : t('common.disabled')}</Tag>
+      <QueryTable<CollectionSource>
+        query={list}
+        empty={t('config.noSources')}
+        rowKey="id"
+        size="middle"
+        dataSource={list.data?.items ?? []}
+        pagination={false}
+        data-testid="collection-sources"
+        columns={[
+          { title: t('common.name'), dataIndex: 'name' },
+          {
+            title: t('config.kind'),
+            dataIndex: 'kind',
+            render: (k: string) => word('collectionSourceKind', k),
+          },
+          {
+            title: `${t('config.host')} / ${t('config.database')}`,
+            key: 'where',
+            render: (_, s) =>
+              s.kind === 'hl7'
+                ? `:${s.config.listenPort}`
+                : isFileKind(s.kind)
+                  ? t('config.folderShown', { folder: s.config.folder })
+                  : `${s.config.host}:${s.config.port || '—'} / ${s.config.database}`,
+          },
+          { title: t('config.user'), key: 'user', render: (_, s) => s.config.user || '—' },
+          {
+            title: t('config.password'),
+            key: 'pw',
+            render: (_, s) =>
+              s.kind === 'hl7' || isFileKind(s.kind) ? (
+                '—'
+              ) : s.hasPassword ? (
+                <Tag color="green">{t('config.passwordStored')}</Tag>
+              ) : (
+                <Tag>{t('config.passwordNone')}</Tag>
               ),
-            },
-            {
-              title: t('common.actions'),
-              key: 'a',
-              render: (_, s) => (
-                <Space size={0} wrap>
-                  {s.kind !== 'hl7' && can(MENU, 'get') && (
-                    <Button
-                      type="link"
-                      size="small"
-                      onClick={() => test(s)}
-                      loading={probe?.id === s.id && !probe.result && !probe.error}
-                    >
-                      {t('config.probe')}
-                    </Button>
-                  )}
-                  {can(MENU, 'edit') && (
-                    <Button
-                      type="link"
-                      size="small"
-                      onClick={() => {
-                        form.resetFields();
-                        form.setFieldsValue({ name: s.name, kind: s.kind, ...s.config, password: '' });
-                        setEditing(s);
-                      }}
-                    >
-                      {t('common.edit')}
-                    </Button>
-                  )}
-                  {can(MENU, 'delete') && (
-                    <DeleteLink
-                      name={s.name}
-                      onDelete={() => collectionApi.removeSource(s.id)}
-                      onDeleted={() => list.refetch()}
-                    />
-                  )}
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+          },
+          {
+            title: t('common.state'),
+            dataIndex: 'enabled',
+            render: (v: boolean) => (
+              <Tag color={v ? 'green' : 'default'}>{v ? t('common.enabled') : t('common.disabled')}</Tag>
+            ),
+          },
+          {
+            title: t('common.actions'),
+            key: 'a',
+            render: (_, s) => (
+              <Space size={0} wrap>
+                {s.kind !== 'hl7' && can(MENU, 'get') && (
+                  <Button
+                    type="link"
+                    size="small"
+                    onClick={() => test(s)}
+                    loading={probe?.id === s.id && !probe.result && !probe.error}
+                  >
+                    {t('config.probe')}
+                  </Button>
+                )}
+                {can(MENU, 'edit') && (
+                  <Button
+                    type="link"
+                    size="small"
+                    onClick={() => {
+                      form.resetFields();
+                      form.setFieldsValue({ name: s.name, kind: s.kind, ...s.config, password: '' });
+                      setEditing(s);
+                    }}
+                  >
+                    {t('common.edit')}
+                  </Button>
+                )}
+                {can(MENU, 'delete') && (
+                  <DeleteLink
+                    name={s.name}
+                    onDelete={() => collectionApi.removeSource(s.id)}
+                    onDeleted={() => list.refetch()}
+                  />
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
       {probe?.error && (
         <Alert
           type="error"
@@ -799,75 +793,70 @@ function Templates() {
           {t('config.addTemplate')}
         </Button>
       </Authorized>
-      {list.isError ? (
-        <Alert type="error" showIcon message={list.error.message} />
-      ) : (
-        <Table<CollectionTemplate>
-          rowKey="id"
-          size="middle"
-          loading={list.isLoading}
-          dataSource={list.data?.items ?? []}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <Empty description={t('config.noTemplates')} /> }}
-          data-testid="collection-templates"
-          columns={[
-            { title: t('common.name'), dataIndex: 'name' },
-            { title: t('config.source'), dataIndex: 'sourceName' },
-            {
-              title: t('config.table'),
-              key: 'table',
-              render: (_, x) => <Typography.Text code>{x.spec.table}</Typography.Text>,
-            },
-            { title: t('config.target'), dataIndex: 'target', render: (v: string) => word('cdrTable', v) },
-            { title: t('config.fields'), key: 'n', render: (_, x) => x.spec.fields.length },
-            { title: t('config.watermarkColumn'), key: 'w', render: (_, x) => x.spec.watermarkColumn || '—' },
-            {
-              title: t('config.version'),
-              dataIndex: 'version',
-              render: (v: number, x) => (
-                <Button type="link" size="small" onClick={() => setVersionsOf(x)}>
-                  v{v}
-                </Button>
-              ),
-            },
-            {
-              title: t('common.actions'),
-              key: 'a',
-              render: (_, x) => (
-                <Space size={0} wrap>
-                  {can('DataLakeUnitTest', 'query') && (
-                    <Link to={`/data-lake/unit-test?templateId=${x.id}`}>
-                      <Button type="link" size="small">
-                        {t('config.unitTest')}
-                      </Button>
-                    </Link>
-                  )}
-                  {can('DataLakeChosseTest', 'query') && (
-                    <Link to={`/data-lake/chosse-test?templateId=${x.id}`}>
-                      <Button type="link" size="small">
-                        {t('config.chooseTest')}
-                      </Button>
-                    </Link>
-                  )}
-                  {can(MENU, 'edit') && (
-                    <Button type="link" size="small" onClick={() => setEditing(x)}>
-                      {t('common.edit')}
+      <QueryTable<CollectionTemplate>
+        query={list}
+        empty={t('config.noTemplates')}
+        rowKey="id"
+        size="middle"
+        dataSource={list.data?.items ?? []}
+        pagination={false}
+        data-testid="collection-templates"
+        columns={[
+          { title: t('common.name'), dataIndex: 'name' },
+          { title: t('config.source'), dataIndex: 'sourceName' },
+          {
+            title: t('config.table'),
+            key: 'table',
+            render: (_, x) => <Typography.Text code>{x.spec.table}</Typography.Text>,
+          },
+          { title: t('config.target'), dataIndex: 'target', render: (v: string) => word('cdrTable', v) },
+          { title: t('config.fields'), key: 'n', render: (_, x) => x.spec.fields.length },
+          { title: t('config.watermarkColumn'), key: 'w', render: (_, x) => x.spec.watermarkColumn || '—' },
+          {
+            title: t('config.version'),
+            dataIndex: 'version',
+            render: (v: number, x) => (
+              <Button type="link" size="small" onClick={() => setVersionsOf(x)}>
+                v{v}
+              </Button>
+            ),
+          },
+          {
+            title: t('common.actions'),
+            key: 'a',
+            render: (_, x) => (
+              <Space size={0} wrap>
+                {can('DataLakeUnitTest', 'query') && (
+                  <Link to={`/data-lake/unit-test?templateId=${x.id}`}>
+                    <Button type="link" size="small">
+                      {t('config.unitTest')}
                     </Button>
-                  )}
-                  {can(MENU, 'delete') && (
-                    <DeleteLink
-                      name={x.name}
-                      onDelete={() => collectionApi.removeTemplate(x.id)}
-                      onDeleted={() => list.refetch()}
-                    />
-                  )}
-                </Space>
-              ),
-            },
-          ]}
-        />
-      )}
+                  </Link>
+                )}
+                {can('DataLakeChosseTest', 'query') && (
+                  <Link to={`/data-lake/chosse-test?templateId=${x.id}`}>
+                    <Button type="link" size="small">
+                      {t('config.chooseTest')}
+                    </Button>
+                  </Link>
+                )}
+                {can(MENU, 'edit') && (
+                  <Button type="link" size="small" onClick={() => setEditing(x)}>
+                    {t('common.edit')}
+                  </Button>
+                )}
+                {can(MENU, 'delete') && (
+                  <DeleteLink
+                    name={x.name}
+                    onDelete={() => collectionApi.removeTemplate(x.id)}
+                    onDeleted={() => list.refetch()}
+                  />
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
       <TemplateEditor
         editing={editing}
         onClose={() => setEditing(null)}

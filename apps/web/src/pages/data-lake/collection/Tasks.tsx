@@ -10,7 +10,6 @@ import {
   App,
   Button,
   Card,
-  Empty,
   Form,
   Input,
   InputNumber,
@@ -18,7 +17,6 @@ import {
   Progress,
   Select,
   Space,
-  Table,
   Tag,
   Typography,
 } from 'antd';
@@ -33,6 +31,7 @@ import { Authorized, useHasAction } from '../../../components/Authorized';
 import { DeleteLink } from '../../../components/DeleteLink';
 import { saveThen } from '../../../components/form/server-errors';
 import { isUnderWay, useJobPoll } from '../../../components/jobs/useJobPoll';
+import { QueryTable } from '../../../components/table/QueryTable';
 import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
 
@@ -130,119 +129,114 @@ export default function CollectTaskList() {
     >
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <Typography.Text type="secondary">{t('tasks.hint')}</Typography.Text>
-        {list.isError ? (
-          <Alert type="error" showIcon message={list.error.message} />
-        ) : (
-          <Table<CollectionTask>
-            rowKey="id"
-            loading={list.isLoading}
-            dataSource={list.data?.items ?? []}
-            pagination={false}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: <Empty description={t('tasks.empty')} /> }}
-            columns={[
-              { title: t('common.name'), dataIndex: 'name' },
-              {
-                title: t('tasks.templates'),
-                key: 'templates',
-                render: (_, x) => (
-                  <Space direction="vertical" size={0}>
-                    {x.templates.map((tp, i) => (
-                      <Typography.Text key={tp.id}>
-                        {i + 1}. {tp.name} → {word('cdrTable', tp.target)}
-                        {x.watermarks[String(tp.id)] && (
-                          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                            {' '}
-                            ({t('tasks.watermark')}: {watermarkText(x.watermarks[String(tp.id)] ?? null)})
-                          </Typography.Text>
-                        )}
-                      </Typography.Text>
-                    ))}
+        <QueryTable<CollectionTask>
+          query={list}
+          empty={t('tasks.empty')}
+          rowKey="id"
+          dataSource={list.data?.items ?? []}
+          pagination={false}
+          columns={[
+            { title: t('common.name'), dataIndex: 'name' },
+            {
+              title: t('tasks.templates'),
+              key: 'templates',
+              render: (_, x) => (
+                <Space direction="vertical" size={0}>
+                  {x.templates.map((tp, i) => (
+                    <Typography.Text key={tp.id}>
+                      {i + 1}. {tp.name} → {word('cdrTable', tp.target)}
+                      {x.watermarks[String(tp.id)] && (
+                        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                          {' '}
+                          ({t('tasks.watermark')}: {watermarkText(x.watermarks[String(tp.id)] ?? null)})
+                        </Typography.Text>
+                      )}
+                    </Typography.Text>
+                  ))}
+                </Space>
+              ),
+            },
+            { title: t('tasks.batchSize'), dataIndex: 'batchSize', align: 'right' },
+            { title: t('tasks.lastRun'), key: 'last', render: (_, x) => <RunState run={x.lastRun} /> },
+            {
+              title: t('common.actions'),
+              key: 'a',
+              render: (_, x) => {
+                const busy = isUnderWay(x.lastRun?.status);
+                return (
+                  <Space size={0} wrap>
+                    {can(MENU, 'edit') && !busy && (
+                      <Button
+                        type="link"
+                        size="small"
+                        data-testid="run-task"
+                        onClick={async () => {
+                          await collectionApi.run(x.id);
+                          message.info(t('tasks.started'));
+                          await list.refetch();
+                        }}
+                      >
+                        {t('tasks.run')}
+                      </Button>
+                    )}
+                    {can(MENU, 'edit') && busy && x.lastRun && (
+                      <Button
+                        type="link"
+                        size="small"
+                        danger
+                        onClick={async () => {
+                          await collectionApi.cancel(x.lastRun!.id);
+                          message.info(t('tasks.cancelled'));
+                          await list.refetch();
+                        }}
+                      >
+                        {t('tasks.cancel')}
+                      </Button>
+                    )}
+                    {can('DataLakeTaskTest', 'query') && (
+                      <Link to={`/data-lake/task-test?taskId=${x.id}`}>
+                        <Button type="link" size="small">
+                          {t('tasks.test')}
+                        </Button>
+                      </Link>
+                    )}
+                    {x.lastRun && can('DataLakeCollectionDetail', 'get') && (
+                      <Link to={`/data-lake/collection-detail?runId=${x.lastRun.id}`}>
+                        <Button type="link" size="small" data-testid="run-detail">
+                          {t('tasks.detail')}
+                        </Button>
+                      </Link>
+                    )}
+                    {can(MENU, 'edit') && (
+                      <Button
+                        type="link"
+                        size="small"
+                        onClick={() => {
+                          form.resetFields();
+                          form.setFieldsValue({
+                            name: x.name,
+                            templateIds: x.templateIds,
+                            batchSize: x.batchSize,
+                          });
+                          setEditing(x);
+                        }}
+                      >
+                        {t('common.edit')}
+                      </Button>
+                    )}
+                    {can(MENU, 'delete') && (
+                      <DeleteLink
+                        name={x.name}
+                        onDelete={() => collectionApi.removeTask(x.id)}
+                        onDeleted={() => list.refetch()}
+                      />
+                    )}
                   </Space>
-                ),
+                );
               },
-              { title: t('tasks.batchSize'), dataIndex: 'batchSize', align: 'right' },
-              { title: t('tasks.lastRun'), key: 'last', render: (_, x) => <RunState run={x.lastRun} /> },
-              {
-                title: t('common.actions'),
-                key: 'a',
-                render: (_, x) => {
-                  const busy = isUnderWay(x.lastRun?.status);
-                  return (
-                    <Space size={0} wrap>
-                      {can(MENU, 'edit') && !busy && (
-                        <Button
-                          type="link"
-                          size="small"
-                          data-testid="run-task"
-                          onClick={async () => {
-                            await collectionApi.run(x.id);
-                            message.info(t('tasks.started'));
-                            await list.refetch();
-                          }}
-                        >
-                          {t('tasks.run')}
-                        </Button>
-                      )}
-                      {can(MENU, 'edit') && busy && x.lastRun && (
-                        <Button
-                          type="link"
-                          size="small"
-                          danger
-                          onClick={async () => {
-                            await collectionApi.cancel(x.lastRun!.id);
-                            message.info(t('tasks.cancelled'));
-                            await list.refetch();
-                          }}
-                        >
-                          {t('tasks.cancel')}
-                        </Button>
-                      )}
-                      {can('DataLakeTaskTest', 'query') && (
-                        <Link to={`/data-lake/task-test?taskId=${x.id}`}>
-                          <Button type="link" size="small">
-                            {t('tasks.test')}
-                          </Button>
-                        </Link>
-                      )}
-                      {x.lastRun && can('DataLakeCollectionDetail', 'get') && (
-                        <Link to={`/data-lake/collection-detail?runId=${x.lastRun.id}`}>
-                          <Button type="link" size="small" data-testid="run-detail">
-                            {t('tasks.detail')}
-                          </Button>
-                        </Link>
-                      )}
-                      {can(MENU, 'edit') && (
-                        <Button
-                          type="link"
-                          size="small"
-                          onClick={() => {
-                            form.resetFields();
-                            form.setFieldsValue({
-                              name: x.name,
-                              templateIds: x.templateIds,
-                              batchSize: x.batchSize,
-                            });
-                            setEditing(x);
-                          }}
-                        >
-                          {t('common.edit')}
-                        </Button>
-                      )}
-                      {can(MENU, 'delete') && (
-                        <DeleteLink
-                          name={x.name}
-                          onDelete={() => collectionApi.removeTask(x.id)}
-                          onDeleted={() => list.refetch()}
-                        />
-                      )}
-                    </Space>
-                  );
-                },
-              },
-            ]}
-          />
-        )}
+            },
+          ]}
+        />
       </Space>
       <Modal
         open={!!editing}

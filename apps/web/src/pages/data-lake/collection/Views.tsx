@@ -29,6 +29,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useLabel } from '../../../app/labels';
 import { useHasAction } from '../../../components/Authorized';
 import { isUnderWay, useJobPoll } from '../../../components/jobs/useJobPoll';
+import { QueryTable } from '../../../components/table/QueryTable';
 import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
 import { RUN_COLOR, RunState, watermarkText } from './Tasks';
@@ -144,44 +145,39 @@ export function CollectionMonitoring() {
         )}
       </Card>
       <Card title={t('monitor.recent')}>
-        {runs.isError ? (
-          <Alert type="error" showIcon message={runs.error.message} />
-        ) : (
-          <Table<CollectionRun>
-            rowKey="id"
-            size="small"
-            loading={runs.isLoading}
-            dataSource={runs.data?.items ?? []}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: <Empty description={t('monitor.noRuns')} /> }}
-            pagination={{
-              current: page.page,
-              pageSize: page.size,
-              total: runs.data?.total ?? 0,
-              onChange: (p, s) => setPage({ page: p, size: s }),
-            }}
-            columns={[
-              { title: '#', dataIndex: 'id' },
-              { title: t('detail.task'), dataIndex: 'taskName' },
-              {
-                title: t('monitor.trigger'),
-                dataIndex: 'trigger',
-                render: (v: string) => word('collectionTrigger', v),
-              },
-              { title: t('detail.status'), key: 's', render: (_, r) => <RunState run={r} /> },
-              { title: t('monitor.started'), dataIndex: 'startedAt', render: at },
-              { title: t('monitor.finished'), dataIndex: 'finishedAt', render: at },
-              {
-                title: t('common.actions'),
-                key: 'a',
-                render: (_, r) =>
-                  can('DataLakeCollectionDetail', 'get') && (
-                    <Link to={`/data-lake/collection-detail?runId=${r.id}`}>{t('tasks.detail')}</Link>
-                  ),
-              },
-            ]}
-          />
-        )}
+        <QueryTable<CollectionRun>
+          query={runs}
+          empty={t('monitor.noRuns')}
+          rowKey="id"
+          size="small"
+          dataSource={runs.data?.items ?? []}
+          pagination={{
+            current: page.page,
+            pageSize: page.size,
+            total: runs.data?.total ?? 0,
+            onChange: (p, s) => setPage({ page: p, size: s }),
+          }}
+          columns={[
+            { title: '#', dataIndex: 'id' },
+            { title: t('detail.task'), dataIndex: 'taskName' },
+            {
+              title: t('monitor.trigger'),
+              dataIndex: 'trigger',
+              render: (v: string) => word('collectionTrigger', v),
+            },
+            { title: t('detail.status'), key: 's', render: (_, r) => <RunState run={r} /> },
+            { title: t('monitor.started'), dataIndex: 'startedAt', render: at },
+            { title: t('monitor.finished'), dataIndex: 'finishedAt', render: at },
+            {
+              title: t('common.actions'),
+              key: 'a',
+              render: (_, r) =>
+                can('DataLakeCollectionDetail', 'get') && (
+                  <Link to={`/data-lake/collection-detail?runId=${r.id}`}>{t('tasks.detail')}</Link>
+                ),
+            },
+          ]}
+        />
       </Card>
     </Space>
   );
@@ -233,27 +229,22 @@ export function CollectionReport() {
           )}
         </Space>
         {exportError && <Alert type="error" showIcon message={exportError} />}
-        {r.isError ? (
-          <Alert type="error" showIcon message={r.error.message} />
-        ) : (
-          <Table
-            size="small"
-            rowKey={(x) => `${x.period}-${x.sourceId}-${x.table}`}
-            loading={r.isLoading}
-            dataSource={r.data?.rows ?? []}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: <Empty description={t('report.empty')} /> }}
-            data-testid="report-table"
-            columns={[
-              { title: t('report.periodCol'), dataIndex: 'period' },
-              { title: t('report.source'), dataIndex: 'sourceName' },
-              { title: t('report.table'), dataIndex: 'table', render: (v: string) => word('cdrTable', v) },
-              { title: t('report.inserted'), dataIndex: 'inserted', align: 'right' },
-              { title: t('report.updated'), dataIndex: 'updated', align: 'right' },
-              { title: t('report.rejected'), dataIndex: 'rejected', align: 'right' },
-            ]}
-          />
-        )}
+        <QueryTable
+          query={r}
+          empty={t('report.empty')}
+          size="small"
+          rowKey={(x) => `${x.period}-${x.sourceId}-${x.table}`}
+          dataSource={r.data?.rows ?? []}
+          data-testid="report-table"
+          columns={[
+            { title: t('report.periodCol'), dataIndex: 'period' },
+            { title: t('report.source'), dataIndex: 'sourceName' },
+            { title: t('report.table'), dataIndex: 'table', render: (v: string) => word('cdrTable', v) },
+            { title: t('report.inserted'), dataIndex: 'inserted', align: 'right' },
+            { title: t('report.updated'), dataIndex: 'updated', align: 'right' },
+            { title: t('report.rejected'), dataIndex: 'rejected', align: 'right' },
+          ]}
+        />
       </Space>
     </Card>
   );
@@ -434,87 +425,82 @@ export function ChangeRecords() {
             onSearch={(v) => set('runId', v.trim() || undefined)}
           />
         </Space>
-        {q.isError ? (
-          <Alert type="error" showIcon message={q.error.message} />
-        ) : (
-          <Table<CollectionChange>
-            rowKey="id"
-            size="small"
-            loading={q.isLoading}
-            dataSource={q.data?.items ?? []}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: <Empty description={t('changes.empty')} /> }}
-            pagination={{
-              current: page.page,
-              pageSize: page.size,
-              total: q.data?.total ?? 0,
-              onChange: (p, s) => setPage({ page: p, size: s }),
-            }}
-            data-testid="changes-table"
-            columns={[
-              { title: t('changes.at'), dataIndex: 'at', render: (v: string) => at(v) },
-              {
-                title: t('changes.origin'),
-                key: 'origin',
-                render: (_, c) => (
-                  <Space direction="vertical" size={0}>
-                    <Typography.Text>{c.sourceName || '—'}</Typography.Text>
-                    {c.runId !== null ? (
-                      <Link to={`/data-lake/collection-detail?runId=${c.runId}`}>
-                        {t('changes.run', { id: c.runId })}
-                      </Link>
-                    ) : c.messageId !== null ? (
-                      <Typography.Text type="secondary">
-                        {t('changes.message', { id: c.messageId })}
-                      </Typography.Text>
-                    ) : null}
-                  </Space>
-                ),
-              },
-              { title: t('changes.table'), dataIndex: 'table', render: (v: string) => word('cdrTable', v) },
-              {
-                title: t('changes.op'),
-                dataIndex: 'op',
-                render: (v: string) => (
-                  <Tag color={v === 'insert' ? 'green' : 'blue'}>{word('collectionChangeOp', v)}</Tag>
-                ),
-              },
-              {
-                title: t('changes.patient'),
-                key: 'p',
-                render: (_, c) =>
-                  c.patientId ? (
-                    <Link to={`/data-lake/patientDetails?id=${c.patientId}`}>
-                      {c.patientName || `#${c.patientId}`}
+        <QueryTable<CollectionChange>
+          query={q}
+          empty={t('changes.empty')}
+          rowKey="id"
+          size="small"
+          dataSource={q.data?.items ?? []}
+          pagination={{
+            current: page.page,
+            pageSize: page.size,
+            total: q.data?.total ?? 0,
+            onChange: (p, s) => setPage({ page: p, size: s }),
+          }}
+          data-testid="changes-table"
+          columns={[
+            { title: t('changes.at'), dataIndex: 'at', render: (v: string) => at(v) },
+            {
+              title: t('changes.origin'),
+              key: 'origin',
+              render: (_, c) => (
+                <Space direction="vertical" size={0}>
+                  <Typography.Text>{c.sourceName || '—'}</Typography.Text>
+                  {c.runId !== null ? (
+                    <Link to={`/data-lake/collection-detail?runId=${c.runId}`}>
+                      {t('changes.run', { id: c.runId })}
                     </Link>
-                  ) : (
-                    '—'
-                  ),
-              },
-              { title: t('changes.record'), dataIndex: 'recordId' },
-              {
-                title: t('changes.diff'),
-                key: 'd',
-                render: (_, c) =>
-                  c.diff.length ? (
-                    <Space direction="vertical" size={0}>
-                      {c.diff.map((d) => (
-                        <Typography.Text key={d.field}>
-                          {word('cdrField', d.field)}:{' '}
-                          <Typography.Text delete type="secondary">
-                            {show(d.before)}
-                          </Typography.Text>{' '}
-                          → <Typography.Text strong>{show(d.after)}</Typography.Text>
-                        </Typography.Text>
-                      ))}
-                    </Space>
-                  ) : (
-                    '—'
-                  ),
-              },
-            ]}
-          />
-        )}
+                  ) : c.messageId !== null ? (
+                    <Typography.Text type="secondary">
+                      {t('changes.message', { id: c.messageId })}
+                    </Typography.Text>
+                  ) : null}
+                </Space>
+              ),
+            },
+            { title: t('changes.table'), dataIndex: 'table', render: (v: string) => word('cdrTable', v) },
+            {
+              title: t('changes.op'),
+              dataIndex: 'op',
+              render: (v: string) => (
+                <Tag color={v === 'insert' ? 'green' : 'blue'}>{word('collectionChangeOp', v)}</Tag>
+              ),
+            },
+            {
+              title: t('changes.patient'),
+              key: 'p',
+              render: (_, c) =>
+                c.patientId ? (
+                  <Link to={`/data-lake/patientDetails?id=${c.patientId}`}>
+                    {c.patientName || `#${c.patientId}`}
+                  </Link>
+                ) : (
+                  '—'
+                ),
+            },
+            { title: t('changes.record'), dataIndex: 'recordId' },
+            {
+              title: t('changes.diff'),
+              key: 'd',
+              render: (_, c) =>
+                c.diff.length ? (
+                  <Space direction="vertical" size={0}>
+                    {c.diff.map((d) => (
+                      <Typography.Text key={d.field}>
+                        {word('cdrField', d.field)}:{' '}
+                        <Typography.Text delete type="secondary">
+                          {show(d.before)}
+                        </Typography.Text>{' '}
+                        → <Typography.Text strong>{show(d.after)}</Typography.Text>
+                      </Typography.Text>
+                    ))}
+                  </Space>
+                ) : (
+                  '—'
+                ),
+            },
+          ]}
+        />
         {filters.runId && (
           <Button type="link" onClick={() => set('runId', undefined)}>
             {t('changes.all')}

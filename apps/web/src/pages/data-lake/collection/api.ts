@@ -1,5 +1,4 @@
 import type {
-  CollectionChange,
   CollectionChangePage,
   CollectionMonitoring,
   CollectionRejectPage,
