@@ -22,24 +22,16 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel, useLabelOptions } from '../../app/labels';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { JobStatusTag, jobTime as time } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { observationApi } from './api';
 import { OBS_NS } from './i18n';
 
 const PERM = 'ObservationTransformTask';
-const STATUS_COLOR: Record<JobStatus, string> = {
-  queued: 'default',
-  running: 'processing',
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'warning',
-};
-const time = (v: string | null | undefined) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
 
 function RunCounts({ run }: { run: ObservationRun }) {
   const { t } = useTranslation(OBS_NS);
@@ -87,7 +79,7 @@ function TaskRuns({ task }: { task: ObservationTask }) {
           title: t('tasks.status'),
           dataIndex: 'status',
           width: 100,
-          render: (s: JobStatus) => <Tag color={STATUS_COLOR[s]}>{word('jobStatus', s)}</Tag>,
+          render: (s: JobStatus) => <JobStatusTag status={s} />,
         },
         { title: t('tasks.counts'), key: 'counts', render: (_, r) => <RunCounts run={r} /> },
         {
@@ -235,9 +227,7 @@ export default function TransformTasks() {
             render: (_, r) =>
               r.lastRun ? (
                 <Space>
-                  <Tag color={STATUS_COLOR[r.lastRun.status]} data-testid={`obs-status-${r.id}`}>
-                    {word('jobStatus', r.lastRun.status)}
-                  </Tag>
+                  <JobStatusTag status={r.lastRun.status} testId={`obs-status-${r.id}`} />
                   {isUnderWay(r.lastRun.status) ? (
                     <Progress percent={r.lastRun.progress} size="small" style={{ width: 90 }} />
                   ) : (

@@ -6,9 +6,10 @@ import { App, Button, Card, Empty, Popconfirm, Space, Table, Tag, Typography } f
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { JobStatusTag } from '../../components/jobs/JobStatusTag';
 import { odmApi } from './api';
 import { ODM_NS } from './i18n';
-import { GenerationList, STATUS_COLOR, useTopics } from './parts';
+import { GenerationList, useTopics } from './parts';
 
 const PERM = 'OdmListTopics';
 
@@ -95,9 +96,7 @@ export default function Topics() {
               width: 130,
               render: (_, r) =>
                 r.lastGeneration ? (
-                  <Tag color={STATUS_COLOR[r.lastGeneration.status]}>
-                    {word('jobStatus', r.lastGeneration.status)}
-                  </Tag>
+                  <JobStatusTag status={r.lastGeneration.status} />
                 ) : (
                   <Typography.Text type="secondary">{t('topics.none')}</Typography.Text>
                 ),

@@ -1,23 +1,17 @@
-import type { JobStatus, OdmGeneration, OdmTopic } from '@crdp/core';
+import type { OdmGeneration, OdmTopic } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Empty, Progress, Select, Space, Table, Tag, Tooltip } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
 import { useHasAction } from '../../components/Authorized';
+import { JOB_STATUS_COLOR, jobTime } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { downloadWithSession } from '../crf/download';
 import { odmApi } from './api';
 import { ODM_NS } from './i18n';
 
-export const STATUS_COLOR: Record<JobStatus, string> = {
-  queued: 'default',
-  running: 'processing',
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'warning',
-};
-export const time = (v: string | null | undefined) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
+export const time = jobTime;
+
 const size = (b: number | null) =>
   b === null
     ? '-'
@@ -85,7 +79,7 @@ export function GenerationList({ topicId }: { topicId?: number }) {
           render: (_, g) => (
             <Space>
               <Tooltip title={g.error ? t('files.failed', { error: g.error }) : undefined}>
-                <Tag color={STATUS_COLOR[g.status]} data-testid={`odm-gen-status-${g.id}`}>
+                <Tag color={JOB_STATUS_COLOR[g.status]} data-testid={`odm-gen-status-${g.id}`}>
                   {word('jobStatus', g.status)}
                 </Tag>
               </Tooltip>

@@ -1,6 +1,6 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { ModalForm, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
-import { type JobStatus, OMOP_NAME_MAX, OMOP_NOTE_MAX } from '@crdp/core';
+import { OMOP_NAME_MAX, OMOP_NOTE_MAX } from '@crdp/core';
 import {
   Alert,
   App,
@@ -18,11 +18,11 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { JobStatusTag, jobTime as time } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { downloadWithSession } from '../crf/download';
 import { MAPPING_KINDS, type MappingInput, type MappingKind, omopApi, type Task } from './api';
@@ -30,14 +30,6 @@ import { OMOP_NS } from './i18n';
 import { MappingForm } from './MappingForm';
 
 const PERM = 'OmopActiveMappingTask';
-const STATUS_COLOR: Record<JobStatus, string> = {
-  queued: 'default',
-  running: 'processing',
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'warning',
-};
-const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
 const size = (b: number) =>
   b < 1024
     ? `${b} B`
@@ -153,7 +145,7 @@ function TaskDetail({ task, onMap }: { task: Task; onMap: (prefill: Partial<Mapp
 /** active-mapping-task: start an OMOP CDM export, follow it, read its counts and unmapped codes, download it. */
 export default function Tasks() {
   const { t } = useTranslation(OMOP_NS);
-  const word = useLabel();
+  const _word = useLabel();
   const { message } = App.useApp();
   const can = useHasAction();
   const [page, setPage] = useState({ page: 1, size: 10 });
@@ -236,9 +228,7 @@ export default function Tasks() {
             width: 200,
             render: (_, r) => (
               <Space>
-                <Tag color={STATUS_COLOR[r.status]} data-testid={`task-status-${r.id}`}>
-                  {word('jobStatus', r.status)}
-                </Tag>
+                <JobStatusTag status={r.status} testId={`task-status-${r.id}`} />
                 {(r.status === 'running' || r.status === 'queued') && (
                   <Progress percent={r.progress} size="small" style={{ width: 90 }} />
                 )}
