@@ -1,6 +1,5 @@
 import { federatedJobBody, federatedJobList, mcTopicParams, startedJob } from '@crdp/core';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { signedIn } from '../http/context.js';
 import { ownedPath } from '../http/reply.js';
 import { restRoutes } from '../http/route.js';
