@@ -9,13 +9,14 @@ import { type Database, openDatabase } from './client.js';
  * every migration is applied once and every node starts.
  */
 describe.skipIf(!process.env.DATABASE_URL)('migrations of nodes starting at once (PostgreSQL)', () => {
-  const base = process.env.DATABASE_URL!;
+  // A skipped describe still runs its body to collect the tests: nothing here may need the URL.
+  const base = process.env.DATABASE_URL ?? '';
   const name = `crdp_migrate_${randomBytes(5).toString('hex')}`;
-  const url = (() => {
+  const url = () => {
     const u = new URL(base);
     u.pathname = `/${name}`;
     return u.toString();
-  })();
+  };
   const opened: Database[] = [];
   const admin = async (text: string) => {
     const c = new pg.Client(base);
@@ -29,12 +30,14 @@ describe.skipIf(!process.env.DATABASE_URL)('migrations of nodes starting at once
 
   afterAll(async () => {
     await Promise.all(opened.map((d) => d.close()));
-    await admin(`drop database if exists ${name} with (force)`);
+    if (base) await admin(`drop database if exists ${name} with (force)`);
   });
 
   it('applies each migration once while three nodes open the same new database together', async () => {
     await admin(`create database ${name}`);
-    const results = await Promise.allSettled([1, 2, 3].map(() => openDatabase({ url, dataDir: 'memory' })));
+    const results = await Promise.allSettled(
+      [1, 2, 3].map(() => openDatabase({ url: url(), dataDir: 'memory' })),
+    );
     for (const r of results) if (r.status === 'fulfilled') opened.push(r.value);
     expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual([
       'ok',
