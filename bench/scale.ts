@@ -355,7 +355,7 @@ async function measure() {
       http: (i) => get(url(person(i).id))(),
       direct: (i) => listChildren(db, appId, person(i).id, kind, page1),
     });
-    const words = ['腹水', '黑便', '黄染', '肝区隐痛', '食欲减退'];
+    const words = ['腹水', '黑便', '黄染'];
     const criteria = {
       match: 'all' as const,
       inclusion: [
@@ -414,9 +414,9 @@ async function measure() {
         name: 'full-text search, one word (documents)',
         target: 300,
         runs: 2,
-        http: (i) => post('/api/v0.1/fulltext/search', { text: words[i % 3], size: SIZE })(),
+        http: (i) => post('/api/v0.1/fulltext/search', { text: words[i % words.length], size: SIZE })(),
         direct: (i) =>
-          searchPatientsByConditions(db, appId, { text: words[i % 3], size: SIZE } as never, true),
+          searchPatientsByConditions(db, appId, { text: words[i % words.length], size: SIZE } as never, true),
       },
       {
         name: 'search 肝硬化 + 腹水',
