@@ -160,6 +160,14 @@ const avg = (key: string, label: Text, expr: SQL): Measure => ({
   expr: sql`round(avg(${expr})::numeric, 2)::float8`,
   rollup: 'average',
 });
+/** Count, distinct patients, average, minimum and maximum of a numeric value (lab or cleaned values). */
+const valueMeasures = (countLabel: Text, patientCol: SQL, value: SQL): Measure[] => [
+  count(countLabel),
+  distinctPatients(patientCol),
+  avg('avg_value', t('平均值', 'Average value'), value),
+  { key: 'min_value', label: t('最小值', 'Minimum'), expr: sql`min(${value})::float8`, rollup: 'min' },
+  { key: 'max_value', label: t('最大值', 'Maximum'), expr: sql`max(${value})::float8`, rollup: 'max' },
+];
 const dim = (key: string, label: Text, type: Dimension['type'], expr: Dimension['expr']): Dimension => ({
   key,
   label,
@@ -170,6 +178,12 @@ const dim = (key: string, label: Text, type: Dimension['type'], expr: Dimension[
 const patientDims = [
   dim('gender', t('性别', 'Gender'), 'string', gender),
   dim('age_band', t('年龄段', 'Age band'), 'string', ageBand),
+];
+
+/** The item of a lab result (alias l), by name and code. */
+const labItemDims = [
+  dim('item', t('检验项目', 'Item'), 'string', fixed(sql`l.item_name`)),
+  dim('item_code', t('项目代码', 'Item code'), 'string', fixed(sql`l.item_code`)),
 ];
 
 /** Whole days from the patient's T0 to a moment (negative before T0). */
@@ -212,17 +226,10 @@ const LAB_FROM_T0: Dataset = {
       'number',
       fixed(sql`floor(${daysFromT0(sql`l.collected_at`)} / 30.0)::int`),
     ),
-    dim('item', t('检验项目', 'Item'), 'string', fixed(sql`l.item_name`)),
-    dim('item_code', t('项目代码', 'Item code'), 'string', fixed(sql`l.item_code`)),
+    ...labItemDims,
     ...patientDims,
   ],
-  measures: [
-    count(t('结果数', 'Results')),
-    distinctPatients(sql`l.patient_id`),
-    avg('avg_value', t('平均值', 'Average value'), sql`l.value_num`),
-    { key: 'min_value', label: t('最小值', 'Minimum'), expr: sql`min(l.value_num)::float8`, rollup: 'min' },
-    { key: 'max_value', label: t('最大值', 'Maximum'), expr: sql`max(l.value_num)::float8`, rollup: 'max' },
-  ],
+  measures: valueMeasures(t('结果数', 'Results'), sql`l.patient_id`, sql`l.value_num`),
   from: (appId) => sql`lab_results l join t0_patients z on z.patient_id = l.patient_id and z.app_id = ${appId}
     join t0_events e on e.id = z.event_id join patients p on p.id = l.patient_id where l.app_id = ${appId}`,
 };
@@ -316,13 +323,7 @@ const CLEANED_VALUES: Dataset = {
     ),
     ...patientDims,
   ],
-  measures: [
-    count(t('值个数', 'Values')),
-    distinctPatients(sql`c.patient_id`),
-    avg('avg_value', t('平均值', 'Average value'), cleanValue),
-    { key: 'min_value', label: t('最小值', 'Minimum'), expr: sql`min(${cleanValue})::float8`, rollup: 'min' },
-    { key: 'max_value', label: t('最大值', 'Maximum'), expr: sql`max(${cleanValue})::float8`, rollup: 'max' },
-  ],
+  measures: valueMeasures(t('值个数', 'Values'), sql`c.patient_id`, cleanValue),
   from: (appId) => sql`cleaned_values c join documents d on d.id = c.document_id
     left join visits v on v.id = c.visit_id join patients p on p.id = c.patient_id where c.app_id = ${appId}`,
 };
@@ -381,8 +382,7 @@ export const CLINICAL_DATASETS: Dataset[] = [
     label: t('检验结果', 'Lab results'),
     description: t('检验结果按项目与月份', 'Lab results by item and month'),
     dimensions: [
-      dim('item', t('检验项目', 'Item'), 'string', fixed(sql`l.item_name`)),
-      dim('item_code', t('项目代码', 'Item code'), 'string', fixed(sql`l.item_code`)),
+      ...labItemDims,
       dim('month', t('采集月份', 'Month'), 'date', fixed(month(sql`l.collected_at`))),
       dim(
         'abnormal',
@@ -401,13 +401,7 @@ export const CLINICAL_DATASETS: Dataset[] = [
       ),
       ...patientDims,
     ],
-    measures: [
-      count(t('结果数', 'Results')),
-      distinctPatients(sql`l.patient_id`),
-      avg('avg_value', t('平均值', 'Average value'), sql`l.value_num`),
-      { key: 'min_value', label: t('最小值', 'Minimum'), expr: sql`min(l.value_num)::float8`, rollup: 'min' },
-      { key: 'max_value', label: t('最大值', 'Maximum'), expr: sql`max(l.value_num)::float8`, rollup: 'max' },
-    ],
+    measures: valueMeasures(t('结果数', 'Results'), sql`l.patient_id`, sql`l.value_num`),
     from: (appId) => sql`lab_results l join patients p on p.id = l.patient_id where l.app_id = ${appId}`,
   },
   {
