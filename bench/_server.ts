@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { PGLITE_EXTENSIONS } from '../apps/server/src/db/client.js';
+import { createBenchDatabase, postgresAnswers } from './_database.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEMO_PASSWORD = 'Bench-Pass-2026';
@@ -82,21 +83,12 @@ export async function startServer(
 }
 
 export async function withPostgresDatabase<T>(fn: (url: string) => Promise<T>): Promise<T | null> {
-  const admin = 'postgres://postgres@127.0.0.1:5432/postgres';
-  const c = new pg.Client(admin);
+  if (!(await postgresAnswers())) return null;
+  const database = await createBenchDatabase();
   try {
-    await c.connect();
-  } catch {
-    console.log('no PostgreSQL on 127.0.0.1:5432: PostgreSQL part skipped');
-    return null;
-  }
-  const name = `crdp_bench_${Date.now()}`;
-  await c.query(`create database ${name}`);
-  try {
-    return await fn(`postgres://postgres@127.0.0.1:5432/${name}`);
+    return await fn(database.url);
   } finally {
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
+    await database.drop();
   }
 }
 

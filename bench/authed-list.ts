@@ -3,55 +3,19 @@
 // with `pg` and returns them as JSON, in the same run, on PostgreSQL (autocannon, 50 connections,
 // measured alternately so drift on a shared machine hits both). Target: ratio ≥ 0.7.
 // BENCH_SECONDS (10) per round, BENCH_ROUNDS (2), BENCH_PATIENTS (2000).
-import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
-import { seedSynthetic } from '../apps/server/src/clinical/synthetic/seed.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import { openDatabase } from '../apps/server/src/db/client.js';
+import { createBenchDatabase } from './_database.js';
+import { demoServerIn } from './_inprocess.js';
+import { DEMO_PASSWORD } from './_server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const PASSWORD = 'Bench-Pass-2026';
-const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-const name = `crdp_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: base });
-await admin.connect();
-await admin.query(`create database ${name}`);
-await admin.end();
-const u = new URL(base);
-u.pathname = `/${name}`;
-const url = u.toString();
-
-const database = await openDatabase({ url, dataDir: 'memory' });
-const config = {
-  ...loadConfig({}),
-  databaseUrl: url,
-  demoData: true,
-  demoPassword: PASSWORD,
-  logLevel: 'silent' as const,
-  loginRateLimit: 100000,
-};
-const app = await buildApp({ config, database, logger: false });
-const ours = await app.listen({ port: 0, host: '127.0.0.1' });
+const created = await createBenchDatabase();
 // The bare route's pool is as large as the server's (db/client.ts).
-const pool = new pg.Pool({ connectionString: url, max: 10 });
-const appId = Number(
-  (await pool.query(`select app_id from apps where app_short_name = 'DEMO'`)).rows[0].app_id,
-);
-const seedPool = new pg.Pool({ connectionString: url, max: 4 });
-await seedSynthetic(database.db, {
-  appId,
-  patients: Number(process.env.BENCH_PATIENTS ?? 2000),
-  seed: 1,
-  batchSize: 2000,
-  pool: seedPool,
-});
-await seedPool.end();
-await pool.query('analyze');
+const server = await demoServerIn(created.url, 10);
+const { address: ours, pool, appId } = server;
+await server.seed(Number(process.env.BENCH_PATIENTS ?? 2000));
 
 const bare = Fastify({ logger: false });
 bare.get('/list', async () => {
@@ -67,7 +31,7 @@ const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 const login = await fetch(`${ours}/api/merchants/merchantslogin`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ method: 'Login', params: [{ UserName: 'admin', Password: PASSWORD }] }),
+  body: JSON.stringify({ method: 'Login', params: [{ UserName: 'admin', Password: DEMO_PASSWORD }] }),
 });
 const key = ((await login.json()) as { result: { User: { SessionKey: string } } }).result.User.SessionKey;
 
@@ -101,11 +65,6 @@ const audited = Number(
 console.log(`read-audit rows written for the list: ${audited}`);
 console.log(`authed-list ratio=${(mean(o) / mean(b)).toFixed(3)} (target ≥ 0.7)`);
 
-await app.close();
+await server.close();
 await bare.close();
-await pool.end();
-await database.close();
-const drop = new pg.Client({ connectionString: base });
-await drop.connect();
-await drop.query(`drop database if exists ${name} with (force)`);
-await drop.end();
+await created.drop();

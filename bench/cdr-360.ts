@@ -3,67 +3,22 @@
 // and a two-condition search (diagnosis + document text). p50/p95 over BENCH_REQUESTS (200).
 // Uses BENCH_CDR_URL (an already seeded database, e.g. 1,000,000 patients by npm run seed:synthetic)
 // or seeds BENCH_PATIENTS (default 20000) into a fresh database.
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
 import { matchingPatients } from '../apps/server/src/clinical/search/search.js';
-import { seedSynthetic } from '../apps/server/src/clinical/synthetic/seed.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import { openDatabase } from '../apps/server/src/db/client.js';
+import { createBenchDatabase } from './_database.js';
+import { demoServerIn } from './_inprocess.js';
+import { signIn } from './_server.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
-const PASSWORD = 'Bench-Pass-2026';
-const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-let url = process.env.BENCH_CDR_URL;
-let dropName: string | null = null;
-if (!url) {
-  dropName = `crdp_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${dropName}`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${dropName}`;
-  url = u.toString();
-}
-const database = await openDatabase({ url, dataDir: 'memory' });
-const config = {
-  ...loadConfig({}),
-  databaseUrl: url,
-  demoData: true,
-  demoPassword: PASSWORD,
-  logLevel: 'silent' as const,
-  loginRateLimit: 100000,
-};
-const app = await buildApp({ config, database, logger: false });
-const address = await app.listen({ port: 0, host: '127.0.0.1' });
-const pool = new pg.Pool({ connectionString: url, max: 2 });
-const appId = Number(
-  (await pool.query(`select app_id from apps where app_short_name = 'DEMO'`)).rows[0].app_id,
-);
-if (dropName) {
-  const seedPool = new pg.Pool({ connectionString: url, max: 4 });
-  await seedSynthetic(database.db, {
-    appId,
-    patients: Number(process.env.BENCH_PATIENTS ?? 20000),
-    seed: 1,
-    batchSize: 2000,
-    pool: seedPool,
-  });
-  await seedPool.end();
-  await pool.query('analyze');
-}
+// A fresh database unless BENCH_CDR_URL names a seeded one.
+const created = process.env.BENCH_CDR_URL ? null : await createBenchDatabase();
+const server = await demoServerIn(process.env.BENCH_CDR_URL ?? created!.url, 2);
+const { address, pool, appId, database } = server;
+if (created) await server.seed(Number(process.env.BENCH_PATIENTS ?? 20000));
 const total = Number(
   (await pool.query('select count(*) from patients where app_id = $1', [appId])).rows[0].count,
 );
 
-const login = await fetch(`${address}/api/merchants/merchantslogin`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ method: 'Login', params: [{ UserName: 'admin', Password: PASSWORD }] }),
-});
-const key = ((await login.json()) as { result: { User: { SessionKey: string } } }).result.User.SessionKey;
+const key = await signIn(address, 'admin');
 
 const SIZE = 20;
 const deepPage = Math.min(40_000, Math.floor(total / SIZE));
@@ -157,12 +112,5 @@ for (const [name, viaHttp, viaSql, target] of cases) {
   );
 }
 console.log(`cdr-360 ratio=${worst.toFixed(2)} (worst http/sql p50)`);
-await app.close();
-await pool.end();
-await database.close();
-if (dropName) {
-  const c = new pg.Client({ connectionString: base });
-  await c.connect();
-  await c.query(`drop database if exists ${dropName} with (force)`);
-  await c.end();
-}
+await server.close();
+await created?.drop();

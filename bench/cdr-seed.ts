@@ -2,36 +2,26 @@
 // against a reference that writes the very same rows with plain multi-row INSERT statements
 // through node-postgres (what a hand-written loader does). Both into fresh databases, same run.
 // BENCH_PATIENTS (default 5000), DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { CDR_TABLES, type CdrTable } from '../apps/server/src/clinical/records.js';
 import { columnsOf, makeBatch, seedSynthetic } from '../apps/server/src/clinical/synthetic/seed.js';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { apps } from '../apps/server/src/db/schema/index.js';
+import { createBenchDatabase } from './_database.js';
 
 const N = Number(process.env.BENCH_PATIENTS ?? 5000);
-const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function freshDatabase() {
-  const name = `crdp_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ url: u.toString(), dataDir: 'memory' });
+  const created = await createBenchDatabase();
+  const database = await openDatabase({ url: created.url, dataDir: 'memory' });
   const [app] = await database.db.insert(apps).values({ appShortName: 'BENCH', name: 'bench' }).returning();
   return {
-    url: u.toString(),
+    url: created.url,
     database,
     appId: app!.appId,
     drop: async () => {
       await database.close();
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await created.drop();
     },
   };
 }

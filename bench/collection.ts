@@ -21,38 +21,16 @@ import {
   collectionTemplates,
   jobs,
 } from '../apps/server/src/db/schema/index.js';
+import { BENCH_POSTGRES, createBenchDatabase, postgresAnswers } from './_database.js';
 
 const N = Number(process.env.BENCH_COLLECT_ROWS ?? 1_000_000);
 const BATCH = Number(process.env.BENCH_COLLECT_BATCH ?? 5000);
 const PATIENTS = Math.max(100, Math.floor(N / 100));
-const admin = 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function createDb(prefix: string) {
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  const c = new pg.Client(admin);
-  await c.connect();
-  await c.query(`create database ${name}`);
-  await c.end();
-  return { name, url: `postgres://postgres@127.0.0.1:5432/${name}` };
-}
-async function dropDb(name: string) {
-  const c = new pg.Client(admin);
-  await c.connect();
-  await c.query(`drop database if exists ${name} with (force)`);
-  await c.end();
-}
+if (!(await postgresAnswers(BENCH_POSTGRES, 'collection benchmark skipped'))) process.exit(0);
 
-const probe = new pg.Client(admin);
-try {
-  await probe.connect();
-  await probe.end();
-} catch {
-  console.log('no PostgreSQL on 127.0.0.1:5432: collection benchmark skipped');
-  process.exit(0);
-}
-
-const src = await createDb('crdp_bench_his');
-const cdr = await createDb('crdp_bench_cdr');
+const src = await createBenchDatabase('crdp_bench_his');
+const cdr = await createBenchDatabase('crdp_bench_cdr');
 try {
   // The HIS: lab results as its system keeps them (text values and times, a change time indexed).
   const s = new pg.Client(src.url);
@@ -221,6 +199,6 @@ try {
   await c.end();
   await database.close();
 } finally {
-  await dropDb(src.name);
-  await dropDb(cdr.name);
+  await src.drop();
+  await cdr.drop();
 }

@@ -8,7 +8,6 @@
 // id must be in the table (lost=0). PostgreSQL (127.0.0.1:5432) and the embedded database.
 // BENCH_HL7_MESSAGES (default 5000), HL7_CRASH_ROUNDS (default 3).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,12 +19,12 @@ import pg from 'pg';
 import { oru } from '../apps/server/src/collection/hl7/test/messages.js';
 import { openDatabase, PGLITE_EXTENSIONS } from '../apps/server/src/db/client.js';
 import { apps, collectionSources } from '../apps/server/src/db/schema/index.js';
+import { createBenchDatabase, postgresAnswers } from './_database.js';
 
 const N = Number(process.env.BENCH_HL7_MESSAGES ?? 5000);
 const CONNECTIONS = Number(process.env.BENCH_HL7_CONNECTIONS ?? 8);
 const ROUNDS = Number(process.env.HL7_CRASH_ROUNDS ?? 3);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const admin = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 type Query = (sql: string) => Promise<Array<Record<string, unknown>>>;
 interface Target {
@@ -50,17 +49,9 @@ async function prepare(url: string | undefined, dataDir: string) {
 }
 
 async function postgresTarget(): Promise<Target | null> {
-  const c = new pg.Client(admin);
-  try {
-    await c.connect();
-  } catch {
-    console.log('no PostgreSQL on 127.0.0.1:5432: PostgreSQL part skipped');
-    return null;
-  }
-  const name = `crdp_bench_hl7_${randomBytes(4).toString('hex')}`;
-  await c.query(`create database ${name}`);
-  await c.end();
-  const url = `postgres://postgres@127.0.0.1:5432/${name}`;
+  if (!(await postgresAnswers())) return null;
+  const created = await createBenchDatabase('crdp_bench_hl7');
+  const url = created.url;
   const { appId, sourceId } = await prepare(url, 'memory');
   const query: Query = async (sql) => {
     const k = new pg.Client(url);
@@ -94,12 +85,7 @@ async function postgresTarget(): Promise<Target | null> {
       await pool.end();
       return ms;
     },
-    async drop() {
-      const k = new pg.Client(admin);
-      await k.connect();
-      await k.query(`drop database if exists ${name} with (force)`);
-      await k.end();
-    },
+    drop: created.drop,
   };
 }
 
