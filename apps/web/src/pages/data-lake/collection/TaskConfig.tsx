@@ -1,6 +1,5 @@
 import {
   COLLECTION_DATE_FORMATS,
-  COLLECTION_NAME_MAX,
   COLLECTION_SOURCE_KINDS,
   COLLECTION_TARGETS,
   COLLECTION_TRANSFORM_KINDS,
@@ -23,7 +22,6 @@ import {
   Form,
   Input,
   InputNumber,
-  Modal,
   Select,
   Space,
   Tabs,
@@ -35,15 +33,13 @@ import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { currentLocale } from '../../../app/i18n';
 import { useLabel } from '../../../app/labels';
-import { textRule } from '../../../app/text-rule';
-import { Authorized, useHasAction } from '../../../components/Authorized';
-import { DeleteLink } from '../../../components/DeleteLink';
+import { useHasAction } from '../../../components/Authorized';
+import { DefinitionRowActions } from '../../../components/DefinitionsScreen';
 import { saveOrShow } from '../../../components/form/server-errors';
-import { QueryTable } from '../../../components/table/QueryTable';
 import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
+import { CollectionFormModal, CollectionListTab, CollectionNameItem } from './parts';
 
 /** CSV and FHIR sources read a folder on the server instead of a database. */
 const isFileKind = (k: unknown) => (FILE_SOURCE_KINDS as readonly unknown[]).includes(k);
@@ -101,70 +97,64 @@ function Sources() {
   };
 
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size="middle">
-      <Authorized apiId={`${MENU}.add`}>
-        <Button
-          type="primary"
-          onClick={() => {
-            form.resetFields();
-            form.setFieldsValue({ kind: 'postgresql', port: 5432 });
-            setEditing('new');
-          }}
-        >
-          {t('config.addSource')}
-        </Button>
-      </Authorized>
-      <QueryTable<CollectionSource>
-        query={list}
-        empty={t('config.noSources')}
-        rowKey="id"
-        size="middle"
-        dataSource={list.data?.items ?? []}
-        pagination={false}
-        data-testid="collection-sources"
-        columns={[
-          { title: t('common.name'), dataIndex: 'name' },
-          {
-            title: t('config.kind'),
-            dataIndex: 'kind',
-            render: (k: string) => word('collectionSourceKind', k),
-          },
-          {
-            title: `${t('config.host')} / ${t('config.database')}`,
-            key: 'where',
-            render: (_, s) =>
-              s.kind === 'hl7'
-                ? `:${s.config.listenPort}`
-                : isFileKind(s.kind)
-                  ? t('config.folderShown', { folder: s.config.folder })
-                  : `${s.config.host}:${s.config.port || '—'} / ${s.config.database}`,
-          },
-          { title: t('config.user'), key: 'user', render: (_, s) => s.config.user || '—' },
-          {
-            title: t('config.password'),
-            key: 'pw',
-            render: (_, s) =>
-              s.kind === 'hl7' || isFileKind(s.kind) ? (
-                '—'
-              ) : s.hasPassword ? (
-                <Tag color="green">{t('config.passwordStored')}</Tag>
-              ) : (
-                <Tag>{t('config.passwordNone')}</Tag>
-              ),
-          },
-          {
-            title: t('common.state'),
-            dataIndex: 'enabled',
-            render: (v: boolean) => (
-              <Tag color={v ? 'green' : 'default'}>{v ? t('common.enabled') : t('common.disabled')}</Tag>
+    <CollectionListTab<CollectionSource>
+      addApiId={`${MENU}.add`}
+      addText={t('config.addSource')}
+      onAdd={() => {
+        form.resetFields();
+        form.setFieldsValue({ kind: 'postgresql', port: 5432 });
+        setEditing('new');
+      }}
+      list={list}
+      empty={t('config.noSources')}
+      testId="collection-sources"
+      columns={[
+        { title: t('common.name'), dataIndex: 'name' },
+        {
+          title: t('config.kind'),
+          dataIndex: 'kind',
+          render: (k: string) => word('collectionSourceKind', k),
+        },
+        {
+          title: `${t('config.host')} / ${t('config.database')}`,
+          key: 'where',
+          render: (_, s) =>
+            s.kind === 'hl7'
+              ? `:${s.config.listenPort}`
+              : isFileKind(s.kind)
+                ? t('config.folderShown', { folder: s.config.folder })
+                : `${s.config.host}:${s.config.port || '—'} / ${s.config.database}`,
+        },
+        { title: t('config.user'), key: 'user', render: (_, s) => s.config.user || '—' },
+        {
+          title: t('config.password'),
+          key: 'pw',
+          render: (_, s) =>
+            s.kind === 'hl7' || isFileKind(s.kind) ? (
+              '—'
+            ) : s.hasPassword ? (
+              <Tag color="green">{t('config.passwordStored')}</Tag>
+            ) : (
+              <Tag>{t('config.passwordNone')}</Tag>
             ),
-          },
-          {
-            title: t('common.actions'),
-            key: 'a',
-            render: (_, s) => (
-              <Space size={0} wrap>
-                {s.kind !== 'hl7' && can(MENU, 'get') && (
+        },
+        {
+          title: t('common.state'),
+          dataIndex: 'enabled',
+          render: (v: boolean) => (
+            <Tag color={v ? 'green' : 'default'}>{v ? t('common.enabled') : t('common.disabled')}</Tag>
+          ),
+        },
+        {
+          title: t('common.actions'),
+          key: 'a',
+          render: (_, s) => (
+            <DefinitionRowActions
+              menu={MENU}
+              wrap
+              before={
+                s.kind !== 'hl7' &&
+                can(MENU, 'get') && (
                   <Button
                     type="link"
                     size="small"
@@ -173,32 +163,22 @@ function Sources() {
                   >
                     {t('config.probe')}
                   </Button>
-                )}
-                {can(MENU, 'edit') && (
-                  <Button
-                    type="link"
-                    size="small"
-                    onClick={() => {
-                      form.resetFields();
-                      form.setFieldsValue({ name: s.name, kind: s.kind, ...s.config, password: '' });
-                      setEditing(s);
-                    }}
-                  >
-                    {t('common.edit')}
-                  </Button>
-                )}
-                {can(MENU, 'delete') && (
-                  <DeleteLink
-                    name={s.name}
-                    onDelete={() => collectionApi.removeSource(s.id)}
-                    onDeleted={() => list.refetch()}
-                  />
-                )}
-              </Space>
-            ),
-          },
-        ]}
-      />
+                )
+              }
+              editText={t('common.edit')}
+              onEdit={() => {
+                form.resetFields();
+                form.setFieldsValue({ name: s.name, kind: s.kind, ...s.config, password: '' });
+                setEditing(s);
+              }}
+              name={s.name}
+              onDelete={() => collectionApi.removeSource(s.id)}
+              onDeleted={() => list.refetch()}
+            />
+          ),
+        },
+      ]}
+    >
       {probe?.error && (
         <Alert
           type="error"
@@ -226,106 +206,93 @@ function Sources() {
           }
         />
       )}
-      <Modal
+      <CollectionFormModal
         open={!!editing}
         title={existing ? t('config.editSource') : t('config.addSource')}
-        onCancel={() => setEditing(null)}
-        onOk={save}
-        destroyOnHidden
-        forceRender
+        onClose={() => setEditing(null)}
+        onSave={save}
+        form={form}
+        formName="collectionSource"
+        testId="source-form"
       >
-        <Form form={form} name="collectionSource" layout="vertical" data-testid="source-form">
-          <Form.Item
-            name="name"
-            label={t('common.name')}
-            rules={[
-              { required: true, whitespace: true, message: t('common.nameRequired') },
-              textRule(currentLocale()),
-            ]}
-          >
-            <Input maxLength={COLLECTION_NAME_MAX} />
-          </Form.Item>
-          <Form.Item name="kind" label={t('config.kind')}>
-            <Select
-              disabled={!!existing}
-              options={COLLECTION_SOURCE_KINDS.map((k) => ({
-                value: k,
-                label: word('collectionSourceKind', k),
-              }))}
-              onChange={(k) =>
-                form.setFieldValue('port', k === 'mysql' ? 3306 : k === 'postgresql' ? 5432 : 0)
-              }
-            />
-          </Form.Item>
-          <Form.Item noStyle dependencies={['kind']}>
-            {({ getFieldValue }) =>
-              isFileKind(getFieldValue('kind')) ? (
-                <Form.Item
-                  name="folder"
-                  label={t('config.folder')}
-                  extra={t(getFieldValue('kind') === 'csv' ? 'config.folderCsv' : 'config.folderFhir')}
-                  rules={[
-                    { required: true, whitespace: true, message: t('common.required') },
-                    { pattern: /^(?!\/)(?!.*(^|\/)\.\.?(\/|$)).*$/, message: t('config.folderInside') },
-                  ]}
-                >
-                  <Input style={{ width: 320 }} placeholder="his-export/2026" />
-                </Form.Item>
-              ) : getFieldValue('kind') === 'hl7' ? (
-                <Form.Item
-                  name="listenPort"
-                  label={t('config.listenPort')}
-                  rules={[{ required: true, message: t('common.required') }]}
-                >
-                  <InputNumber min={1} max={65535} />
-                </Form.Item>
-              ) : (
-                <>
-                  <Space wrap align="start">
-                    <Form.Item
-                      name="host"
-                      label={t('config.host')}
-                      rules={[{ required: true, whitespace: true, message: t('common.required') }]}
-                    >
-                      <Input style={{ width: 220 }} placeholder="his-db.hospital.local" />
-                    </Form.Item>
-                    <Form.Item name="port" label={t('config.port')}>
-                      <InputNumber min={0} max={65535} />
-                    </Form.Item>
-                  </Space>
-                  <Space wrap align="start">
-                    <Form.Item
-                      name="database"
-                      label={t('config.database')}
-                      rules={[{ required: true, whitespace: true, message: t('common.required') }]}
-                    >
-                      <Input style={{ width: 180 }} />
-                    </Form.Item>
-                    <Form.Item
-                      name="user"
-                      label={t('config.user')}
-                      rules={[{ required: true, whitespace: true, message: t('common.required') }]}
-                    >
-                      <Input style={{ width: 160 }} autoComplete="off" />
-                    </Form.Item>
-                  </Space>
+        <Form.Item name="kind" label={t('config.kind')}>
+          <Select
+            disabled={!!existing}
+            options={COLLECTION_SOURCE_KINDS.map((k) => ({
+              value: k,
+              label: word('collectionSourceKind', k),
+            }))}
+            onChange={(k) => form.setFieldValue('port', k === 'mysql' ? 3306 : k === 'postgresql' ? 5432 : 0)}
+          />
+        </Form.Item>
+        <Form.Item noStyle dependencies={['kind']}>
+          {({ getFieldValue }) =>
+            isFileKind(getFieldValue('kind')) ? (
+              <Form.Item
+                name="folder"
+                label={t('config.folder')}
+                extra={t(getFieldValue('kind') === 'csv' ? 'config.folderCsv' : 'config.folderFhir')}
+                rules={[
+                  { required: true, whitespace: true, message: t('common.required') },
+                  { pattern: /^(?!\/)(?!.*(^|\/)\.\.?(\/|$)).*$/, message: t('config.folderInside') },
+                ]}
+              >
+                <Input style={{ width: 320 }} placeholder="his-export/2026" />
+              </Form.Item>
+            ) : getFieldValue('kind') === 'hl7' ? (
+              <Form.Item
+                name="listenPort"
+                label={t('config.listenPort')}
+                rules={[{ required: true, message: t('common.required') }]}
+              >
+                <InputNumber min={1} max={65535} />
+              </Form.Item>
+            ) : (
+              <>
+                <Space wrap align="start">
                   <Form.Item
-                    name="password"
-                    label={t('config.password')}
-                    extra={existing ? t('config.passwordKeep') : undefined}
+                    name="host"
+                    label={t('config.host')}
+                    rules={[{ required: true, whitespace: true, message: t('common.required') }]}
                   >
-                    <Input.Password autoComplete="new-password" />
+                    <Input style={{ width: 220 }} placeholder="his-db.hospital.local" />
                   </Form.Item>
-                  <Form.Item name="ssl" valuePropName="checked">
-                    <Checkbox>{t('config.ssl')}</Checkbox>
+                  <Form.Item name="port" label={t('config.port')}>
+                    <InputNumber min={0} max={65535} />
                   </Form.Item>
-                </>
-              )
-            }
-          </Form.Item>
-        </Form>
-      </Modal>
-    </Space>
+                </Space>
+                <Space wrap align="start">
+                  <Form.Item
+                    name="database"
+                    label={t('config.database')}
+                    rules={[{ required: true, whitespace: true, message: t('common.required') }]}
+                  >
+                    <Input style={{ width: 180 }} />
+                  </Form.Item>
+                  <Form.Item
+                    name="user"
+                    label={t('config.user')}
+                    rules={[{ required: true, whitespace: true, message: t('common.required') }]}
+                  >
+                    <Input style={{ width: 160 }} autoComplete="off" />
+                  </Form.Item>
+                </Space>
+                <Form.Item
+                  name="password"
+                  label={t('config.password')}
+                  extra={existing ? t('config.passwordKeep') : undefined}
+                >
+                  <Input.Password autoComplete="new-password" />
+                </Form.Item>
+                <Form.Item name="ssl" valuePropName="checked">
+                  <Checkbox>{t('config.ssl')}</Checkbox>
+                </Form.Item>
+              </>
+            )
+          }
+        </Form.Item>
+      </CollectionFormModal>
+    </CollectionListTab>
   );
 }
 
@@ -508,16 +475,7 @@ function TemplateEditor({
     >
       <Form form={form} name="collectionTemplate" layout="vertical" data-testid="template-form">
         <Space wrap align="start">
-          <Form.Item
-            name="name"
-            label={t('common.name')}
-            rules={[
-              { required: true, whitespace: true, message: t('common.nameRequired') },
-              textRule(currentLocale()),
-            ]}
-          >
-            <Input maxLength={COLLECTION_NAME_MAX} style={{ width: 220 }} />
-          </Form.Item>
+          <CollectionNameItem width={220} />
           <Form.Item
             name="sourceId"
             label={t('config.source')}
@@ -787,76 +745,69 @@ function Templates() {
     enabled: !!versionsOf,
   });
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size="middle">
-      <Authorized apiId={`${MENU}.add`}>
-        <Button type="primary" onClick={() => setEditing('new')} data-testid="add-template">
-          {t('config.addTemplate')}
-        </Button>
-      </Authorized>
-      <QueryTable<CollectionTemplate>
-        query={list}
-        empty={t('config.noTemplates')}
-        rowKey="id"
-        size="middle"
-        dataSource={list.data?.items ?? []}
-        pagination={false}
-        data-testid="collection-templates"
-        columns={[
-          { title: t('common.name'), dataIndex: 'name' },
-          { title: t('config.source'), dataIndex: 'sourceName' },
-          {
-            title: t('config.table'),
-            key: 'table',
-            render: (_, x) => <Typography.Text code>{x.spec.table}</Typography.Text>,
-          },
-          { title: t('config.target'), dataIndex: 'target', render: (v: string) => word('cdrTable', v) },
-          { title: t('config.fields'), key: 'n', render: (_, x) => x.spec.fields.length },
-          { title: t('config.watermarkColumn'), key: 'w', render: (_, x) => x.spec.watermarkColumn || '—' },
-          {
-            title: t('config.version'),
-            dataIndex: 'version',
-            render: (v: number, x) => (
-              <Button type="link" size="small" onClick={() => setVersionsOf(x)}>
-                v{v}
-              </Button>
-            ),
-          },
-          {
-            title: t('common.actions'),
-            key: 'a',
-            render: (_, x) => (
-              <Space size={0} wrap>
-                {can('DataLakeUnitTest', 'query') && (
-                  <Link to={`/data-lake/unit-test?templateId=${x.id}`}>
-                    <Button type="link" size="small">
-                      {t('config.unitTest')}
-                    </Button>
-                  </Link>
-                )}
-                {can('DataLakeChosseTest', 'query') && (
-                  <Link to={`/data-lake/chosse-test?templateId=${x.id}`}>
-                    <Button type="link" size="small">
-                      {t('config.chooseTest')}
-                    </Button>
-                  </Link>
-                )}
-                {can(MENU, 'edit') && (
-                  <Button type="link" size="small" onClick={() => setEditing(x)}>
-                    {t('common.edit')}
-                  </Button>
-                )}
-                {can(MENU, 'delete') && (
-                  <DeleteLink
-                    name={x.name}
-                    onDelete={() => collectionApi.removeTemplate(x.id)}
-                    onDeleted={() => list.refetch()}
-                  />
-                )}
-              </Space>
-            ),
-          },
-        ]}
-      />
+    <CollectionListTab<CollectionTemplate>
+      addApiId={`${MENU}.add`}
+      addText={t('config.addTemplate')}
+      addTestId="add-template"
+      onAdd={() => setEditing('new')}
+      list={list}
+      empty={t('config.noTemplates')}
+      testId="collection-templates"
+      columns={[
+        { title: t('common.name'), dataIndex: 'name' },
+        { title: t('config.source'), dataIndex: 'sourceName' },
+        {
+          title: t('config.table'),
+          key: 'table',
+          render: (_, x) => <Typography.Text code>{x.spec.table}</Typography.Text>,
+        },
+        { title: t('config.target'), dataIndex: 'target', render: (v: string) => word('cdrTable', v) },
+        { title: t('config.fields'), key: 'n', render: (_, x) => x.spec.fields.length },
+        { title: t('config.watermarkColumn'), key: 'w', render: (_, x) => x.spec.watermarkColumn || '—' },
+        {
+          title: t('config.version'),
+          dataIndex: 'version',
+          render: (v: number, x) => (
+            <Button type="link" size="small" onClick={() => setVersionsOf(x)}>
+              v{v}
+            </Button>
+          ),
+        },
+        {
+          title: t('common.actions'),
+          key: 'a',
+          render: (_, x) => (
+            <DefinitionRowActions
+              menu={MENU}
+              wrap
+              before={
+                <>
+                  {can('DataLakeUnitTest', 'query') && (
+                    <Link to={`/data-lake/unit-test?templateId=${x.id}`}>
+                      <Button type="link" size="small">
+                        {t('config.unitTest')}
+                      </Button>
+                    </Link>
+                  )}
+                  {can('DataLakeChosseTest', 'query') && (
+                    <Link to={`/data-lake/chosse-test?templateId=${x.id}`}>
+                      <Button type="link" size="small">
+                        {t('config.chooseTest')}
+                      </Button>
+                    </Link>
+                  )}
+                </>
+              }
+              editText={t('common.edit')}
+              onEdit={() => setEditing(x)}
+              name={x.name}
+              onDelete={() => collectionApi.removeTemplate(x.id)}
+              onDeleted={() => list.refetch()}
+            />
+          ),
+        },
+      ]}
+    >
       <TemplateEditor
         editing={editing}
         onClose={() => setEditing(null)}
@@ -892,7 +843,7 @@ function Templates() {
           />
         )}
       </Drawer>
-    </Space>
+    </CollectionListTab>
   );
 }
 

@@ -1,39 +1,19 @@
-import {
-  COLLECTION_BATCH_MAX,
-  COLLECTION_NAME_MAX,
-  type CollectionRun,
-  type CollectionTask,
-} from '@crdp/core';
+import { COLLECTION_BATCH_MAX, type CollectionRun, type CollectionTask } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Progress,
-  Select,
-  Space,
-  Tag,
-  Typography,
-} from 'antd';
+import { Alert, App, Button, Card, Form, InputNumber, Progress, Select, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { currentLocale } from '../../../app/i18n';
 import { useLabel } from '../../../app/labels';
-import { textRule } from '../../../app/text-rule';
 import { Authorized, useHasAction } from '../../../components/Authorized';
-import { DeleteLink } from '../../../components/DeleteLink';
+import { DefinitionRowActions } from '../../../components/DefinitionsScreen';
 import { saveThen } from '../../../components/form/server-errors';
 import { isUnderWay, useJobPoll } from '../../../components/jobs/useJobPoll';
 import { QueryTable } from '../../../components/table/QueryTable';
 import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
+import { CollectionFormModal } from './parts';
 
 const MENU = 'DataLakeCollectTaskList';
 /** A watermark as people read it: a time in local time, an id as it is. */
@@ -164,120 +144,104 @@ export default function CollectTaskList() {
               render: (_, x) => {
                 const busy = isUnderWay(x.lastRun?.status);
                 return (
-                  <Space size={0} wrap>
-                    {can(MENU, 'edit') && !busy && (
-                      <Button
-                        type="link"
-                        size="small"
-                        data-testid="run-task"
-                        onClick={async () => {
-                          await collectionApi.run(x.id);
-                          message.info(t('tasks.started'));
-                          await list.refetch();
-                        }}
-                      >
-                        {t('tasks.run')}
-                      </Button>
-                    )}
-                    {can(MENU, 'edit') && busy && x.lastRun && (
-                      <Button
-                        type="link"
-                        size="small"
-                        danger
-                        onClick={async () => {
-                          await collectionApi.cancel(x.lastRun!.id);
-                          message.info(t('tasks.cancelled'));
-                          await list.refetch();
-                        }}
-                      >
-                        {t('tasks.cancel')}
-                      </Button>
-                    )}
-                    {can('DataLakeTaskTest', 'query') && (
-                      <Link to={`/data-lake/task-test?taskId=${x.id}`}>
-                        <Button type="link" size="small">
-                          {t('tasks.test')}
-                        </Button>
-                      </Link>
-                    )}
-                    {x.lastRun && can('DataLakeCollectionDetail', 'get') && (
-                      <Link to={`/data-lake/collection-detail?runId=${x.lastRun.id}`}>
-                        <Button type="link" size="small" data-testid="run-detail">
-                          {t('tasks.detail')}
-                        </Button>
-                      </Link>
-                    )}
-                    {can(MENU, 'edit') && (
-                      <Button
-                        type="link"
-                        size="small"
-                        onClick={() => {
-                          form.resetFields();
-                          form.setFieldsValue({
-                            name: x.name,
-                            templateIds: x.templateIds,
-                            batchSize: x.batchSize,
-                          });
-                          setEditing(x);
-                        }}
-                      >
-                        {t('common.edit')}
-                      </Button>
-                    )}
-                    {can(MENU, 'delete') && (
-                      <DeleteLink
-                        name={x.name}
-                        onDelete={() => collectionApi.removeTask(x.id)}
-                        onDeleted={() => list.refetch()}
-                      />
-                    )}
-                  </Space>
+                  <DefinitionRowActions
+                    menu={MENU}
+                    wrap
+                    before={
+                      <>
+                        {can(MENU, 'edit') && !busy && (
+                          <Button
+                            type="link"
+                            size="small"
+                            data-testid="run-task"
+                            onClick={async () => {
+                              await collectionApi.run(x.id);
+                              message.info(t('tasks.started'));
+                              await list.refetch();
+                            }}
+                          >
+                            {t('tasks.run')}
+                          </Button>
+                        )}
+                        {can(MENU, 'edit') && busy && x.lastRun && (
+                          <Button
+                            type="link"
+                            size="small"
+                            danger
+                            onClick={async () => {
+                              await collectionApi.cancel(x.lastRun!.id);
+                              message.info(t('tasks.cancelled'));
+                              await list.refetch();
+                            }}
+                          >
+                            {t('tasks.cancel')}
+                          </Button>
+                        )}
+                        {can('DataLakeTaskTest', 'query') && (
+                          <Link to={`/data-lake/task-test?taskId=${x.id}`}>
+                            <Button type="link" size="small">
+                              {t('tasks.test')}
+                            </Button>
+                          </Link>
+                        )}
+                        {x.lastRun && can('DataLakeCollectionDetail', 'get') && (
+                          <Link to={`/data-lake/collection-detail?runId=${x.lastRun.id}`}>
+                            <Button type="link" size="small" data-testid="run-detail">
+                              {t('tasks.detail')}
+                            </Button>
+                          </Link>
+                        )}
+                      </>
+                    }
+                    editText={t('common.edit')}
+                    onEdit={() => {
+                      form.resetFields();
+                      form.setFieldsValue({
+                        name: x.name,
+                        templateIds: x.templateIds,
+                        batchSize: x.batchSize,
+                      });
+                      setEditing(x);
+                    }}
+                    name={x.name}
+                    onDelete={() => collectionApi.removeTask(x.id)}
+                    onDeleted={() => list.refetch()}
+                  />
                 );
               },
             },
           ]}
         />
       </Space>
-      <Modal
+      <CollectionFormModal
         open={!!editing}
         title={existing ? t('tasks.edit') : t('tasks.add')}
-        onCancel={() => setEditing(null)}
-        onOk={save}
-        destroyOnHidden
-        forceRender
+        onClose={() => setEditing(null)}
+        onSave={save}
+        form={form}
+        formName="collectionTask"
+        testId="task-form"
       >
-        <Form form={form} name="collectionTask" layout="vertical" data-testid="task-form">
-          <Form.Item
-            name="name"
-            label={t('common.name')}
-            rules={[
-              { required: true, whitespace: true, message: t('common.nameRequired') },
-              textRule(currentLocale()),
-            ]}
-          >
-            <Input maxLength={COLLECTION_NAME_MAX} />
-          </Form.Item>
-          {templates.isError && <Alert type="error" showIcon message={templates.error.message} />}
-          <Form.Item
-            name="templateIds"
-            label={t('tasks.templates')}
-            rules={[{ required: true, message: t('common.required') }]}
-          >
-            <Select
-              mode="multiple"
-              loading={templates.isLoading}
-              optionFilterProp="label"
-              options={(templates.data?.items ?? []).map((x) => ({
-                value: x.id,
-                label: `${x.name} → ${word('cdrTable', x.target)}`,
-              }))}
-            />
-          </Form.Item>
-          <Form.Item name="batchSize" label={t('tasks.batchSize')}>
-            <InputNumber min={1} max={COLLECTION_BATCH_MAX} />
-          </Form.Item>
-        </Form>
-      </Modal>
+        {templates.isError && <Alert type="error" showIcon message={templates.error.message} />}
+        <Form.Item
+          name="templateIds"
+          label={t('tasks.templates')}
+          rules={[{ required: true, message: t('common.required') }]}
+        >
+          <Select
+            mode="multiple"
+            loading={templates.isLoading}
+            optionFilterProp="label"
+            options={(templates.data?.items ?? []).map((x) => ({
+              value: x.id,
+              label: `${x.name} → ${word('cdrTable', x.target)}`,
+            }))}
+          />
+        </Form.Item>
+        <Form.Item name="batchSize" label={t('tasks.batchSize')}>
+          <InputNumber min={1} max={COLLECTION_BATCH_MAX} />
+        </Form.Item>
+      </CollectionFormModal>
     </Card>
   );
 }
