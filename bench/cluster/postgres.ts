@@ -98,6 +98,10 @@ export async function startReplicatedPostgres(opts: PostgresOptions): Promise<Re
       }
     }
   };
+  // Starts the server of a data directory and waits for it (60 s at the most).
+  const startServer = (dir: string, logName: string, extra: string[] = []) =>
+    asOwner(bin, 'pg_ctl', ['-D', dir, '-l', path.join(logs, logName), ...extra, '-w', '-t', '60', 'start']);
+
   try {
     let t = Date.now();
     // --auth=trust on 127.0.0.1 includes the replication lines of pg_hba.conf pg_basebackup needs.
@@ -129,16 +133,7 @@ export async function startReplicatedPostgres(opts: PostgresOptions): Promise<Re
     );
     if (process.getuid?.() === 0)
       await run('chown', ['postgres:postgres', path.join(primary, 'postgresql.auto.conf')]);
-    await asOwner(bin, 'pg_ctl', [
-      '-D',
-      primary,
-      '-l',
-      path.join(logs, 'primary.log'),
-      '-w',
-      '-t',
-      '60',
-      'start',
-    ]);
+    await startServer(primary, 'primary.log');
     log(`primary on 127.0.0.1:${opts.primaryPort} (initdb + start ${Date.now() - t} ms)`);
 
     t = Date.now();
@@ -158,18 +153,7 @@ export async function startReplicatedPostgres(opts: PostgresOptions): Promise<Re
       '-c',
       'fast',
     ]);
-    await asOwner(bin, 'pg_ctl', [
-      '-D',
-      replica,
-      '-l',
-      path.join(logs, 'replica.log'),
-      '-o',
-      `-p ${opts.replicaPort}`,
-      '-w',
-      '-t',
-      '60',
-      'start',
-    ]);
+    await startServer(replica, 'replica.log', ['-o', `-p ${opts.replicaPort}`]);
     log(`replica on 127.0.0.1:${opts.replicaPort} (pg_basebackup + start ${Date.now() - t} ms)`);
   } catch (e) {
     // Nothing is left running when a step fails.
