@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
 import { looseId } from './auth.js';
-import { jsonValue, timestamp, timestampOrNull } from './common.js';
+import { jsonValue, stamps, timestamp, timestampOrNull } from './common.js';
 
 /**
  * Contracts of the administration area (spec 000 §6 and §7): the envelope calls of
@@ -345,8 +345,7 @@ export const adminDisease = z.object({
   icd10: z.string(),
   category: z.string(),
   enabled: z.boolean(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type AdminDisease = z.infer<typeof adminDisease>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FREE_KEY_PARAM, HANDOFF_PARAM, LOGIN_PASSWORD_MAX, LOGIN_USER_NAME_MAX } from '../constants.js';
-import { timestamp } from './common.js';
+import { itemList, timestamp } from './common.js';
 
 /**
  * Contracts of signing in and of the session (spec 000 §3 and §7): the envelope calls of
@@ -252,7 +252,7 @@ export const freeAccessLink = z.object({
   revokedAt: timestamp.nullable(),
 });
 export type FreeAccessLink = z.infer<typeof freeAccessLink>;
-export const freeAccessList = z.object({ items: z.array(freeAccessLink) });
+export const freeAccessList = itemList(freeAccessLink);
 export type FreeAccessList = z.infer<typeof freeAccessList>;
 
 /** Body of `POST /api/v0.1/free_access/session`: the key from the link's fragment. */

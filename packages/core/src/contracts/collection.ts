@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
 import { CDR_CHILD_KINDS } from './clinical.js';
-import { page, pageQueryFields, patchOf, timestamp, timestampOrNull } from './common.js';
+import { itemList, page, pageQueryFields, patchOf, stamps, timestamp, timestampOrNull } from './common.js';
 
 /**
  * Data collection (数据采集, `/api/v0.1/collection/*`): sources (a hospital system's database, an
@@ -119,11 +119,10 @@ export const collectionSource = z.object({
   /** Whether a password is stored (never the password). */
   hasPassword: z.boolean(),
   enabled: z.boolean(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type CollectionSource = z.infer<typeof collectionSource>;
-export const collectionSourceList = z.object({ items: z.array(collectionSource) });
+export const collectionSourceList = itemList(collectionSource);
 export type CollectionSourceList = z.infer<typeof collectionSourceList>;
 
 /** What a connection test found: the source's tables and their columns. */
@@ -211,11 +210,10 @@ export const collectionTemplate = z.object({
   /** Grows by one with each change of the mapping; every version is kept. */
   version: z.number().int(),
   enabled: z.boolean(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type CollectionTemplate = z.infer<typeof collectionTemplate>;
-export const collectionTemplateList = z.object({ items: z.array(collectionTemplate) });
+export const collectionTemplateList = itemList(collectionTemplate);
 export type CollectionTemplateList = z.infer<typeof collectionTemplateList>;
 export const collectionTemplateVersions = z.object({
   items: z.array(
@@ -345,11 +343,10 @@ export const collectionTask = z.object({
   /** Per template id: the watermark the next run starts after (null: from the start). */
   watermarks: z.record(z.string(), z.string().nullable()),
   lastRun: collectionRun.nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type CollectionTask = z.infer<typeof collectionTask>;
-export const collectionTaskList = z.object({ items: z.array(collectionTask) });
+export const collectionTaskList = itemList(collectionTask);
 export type CollectionTaskList = z.infer<typeof collectionTaskList>;
 export const collectionRunStarted = z.object({ runId: z.number().int(), jobId: z.number().int() });
 export type CollectionRunStarted = z.infer<typeof collectionRunStarted>;

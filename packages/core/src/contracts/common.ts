@@ -28,6 +28,9 @@ export const timestamp = z
 /** A nullable point in time. */
 export const timestampOrNull = timestamp.nullable();
 
+/** When a record was made and when it last changed, as every stored definition carries them. */
+export const stamps = { createdAt: timestamp, updatedAt: timestamp };
+
 /** One page of a list, with the total number of rows that match. */
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { timestamp, timestampOrNull } from './common.js';
+import { itemList, timestamp, timestampOrNull } from './common.js';
 
 /**
  * Data elements (数据元, `/api/v0.1/data-elements`, menu DataElementSubscribe): named, versioned
@@ -61,7 +61,7 @@ export const dataElement = z.object({
   subscribers: z.number().int(),
 });
 export type DataElement = z.infer<typeof dataElement>;
-export const dataElementList = z.object({ items: z.array(dataElement) });
+export const dataElementList = itemList(dataElement);
 export type DataElementList = z.infer<typeof dataElementList>;
 
 export const dataElementVersion = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { patchOf, timestamp, timestampOrNull } from './common.js';
+import { itemList, patchOf, timestamp, timestampOrNull } from './common.js';
 
 /**
  * Data factory directory (数据工厂目录, `/api/v0.1/data-factory`, DataLakeDirectoryDataFactory): the
@@ -79,7 +79,7 @@ export const dataFactoryDataset = z.object({
     .nullable(),
 });
 export type DataFactoryDataset = z.infer<typeof dataFactoryDataset>;
-export const dataFactoryList = z.object({ items: z.array(dataFactoryDataset) });
+export const dataFactoryList = itemList(dataFactoryDataset);
 export type DataFactoryList = z.infer<typeof dataFactoryList>;
 
 /** One dataset with its fields and their fill rates. */

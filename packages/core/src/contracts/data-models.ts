@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
 import { CODING_KINDS, codingMappingPage, codingMappingQuery } from './coding.js';
-import { timestamp } from './common.js';
+import { itemList, stamps } from './common.js';
 
 /**
  * Data models (数据模型, `/api/v0.1/data-models`): a versioned set of tables and variables. The
@@ -84,7 +84,7 @@ export const dataModelStandardSummary = z.object({
   codelists: z.number().int(),
 });
 export type DataModelStandardSummary = z.infer<typeof dataModelStandardSummary>;
-export const dataModelStandardList = z.object({ items: z.array(dataModelStandardSummary) });
+export const dataModelStandardList = itemList(dataModelStandardSummary);
 export type DataModelStandardList = z.infer<typeof dataModelStandardList>;
 export const dataModelStandard = dataModelStandardSummary.extend({ tables: z.array(dataModelTable) });
 export type DataModelStandardDetail = z.infer<typeof dataModelStandard>;
@@ -126,11 +126,10 @@ export const dataModelSummary = z.object({
   description: z.string(),
   tables: z.number().int(),
   variables: z.number().int(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type DataModelSummary = z.infer<typeof dataModelSummary>;
-export const dataModelList = z.object({ items: z.array(dataModelSummary) });
+export const dataModelList = itemList(dataModelSummary);
 export type DataModelList = z.infer<typeof dataModelList>;
 
 const named = z.object({ id: z.number().int(), name: z.string() });
@@ -251,11 +250,10 @@ export const indicatorGroup = z.object({
   indicators: z.array(
     z.object({ id: z.number().int(), name: z.string(), unit: z.string(), expression: z.string() }),
   ),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type IndicatorGroup = z.infer<typeof indicatorGroup>;
-export const indicatorGroupList = z.object({ items: z.array(indicatorGroup) });
+export const indicatorGroupList = itemList(indicatorGroup);
 export type IndicatorGroupList = z.infer<typeof indicatorGroupList>;
 
 /** The app's computed indicators a group can hold. */
@@ -295,7 +293,7 @@ export const codedModelVariable = z.object({
   noCode: z.number().int(),
 });
 export type CodedModelVariable = z.infer<typeof codedModelVariable>;
-export const codedModelVariableList = z.object({ items: z.array(codedModelVariable) });
+export const codedModelVariableList = itemList(codedModelVariable);
 export type CodedModelVariableList = z.infer<typeof codedModelVariableList>;
 export const codedModelVariableQuery = z.object({
   model: safeText(40)

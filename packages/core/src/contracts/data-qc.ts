@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { page, pageQueryFields, timestamp } from './common.js';
+import { page, pageQueryFields, stamps, timestamp } from './common.js';
 import { type JobStatus, jobStatus } from './jobs.js';
 
 /**
@@ -128,8 +128,7 @@ export const qcRule = z.object({
   otherColumn: z.string().nullable(),
   filterColumn: z.string().nullable(),
   filterValue: z.string().nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type QcRule = z.infer<typeof qcRule>;
 
@@ -151,8 +150,7 @@ export const qcPlan = z.object({
       enabled: z.boolean(),
     }),
   ),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type QcPlan = z.infer<typeof qcPlan>;
 

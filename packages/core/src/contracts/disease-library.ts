@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cohortCriteriaSchema } from '../cohort/index.js';
 import { safeText } from '../helpers/control-chars.js';
 import { isoDateSchema } from '../helpers/iso-date.js';
-import { jsonValue, page, pageQueryFields, patchOf, timestamp, timestampOrNull } from './common.js';
+import { jsonValue, page, pageQueryFields, patchOf, stamps, timestamp, timestampOrNull } from './common.js';
 import { jobStatus } from './jobs.js';
 
 /**
@@ -239,8 +239,7 @@ export const librarySaved = z.object({
   lastPushAt: timestampOrNull,
   lastFillAt: timestampOrNull,
   createdBy: int.nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
   deletedAt: timestampOrNull,
   deletedBy: int.nullable(),
 });

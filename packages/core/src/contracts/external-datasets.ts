@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { timestamp } from './common.js';
+import { itemList, timestamp } from './common.js';
 import {
   researchAnalysisParams,
   researchDatasetColumn,
@@ -39,7 +39,7 @@ export const externalDataset = z.object({
   createdAt: timestamp,
 });
 export type ExternalDataset = z.infer<typeof externalDataset>;
-export const externalDatasetList = z.object({ items: z.array(externalDataset) });
+export const externalDatasetList = itemList(externalDataset);
 export type ExternalDatasetList = z.infer<typeof externalDatasetList>;
 
 /** The first rows of a dataset, for a look. */
@@ -52,5 +52,5 @@ export const externalAnalysisQueued = z.object({ task_id: z.number().int() });
 export type ExternalAnalysisQueued = z.infer<typeof externalAnalysisQueued>;
 
 /** The analyses of a dataset, newest first (at most 20), each as the research task result. */
-export const externalAnalysisList = z.object({ items: z.array(researchTaskResult) });
+export const externalAnalysisList = itemList(researchTaskResult);
 export type ExternalAnalysisList = z.infer<typeof externalAnalysisList>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp } from './common.js';
+import { itemList, timestamp } from './common.js';
 
 /**
  * The federated-learning state of spec 000 §3: a model name map and a metric type map for homoLR,
@@ -64,5 +64,5 @@ export const federatedJob = z.object({
   finishedAt: timestamp.nullable(),
 });
 export type FederatedJob = z.infer<typeof federatedJob>;
-export const federatedJobList = z.object({ items: z.array(federatedJob) });
+export const federatedJobList = itemList(federatedJob);
 export type FederatedJobList = z.infer<typeof federatedJobList>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { patchOf, timestamp } from './common.js';
+import { itemList, patchOf, stamps, timestamp } from './common.js';
 
 /**
  * Derived data (issue 17): formulas (公式编辑器, `/api/v0.1/formulas`, DataLakeFormulaEditor),
@@ -75,11 +75,10 @@ export const formula = z.object({
   builtinKey: z.string(),
   /** The indicator templates that use it. */
   templates: z.array(z.object({ id: z.number().int(), name: z.string() })),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type Formula = z.infer<typeof formula>;
-export const formulaList = z.object({ items: z.array(formula) });
+export const formulaList = itemList(formula);
 export type FormulaList = z.infer<typeof formulaList>;
 
 /** A built-in formula, with whether the app has added it. */
@@ -90,7 +89,7 @@ export const formulaBuiltin = z.object({
   expression: z.string(),
   added: z.boolean(),
 });
-export const formulaBuiltinList = z.object({ items: z.array(formulaBuiltin) });
+export const formulaBuiltinList = itemList(formulaBuiltin);
 export type FormulaBuiltinList = z.infer<typeof formulaBuiltinList>;
 /** Which built-in formula or scale to add. */
 export const builtinAdd = z.object({ key: safeText(40, { min: 1, required: 'must not be blank' }) });
@@ -161,11 +160,10 @@ export const indicatorTemplate = z.object({
   name: z.string(),
   description: z.string(),
   formulas: z.array(z.object({ id: z.number().int(), name: z.string(), unit: z.string() })),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type IndicatorTemplate = z.infer<typeof indicatorTemplate>;
-export const indicatorTemplateList = z.object({ items: z.array(indicatorTemplate) });
+export const indicatorTemplateList = itemList(indicatorTemplate);
 export type IndicatorTemplateList = z.infer<typeof indicatorTemplateList>;
 
 // ---------------------------------------------------------------------------------------------
@@ -225,11 +223,10 @@ export const assessmentScale = z.object({
   range: z.object({ min: z.number(), max: z.number() }),
   /** How many times it has been filled. */
   filled: z.number().int(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type AssessmentScale = z.infer<typeof assessmentScale>;
-export const assessmentScaleList = z.object({ items: z.array(assessmentScale) });
+export const assessmentScaleList = itemList(assessmentScale);
 export type AssessmentScaleList = z.infer<typeof assessmentScaleList>;
 
 export const scaleBuiltin = z.object({
@@ -239,7 +236,7 @@ export const scaleBuiltin = z.object({
   items: z.number().int(),
   added: z.boolean(),
 });
-export const scaleBuiltinList = z.object({ items: z.array(scaleBuiltin) });
+export const scaleBuiltinList = itemList(scaleBuiltin);
 export type ScaleBuiltinList = z.infer<typeof scaleBuiltinList>;
 
 /** One filling of a scale for a patient (and optionally a visit): the chosen option per item. */
@@ -270,5 +267,5 @@ export type ScaleAssessment = z.infer<typeof scaleAssessment>;
 export const scaleAssessmentParams = z.object({ id });
 export const scaleAssessmentQuery = z.object({ patientId: id.optional(), scaleId: id.optional() });
 export type ScaleAssessmentQuery = z.input<typeof scaleAssessmentQuery>;
-export const scaleAssessmentList = z.object({ items: z.array(scaleAssessment) });
+export const scaleAssessmentList = itemList(scaleAssessment);
 export type ScaleAssessmentList = z.infer<typeof scaleAssessmentList>;

@@ -9,7 +9,7 @@ import type {
   PooledSummary,
   PooledVariable,
 } from '../multicenter/index.js';
-import { createdId, timestamp } from './common.js';
+import { createdId, stamps, timestamp } from './common.js';
 
 /**
  * Multi-center topics (`/api/v0.1/mc/...`; server: apps/server/src/multicenter, screens:
@@ -185,8 +185,7 @@ export const mcTopicRow = z.object({
   status: z.string(),
   minCellCount: z.number().int(),
   createdBy: z.number().int().nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type McTopicRow = z.infer<typeof mcTopicRow>;
 

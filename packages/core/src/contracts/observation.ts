@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
 import { isoDateSchema } from '../helpers/iso-date.js';
 import { CODING_REVIEW_STATES } from './coding.js';
-import { timestamp, timestampOrNull } from './common.js';
+import { itemList, timestamp, timestampOrNull } from './common.js';
 import { jobStatus } from './jobs.js';
 
 /*
@@ -79,7 +79,7 @@ export const observationTaskList = z.object({
   store: z.record(z.string(), int),
 });
 export type ObservationTaskList = z.infer<typeof observationTaskList>;
-export const observationRunList = z.object({ items: z.array(observationRun) });
+export const observationRunList = itemList(observationRun);
 export type ObservationRunList = z.infer<typeof observationRunList>;
 
 // ---- term mapping ------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
 import { isoDateSchema } from '../helpers/iso-date.js';
-import { timestamp, timestampOrNull } from './common.js';
+import { itemList, timestamp, timestampOrNull } from './common.js';
 import { jobStatus } from './jobs.js';
 import { OBSERVATION_DOMAINS, observationDomain } from './observation.js';
 
@@ -93,9 +93,9 @@ export const odmTopic = z.object({
   lastGeneration: odmGeneration.nullable(),
 });
 export type OdmTopic = z.infer<typeof odmTopic>;
-export const odmTopicList = z.object({ items: z.array(odmTopic) });
+export const odmTopicList = itemList(odmTopic);
 export type OdmTopicList = z.infer<typeof odmTopicList>;
-export const odmGenerationList = z.object({ items: z.array(odmGeneration) });
+export const odmGenerationList = itemList(odmGeneration);
 export type OdmGenerationList = z.infer<typeof odmGenerationList>;
 
 /** Research subjects not yet topics, to add one. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { refuseControlChars } from '../helpers/control-chars.js';
-import { importFault, importReport, pageQueryFields, timestamp, timestampOrNull } from './common.js';
+import { importFault, importReport, pageQueryFields, stamps, timestamp, timestampOrNull } from './common.js';
 import { jobStatus } from './jobs.js';
 
 /**
@@ -101,8 +101,7 @@ export const omopMapping = z.object({
   conceptId: int,
   conceptName: z.string(),
   note: z.string(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type OmopMapping = z.infer<typeof omopMapping>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CLEANING_SECTIONS } from '../cleaning/sections.js';
 import { safeText } from '../helpers/control-chars.js';
 import { isoDateSchema } from '../helpers/iso-date.js';
-import { page, timestamp, timestampOrNull } from './common.js';
+import { itemList, page, timestamp, timestampOrNull } from './common.js';
 
 /**
  * Medical-record QC (病历质控, menus RecordQcRule / RecordQcPlan / RecordQcTask, all POST under
@@ -84,7 +84,7 @@ export const recordQcRule = z.object({
   updatedAt: timestampOrNull,
 });
 export type RecordQcRule = z.infer<typeof recordQcRule>;
-export const recordQcRuleList = z.object({ items: z.array(recordQcRule) });
+export const recordQcRuleList = itemList(recordQcRule);
 export type RecordQcRuleList = z.infer<typeof recordQcRuleList>;
 
 export const recordQcRuleSaveBody = z
@@ -104,7 +104,7 @@ export const recordQcPlan = z.object({
   updatedAt: timestamp,
 });
 export type RecordQcPlan = z.infer<typeof recordQcPlan>;
-export const recordQcPlanList = z.object({ items: z.array(recordQcPlan) });
+export const recordQcPlanList = itemList(recordQcPlan);
 export type RecordQcPlanList = z.infer<typeof recordQcPlanList>;
 
 export const recordQcPlanSaveBody = z
@@ -141,7 +141,7 @@ export const recordQcTask = z.object({
   finishedAt: timestampOrNull,
 });
 export type RecordQcTask = z.infer<typeof recordQcTask>;
-export const recordQcTaskList = z.object({ items: z.array(recordQcTask) });
+export const recordQcTaskList = itemList(recordQcTask);
 export type RecordQcTaskList = z.infer<typeof recordQcTaskList>;
 export const recordQcTaskStarted = z.object({ taskId: z.number().int(), jobId: z.number().int() });
 
@@ -191,7 +191,7 @@ export const recordQcScore = z.object({
   score: z.number(),
 });
 export type RecordQcScore = z.infer<typeof recordQcScore>;
-export const recordQcScoreList = z.object({ items: z.array(recordQcScore) });
+export const recordQcScoreList = itemList(recordQcScore);
 export type RecordQcScoreList = z.infer<typeof recordQcScoreList>;
 export const recordQcExportQuery = z.object({
   task_id: z.coerce.number().int().positive().max(2_147_483_647),
@@ -212,7 +212,7 @@ export const recordQcDoctorScore = z.object({
   score: z.number(),
 });
 export type RecordQcDoctorScore = z.infer<typeof recordQcDoctorScore>;
-export const recordQcDoctorScoreList = z.object({ items: z.array(recordQcDoctorScore) });
+export const recordQcDoctorScoreList = itemList(recordQcDoctorScore);
 export type RecordQcDoctorScoreList = z.infer<typeof recordQcDoctorScoreList>;
 
 export const recordQcDocumentsBody = z
@@ -252,7 +252,7 @@ export const recordQcTrendPoint = z.object({
   score: z.number(),
 });
 export type RecordQcTrendPoint = z.infer<typeof recordQcTrendPoint>;
-export const recordQcTrend = z.object({ items: z.array(recordQcTrendPoint) });
+export const recordQcTrend = itemList(recordQcTrendPoint);
 export type RecordQcTrend = z.infer<typeof recordQcTrend>;
 export const recordQcRunBody = z.object({ plan_id: id }).strict();
 export type RecordQcRuleSaveBody = z.input<typeof recordQcRuleSaveBody>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { pageQueryFields, timestamp } from './common.js';
+import { itemList, pageQueryFields, stamps } from './common.js';
 
 /**
  * Reference data of the data-collection area (数据采集): the hospital's structure (医院信息维护,
@@ -72,8 +72,7 @@ export const hospitalUnit = z.object({
   enabled: z.boolean(),
   /** For departments and wards: the clinical visits recorded under this unit's name or code. */
   visits: int,
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type HospitalUnit = z.infer<typeof hospitalUnit>;
 
@@ -81,7 +80,7 @@ export const hospitalUnitQuery = z.object({ keyword: safeText(50).optional() });
 export type HospitalUnitQuery = z.input<typeof hospitalUnitQuery>;
 
 /** The whole structure, flat, parents before children (a hospital has hundreds of units, not more). */
-export const hospitalUnitList = z.object({ items: z.array(hospitalUnit) });
+export const hospitalUnitList = itemList(hospitalUnit);
 export type HospitalUnitList = z.infer<typeof hospitalUnitList>;
 
 // ---- Dictionaries -----------------------------------------------------------------------------
@@ -116,15 +115,14 @@ export const dictionary = z.object({
   builtin: z.boolean(),
   standardSystem: z.string(),
   entryCount: int,
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type Dictionary = z.infer<typeof dictionary>;
 
 export const dictionaryQuery = z.object({ keyword: safeText(50).optional() });
 export type DictionaryQuery = z.input<typeof dictionaryQuery>;
 
-export const dictionaryList = z.object({ items: z.array(dictionary) });
+export const dictionaryList = itemList(dictionary);
 export type DictionaryList = z.infer<typeof dictionaryList>;
 
 const synonyms = z
@@ -166,8 +164,7 @@ export const dictionaryEntry = z.object({
   standardCode: z.string(),
   sortOrder: int,
   enabled: z.boolean(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type DictionaryEntry = z.infer<typeof dictionaryEntry>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cohortCriteriaSchema } from '../cohort/index.js';
 import { safeText } from '../helpers/control-chars.js';
 import { isoDateSchema, isRealIsoDate } from '../helpers/iso-date.js';
-import { pageQueryFields, patchOf, timestamp } from './common.js';
+import { itemList, pageQueryFields, patchOf, stamps, timestamp } from './common.js';
 
 /**
  * Report query (报表查询, `/api/v0.1/reports`, DataLakeSouthWest): saved parameterised reports
@@ -357,12 +357,11 @@ export const report = z.object({
   definition: reportDefinition,
   createdBy: z.number().int().nullable(),
   createdByName: z.string().nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
   lastRun: reportLastRun.nullable(),
 });
 export type Report = z.infer<typeof report>;
-export const reportList = z.object({ items: z.array(report) });
+export const reportList = itemList(report);
 export type ReportList = z.infer<typeof reportList>;
 
 export const reportValues = z.record(z.string().max(30), reportValue).default({});

@@ -3,7 +3,7 @@ import { cohortCriteriaSchema } from '../cohort/index.js';
 import { TASK_STATUSES } from '../helpers/code-tables.js';
 import { safeText } from '../helpers/control-chars.js';
 import { isoDateSchema } from '../helpers/iso-date.js';
-import { jsonValue, patchOf, timestamp, timestampOrNull } from './common.js';
+import { jsonValue, patchOf, stamps, timestamp, timestampOrNull } from './common.js';
 import { jobStatus } from './jobs.js';
 
 /**
@@ -253,8 +253,7 @@ export const researchSubjectRecord = z.object({
   appId: int,
   ...subjectFields,
   createdBy: int.nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type ResearchSubjectRecord = z.infer<typeof researchSubjectRecord>;
 
@@ -263,8 +262,7 @@ export const researchSubject = z.object({
   id: int,
   ...subjectFields,
   allowedMoves: z.array(z.enum(TASK_STATUSES)).readonly(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type ResearchSubject = z.infer<typeof researchSubject>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cohortConditionSchema, cohortCriteriaSchema } from '../cohort/index.js';
 import { safeText } from '../helpers/control-chars.js';
-import { page, timestamp, timestampOrNull } from './common.js';
+import { itemList, page, timestamp, timestampOrNull } from './common.js';
 
 /**
  * The clinical rule engine (临床规则, spec 000 §7 `rule/*`, all POST under /api/v0.1, menu
@@ -184,7 +184,7 @@ export const ruleAttribute = z.object({
   kind: z.enum(['number', 'text', 'date']),
 });
 export type RuleAttribute = z.infer<typeof ruleAttribute>;
-export const ruleAttributeList = z.object({ items: z.array(ruleAttribute) });
+export const ruleAttributeList = itemList(ruleAttribute);
 export type RuleAttributeList = z.infer<typeof ruleAttributeList>;
 
 export const ruleAttributeListBody = z.object({
@@ -202,7 +202,7 @@ export const ruleActionTarget = z.object({
   key: z.string(),
   label: z.string(),
 });
-export const ruleActionTargetList = z.object({ items: z.array(ruleActionTarget) });
+export const ruleActionTargetList = itemList(ruleActionTarget);
 export type RuleActionTargetList = z.infer<typeof ruleActionTargetList>;
 
 const sampleValues = z.record(
@@ -301,7 +301,7 @@ export const ruleRun = z.object({
   finishedAt: timestampOrNull,
 });
 export type RuleRun = z.infer<typeof ruleRun>;
-export const ruleRunList = z.object({ items: z.array(ruleRun) });
+export const ruleRunList = itemList(ruleRun);
 export const ruleRunListBody = z.object({ rule_id: id.optional() });
 
 export const ruleResultsBody = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQueryFields, timestamp, timestampOrNull } from './common.js';
+import { pageQueryFields, stamps, timestamp, timestampOrNull } from './common.js';
 import { jobStatus, scheduleTrigger } from './jobs.js';
 
 /**
@@ -100,8 +100,7 @@ export const scheduleView = z.object({
   /** Why the last due run queued nothing, in the reader's language. */
   lastError: z.string().nullable(),
   createdBy: z.string().nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type ScheduleView = z.infer<typeof scheduleView>;
 

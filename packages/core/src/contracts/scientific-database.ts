@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { pageQueryFields, patchOf, timestamp, timestampOrNull } from './common.js';
+import { itemList, pageQueryFields, patchOf, stamps, timestamp, timestampOrNull } from './common.js';
 import { VARIABLE_DERIVATION_KINDS, VARIABLE_TYPES, variableValue } from './variables.js';
 
 /**
@@ -72,11 +72,10 @@ export const sciTask = z.object({
       builtAt: timestampOrNull,
     })
     .nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type SciTask = z.infer<typeof sciTask>;
-export const sciTaskList = z.object({ items: z.array(sciTask) });
+export const sciTaskList = itemList(sciTask);
 export type SciTaskList = z.infer<typeof sciTaskList>;
 
 export const sciRunQueued = z.object({
@@ -152,7 +151,7 @@ export const sciSnapshotQuery = z.object({
   status: z.enum(SCI_SNAPSHOT_STATUSES).optional(),
 });
 export type SciSnapshotQuery = z.input<typeof sciSnapshotQuery>;
-export const sciSnapshotList = z.object({ items: z.array(sciSnapshot) });
+export const sciSnapshotList = itemList(sciSnapshot);
 export type SciSnapshotList = z.infer<typeof sciSnapshotList>;
 
 export const sciSnapshotDetail = sciSnapshot.extend({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { pageQueryFields, patchOf, timestamp, timestampOrNull } from './common.js';
+import { itemList, pageQueryFields, patchOf, stamps, timestamp, timestampOrNull } from './common.js';
 
 /**
  * T0 events (T0 事件, `/api/v0.1/t0-events`, DataLakeT0Event): a patient's index date defined by a
@@ -70,11 +70,10 @@ export const t0Event = z.object({
   materializedAt: timestampOrNull,
   /** The job of the last run, for its progress. */
   jobId: z.number().int().nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type T0Event = z.infer<typeof t0Event>;
-export const t0EventList = z.object({ items: z.array(t0Event) });
+export const t0EventList = itemList(t0Event);
 export type T0EventList = z.infer<typeof t0EventList>;
 
 export const t0PatientQuery = z.object({ ...pageQueryFields(200, 20) });

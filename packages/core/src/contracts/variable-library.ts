@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { patchOf, timestamp } from './common.js';
+import { itemList, patchOf, stamps, timestamp } from './common.js';
 import {
   VARIABLE_AGGREGATES,
   VARIABLE_ANCHORS,
   VARIABLE_CODE_MAX,
-  VARIABLE_TYPES,
   variable,
   variableGroup,
 } from './variables.js';
@@ -68,11 +67,10 @@ export const variableTemplate = z.object({
   name: z.string(),
   description: z.string(),
   spec: variableTemplateSpec,
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type VariableTemplate = z.infer<typeof variableTemplate>;
-export const variableTemplateList = z.object({ items: z.array(variableTemplate) });
+export const variableTemplateList = itemList(variableTemplate);
 export type VariableTemplateList = z.infer<typeof variableTemplateList>;
 
 /** An item a template is applied to: the lab item's code (or the cleaned value's name) and its labels. */
@@ -119,11 +117,10 @@ export const variableGroupTemplate = z.object({
   name: z.string(),
   description: z.string(),
   templates: z.array(z.object({ id: z.number().int(), name: z.string() })),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type VariableGroupTemplate = z.infer<typeof variableGroupTemplate>;
-export const variableGroupTemplateList = z.object({ items: z.array(variableGroupTemplate) });
+export const variableGroupTemplateList = itemList(variableGroupTemplate);
 export type VariableGroupTemplateList = z.infer<typeof variableGroupTemplateList>;
 
 /** Applies a group template once: all items' variables in one group named `groupName`. */
@@ -152,24 +149,10 @@ export type VariableSetCreate = z.input<typeof variableSetCreate>;
 export const variableSetPatch = patchOf(variableSetCreate);
 export type VariableSetPatch = z.input<typeof variableSetPatch>;
 
-export const variableSet = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  description: z.string(),
-  variables: z.array(
-    z.object({
-      id: z.number().int(),
-      code: z.string(),
-      labelZh: z.string(),
-      labelEn: z.string(),
-      type: z.enum(VARIABLE_TYPES),
-    }),
-  ),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
+/** A set answers as a group does: its name, description and its variables in order. */
+export const variableSet = variableGroup;
 export type VariableSet = z.infer<typeof variableSet>;
-export const variableSetList = z.object({ items: z.array(variableSet) });
+export const variableSetList = itemList(variableSet);
 export type VariableSetList = z.infer<typeof variableSetList>;
 
 /** How a transfer maps a value: as it is, a linear unit change (`value × factor + offset`), or a code table. */
@@ -216,11 +199,10 @@ export const variableTransferRule = z.object({
   targetModel: z.string(),
   enabled: z.boolean(),
   mappings: z.array(variableTransferMapping.extend({ sourceCode: z.string() })),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type VariableTransferRule = z.infer<typeof variableTransferRule>;
-export const variableTransferRuleList = z.object({ items: z.array(variableTransferRule) });
+export const variableTransferRuleList = itemList(variableTransferRule);
 export type VariableTransferRuleList = z.infer<typeof variableTransferRuleList>;
 
 export const variableTransferRunBody = z.object({ ruleId: id });
@@ -244,5 +226,5 @@ export const variableTransferRun = z.object({
   finishedAt: timestamp.nullable(),
 });
 export type VariableTransferRun = z.infer<typeof variableTransferRun>;
-export const variableTransferRunList = z.object({ items: z.array(variableTransferRun) });
+export const variableTransferRunList = itemList(variableTransferRun);
 export type VariableTransferRunList = z.infer<typeof variableTransferRunList>;

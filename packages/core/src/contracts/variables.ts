@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
-import { patchOf, timestamp } from './common.js';
+import { itemList, patchOf, stamps } from './common.js';
 
 /**
  * The variable library (科研变量库, `/api/v0.1/variables`, VariableList / VariableManagement): a
@@ -120,11 +120,10 @@ export const variable = z.object({
   derivation: variableDerivation,
   /** The derivation as one template line (empty for a CRF item), for reading. */
   ruleText: z.string(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type Variable = z.infer<typeof variable>;
-export const variableList = z.object({ items: z.array(variable) });
+export const variableList = itemList(variable);
 export type VariableList = z.infer<typeof variableList>;
 
 /** A variable's values over the app's current patients. */
@@ -178,9 +177,8 @@ export const variableGroup = z.object({
       type: z.enum(VARIABLE_TYPES),
     }),
   ),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type VariableGroup = z.infer<typeof variableGroup>;
-export const variableGroupList = z.object({ items: z.array(variableGroup) });
+export const variableGroupList = itemList(variableGroup);
 export type VariableGroupList = z.infer<typeof variableGroupList>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonValue, timestamp } from './common.js';
+import { jsonValue, stamps } from './common.js';
 
 /**
  * Charts (`/api/v0.1/visualization/...` and the same calls under `/api/v0.1/data-lake/visualization/...`;
@@ -150,8 +150,7 @@ export const visChart = z.object({
   description: z.string(),
   query: visAggregateQuery,
   spec: z.record(z.string(), jsonValue),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type VisChart = z.infer<typeof visChart>;
 
@@ -160,8 +159,7 @@ export const visDashboard = z.object({
   name: z.string(),
   description: z.string(),
   tiles: z.array(visDashboardTile),
-  createdAt: timestamp,
-  updatedAt: timestamp,
+  ...stamps,
 });
 export type VisDashboard = z.infer<typeof visDashboard>;
 /** A dashboard with the charts of its tiles (tiles whose chart was deleted are left out). */

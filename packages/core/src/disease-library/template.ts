@@ -24,6 +24,7 @@
  * `before X` means at or before X, `after X` at or after X. A `{{name}}` is replaced by the
  * template parameter of that name, as a literal (never as SQL).
  */
+import { scanTokens } from '../helpers/text.js';
 
 export type Aggregate = 'first' | 'latest' | 'min' | 'max' | 'avg' | 'count' | 'exists' | 'value';
 export type Operator = '=' | '!=' | '>' | '>=' | '<' | '<=' | 'starts' | 'contains';
@@ -187,14 +188,7 @@ type Token =
 
 function tokenize(src: string): Token[] {
   const out: Token[] = [];
-  let i = 0;
-  while (i < src.length) {
-    const c = src[i]!;
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    const rest = src.slice(i);
+  scanTokens(src, (rest, i, c) => {
     const param = rest.match(/^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/);
     const str = param ? null : rest.match(/^"((?:[^"\\]|\\.)*)"|^'((?:[^'\\]|\\.)*)'/);
     const num = param || str ? null : rest.match(/^-?\d+(\.\d+)?/);
@@ -202,29 +196,33 @@ function tokenize(src: string): Token[] {
     const word = rest.match(/^[A-Za-z_][A-Za-z0-9_]*/);
     if (param) {
       out.push({ t: 'param', v: param[1]!, at: i });
-      i += param[0].length;
-    } else if (str) {
-      out.push({ t: 'str', v: (str[1] ?? str[2] ?? '').replace(/\\(.)/g, '$1'), at: i });
-      i += str[0].length;
-    } else if (num) {
-      out.push({ t: 'num', v: Number(num[0]), at: i });
-      i += num[0].length;
-    } else if (op) {
-      out.push({ t: 'op', v: op[0], at: i });
-      i += op[0].length;
-    } else if (c === '.') {
-      out.push({ t: 'dot', at: i });
-      i++;
-    } else if (word) {
-      out.push({ t: 'word', v: word[0].toLowerCase(), at: i });
-      i += word[0].length;
-    } else {
-      throw new TemplateError(
-        `第 ${i + 1} 个字符 '${c}' 无法识别`,
-        `unexpected character '${c}' at position ${i + 1}`,
-      );
+      return param[0].length;
     }
-  }
+    if (str) {
+      out.push({ t: 'str', v: (str[1] ?? str[2] ?? '').replace(/\\(.)/g, '$1'), at: i });
+      return str[0].length;
+    }
+    if (num) {
+      out.push({ t: 'num', v: Number(num[0]), at: i });
+      return num[0].length;
+    }
+    if (op) {
+      out.push({ t: 'op', v: op[0], at: i });
+      return op[0].length;
+    }
+    if (c === '.') {
+      out.push({ t: 'dot', at: i });
+      return 1;
+    }
+    if (word) {
+      out.push({ t: 'word', v: word[0].toLowerCase(), at: i });
+      return word[0].length;
+    }
+    throw new TemplateError(
+      `第 ${i + 1} 个字符 '${c}' 无法识别`,
+      `unexpected character '${c}' at position ${i + 1}`,
+    );
+  });
   return out;
 }
 

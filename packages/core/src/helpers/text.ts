@@ -37,3 +37,24 @@ export function shortenEventText(text: string | null | undefined): string {
   const chars = Array.from(text ?? '');
   return chars.length > 20 ? chars.slice(0, 17).join('') + ELLIPSIS : chars.join('');
 }
+
+/**
+ * Walks an expression token by token for a hand-written lexer: white space between tokens is
+ * skipped; `read` takes the token that starts at `at` (`rest` is the text from there, `c` its
+ * first character) and answers how many characters it took, or 0 when nothing there is a token.
+ * Answers false at the first place no token starts, true when the whole text was read.
+ */
+export function scanTokens(src: string, read: (rest: string, at: number, c: string) => number): boolean {
+  let i = 0;
+  while (i < src.length) {
+    const c = src[i]!;
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    const took = read(src.slice(i), i, c);
+    if (took <= 0) return false;
+    i += took;
+  }
+  return true;
+}

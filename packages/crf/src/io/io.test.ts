@@ -7,6 +7,7 @@ import { FormImportError } from './errors.js';
 import { fromJson } from './json.js';
 import { fromOdm, MAX_ODM_CHARS } from './odm.js';
 import { fromRedcap } from './redcap.js';
+import { REDCAP_HEADER } from './redcap-odm.js';
 
 const example = (name: string) =>
   readFileSync(new URL(`../../../../fixtures/odm/examples/${name}`, import.meta.url), 'utf8');
@@ -22,21 +23,7 @@ const refusal = (f: () => unknown) => {
 const byKey = (items: Array<{ item: FormItem }>) =>
   Object.fromEntries(items.map((x) => [x.item.key, x.item]));
 
-const HEADER = [
-  'Variable / Field Name',
-  'Form Name',
-  'Section Header',
-  'Field Type',
-  'Field Label',
-  'Choices, Calculations, OR Slider Labels',
-  'Field Note',
-  'Text Validation Type OR Show Slider Number',
-  'Text Validation Min',
-  'Text Validation Max',
-  'Identifier?',
-  'Branching Logic (Show field only if...)',
-  'Required Field?',
-];
+const HEADER = REDCAP_HEADER.slice(0, 13);
 const field = (...cells: string[]) => [...cells, ...new Array(HEADER.length - cells.length).fill('')];
 
 describe('REDCap data dictionary', () => {

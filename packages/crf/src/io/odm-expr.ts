@@ -1,3 +1,4 @@
+import { scanTokens } from '@crdp/core';
 import { parseOperator } from '../conditions.js';
 
 /**
@@ -74,38 +75,28 @@ type Token =
 
 function tokens(src: string): Token[] | null {
   const out: Token[] = [];
-  let i = 0;
-  while (i < src.length) {
-    const c = src[i]!;
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    const rest = src.slice(i);
+  const read = (rest: string, i: number, c: string): number => {
     const op = /^(==|!=|<>|<=|>=|<|>|\|\|)/.exec(rest);
     if (op) {
       out.push({ k: 'op', v: op[1]! });
-      i += op[1]!.length;
-      continue;
+      return op[1]!.length;
     }
     if ('(),!='.includes(c)) {
       out.push({ k: 'p', v: c as '(' });
-      i++;
-      continue;
+      return 1;
     }
     if (c === '"' || c === "'") {
       // A JSON string (or a single-quoted one, as other systems write).
       let j = i + 1;
       while (j < src.length && src[j] !== c) j += src[j] === '\\' ? 2 : 1;
-      if (j >= src.length) return null;
+      if (j >= src.length) return 0;
       const body = src.slice(i + 1, j);
       try {
         out.push({ k: 'lit', v: c === '"' ? JSON.parse(`"${body}"`) : body });
       } catch {
-        return null;
+        return 0;
       }
-      i = j + 1;
-      continue;
+      return j + 1 - i;
     }
     if (c === '[') {
       // A JSON list: up to its matching bracket, strings skipped.
@@ -122,16 +113,14 @@ function tokens(src: string): Token[] | null {
       try {
         out.push({ k: 'lit', v: JSON.parse(src.slice(i, j + 1)) });
       } catch {
-        return null;
+        return 0;
       }
-      i = j + 1;
-      continue;
+      return j + 1 - i;
     }
     const num = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(rest);
     if (num) {
       out.push({ k: 'lit', v: Number(num[0]) });
-      i += num[0].length;
-      continue;
+      return num[0].length;
     }
     const id = /^[A-Za-z_][\w.-]*/.exec(rest);
     if (id) {
@@ -139,12 +128,11 @@ function tokens(src: string): Token[] | null {
       out.push(
         v === 'true' || v === 'false' || v === 'null' ? { k: 'lit', v: JSON.parse(v) } : { k: 'id', v },
       );
-      i += v.length;
-      continue;
+      return v.length;
     }
-    return null;
-  }
-  return out;
+    return 0;
+  };
+  return scanTokens(src, read) ? out : null;
 }
 
 const isP = (t: Token | undefined, v: string) => t?.k === 'p' && t.v === v;

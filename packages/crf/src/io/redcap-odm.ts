@@ -34,6 +34,28 @@ export function isRedcapMetadata(mdv: XNode | undefined): boolean {
 const FIELD_TYPES: Record<string, string> = { textarea: 'notes', select: 'dropdown' };
 const VALIDATIONS: Record<string, string> = { int: 'integer', float: 'number' };
 
+/** The columns of a REDCap data dictionary (its CSV export), in REDCap's order. */
+export const REDCAP_HEADER = [
+  'Variable / Field Name',
+  'Form Name',
+  'Section Header',
+  'Field Type',
+  'Field Label',
+  'Choices, Calculations, OR Slider Labels',
+  'Field Note',
+  'Text Validation Type OR Show Slider Number',
+  'Text Validation Min',
+  'Text Validation Max',
+  'Identifier?',
+  'Branching Logic (Show field only if...)',
+  'Required Field?',
+  'Custom Alignment',
+  'Question Number (surveys only)',
+  'Matrix Group Name',
+  'Matrix Ranking?',
+  'Field Annotation',
+] as const;
+
 /** The data dictionary rows (header first) of one FormDef, and the fields left out on purpose. */
 export function redcapRows(
   mdv: XNode,
@@ -44,28 +66,7 @@ export function redcapRows(
   const items = byOid('ItemDef');
   const codeLists = byOid('CodeList');
   const formName = attr(formDef, 'FormName') || attr(formDef, 'Name') || attr(formDef, 'OID');
-  const rows: string[][] = [
-    [
-      'Variable / Field Name',
-      'Form Name',
-      'Section Header',
-      'Field Type',
-      'Field Label',
-      'Choices, Calculations, OR Slider Labels',
-      'Field Note',
-      'Text Validation Type OR Show Slider Number',
-      'Text Validation Min',
-      'Text Validation Max',
-      'Identifier?',
-      'Branching Logic (Show field only if...)',
-      'Required Field?',
-      'Custom Alignment',
-      'Question Number (surveys only)',
-      'Matrix Group Name',
-      'Matrix Ranking?',
-      'Field Annotation',
-    ],
-  ];
+  const rows: string[][] = [[...REDCAP_HEADER]];
   const skipped: string[] = [];
   const done = new Set<string>();
   let checkboxes = 0;
