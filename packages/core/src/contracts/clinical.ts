@@ -465,9 +465,20 @@ export const cdrSearchHit = cdrPatient.extend({
 });
 export type CdrSearchHit = z.infer<typeof cdrSearchHit>;
 
+/**
+ * A search counts its matching patients up to this many: counting every match of a common word
+ * over a million patients takes most of a minute, and past a thousand nobody pages to the end.
+ */
+export const SEARCH_COUNT_CAP = 1000;
+
 export const cdrSearchResult = cdrKeysetPage(cdrSearchHit).extend({
-  /** How many patients match in all: on the first page only, null on later pages. */
+  /**
+   * How many patients match in all, on the first page only (null on later pages); at most
+   * SEARCH_COUNT_CAP, and `totalCapped` says when more match than that.
+   */
   total: int.nullable(),
+  /** More patients match than `total` says (the count stopped at SEARCH_COUNT_CAP); first page only. */
+  totalCapped: z.boolean(),
   /** The search terms the text was split into (the page marks them). */
   terms: z.array(z.string()),
 });

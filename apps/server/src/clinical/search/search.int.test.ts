@@ -1,8 +1,10 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../../db/schema/index.js';
+import { apps, auditLog } from '../../db/schema/index.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../../test/helper.js';
 import { searchTextOf, tsqueryOf } from '../bigrams.js';
 import { demoUserWith } from '../test/support.js';
+import { searchInput, searchPatientsByConditions } from './search.js';
 
 /**
  * A researcher looks for cirrhosis patients whose notes mention ascites (腹水) or a term of any
@@ -61,6 +63,30 @@ describe('multi-condition full-text search', () => {
       cursor = next.body.data.nextCursor;
     }
     expect(seen.size).toBe(total);
+  });
+
+  it('counts up to a cap and says when more patients match than that (later pages are not counted)', async () => {
+    const all = await search({ text: '肝功能', size: 3 });
+    const total = all.body.data.total as number;
+    expect(all.body.data.totalCapped).toBe(false);
+    const appId = (
+      await t.app.db.select({ appId: apps.appId }).from(apps).where(eq(apps.appShortName, 'DEMO'))
+    )[0]!.appId;
+    const q = searchInput.parse({ text: '肝功能', size: 3 });
+    const capped = await searchPatientsByConditions(t.app.db, appId, q, false, total - 1);
+    expect(capped).toMatchObject({ total: total - 1, totalCapped: true });
+    // The page itself is the same: the cap only stops the count.
+    expect(capped.items.map((p) => p.id)).toEqual(all.body.data.items.map((p: { id: number }) => p.id));
+    const exact = await searchPatientsByConditions(t.app.db, appId, q, false, total);
+    expect(exact).toMatchObject({ total, totalCapped: false });
+    const later = await searchPatientsByConditions(
+      t.app.db,
+      appId,
+      { ...q, cursor: Number(capped.nextCursor) },
+      false,
+      1,
+    );
+    expect(later).toMatchObject({ total: null, totalCapped: false });
   });
 
   it('combines conditions: diagnosis by name or ICD-10, lab range, gender, age, text', async () => {

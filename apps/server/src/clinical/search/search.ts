@@ -1,4 +1,10 @@
-import { cdrSearchConditions, type cdrSearchHit, cdrSearchLab, type cdrSearchResult } from '@crdp/core';
+import {
+  cdrSearchConditions,
+  type cdrSearchHit,
+  cdrSearchLab,
+  type cdrSearchResult,
+  SEARCH_COUNT_CAP,
+} from '@crdp/core';
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '../../db/client.js';
@@ -137,15 +143,20 @@ export async function searchPatientsByConditions(
   appId: number,
   q: SearchInput,
   full: boolean,
+  countCap = SEARCH_COUNT_CAP,
 ): Promise<z.input<typeof cdrSearchResult> & { items: Found[] }> {
   const [rows, counted] = await Promise.all([
     matchingPatients(db, appId, q, q.size + 1),
-    // The first page says how many patients match in all; later pages keep that number.
+    // The first page says how many patients match, up to the cap (one more is read to know that
+    // more match); later pages keep that number.
     q.cursor
       ? Promise.resolve(null)
-      : db.execute(sql`select count(*)::int as n from patients p where ${searchWhere(appId, q)}`),
+      : db.execute(sql`select count(*)::int as n from (
+          select 1 from patients p where ${searchWhere(appId, q)} limit ${countCap + 1}) matched`),
   ]);
-  const total = counted ? Number(rowsOf<{ n: number }>(counted)[0]?.n ?? 0) : null;
+  const counting = counted ? Number(rowsOf<{ n: number }>(counted)[0]?.n ?? 0) : null;
+  const total = counting === null ? null : Math.min(counting, countCap);
+  const totalCapped = counting !== null && counting > countCap;
   const more = rows.length > q.size;
   const page = (more ? rows.slice(0, q.size) : rows).map(patientFromSql);
   const items: Found[] = page.map((p) => ({
@@ -228,6 +239,7 @@ export async function searchPatientsByConditions(
   return {
     items,
     total,
+    totalCapped,
     nextCursor: more ? String(page[page.length - 1]!.id) : null,
     terms: q.text ? termsOf(q.text) : [],
   };

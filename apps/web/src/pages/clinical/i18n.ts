@@ -221,6 +221,7 @@ const zhCN = {
     matchedLab: '匹配检验',
     needOne: '请至少填写一个条件',
     total: '共 {{count}} 位患者',
+    totalMore: '超过 {{count}} 位患者',
   },
 };
 
@@ -445,6 +446,7 @@ const enUS: typeof zhCN = {
     matchedLab: 'Matching results',
     needOne: 'Give at least one condition',
     total: 'Matching patients: {{count}}',
+    totalMore: 'Matching patients: more than {{count}}',
   },
 };
 

@@ -83,7 +83,8 @@ export default function FullTextRetrieval() {
   const [conditions, setConditions] = useState<SearchConditions | null>(null);
   const [hits, setHits] = useState<SearchHit[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [total, setTotal] = useState<number | null>(null);
+  // How many patients match (up to the server's cap) and whether more do.
+  const [total, setTotal] = useState<{ count: number; capped: boolean } | null>(null);
   const [loading, setLoading] = useState(false);
 
   const run = async (c: SearchConditions, after?: string) => {
@@ -98,7 +99,7 @@ export default function FullTextRetrieval() {
       const r = await fullText.search({ ...c, size: 20, ...(after ? { cursor: Number(after) } : {}) });
       setHits((h) => (after ? [...h, ...r.items] : r.items));
       setCursor(r.nextCursor);
-      if (r.total !== null) setTotal(r.total);
+      if (r.total !== null) setTotal({ count: r.total, capped: r.totalCapped });
     } catch (e) {
       message.error(e instanceof RequestError ? e.message : String(e));
     } finally {
@@ -221,7 +222,7 @@ export default function FullTextRetrieval() {
         extra={
           total !== null && (
             <Typography.Text type="secondary" data-testid="fts-total">
-              {t('fts.total', { count: total })}
+              {t(total.capped ? 'fts.totalMore' : 'fts.total', { count: total.count })}
             </Typography.Text>
           )
         }
