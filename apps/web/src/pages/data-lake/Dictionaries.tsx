@@ -16,8 +16,6 @@ import {
   type DictionaryEntry,
   ENTRY_NAME_MAX,
   type ImportReport,
-  REFERENCE_CODE_MAX,
-  REFERENCE_CODE_PATTERN,
   REFERENCE_NAME_MAX,
 } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
@@ -48,6 +46,7 @@ import { Authorized, useHasAction } from '../../components/Authorized';
 import { saveOrShow, saveThen } from '../../components/form/server-errors';
 import { ImportReportModal } from '../../components/ImportReportModal';
 import { dictionaryApi } from './reference-api';
+import { EnabledTag, ReferenceCodeField, ReferenceNameField } from './reference-fields';
 import { REFERENCE_NS } from './reference-i18n';
 
 type EntryForm = Pick<
@@ -267,12 +266,7 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
                 title: t('common.state'),
                 dataIndex: 'enabled',
                 width: 80,
-                render: (_, e) =>
-                  e.enabled ? (
-                    <Tag color="success">{t('common.enabled')}</Tag>
-                  ) : (
-                    <Tag>{t('common.disabled')}</Tag>
-                  ),
+                render: (_, e) => <EnabledTag enabled={e.enabled} />,
               },
               {
                 title: t('common.actions'),
@@ -340,15 +334,7 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
           ]}
           fieldProps={{ maxLength: 40 }}
         />
-        <ProFormText
-          name="name"
-          label={t('common.name')}
-          rules={[
-            { required: true, whitespace: true, message: t('units.nameRequired') },
-            textRule(currentLocale()),
-          ]}
-          fieldProps={{ maxLength: REFERENCE_NAME_MAX }}
-        />
+        <ReferenceNameField />
         <ProFormText
           name="standardSystem"
           label={t('dictionaries.standardSystem')}
@@ -392,24 +378,8 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
           );
         }}
       >
-        <ProFormText
-          name="code"
-          label={t('common.code')}
-          rules={[
-            { required: true, whitespace: true, message: t('units.codeRequired') },
-            { pattern: REFERENCE_CODE_PATTERN, message: t('units.codeRule') },
-          ]}
-          fieldProps={{ maxLength: REFERENCE_CODE_MAX }}
-        />
-        <ProFormText
-          name="name"
-          label={t('common.name')}
-          rules={[
-            { required: true, whitespace: true, message: t('units.nameRequired') },
-            textRule(currentLocale()),
-          ]}
-          fieldProps={{ maxLength: ENTRY_NAME_MAX }}
-        />
+        <ReferenceCodeField />
+        <ReferenceNameField max={ENTRY_NAME_MAX} />
         <ProFormText
           name="pinyin"
           label={t('common.pinyin')}

@@ -1,22 +1,14 @@
-import { ModalForm, ProFormSelect, ProFormSwitch, ProFormText } from '@ant-design/pro-components';
-import {
-  HOSPITAL_UNIT_PARENT,
-  type HospitalUnit,
-  type HospitalUnitKind,
-  REFERENCE_CODE_MAX,
-  REFERENCE_CODE_PATTERN,
-  REFERENCE_NAME_MAX,
-} from '@crdp/core';
+import { ModalForm, ProFormSelect, ProFormSwitch } from '@ant-design/pro-components';
+import { HOSPITAL_UNIT_PARENT, type HospitalUnit, type HospitalUnitKind } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentLocale } from '../../app/i18n';
 import { useLabel } from '../../app/labels';
-import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { saveThen } from '../../components/form/server-errors';
 import { unitApi } from './reference-api';
+import { EnabledTag, ReferenceCodeField, ReferenceNameField } from './reference-fields';
 import { REFERENCE_NS } from './reference-i18n';
 
 const MENU = 'DataLakeHospitalInfoMaintenance';
@@ -119,12 +111,7 @@ export default function HospitalInfo() {
               {
                 title: t('common.state'),
                 dataIndex: 'enabled',
-                render: (_, u) =>
-                  u.enabled ? (
-                    <Tag color="success">{t('common.enabled')}</Tag>
-                  ) : (
-                    <Tag>{t('common.disabled')}</Tag>
-                  ),
+                render: (_, u) => <EnabledTag enabled={u.enabled} />,
               },
               {
                 title: t('common.actions'),
@@ -204,24 +191,8 @@ export default function HospitalInfo() {
           );
         }}
       >
-        <ProFormText
-          name="name"
-          label={t('common.name')}
-          rules={[
-            { required: true, whitespace: true, message: t('units.nameRequired') },
-            textRule(currentLocale()),
-          ]}
-          fieldProps={{ maxLength: REFERENCE_NAME_MAX }}
-        />
-        <ProFormText
-          name="code"
-          label={t('common.code')}
-          rules={[
-            { required: true, whitespace: true, message: t('units.codeRequired') },
-            { pattern: REFERENCE_CODE_PATTERN, message: t('units.codeRule') },
-          ]}
-          fieldProps={{ maxLength: REFERENCE_CODE_MAX }}
-        />
+        <ReferenceNameField />
+        <ReferenceCodeField />
         {parentKind && (
           <ProFormSelect
             name="parentId"
