@@ -7,7 +7,6 @@ import {
   parseForm,
   type ShowRule,
 } from '@crdp/crf';
-import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   App,
@@ -24,15 +23,13 @@ import {
   Spin,
   Tabs,
 } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { currentLocale } from '../../../app/i18n';
 import { CrfRenderer } from '../../../components/crf/CrfRenderer';
 import { CRF_NS } from '../../../components/crf/i18n';
 import { LinkButton } from '../../../components/crf/LinkButton';
-import { useUnsavedChanges } from '../../../components/useUnsavedChanges';
-import { useTabObject } from '../../../shell/useTabs';
 import { crfApi } from '../api';
 import { ConditionList, GroupProperties, ItemProperties } from './ItemProperties';
 import {
@@ -52,7 +49,7 @@ import {
   shiftElement,
   updateContainer,
 } from './model';
-import { useSaveDraft } from './useSaveDraft';
+import { useDraft } from './useDraft';
 import { useDesignerWords } from './words';
 
 /** `hepatopathyPoc/edit?id=`: pages and items, properties, show rules, problems and a live preview. */
@@ -61,34 +58,10 @@ export default function Designer() {
   const words = useDesignerWords();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const formId = Number(params.get('id')) || 0;
-  const saveDraft = useSaveDraft(formId);
-  const unsaved = useUnsavedChanges();
-  const meta = useQuery({
-    queryKey: ['crf', 'form', formId],
-    queryFn: () => crfApi.form(formId),
-    enabled: !!formId,
-  });
-  // The form being designed, by name, in the page's tab.
-  useTabObject(meta.data?.name);
-  const [form, setForm] = useState<Form | null>(null);
+  const { formId, meta, form, setForm, edited, save: saveForm } = useDraft();
   const [page, setPage] = useState(0);
   const [selected, setSelected] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // The draft as last loaded or saved: any other form on screen is an unsaved edit.
-  const [stored, setStored] = useState<Form | null>(null);
-
-  useEffect(() => {
-    if (meta.data?.draft && !form) {
-      setForm(meta.data.draft);
-      setStored(meta.data.draft);
-    }
-  }, [meta.data, form]);
-  const { markDirty } = unsaved;
-  useEffect(() => {
-    if (form && stored && form !== stored) markDirty();
-  }, [form, stored, markDirty]);
 
   // The preview runs only a form the engine accepts; a fault is shown instead.
   const checked = useMemo(() => {
@@ -118,12 +91,7 @@ export default function Designer() {
   const save = async () => {
     setBusy(true);
     try {
-      const ok = await saveDraft(form);
-      if (ok) {
-        setStored(form);
-        unsaved.markSaved();
-      }
-      return ok;
+      return await saveForm(form);
     } finally {
       setBusy(false);
     }
@@ -162,7 +130,7 @@ export default function Designer() {
         <Button
           onClick={async () => {
             // Unsaved changes are saved first: the table editor opens the stored draft.
-            if (form !== stored && !(await save())) return;
+            if (edited && !(await save())) return;
             navigate(`/crf-management/hepatopathyPoc/editTable?id=${formId}`);
           }}
         >

@@ -1,14 +1,10 @@
-import { type Form, type FormItem, ITEM_TYPES, parseForm } from '@crdp/crf';
-import { useQuery } from '@tanstack/react-query';
+import { type FormItem, ITEM_TYPES, parseForm } from '@crdp/crf';
 import { Alert, Button, Card, Empty, Input, Select, Space, Spin, Switch, Table, Tag } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { currentLocale } from '../../../app/i18n';
 import { CRF_NS } from '../../../components/crf/i18n';
-import { useUnsavedChanges } from '../../../components/useUnsavedChanges';
-import { useTabObject } from '../../../shell/useTabs';
-import { crfApi } from '../api';
 import {
   addElement,
   elementsAt,
@@ -24,7 +20,7 @@ import {
   shiftElement,
   updateContainer,
 } from './model';
-import { useSaveDraft } from './useSaveDraft';
+import { useDraft } from './useDraft';
 import { useDesignerWords } from './words';
 
 const on = (f: unknown) => f === true || f === 1 || f === '1' || f === 'true';
@@ -49,31 +45,8 @@ const parseOptions = (s: string) =>
 export default function TableEditor() {
   const { t } = useTranslation(CRF_NS);
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const formId = Number(params.get('id')) || 0;
-  const saveDraft = useSaveDraft(formId);
+  const { formId, meta, form, setForm, edited, save: saveForm } = useDraft();
   const words = useDesignerWords();
-  const unsaved = useUnsavedChanges();
-  const meta = useQuery({
-    queryKey: ['crf', 'form', formId],
-    queryFn: () => crfApi.form(formId),
-    enabled: !!formId,
-  });
-  // The form being edited, by name, in the page's tab.
-  useTabObject(meta.data?.name);
-  const [form, setForm] = useState<Form | null>(null);
-  // The draft as last loaded or saved: any other form on screen is an unsaved edit.
-  const [stored, setStored] = useState<Form | null>(null);
-  useEffect(() => {
-    if (meta.data?.draft && !form) {
-      setForm(meta.data.draft);
-      setStored(meta.data.draft);
-    }
-  }, [meta.data, form]);
-  const { markDirty } = unsaved;
-  useEffect(() => {
-    if (form && stored && form !== stored) markDirty();
-  }, [form, stored, markDirty]);
   const error = useMemo(() => {
     if (!form) return null;
     try {
@@ -97,14 +70,7 @@ export default function TableEditor() {
     label: [pageTitle(g.page), ...g.path].join(' › '),
   }));
   const groups = targets.filter((g) => g.container !== null);
-  const save = async () => {
-    const ok = await saveDraft(form);
-    if (ok) {
-      setStored(form);
-      unsaved.markSaved();
-    }
-    return ok;
-  };
+  const save = () => saveForm(form);
   const edit = (key: string, patch: Partial<FormItem>, item: FormItem) =>
     setForm(replaceItem(form, key, { ...item, ...patch } as FormItem));
 
@@ -125,7 +91,7 @@ export default function TableEditor() {
         <Button
           onClick={async () => {
             // Unsaved changes are saved first: the designer opens the stored draft.
-            if (form !== stored && !(await save())) return;
+            if (edited && !(await save())) return;
             navigate(`/crf-management/hepatopathyPoc/edit?id=${formId}`);
           }}
         >
