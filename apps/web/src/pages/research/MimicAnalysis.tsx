@@ -1,6 +1,6 @@
 import type { ExternalDataset, ResearchAnalysisParams } from '@crdp/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Input, Select, Space, Spin, Table, Tag, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Input, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
@@ -8,8 +8,7 @@ import { useHasAction } from '../../components/Authorized';
 import { DeleteLink } from '../../components/DeleteLink';
 import { saveOrShow } from '../../components/form/server-errors';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
-import { METHODS, type Method, paramsOf } from './AnalysisMining';
-import { AnalysisResult } from './AnalysisResult';
+import { AnalysisFields, AnalysisOutcome, useAnalysisChoice } from './AnalysisChoice';
 import { externalApi } from './external-api';
 import { RESEARCH_NS } from './i18n';
 import { MIMIC_NS } from './mimic-i18n';
@@ -67,16 +66,15 @@ function ImportCard({ onDone }: { onDone: (d: ExternalDataset) => void }) {
   );
 }
 
+/** Every single column is picked in the same width and can be cleared. */
+const PICKER = { width: 180, allowClear: true };
+const PICKERS = { outcome: PICKER, time: PICKER, event: PICKER, group: PICKER };
+
 function Analyse({ ds }: { ds: ExternalDataset }) {
   const { t } = useTranslation(RESEARCH_NS);
   const m = useTranslation(MIMIC_NS).t;
   const { message } = App.useApp();
-  const [method, setMethod] = useState<Method>('descriptive');
-  const [vars, setVars] = useState<string[]>([]);
-  const [outcome, setOutcome] = useState<string>();
-  const [group, setGroup] = useState<string>();
-  const [time, setTime] = useState<string>();
-  const [event, setEvent] = useState<string>();
+  const choice = useAnalysisChoice();
   const options = ds.columns.map((c) => ({
     value: c.key,
     label: c.label === c.key ? c.key : `${c.label} (${c.key})`,
@@ -87,67 +85,22 @@ function Analyse({ ds }: { ds: ExternalDataset }) {
     underWay: (d) => d.items.some((r) => isUnderWay(r.status)),
   });
   const run = useMutation({
-    mutationFn: () =>
-      externalApi.analyse(
-        ds.id,
-        paramsOf(method, { vars, outcome, group, time, event }) as ResearchAnalysisParams,
-      ),
+    mutationFn: () => externalApi.analyse(ds.id, choice.params() as ResearchAnalysisParams),
     onSuccess: () => history.refetch(),
     onError: (e: Error) => message.error(e.message),
   });
-  const needs = {
-    vars: method === 'descriptive' || method === 'linear' || method === 'logistic',
-    outcome: method !== 'descriptive' && method !== 'kaplanMeier',
-    group: ['ttest', 'mannWhitney', 'chiSquare', 'kaplanMeier'].includes(method),
-    survival: method === 'kaplanMeier',
-  };
-  const pick = (testId: string, placeholder: string, value: string | undefined, set: (v: string) => void) => (
-    <Select
-      data-testid={testId}
-      style={{ width: 180 }}
-      placeholder={placeholder}
-      value={value}
-      onChange={set}
-      options={options}
-      allowClear
-    />
-  );
   const latest = history.data?.items[0];
-  const asked = latest?.params as { analysis?: { method?: string } & Record<string, unknown> } | undefined;
   return (
     <Card title={m('analyse')} data-testid="mimic-analyse">
       <Space direction="vertical" style={{ width: '100%' }}>
         <Space wrap>
-          <Select
-            data-testid="method"
-            style={{ width: 220 }}
-            value={method}
-            onChange={setMethod}
-            options={METHODS.map((x) => ({ value: x, label: t(`analysis.${x}`) }))}
+          <AnalysisFields
+            choice={choice}
+            options={options}
+            pickers={PICKERS}
+            running={run.isPending}
+            onRun={() => run.mutate()}
           />
-          {needs.vars && (
-            <Select
-              data-testid="vars"
-              mode="multiple"
-              style={{ minWidth: 240 }}
-              placeholder={method === 'descriptive' ? t('analysis.variables') : t('analysis.predictors')}
-              value={vars}
-              onChange={setVars}
-              options={options}
-            />
-          )}
-          {needs.outcome && pick('outcome', t('analysis.outcome'), outcome, setOutcome)}
-          {needs.survival && pick('time', t('analysis.time'), time, setTime)}
-          {needs.survival && pick('event', t('analysis.event'), event, setEvent)}
-          {needs.group && pick('group', t('analysis.group'), group, setGroup)}
-          <Button
-            type="primary"
-            data-testid="run-analysis"
-            loading={run.isPending}
-            onClick={() => run.mutate()}
-          >
-            {t('analysis.run')}
-          </Button>
         </Space>
         {history.isError && <Alert type="error" showIcon message={history.error.message} />}
         {latest && (
@@ -156,18 +109,7 @@ function Analyse({ ds }: { ds: ExternalDataset }) {
             title={`${t('analysis.result')} #${latest.task_id}`}
             data-testid="analysis-result"
           >
-            {isUnderWay(latest.status) ? (
-              <Spin tip={t('analysis.waiting')} />
-            ) : latest.status === 'failed' ? (
-              <Alert type="error" message={latest.error} />
-            ) : (
-              <AnalysisResult
-                method={asked?.analysis?.method ?? 'descriptive'}
-                result={latest.result as Record<string, unknown>}
-                params={asked?.analysis ?? {}}
-                columns={ds.columns}
-              />
-            )}
+            <AnalysisOutcome task={latest} columns={ds.columns} />
           </Card>
         )}
       </Space>
