@@ -1,4 +1,4 @@
-import { CODED_TABLES } from '@crdp/core';
+import { CDR_CHILD_KINDS, CODED_TABLES } from '@crdp/core';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { patients } from '../../db/schema/index.js';
@@ -89,18 +89,8 @@ export async function writeImport(
     'mrn' in r.patient ? byMrn.get(r.patient.mrn) : patientIds.get(r.patient.sourceId);
 
   const visitIds = new Map<string, number>();
-  const order: RecordTable[] = [
-    'visits',
-    'diagnoses',
-    'allergies',
-    'orders',
-    'labResults',
-    'examReports',
-    'operations',
-    'physicalExams',
-    'vitalSigns',
-    'documents',
-  ];
+  // Visits first: the other rows link to them (CDR_CHILD_KINDS lists visits first).
+  const order: readonly RecordTable[] = CDR_CHILD_KINDS;
   let done = 0;
   for (const table of order) {
     const rows: Array<Record<string, unknown>> = [];
