@@ -4,7 +4,7 @@ import { LIVER_FORM } from '../crf/testform.js';
 import { auditLog, jobs, users } from '../db/schema/index.js';
 import { demoAppId } from '../research/test/support.js';
 import { userWithoutRoles } from '../test/harness/fixtures.js';
-import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -140,11 +140,7 @@ describe('read and refusal audit', () => {
     );
     expect(up.status).toBe(200);
     const m = await mark();
-    const file = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/uploads/${up.body.data.uploadId}`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const file = await download(t.app, `/api/v0.1/crf/uploads/${up.body.data.uploadId}`, admin);
     expect(file.statusCode).toBe(200);
     const rows = await since(m);
     expect(rows).toHaveLength(1);

@@ -7,6 +7,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { notices } from '../db/schema/index.js';
 import { fingerprint } from '../test/harness/fingerprint.js';
+import { download } from '../test/helper.js';
 import { restoreBackup } from './backup.js';
 
 describe('backup and restore of the embedded database', () => {
@@ -59,11 +60,7 @@ describe('backup and restore of the embedded database', () => {
       payload: { UserName: 'researcher', Password: 'Backup-Test-1' },
     });
     const researcher = login.json().data.User.SessionKey;
-    const denied = await app.inject({
-      method: 'GET',
-      url: '/api/v0.1/system/backup',
-      headers: { WeAppAuthorization: researcher },
-    });
+    const denied = await download(app, '/api/v0.1/system/backup', researcher);
     expect(denied.statusCode).toBe(403);
     const dl = await app.inject({
       method: 'GET',

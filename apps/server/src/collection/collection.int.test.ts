@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUserWith } from '../clinical/test/support.js';
 import { auditLog, collectionSources, labResults, patients } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import {
+  del,
+  download,
+  get,
+  patch as patchAs,
+  post,
+  signIn,
+  startTestApp,
+  type TestApp,
+} from '../test/helper.js';
 import { type HisSource, hisTemplates, openHisMysql, openHisPg } from './test/his.js';
 
 /**
@@ -275,11 +284,7 @@ describe.skipIf('skip' in his)('collection from a PostgreSQL hospital system', (
       ]),
     );
     expect(byTable).toEqual({ patients: [3, 1, 0], labResults: [3, 0, 2] });
-    const csv = await t.app.inject({
-      method: 'GET',
-      url: '/api/v0.1/collection/report/export?format=csv',
-      headers: { WeAppAuthorization: admin },
-    });
+    const csv = await download(t.app, '/api/v0.1/collection/report/export?format=csv', admin);
     expect(csv.statusCode).toBe(200);
     expect(csv.body).toContain('检验结果');
     expect(csv.body).toContain('HIS');

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, crfRecordChanges, crfRecords } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { LIVER_FORM, registerPatients } from './testform.js';
 
 const ANSWERS = { weight: 70, height: 175, hbsag: 'neg' };
@@ -15,20 +15,12 @@ describe('deleting a CRF record: a soft delete with a reason, refused when locke
   const ids: Record<'keep' | 'gone' | 'locked', number> = { keep: 0, gone: 0, locked: 0 };
 
   const exportCsv = async () => {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/forms/${formId}/export?format=csv`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const res = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=csv`, admin);
     expect(res.statusCode).toBe(200);
     return res.body;
   };
   const exportOdm = async (query = '') => {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/forms/${formId}/export?format=odm${query}`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const res = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=odm${query}`, admin);
     expect(res.statusCode).toBe(200);
     return res.body;
   };

@@ -8,23 +8,15 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crfFormVersions, crfRecords } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { freeAccessKey, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, freeAccessKey, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { readZip } from '../test/unzip.js';
+import { hasXmllint, validXml } from '../test/xml.js';
 import { LIVER_FORM, registerPatients } from './testform.js';
 
-const ODM_XSD = fileURLToPath(new URL('../../../../fixtures/odm/ODM1-3-2.xsd', import.meta.url));
 const ODM_EXAMPLES = fileURLToPath(new URL('../../../../fixtures/odm/examples/', import.meta.url));
 const hasPython = (() => {
   try {
     execFileSync('python3', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const hasXmllint = (() => {
-  try {
-    execFileSync('xmllint', ['--version'], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
@@ -78,42 +70,29 @@ describe('CRF export, import and uploads', () => {
   afterAll(async () => t.close());
 
   it('exports CSV with one column per item, codes or names, formula-safe and quoted', async () => {
-    const codes = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/forms/${formId}/export?format=csv`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const codes = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=csv`, admin);
     expect(codes.statusCode).toBe(200);
     expect(codes.headers['content-type']).toContain('text/csv');
     const lines = codes.body.replace(/^\ufeff/, '').split('\r\n');
     expect(lines[0]).toBe('record_id,subject,status,version,updated_at,weight,height,bmi,hbsag,hbvDna,note');
     expect(lines[1]).toMatch(/^\d+,S-1,submitted,1,.*,70,170,24.2,neg,,"a,""b""\nc"$/);
     expect(lines[2]).toContain(",'=cmd,");
-    const names = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/forms/${formId}/export?format=csv&labels=names`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const names = await download(
+      t.app,
+      `/api/v0.1/crf/forms/${formId}/export?format=csv&labels=names`,
+      admin,
+    );
     expect(names.body).toContain(',阴性,');
   });
 
   it('exports CDISC ODM 1.3.2 that validates against the schema', async () => {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/forms/${formId}/export?format=odm`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const res = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=odm`, admin);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('ODMVersion="1.3.2"');
     expect(res.body).toContain('<ItemData ItemOID="I.hbvDna" Value="1200"/>');
     expect(res.body).toContain('<CodeListItem CodedValue="pos">');
-    if (hasXmllint) {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'odm-'));
-      const file = path.join(dir, 'export.xml');
-      await writeFile(file, res.body);
-      // Throws (and fails the test) when the file does not validate.
-      execFileSync('xmllint', ['--noout', '--schema', ODM_XSD, file], { stdio: 'pipe' });
-    }
+    // Throws (and fails the test) when the file does not validate.
+    if (hasXmllint) await validXml(res.body);
   });
 
   it('streams XLSX and large exports across read batches', async () => {
@@ -128,17 +107,9 @@ describe('CRF export, import and uploads', () => {
       status: 'submitted',
     }));
     await t.app.db.insert(crfRecords).values(rows);
-    const csv = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/forms/${formId}/export`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const csv = await download(t.app, `/api/v0.1/crf/forms/${formId}/export`, admin);
     expect(csv.body.trim().split('\r\n').length).toBe(1 + 2 + 1100);
-    const xlsx = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/forms/${formId}/export?format=xlsx`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const xlsx = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=xlsx`, admin);
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.headers['content-type']).toContain('spreadsheetml');
     const bytes = xlsx.rawPayload;
@@ -218,22 +189,12 @@ describe('CRF export, import and uploads', () => {
   });
 
   it('imports its own ODM export back: items, codes, ranges, decimals and required survive', async () => {
-    const odm = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/forms/${formId}/export?format=odm`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const odm = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=odm`, admin);
     expect(odm.body).toContain(
       '<RangeCheck Comparator="GE" SoftHard="Hard"><CheckValue>1</CheckValue></RangeCheck>',
     );
     expect(odm.body).toContain('DataType="float" SignificantDigits="1"');
-    if (hasXmllint) {
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'odm-'));
-      await writeFile(path.join(dir, 'ranges.xml'), odm.body);
-      execFileSync('xmllint', ['--noout', '--schema', ODM_XSD, path.join(dir, 'ranges.xml')], {
-        stdio: 'pipe',
-      });
-    }
+    if (hasXmllint) await validXml(odm.body);
     const res = await post(
       t.app,
       '/api/v0.1/crf/forms/import',
@@ -460,11 +421,7 @@ describe('CRF export, import and uploads', () => {
     expect(ok.status).toBe(200);
     const id = ok.body.data.uploadId;
     expect(existsSync(path.join(t.dataDir, 'uploads', `app-1`))).toBe(true);
-    const file = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/uploads/${id}`,
-      headers: { WeAppAuthorization: researcher },
-    });
+    const file = await download(t.app, `/api/v0.1/crf/uploads/${id}`, researcher);
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.equals(PNG)).toBe(true);
     expect(file.headers['x-content-type-options']).toBe('nosniff');
@@ -483,14 +440,8 @@ describe('CRF export, import and uploads', () => {
       free,
     );
     expect(mine.status).toBe(200);
-    expect(
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/api/v0.1/crf/uploads/${mine.body.data.uploadId}`,
-          headers: { WeAppAuthorization: free },
-        })
-      ).statusCode,
-    ).toBe(200);
+    expect((await download(t.app, `/api/v0.1/crf/uploads/${mine.body.data.uploadId}`, free)).statusCode).toBe(
+      200,
+    );
   });
 });

@@ -1,26 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Form } from '@crdp/crf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { validXml, xpath } from '../test/xml.js';
 import { LIVER_FORM, registerPatients } from './testform.js';
 
-const ODM_XSD = fileURLToPath(new URL('../../../../fixtures/odm/ODM1-3-2.xsd', import.meta.url));
 const REDCAP = fileURLToPath(new URL('../../../../fixtures/redcap/', import.meta.url));
-
-/** Writes the file and validates it with xmllint against the ODM 1.3.2 schema; throws when it does not. */
-async function validated(xml: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'odm-api-'));
-  const file = path.join(dir, 'export.xml');
-  await writeFile(file, xml);
-  execFileSync('xmllint', ['--noout', '--schema', ODM_XSD, file], { stdio: 'pipe' });
-  return file;
-}
-const xpath = (file: string, expr: string) =>
-  execFileSync('xmllint', ['--xpath', expr, file], { stdio: 'pipe' }).toString().replace(/\n$/, '');
 
 /** LIVER_FORM plus a checkbox that shows a follow-up, and a free text on a second page shown by a number. */
 const FORM: Form = {
@@ -65,11 +52,7 @@ describe('CDISC ODM 1.3.2 export with its audit trail, and its round trip', () =
   const ids: Record<string, number> = {};
 
   const exportOdm = async (id: number, query = '') => {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/forms/${id}/export?format=odm${query}`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const res = await download(t.app, `/api/v0.1/crf/forms/${id}/export?format=odm${query}`, admin);
     expect(res.statusCode).toBe(200);
     return res.body;
   };
@@ -137,7 +120,7 @@ describe('CDISC ODM 1.3.2 export with its audit trail, and its round trip', () =
 
   it('writes AuditRecords, users and location, statuses and TransactionTypes; valid ODM 1.3.2', async () => {
     const xml = await exportOdm(formId);
-    const file = await validated(xml);
+    const file = await validXml(xml);
     expect(xml).toContain('FileType="Transactional"');
     const subject = (code: string) => {
       const m = new RegExp(`<SubjectData SubjectKey="${code}">[\\s\\S]*?</SubjectData>`).exec(xml);
@@ -175,7 +158,7 @@ describe('CDISC ODM 1.3.2 export with its audit trail, and its round trip', () =
     );
 
     const snapshot = await exportOdm(formId, '&audit=false');
-    await validated(snapshot);
+    await validXml(snapshot);
     expect(snapshot).toContain('FileType="Snapshot"');
     expect(snapshot).not.toContain('<AuditRecord');
     expect(snapshot).not.toContain('<AdminData');
@@ -220,7 +203,7 @@ describe('CDISC ODM 1.3.2 export with its audit trail, and its round trip', () =
     expect(formB.draft.pages.map((p: { key: string }) => p.key)).toEqual(['base', 'followup']);
     expect((await post(t.app, `/api/v0.1/crf/forms/${b}/publish`, { note: '' }, admin)).status).toBe(200);
     const second = await exportOdm(b);
-    await validated(second);
+    await validXml(second);
     // Metadata item for item: only the form's own OIDs, the file's id and time differ.
     const meta = (xml: string, id: number, name: string) =>
       xml

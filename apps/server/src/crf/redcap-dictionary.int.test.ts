@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formItems } from '@crdp/crf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { registerPatients } from './testform.js';
 
 const REDCAP = fileURLToPath(new URL('../../../../fixtures/redcap/', import.meta.url));
@@ -75,11 +75,7 @@ describe('REDCap data dictionary import: what is kept, what is reported, what is
       admin,
     );
     expect(rec.status, JSON.stringify(rec.body)).toBe(200);
-    const csv = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/crf/forms/${formId}/export?format=csv`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const csv = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=csv`, admin);
     expect(csv.statusCode).toBe(200);
     const [head, row] = csv.body.replace(/^\ufeff/, '').split('\r\n');
     const cell = (name: string) => row!.split(',')[head!.split(',').indexOf(name)];

@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DataModel, DataModelStandardDetail, SdtmExportPreview } from '@crdp/core';
 import { and, eq, like } from 'drizzle-orm';
@@ -9,20 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRecord, demoUserWith } from '../clinical/test/support.js';
 import { auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { del, download, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { readZip } from '../test/unzip.js';
+import { hasXmllint, validXml, xpath } from '../test/xml.js';
 
 const DEFINE_XSD = fileURLToPath(
   new URL('../../../../fixtures/define-xml-2.0/cdisc-define-2.0/define2-0-0.xsd', import.meta.url),
 );
-const hasXmllint = (() => {
-  try {
-    execFileSync('xmllint', ['--version'], { stdio: 'pipe' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /**
  * Data models: the built-in CDISC models (SDTMIG 3.4, CDASHIG 2.1 with CDISC CT), a hospital model
@@ -426,11 +415,7 @@ describe('data models', () => {
       ['CM', 1],
     ]);
 
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `${P}/sdtm-export?${q}`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const res = await download(t.app, `${P}/sdtm-export?${q}`, admin);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     const files = await readZip(res.rawPayload);
@@ -498,15 +483,13 @@ describe('data models', () => {
       ctx.skip('xmllint is not installed (Debian: libxml2-utils); define.xml not checked against its schema');
       return;
     }
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'define-'));
-    const file = path.join(dir, 'define.xml');
-    await writeFile(file, define);
-    execFileSync('xmllint', ['--noout', '--schema', DEFINE_XSD, file], { stdio: 'pipe' });
-    const xpath = (expr: string) =>
-      execFileSync('xmllint', ['--xpath', expr, file], { stdio: 'pipe' }).toString().trim();
-    expect(xpath('count(//*[local-name()="ItemGroupDef"])')).toBe('5');
+    const file = await validXml(define, DEFINE_XSD);
+    expect(xpath(file, 'count(//*[local-name()="ItemGroupDef"])')).toBe('5');
     expect(
-      xpath('string(//*[local-name()="ItemGroupDef"][@Name="LB"]/*[local-name()="ItemRef"][1]/@ItemOID)'),
+      xpath(
+        file,
+        'string(//*[local-name()="ItemGroupDef"][@Name="LB"]/*[local-name()="ItemRef"][1]/@ItemOID)',
+      ),
     ).toBe('IT.LB.STUDYID');
   });
 

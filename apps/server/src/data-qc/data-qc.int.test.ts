@@ -13,7 +13,7 @@ import {
   visits,
 } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { runTask } from './tasks.js';
 
 /**
@@ -456,11 +456,7 @@ describe('data quality control', () => {
     expect(lines).toHaveLength(1 + 9);
     expect(lines.filter((l) => l.startsWith('ALT 范围,错误,检验结果,'))).toHaveLength(2);
     expect(csv.text).toContain(`入院早于出院,错误,就诊,${ids.v1},${ids.p1},QC-1,李四,2024-02-10T08:00:00Z`);
-    const xlsx = await t.app.inject({
-      method: 'GET',
-      url: `${Q}/reports/${taskId}/export?format=xlsx`,
-      headers: { WeAppAuthorization: key },
-    });
+    const xlsx = await download(t.app, `${Q}/reports/${taskId}/export?format=xlsx`, key);
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.headers['content-type']).toContain('spreadsheetml');
     expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');

@@ -8,7 +8,7 @@ import {
 } from '../db/schema/index.js';
 import { demoAppId } from '../research/test/support.js';
 import { otherAppAdministrator, userWithoutRoles } from '../test/harness/fixtures.js';
-import { get, post, put, settleJob, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, get, post, put, settleJob, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { enqueueDuePushes } from './push.js';
 import {
   addPatient,
@@ -331,11 +331,7 @@ describe('disease libraries: a hepatitis B library from the clinical data', () =
     const lines = csvLines(file.body);
     expect(lines[0]).toBe('patient_id,mrn,name,filing_date,alt,admissions');
     expect(lines[1]).toBe(`${ids.zhang},HB-1,张一,2024-01-05,80,2`);
-    const dict = await t.app.inject({
-      method: 'GET',
-      url: `${P}/exports/${jobId}/download?dictionary=1`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const dict = await download(t.app, `${P}/exports/${jobId}/download?dictionary=1`, admin);
     expect(dict.body).toContain('alt,基线 ALT (U/L),textQuestion,"latest lab.value where code = ""ALT""');
     const { file: xf } = await exportLibrary(t.app, admin, libId, ['alt'], 'xlsx');
     expect(xf.rawPayload.subarray(0, 2).toString()).toBe('PK');

@@ -1,8 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUserWith } from '../clinical/test/support.js';
@@ -10,21 +5,10 @@ import { rowsOf } from '../db/rows.js';
 import { auditLog } from '../db/schema/index.js';
 import { call, smallCdr } from '../observation/test/cdr.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { settleJob, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, settleJob, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { validXml, xpath } from '../test/xml.js';
 
-const ODM_XSD = fileURLToPath(new URL('../../../../fixtures/odm/ODM1-3-2.xsd', import.meta.url));
 const P = '/api/v0.1/odm';
-
-/** Writes the file and validates it with xmllint against the ODM 1.3.2 schema (as crf/odm.int.test.ts); throws when it does not. */
-async function validated(xml: Buffer): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'odm-gen-'));
-  const file = path.join(dir, 'generated.xml');
-  await writeFile(file, xml);
-  execFileSync('xmllint', ['--noout', '--schema', ODM_XSD, file], { stdio: 'pipe' });
-  return file;
-}
-const xpath = (file: string, expr: string) =>
-  execFileSync('xmllint', ['--xpath', expr, file], { stdio: 'pipe' }).toString().replace(/\n$/, '');
 
 /**
  * ODM generation: a research subject becomes a topic, its clinical data and data elements are
@@ -167,15 +151,11 @@ describe('ODM generation', () => {
     const list = await call(t.app, 'GET', `${P}/generations?topicId=${topicId}`, key);
     const gen = list.body.data.items[0];
     expect(gen).toMatchObject({ status: 'succeeded', subjects: 25 });
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `${P}/generations/${gen.id}/download`,
-      headers: { WeAppAuthorization: key },
-    });
+    const res = await download(t.app, `${P}/generations/${gen.id}/download`, key);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('xml');
     expect(res.rawPayload.length).toBe(gen.bytes);
-    const file = await validated(res.rawPayload);
+    const file = await validXml(res.rawPayload);
     expect(xpath(file, 'count(//*[local-name()="SubjectData"])')).toBe('25');
     // The count the job reports is the ItemData written: the element, one diagnosis and two labs per patient with data.
     expect(xpath(file, 'count(//*[local-name()="ItemData"])')).toBe(String(gen.items));
@@ -225,12 +205,8 @@ describe('ODM generation', () => {
     });
     const g = await call(t.app, 'POST', `${P}/topics/${topicId}/generate`, key, {});
     expect((await settleJob(t.app, key, g.body.data.jobId)).status).toBe('succeeded');
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `${P}/generations/${g.body.data.id}/download`,
-      headers: { WeAppAuthorization: key },
-    });
-    const file = await validated(res.rawPayload);
+    const res = await download(t.app, `${P}/generations/${g.body.data.id}/download`, key);
+    const file = await validXml(res.rawPayload);
     expect(xpath(file, 'count(//*[local-name()="ItemGroupData"][@ItemGroupOID="IG.VITAL"])')).toBe('3');
     expect(xpath(file, 'count(//*[local-name()="FormDef"][@OID="F.DE"])')).toBe('0');
   });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUserWith } from '../clinical/test/support.js';
 import { auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { readZip } from '../test/unzip.js';
 
 /**
@@ -218,11 +218,7 @@ describe('medical-record QC', () => {
     });
     expect(byDept.呼吸科).toMatchObject({ visits: 1, faults: 0, score: 100 });
 
-    const csv = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/record-qc/task/export?task_id=${taskId}`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const csv = await download(t.app, `/api/v0.1/record-qc/task/export?task_id=${taskId}`, admin);
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body.split('\r\n').filter(Boolean).length).toBe(4);
@@ -435,11 +431,7 @@ describe('medical-record QC', () => {
     expect((await call('task/trend', { task_id: task, department: 'x'.repeat(61) })).status).toBe(400);
 
     // XLSX beside CSV, with the doctor column.
-    const xlsx = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/record-qc/task/export?task_id=${task}&format=xlsx`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const xlsx = await download(t.app, `/api/v0.1/record-qc/task/export?task_id=${task}&format=xlsx`, admin);
     expect(xlsx.statusCode, xlsx.body).toBe(200);
     expect(xlsx.headers['content-type']).toContain('spreadsheetml');
     const sheet = (await readZip(xlsx.rawPayload)).get('xl/worksheets/sheet1.xml')!;
@@ -447,11 +439,7 @@ describe('medical-record QC', () => {
     expect(sheet).toContain('赵刀');
     expect(sheet).toContain('手术记录与手术编码一致');
     expect(sheet.match(/<row /g)?.length).toBe(5);
-    const bad = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/record-qc/task/export?task_id=${task}&format=pdf`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const bad = await download(t.app, `/api/v0.1/record-qc/task/export?task_id=${task}&format=pdf`, admin);
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('format');
     // Other apps see none of it.

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, dictionaryEntries } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * Reference data (数据采集 → 医院信息维护, 基础字典维护, 字典管理): the hospital's structure and its
@@ -317,11 +317,7 @@ describe('reference data: hospital structure and dictionaries', () => {
       expect(
         (await post(t.app, `${base()}/entries`, { code: '0399', name: '=HYPERLINK("x")' }, admin)).status,
       ).toBe(200);
-      const res = await t.app.inject({
-        method: 'GET',
-        url: `${base()}/entries/export`,
-        headers: { WeAppAuthorization: admin },
-      });
+      const res = await download(t.app, `${base()}/entries/export`, admin);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/csv');
       const lines = res.body

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, terminologyConcepts } from '../db/schema/index.js';
 import { otherAppAdministrator, userWithoutRoles } from '../test/harness/fixtures.js';
-import { freeAccessKey, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, freeAccessKey, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * The terminology store (术语服务): the built-in ICD-10 and LOINC lists, search by Chinese word,
@@ -309,11 +309,7 @@ describe('terminology store', () => {
       .map((x) => x.part?.map((y) => y.valueCode).join('='));
     expect(props).toContain('parent=E10-E14');
     expect(props).toContain('child=E11.9x01');
-    const unknown = await t.app.inject({
-      method: 'GET',
-      url: '/api/v0.1/fhir/CodeSystem/$lookup?system=urn:x&code=E11',
-      headers: { WeAppAuthorization: admin },
-    });
+    const unknown = await download(t.app, '/api/v0.1/fhir/CodeSystem/$lookup?system=urn:x&code=E11', admin);
     expect(unknown.statusCode).toBe(404);
   });
 

@@ -75,8 +75,12 @@ export async function signIn(app: FastifyInstance, userName: string, password = 
   return r.body.result.User.SessionKey as string;
 }
 
+/** A GET answered as sent (statusCode, headers, body text, rawPayload): for downloads. */
+export const download = (app: FastifyInstance, url: string, key?: string) =>
+  app.inject({ method: 'GET', url, headers: key ? { WeAppAuthorization: key } : {} });
+
 export async function get(app: FastifyInstance, url: string, key?: string) {
-  const res = await app.inject({ method: 'GET', url, headers: key ? { WeAppAuthorization: key } : {} });
+  const res = await download(app, url, key);
   return { status: res.statusCode, body: res.json(), headers: res.headers };
 }
 

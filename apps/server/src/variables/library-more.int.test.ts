@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRecord, demoUserWith } from '../clinical/test/support.js';
 import { apps, auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import {
+  del,
+  download,
+  get,
+  patch as patchAs,
+  post,
+  signIn,
+  startTestApp,
+  type TestApp,
+} from '../test/helper.js';
 import { variablesOfSet } from './sets.js';
 import { templateVariables } from './templates.js';
 import { transformValue } from './transfers.js';
@@ -337,11 +346,7 @@ describe('variable templates, sets and transfers', () => {
       .items as VariableTransferRun[];
     expect(done).toMatchObject({ status: 'succeeded', patients: 2, values: 2, ruleName: 'ALT 换算到 SI' });
     expect(done!.summary).toEqual([{ targetCode: 'LBSTRESN_ALT', converted: 2, unmapped: 0 }]);
-    const csv = await t.app.inject({
-      method: 'GET',
-      url: `/api/v0.1/variable-transfer-runs/${done!.id}/values.csv`,
-      headers: { WeAppAuthorization: admin },
-    });
+    const csv = await download(t.app, `/api/v0.1/variable-transfer-runs/${done!.id}/values.csv`, admin);
     expect(csv.statusCode).toBe(200);
     expect(csv.body).toContain('VT1,LBSTRESN_ALT,1.503');
     expect(csv.body).toContain('VT2,LBSTRESN_ALT,1.002');
