@@ -4,6 +4,7 @@ import { and, desc, eq, getTableColumns, gte, ilike, lt, lte, sql } from 'drizzl
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { nameTaken, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { patients, visits } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
@@ -32,11 +33,7 @@ export const patientRow = (appId: number, p: PatientInput) => ({
 });
 
 async function assertMrnFree(db: Tx, appId: number, mrn: string, except?: number) {
-  const [taken] = await db
-    .select({ id: patients.id })
-    .from(patients)
-    .where(and(eq(patients.appId, appId), eq(patients.mrn, mrn)));
-  if (taken && taken.id !== except)
+  if (await nameTaken(db, patients, appId, mrn, except, patients.mrn))
     throw badRequest(
       bilingual(`body.mrn: 病案号 ${mrn} 已被使用`, `body.mrn: medical record number ${mrn} is already used`),
       'mrn',
@@ -67,11 +64,10 @@ export async function updatePatient(db: Db, actor: SignedIn, id: number, input: 
   return db.transaction(async (tx) => {
     const before = await patientOf(tx, appId, id);
     await assertMrnFree(tx, appId, input.mrn, id);
-    const [row] = await tx
-      .update(patients)
-      .set({ ...patientRow(appId, input), updatedAt: new Date() })
-      .where(and(eq(patients.id, id), eq(patients.appId, appId)))
-      .returning();
+    const row = await updateAppRow(tx, patients, appId, id, {
+      ...patientRow(appId, input),
+      updatedAt: new Date(),
+    });
     await audit(tx, actor, {
       action: 'update',
       entity: 'patient',

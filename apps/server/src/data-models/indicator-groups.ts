@@ -2,7 +2,7 @@ import type { IndicatorGroup, indicatorGroupCreate, indicatorGroupPatch } from '
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import {
   dataModels,
@@ -75,11 +75,7 @@ async function check(
   ids: number[],
   id: number | null,
 ) {
-  const [same] = await tx
-    .select({ id: groups.id })
-    .from(groups)
-    .where(and(eq(groups.appId, appId), eq(groups.name, name)));
-  if (same && same.id !== id)
+  if (await nameTaken(tx, groups, appId, name, id))
     throw invalidField('body.name', `指标组 ${name} 已存在`, `indicator group ${name} exists`);
   if (modelId !== null) {
     const [m] = await tx
@@ -145,11 +141,12 @@ export async function editIndicatorGroup(
     const modelId = input.modelId === undefined ? row.modelId : input.modelId;
     const ids = input.formulaIds ?? before!.indicators.map((v) => v.id);
     await check(tx, ctx.appId, name, modelId, ids, id);
-    const [next] = await tx
-      .update(groups)
-      .set({ name, description: input.description ?? row.description, modelId, updatedAt: new Date() })
-      .where(and(eq(groups.id, id), eq(groups.appId, ctx.appId)))
-      .returning();
+    const next = await updateAppRow(tx, groups, ctx.appId, id, {
+      name,
+      description: input.description ?? row.description,
+      modelId,
+      updatedAt: new Date(),
+    });
     if (input.formulaIds) await setMembers(tx, ctx.appId, id, ids);
     const [after] = await viewsOf(tx, [next!]);
     await audit(tx, ctx, {
@@ -166,7 +163,7 @@ export async function editIndicatorGroup(
 export async function deleteIndicatorGroup(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const [before] = await viewsOf(tx, [await indicatorGroupRow(tx, ctx.appId, id)]);
-    await tx.delete(groups).where(and(eq(groups.id, id), eq(groups.appId, ctx.appId)));
+    await deleteAppRow(tx, groups, ctx.appId, id);
     await audit(tx, ctx, {
       action: 'indicatorGroup.delete',
       entity: 'indicator_group',

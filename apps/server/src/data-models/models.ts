@@ -14,7 +14,7 @@ import type {
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type AuditEntry, audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { rowsOf } from '../db/rows.js';
@@ -335,17 +335,14 @@ export async function editDataModel(ctx: SignedIn, id: number, input: z.output<t
     const row = await editable(tx, ctx.appId, id);
     await checkLinks(tx, ctx.appId, input);
     const [before] = await summaries(tx, ctx.appId, sql`m.id = ${id}`);
-    await tx
-      .update(dataModels)
-      .set({
-        name: input.name ?? row.name,
-        description: input.description ?? row.description,
-        diseaseId: input.diseaseId === undefined ? row.diseaseId : input.diseaseId,
-        libraryId: input.libraryId === undefined ? row.libraryId : input.libraryId,
-        subjectId: input.subjectId === undefined ? row.subjectId : input.subjectId,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(dataModels.id, id), eq(dataModels.appId, ctx.appId)));
+    await updateAppRow(tx, dataModels, ctx.appId, id, {
+      name: input.name ?? row.name,
+      description: input.description ?? row.description,
+      diseaseId: input.diseaseId === undefined ? row.diseaseId : input.diseaseId,
+      libraryId: input.libraryId === undefined ? row.libraryId : input.libraryId,
+      subjectId: input.subjectId === undefined ? row.subjectId : input.subjectId,
+      updatedAt: new Date(),
+    });
     const [after] = await summaries(tx, ctx.appId, sql`m.id = ${id}`);
     await audit(tx, ctx, { action: 'dataModel.edit', entity: 'data_model', entityId: id, before, after });
   });
@@ -393,7 +390,7 @@ export async function deleteDataModel(ctx: SignedIn, id: number) {
       ctx.appId,
       sql`m.id = ${(await dataModelRow(tx, ctx.appId, id)).id}`,
     );
-    await tx.delete(dataModels).where(and(eq(dataModels.id, id), eq(dataModels.appId, ctx.appId)));
+    await deleteAppRow(tx, dataModels, ctx.appId, id);
     await audit(tx, ctx, { action: 'dataModel.delete', entity: 'data_model', entityId: id, before });
     return true as const;
   });

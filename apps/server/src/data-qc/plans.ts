@@ -2,6 +2,7 @@ import type { QcRuleKind, QcSeverity, qcPlan } from '@crdp/core';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { qcPlanRules, qcPlans, qcRules } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
@@ -141,15 +142,12 @@ export async function updatePlan(db: Db, actor: Actor, id: number, input: PlanIn
   return db.transaction(async (tx) => {
     const before = await planOf(tx, actor.appId, id);
     await checkRuleIds(tx, actor.appId, input.ruleIds);
-    await tx
-      .update(qcPlans)
-      .set({
-        name: input.name,
-        description: input.description,
-        enabled: input.enabled,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(qcPlans.id, id), eq(qcPlans.appId, actor.appId)));
+    await updateAppRow(tx, qcPlans, actor.appId, id, {
+      name: input.name,
+      description: input.description,
+      enabled: input.enabled,
+      updatedAt: new Date(),
+    });
     await writeRules(tx, id, input.ruleIds);
     const after = await planOf(tx, actor.appId, id);
     await audit(tx, actor, { action: 'update', entity: 'qc_plan', entityId: id, before, after });
@@ -161,7 +159,7 @@ export async function updatePlan(db: Db, actor: Actor, id: number, input: PlanIn
 export async function deletePlan(db: Db, actor: Actor, id: number) {
   return db.transaction(async (tx) => {
     const before = await planOf(tx, actor.appId, id);
-    await tx.delete(qcPlans).where(and(eq(qcPlans.id, id), eq(qcPlans.appId, actor.appId)));
+    await deleteAppRow(tx, qcPlans, actor.appId, id);
     await audit(tx, actor, { action: 'delete', entity: 'qc_plan', entityId: id, before });
     return { id };
   });
@@ -170,10 +168,7 @@ export async function deletePlan(db: Db, actor: Actor, id: number) {
 export async function setPlanEnabled(db: Db, actor: Actor, id: number, enabled: boolean) {
   return db.transaction(async (tx) => {
     const before = await planRow(tx, actor.appId, id);
-    await tx
-      .update(qcPlans)
-      .set({ enabled, updatedAt: new Date() })
-      .where(and(eq(qcPlans.id, id), eq(qcPlans.appId, actor.appId)));
+    await updateAppRow(tx, qcPlans, actor.appId, id, { enabled, updatedAt: new Date() });
     await audit(tx, actor, {
       action: enabled ? 'enable' : 'disable',
       entity: 'qc_plan',

@@ -2,6 +2,7 @@ import type { QcRuleKind, QcSeverity, qcRule } from '@crdp/core';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { qcRules } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
@@ -83,18 +84,14 @@ export async function updateRule(db: Db, actor: Actor, id: number, input: RuleIn
   await checkPatternInDatabase(db, checked.params.pattern);
   return db.transaction(async (tx) => {
     const before = ruleView(await ruleOf(tx, actor.appId, id));
-    const [row] = await tx
-      .update(qcRules)
-      .set({
-        name: input.name,
-        description: input.description,
-        ...checked,
-        severity: input.severity,
-        enabled: input.enabled,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(qcRules.id, id), eq(qcRules.appId, actor.appId)))
-      .returning();
+    const row = await updateAppRow(tx, qcRules, actor.appId, id, {
+      name: input.name,
+      description: input.description,
+      ...checked,
+      severity: input.severity,
+      enabled: input.enabled,
+      updatedAt: new Date(),
+    });
     const after = ruleView(row!);
     await audit(tx, actor, { action: 'update', entity: 'qc_rule', entityId: id, before, after });
     return after;
@@ -105,7 +102,7 @@ export async function updateRule(db: Db, actor: Actor, id: number, input: RuleIn
 export async function deleteRule(db: Db, actor: Actor, id: number) {
   return db.transaction(async (tx) => {
     const before = ruleView(await ruleOf(tx, actor.appId, id));
-    await tx.delete(qcRules).where(and(eq(qcRules.id, id), eq(qcRules.appId, actor.appId)));
+    await deleteAppRow(tx, qcRules, actor.appId, id);
     await audit(tx, actor, { action: 'delete', entity: 'qc_rule', entityId: id, before });
     return { id };
   });
@@ -114,11 +111,7 @@ export async function deleteRule(db: Db, actor: Actor, id: number) {
 export async function setRuleEnabled(db: Db, actor: Actor, id: number, enabled: boolean) {
   return db.transaction(async (tx) => {
     const before = ruleView(await ruleOf(tx, actor.appId, id));
-    const [row] = await tx
-      .update(qcRules)
-      .set({ enabled, updatedAt: new Date() })
-      .where(and(eq(qcRules.id, id), eq(qcRules.appId, actor.appId)))
-      .returning();
+    const row = await updateAppRow(tx, qcRules, actor.appId, id, { enabled, updatedAt: new Date() });
     const after = ruleView(row!);
     await audit(tx, actor, {
       action: enabled ? 'enable' : 'disable',

@@ -2,6 +2,7 @@ import type { Locale, QcSeverity, QcTaskStatus, qcTask } from '@crdp/core';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { deleteAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs, qcRules, qcTaskRules, qcTasks } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
@@ -250,7 +251,7 @@ export async function deleteTask(db: Db, actor: Actor, id: number) {
         '任务尚未结束，不能删除',
         'the task has not finished and cannot be deleted',
       );
-    await tx.delete(qcTasks).where(and(eq(qcTasks.id, id), eq(qcTasks.appId, actor.appId)));
+    await deleteAppRow(tx, qcTasks, actor.appId, id);
     await audit(tx, actor, { action: 'delete', entity: 'qc_task', entityId: id, before });
     return { id };
   });

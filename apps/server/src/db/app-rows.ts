@@ -1,10 +1,16 @@
 import { and, eq, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { notFound } from '../http/errors.js';
 import type { Db, Tx } from './client.js';
 
 /** A table of app-scoped rows with a numeric id. */
 type AppTable = PgTable & { appId: PgColumn };
+/** An app-scoped table whose key column is `id`. */
+type AppIdTable = AppTable & { id: PgColumn };
+
+/** The condition of one app's row of a table by its id. */
+export const appRowIs = (table: AppIdTable, appId: number, id: number) =>
+  and(eq(table.id, id), eq(table.appId, appId));
 
 /**
  * The real ids of one app's rows of a table (at most `limit`): a route's `ownedIds`, which the
@@ -27,13 +33,56 @@ export function ownedIds<T extends AppTable>(
 }
 
 /** One app's row of a table by its id, or 404 naming the entity (another app's row is not there). */
-export function appRowOf<T extends AppTable & { id: PgColumn }>(table: T, entity: string) {
+export function appRowOf<T extends AppIdTable>(table: T, entity: string) {
   return async (db: Tx, appId: number, id: number): Promise<T['$inferSelect']> => {
     const [row] = await db
       .select()
       .from(table as PgTable)
-      .where(and(eq(table.id, id), eq(table.appId, appId)));
+      .where(appRowIs(table, appId, id));
     if (!row) throw notFound(entity);
     return row as T['$inferSelect'];
   };
+}
+
+/**
+ * Changes one app's row of a table by its id and answers the changed row (undefined when it is not
+ * there: callers read it first, with `appRowOf`, to audit it).
+ */
+export async function updateAppRow<T extends AppIdTable>(
+  db: Tx,
+  table: T,
+  appId: number,
+  id: number,
+  set: PgUpdateSetSource<T>,
+): Promise<T['$inferSelect']> {
+  const [row] = await db
+    .update(table as PgTable)
+    .set(set as PgUpdateSetSource<PgTable>)
+    .where(appRowIs(table, appId, id))
+    .returning();
+  return row as T['$inferSelect'];
+}
+
+/** Deletes one app's row of a table by its id. */
+export async function deleteAppRow(db: Tx, table: AppIdTable, appId: number, id: number): Promise<void> {
+  await db.delete(table).where(appRowIs(table, appId, id));
+}
+
+/**
+ * Whether another row of the app (not `id`; null or undefined on adding) has this name: a name an app's rows
+ * of a table may hold once. `name` names the column when it is not `name`.
+ */
+export async function nameTaken(
+  db: Tx,
+  table: AppIdTable,
+  appId: number,
+  value: string,
+  id: number | null | undefined,
+  name: PgColumn = (table as unknown as { name: PgColumn }).name,
+): Promise<boolean> {
+  const [same] = await db
+    .select({ id: table.id })
+    .from(table as PgTable)
+    .where(and(eq(table.appId, appId), eq(name, value)));
+  return same !== undefined && same.id !== id;
 }

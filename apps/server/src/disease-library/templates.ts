@@ -2,6 +2,7 @@ import type { libraryTemplate, libraryTemplateRow } from '@crdp/core';
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { nameTaken } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { crfForms, diseaseLibraryTemplates } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
@@ -29,11 +30,7 @@ async function checkTemplate(db: Tx, appId: number, input: Input, exceptId?: num
   const { definition } = await publishedForm(db, appId, input.crfFormId);
   checkRules(definition, input.sourceRules);
   await checkRuleT0Events(db, appId, input.sourceRules, 'body.sourceRules');
-  const [same] = await db
-    .select({ id: diseaseLibraryTemplates.id })
-    .from(diseaseLibraryTemplates)
-    .where(and(eq(diseaseLibraryTemplates.appId, appId), eq(diseaseLibraryTemplates.name, input.name)));
-  if (same && same.id !== exceptId)
+  if (await nameTaken(db, diseaseLibraryTemplates, appId, input.name, exceptId))
     throw invalid('body.name', '已有同名的模板', 'a template of this name exists');
 }
 

@@ -12,6 +12,7 @@ import type {
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { jobs, observationRuns, observationTasks } from '../db/schema/index.js';
@@ -140,15 +141,12 @@ export async function updateTask(
   await withAppScope(ctx.db, ctx.appId, async (tx) => {
     const t = await taskRow(tx, ctx.appId, id);
     const added = input.domains.some((d) => !t.domains.includes(d));
-    await tx
-      .update(observationTasks)
-      .set({
-        name: input.name,
-        domains: input.domains,
-        ...(added ? { watermark: null } : {}),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(observationTasks.id, id), eq(observationTasks.appId, ctx.appId)));
+    await updateAppRow(tx, observationTasks, ctx.appId, id, {
+      name: input.name,
+      domains: input.domains,
+      ...(added ? { watermark: null } : {}),
+      updatedAt: new Date(),
+    });
     await audit(tx, ctx, {
       action: 'observation.task.update',
       entity: 'observation_task',
@@ -179,9 +177,7 @@ export async function deleteTask(ctx: SignedIn, id: number): Promise<null> {
       '任务正在运行，结束后才能删除',
       'the task is running; delete it when it ends',
     );
-    await tx
-      .delete(observationTasks)
-      .where(and(eq(observationTasks.id, id), eq(observationTasks.appId, ctx.appId)));
+    await deleteAppRow(tx, observationTasks, ctx.appId, id);
     await audit(tx, ctx, {
       action: 'observation.task.delete',
       entity: 'observation_task',

@@ -11,6 +11,7 @@ import {
 import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOfTable } from '../db/paging.js';
 import { omopMappings } from '../db/schema/index.js';
@@ -180,11 +181,10 @@ export async function updateMapping(
     const before = view(await mappingOf(tx, actor, id));
     const dup = await duplicateOf(tx, actor.appId, input.kind, code);
     if (dup && dup !== id) throw duplicateCode(input.kind, code);
-    const [row] = await tx
-      .update(omopMappings)
-      .set({ ...inputColumns(input, code), updatedAt: new Date() })
-      .where(and(eq(omopMappings.id, id), eq(omopMappings.appId, actor.appId)))
-      .returning();
+    const row = await updateAppRow(tx, omopMappings, actor.appId, id, {
+      ...inputColumns(input, code),
+      updatedAt: new Date(),
+    });
     const after = view(row!);
     await audit(tx, actor, {
       action: 'omop.mapping.update',
@@ -200,7 +200,7 @@ export async function updateMapping(
 export async function deleteMapping(db: Db, actor: Actor, id: number): Promise<null> {
   return db.transaction(async (tx) => {
     const before = view(await mappingOf(tx, actor, id));
-    await tx.delete(omopMappings).where(and(eq(omopMappings.id, id), eq(omopMappings.appId, actor.appId)));
+    await deleteAppRow(tx, omopMappings, actor.appId, id);
     await audit(tx, actor, { action: 'omop.mapping.delete', entity: 'omop_mapping', entityId: id, before });
     return null;
   });

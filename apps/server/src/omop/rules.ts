@@ -1,6 +1,7 @@
 import type { AuditAction, OmopRule, OmopRuleInput, OmopRuleList, OmopRulePatch } from '@crdp/core';
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import { audit } from '../audit/audit.js';
+import { updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { omopRules } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
@@ -180,11 +181,7 @@ async function change(
 ): Promise<OmopRule> {
   return db.transaction(async (tx) => {
     const before = view(await ruleOf(tx, actor, id));
-    const [row] = await tx
-      .update(omopRules)
-      .set({ ...set, updatedAt: new Date() })
-      .where(and(eq(omopRules.id, id), eq(omopRules.appId, actor.appId)))
-      .returning();
+    const row = await updateAppRow(tx, omopRules, actor.appId, id, { ...set, updatedAt: new Date() });
     const after = view(row!);
     await audit(tx, actor, { action, entity: 'omop_rule', entityId: id, before, after });
     return after;

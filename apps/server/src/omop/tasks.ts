@@ -11,6 +11,7 @@ import type {
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs, omopTasks, users } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
@@ -135,10 +136,7 @@ export async function startTask(db: Db, actor: Actor, input: OmopTaskInput): Pro
 export async function updateTask(db: Db, actor: Actor, id: number, p: OmopTaskPatch): Promise<OmopTask> {
   await db.transaction(async (tx) => {
     const { t } = await taskOf(tx, actor.appId, id);
-    await tx
-      .update(omopTasks)
-      .set({ name: p.name, note: p.note ?? '' })
-      .where(and(eq(omopTasks.id, id), eq(omopTasks.appId, actor.appId)));
+    await updateAppRow(tx, omopTasks, actor.appId, id, { name: p.name, note: p.note ?? '' });
     await audit(tx, actor, {
       action: 'omop.task.update',
       entity: 'omop_task',
@@ -160,8 +158,8 @@ export async function deleteTask(db: Db, actor: Actor, id: number, dataDir: stri
         '任务还在运行，结束后才能删除',
         'the task is still running; delete it when it ends',
       );
-    await tx.delete(omopTasks).where(and(eq(omopTasks.id, id), eq(omopTasks.appId, actor.appId)));
-    await tx.delete(jobs).where(and(eq(jobs.id, j.id), eq(jobs.appId, actor.appId)));
+    await deleteAppRow(tx, omopTasks, actor.appId, id);
+    await deleteAppRow(tx, jobs, actor.appId, j.id);
     await audit(tx, actor, {
       action: 'omop.task.delete',
       entity: 'omop_task',

@@ -26,7 +26,7 @@ import {
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRowOf } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageWindow } from '../db/paging.js';
 import { rowsOf } from '../db/rows.js';
@@ -152,11 +152,10 @@ export async function savePlan(ctx: SignedIn, body: z.output<typeof recordQcPlan
   return ctx.db.transaction(async (tx) => {
     if (body.id) {
       const before = await planOf(tx, ctx.appId, body.id);
-      const [row] = await tx
-        .update(recordQcPlans)
-        .set({ ...values, updatedAt: new Date() })
-        .where(and(eq(recordQcPlans.id, body.id), eq(recordQcPlans.appId, ctx.appId)))
-        .returning();
+      const row = await updateAppRow(tx, recordQcPlans, ctx.appId, body.id, {
+        ...values,
+        updatedAt: new Date(),
+      });
       await audit(tx, ctx, {
         action: 'recordQc.plan.edit',
         entity: 'record_qc_plan',
@@ -183,7 +182,7 @@ export async function savePlan(ctx: SignedIn, body: z.output<typeof recordQcPlan
 export async function deletePlan(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const before = await planOf(tx, ctx.appId, id);
-    await tx.delete(recordQcPlans).where(and(eq(recordQcPlans.id, id), eq(recordQcPlans.appId, ctx.appId)));
+    await deleteAppRow(tx, recordQcPlans, ctx.appId, id);
     await audit(tx, ctx, {
       action: 'recordQc.plan.delete',
       entity: 'record_qc_plan',

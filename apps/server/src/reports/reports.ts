@@ -19,6 +19,7 @@ import {
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit, auditRead } from '../audit/audit.js';
+import { deleteAppRow, nameTaken, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { containsPattern } from '../db/like.js';
 import { rowsOf } from '../db/rows.js';
@@ -97,12 +98,8 @@ export const reportsOf = async (db: Db, appId: number) =>
     id: r.id,
   }));
 
-async function nameTaken(tx: Tx, appId: number, name: string, except?: number) {
-  const [taken] = await tx
-    .select({ id: reports.id })
-    .from(reports)
-    .where(and(eq(reports.appId, appId), eq(reports.name, name)));
-  if (taken && taken.id !== except)
+async function assertNameFree(tx: Tx, appId: number, name: string, except?: number) {
+  if (await nameTaken(tx, reports, appId, name, except))
     throw new AppError(409, 'request.conflict', {
       detail: bilingual(`name: 已有名为“${name}”的报表`, `name: there is already a report named "${name}"`),
     });
@@ -121,7 +118,7 @@ async function mustOwn(tx: Tx, ctx: SignedIn, r: Row) {
 export async function addReport(ctx: SignedIn, input: z.output<typeof reportCreate>): Promise<Report> {
   checkDefinition(input.definition);
   return ctx.db.transaction(async (tx) => {
-    await nameTaken(tx, ctx.appId, input.name);
+    await assertNameFree(tx, ctx.appId, input.name);
     const [row] = await tx
       .insert(reports)
       .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
@@ -141,12 +138,8 @@ export async function editReport(
   return ctx.db.transaction(async (tx) => {
     const before = await reportOf(tx, ctx.appId, id);
     await mustOwn(tx, ctx, before);
-    if (input.name !== undefined) await nameTaken(tx, ctx.appId, input.name, id);
-    const [row] = await tx
-      .update(reports)
-      .set({ ...input, updatedAt: new Date() })
-      .where(and(eq(reports.id, id), eq(reports.appId, ctx.appId)))
-      .returning();
+    if (input.name !== undefined) await assertNameFree(tx, ctx.appId, input.name, id);
+    const row = await updateAppRow(tx, reports, ctx.appId, id, { ...input, updatedAt: new Date() });
     const by = await nameOf(tx, row!.createdBy);
     const after = view(row!, by);
     await audit(tx, ctx, {
@@ -164,7 +157,7 @@ export async function deleteReport(ctx: SignedIn, id: number): Promise<true> {
   return ctx.db.transaction(async (tx) => {
     const before = await reportOf(tx, ctx.appId, id);
     await mustOwn(tx, ctx, before);
-    await tx.delete(reports).where(and(eq(reports.id, id), eq(reports.appId, ctx.appId)));
+    await deleteAppRow(tx, reports, ctx.appId, id);
     await audit(tx, ctx, {
       action: 'report.delete',
       entity: 'report',

@@ -16,6 +16,7 @@ import type {
 import { and, desc, eq, ilike, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOfTable } from '../db/paging.js';
 import { jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
@@ -236,20 +237,16 @@ export async function updateSchedule(
       patch.kind !== undefined || patch.params !== undefined
         ? await checkKindParams(tx, env.registry, appId, k, patch.params ?? before.params)
         : before.params;
-    const [after] = await tx
-      .update(schedules)
-      .set({
-        name: patch.name ?? before.name,
-        kind: k,
-        params: p,
-        cron: c,
-        // A new expression starts counting from now; an unchanged one keeps its due time.
-        nextRunAt:
-          before.enabled && c !== before.cron ? nextRun(c, before.timezone, env.clock()) : before.nextRunAt,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(schedules.id, id), eq(schedules.appId, appId)))
-      .returning();
+    const after = await updateAppRow(tx, schedules, appId, id, {
+      name: patch.name ?? before.name,
+      kind: k,
+      params: p,
+      cron: c,
+      // A new expression starts counting from now; an unchanged one keeps its due time.
+      nextRunAt:
+        before.enabled && c !== before.cron ? nextRun(c, before.timezone, env.clock()) : before.nextRunAt,
+      updatedAt: new Date(),
+    });
     await audit(tx, actor, { action: 'update', entity: 'schedule', entityId: id, before, after });
     return { id, nextRunAt: iso(after!.nextRunAt) };
   });
@@ -259,7 +256,7 @@ export async function deleteSchedule(env: SchedulingEnv, actor: SignedIn, id: nu
   const appId = actor.appId;
   await env.db.transaction(async (tx) => {
     const before = await scheduleOf(tx, appId, id);
-    await tx.delete(schedules).where(and(eq(schedules.id, id), eq(schedules.appId, appId)));
+    await deleteAppRow(tx, schedules, appId, id);
     await audit(tx, actor, { action: 'delete', entity: 'schedule', entityId: id, before });
   });
 }
@@ -285,11 +282,12 @@ export async function setEnabled(
         '该 Cron 表达式以后不会再触发',
         'this cron expression never fires again',
       );
-    const [after] = await tx
-      .update(schedules)
-      .set({ enabled, nextRunAt: next, lastError: enabled ? null : before.lastError, updatedAt: new Date() })
-      .where(and(eq(schedules.id, id), eq(schedules.appId, appId)))
-      .returning();
+    const after = await updateAppRow(tx, schedules, appId, id, {
+      enabled,
+      nextRunAt: next,
+      lastError: enabled ? null : before.lastError,
+      updatedAt: new Date(),
+    });
     await audit(tx, actor, {
       action: enabled ? 'enable' : 'disable',
       entity: 'schedule',

@@ -16,7 +16,7 @@ import {
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { ownedIds } from '../db/app-rows.js';
+import { deleteAppRow, ownedIds } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import {
@@ -394,7 +394,7 @@ export async function exportSource(ctx: SignedIn, id: number, format: string) {
 export async function deleteSnapshot(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const before = view(await joinedOf(tx, ctx.appId, id));
-    await tx.delete(sciSnapshots).where(and(eq(sciSnapshots.id, id), eq(sciSnapshots.appId, ctx.appId)));
+    await deleteAppRow(tx, sciSnapshots, ctx.appId, id);
     await audit(tx, ctx, { action: 'delete', entity: 'sci_snapshot', entityId: id, before });
     return true as const;
   });

@@ -10,7 +10,7 @@ import {
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import {
   diseaseLibraries,
@@ -143,11 +143,7 @@ export async function listTasks(db: Tx, appId: number): Promise<SciTaskList> {
 
 /** What a task names belongs to the app, its name is free and it takes at least one variable. */
 async function check(tx: Tx, appId: number, t: Create, id: number | null) {
-  const [same] = await tx
-    .select({ id: sciTransformTasks.id })
-    .from(sciTransformTasks)
-    .where(and(eq(sciTransformTasks.appId, appId), eq(sciTransformTasks.name, t.name)));
-  if (same && same.id !== id)
+  if (await nameTaken(tx, sciTransformTasks, appId, t.name, id))
     throw invalidField('body.name', `转换任务 ${t.name} 已存在`, `transform task ${t.name} exists`);
   const [subject] = await tx
     .select({ id: researchSubjects.id })
@@ -263,11 +259,10 @@ export async function editTask(
     };
     if (next.cohort === 'subject' && input.libraryId === undefined) next.libraryId = null;
     await check(tx, ctx.appId, next, id);
-    const [saved] = await tx
-      .update(sciTransformTasks)
-      .set({ ...stored(next), updatedAt: sql`now()` })
-      .where(and(eq(sciTransformTasks.id, id), eq(sciTransformTasks.appId, ctx.appId)))
-      .returning();
+    const saved = await updateAppRow(tx, sciTransformTasks, ctx.appId, id, {
+      ...stored(next),
+      updatedAt: sql`now()`,
+    });
     const [after] = await views(tx, ctx.appId, [saved!]);
     await audit(tx, ctx, { action: 'update', entity: 'sci_transform_task', entityId: id, before, after });
     return after!;
@@ -278,9 +273,7 @@ export async function editTask(
 export async function deleteTask(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const [before] = await views(tx, ctx.appId, [await taskRow(tx, ctx.appId, id)]);
-    await tx
-      .delete(sciTransformTasks)
-      .where(and(eq(sciTransformTasks.id, id), eq(sciTransformTasks.appId, ctx.appId)));
+    await deleteAppRow(tx, sciTransformTasks, ctx.appId, id);
     await audit(tx, ctx, { action: 'delete', entity: 'sci_transform_task', entityId: id, before });
     return true as const;
   });

@@ -2,7 +2,7 @@ import type { VariableGroup, VariableGroupList, variableGroupCreate, variableGro
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import { variableGroupMembers, variableGroups, variables } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
@@ -55,11 +55,7 @@ export async function listVariableGroups(db: Tx, appId: number): Promise<Variabl
 
 /** Checks the name is free in the app and every variable is the app's. */
 async function check(tx: Tx, appId: number, name: string, ids: number[], id: number | null) {
-  const [same] = await tx
-    .select({ id: variableGroups.id })
-    .from(variableGroups)
-    .where(and(eq(variableGroups.appId, appId), eq(variableGroups.name, name)));
-  if (same && same.id !== id)
+  if (await nameTaken(tx, variableGroups, appId, name, id))
     throw invalidField('body.name', `变量组 ${name} 已存在`, `variable group ${name} exists`);
   if (!ids.length) return;
   const found = await tx
@@ -111,11 +107,11 @@ export async function editVariableGroup(
     const name = input.name ?? row.name;
     const ids = input.variableIds ?? before!.variables.map((v) => v.id);
     await check(tx, ctx.appId, name, ids, id);
-    const [next] = await tx
-      .update(variableGroups)
-      .set({ name, description: input.description ?? row.description, updatedAt: new Date() })
-      .where(and(eq(variableGroups.id, id), eq(variableGroups.appId, ctx.appId)))
-      .returning();
+    const next = await updateAppRow(tx, variableGroups, ctx.appId, id, {
+      name,
+      description: input.description ?? row.description,
+      updatedAt: new Date(),
+    });
     if (input.variableIds) await setMembers(tx, ctx.appId, id, ids);
     const [after] = await viewsOf(tx, [next!]);
     await audit(tx, ctx, {
@@ -132,9 +128,7 @@ export async function editVariableGroup(
 export async function deleteVariableGroup(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const [before] = await viewsOf(tx, [await variableGroupRow(tx, ctx.appId, id)]);
-    await tx
-      .delete(variableGroups)
-      .where(and(eq(variableGroups.id, id), eq(variableGroups.appId, ctx.appId)));
+    await deleteAppRow(tx, variableGroups, ctx.appId, id);
     await audit(tx, ctx, { action: 'variableGroup.delete', entity: 'variable_group', entityId: id, before });
     return true as const;
   });

@@ -2,7 +2,7 @@ import type { Variable, VariableSet, VariableSetList, variableSetCreate, variabl
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import {
   variableGroupMembers,
@@ -116,11 +116,7 @@ async function membersOf(tx: Tx, appId: number, variableIds: number[], groupIds:
 }
 
 async function nameFree(tx: Tx, appId: number, name: string, id: number | null) {
-  const [same] = await tx
-    .select({ id: variableSets.id })
-    .from(variableSets)
-    .where(and(eq(variableSets.appId, appId), eq(variableSets.name, name)));
-  if (same && same.id !== id)
+  if (await nameTaken(tx, variableSets, appId, name, id))
     throw invalidField('body.name', `变量集 ${name} 已存在`, `variable set ${name} exists`);
 }
 
@@ -162,11 +158,11 @@ export async function editVariableSet(ctx: SignedIn, id: number, input: z.output
           input.groupIds ?? [],
         )
       : null;
-    const [next] = await tx
-      .update(variableSets)
-      .set({ name, description: input.description ?? row.description, updatedAt: new Date() })
-      .where(and(eq(variableSets.id, id), eq(variableSets.appId, ctx.appId)))
-      .returning();
+    const next = await updateAppRow(tx, variableSets, ctx.appId, id, {
+      name,
+      description: input.description ?? row.description,
+      updatedAt: new Date(),
+    });
     if (ids) await setMembers(tx, ctx.appId, id, ids);
     const [after] = await viewsOf(tx, [next!]);
     await audit(tx, ctx, { action: 'variableSet.edit', entity: 'variable_set', entityId: id, before, after });
@@ -177,7 +173,7 @@ export async function editVariableSet(ctx: SignedIn, id: number, input: z.output
 export async function deleteVariableSet(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const [before] = await viewsOf(tx, [await variableSetRow(tx, ctx.appId, id)]);
-    await tx.delete(variableSets).where(and(eq(variableSets.id, id), eq(variableSets.appId, ctx.appId)));
+    await deleteAppRow(tx, variableSets, ctx.appId, id);
     await audit(tx, ctx, { action: 'variableSet.delete', entity: 'variable_set', entityId: id, before });
     return true as const;
   });

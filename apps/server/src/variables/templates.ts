@@ -20,7 +20,7 @@ import {
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import { variableGroupTemplates, variables, variableTemplates } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
@@ -116,11 +116,7 @@ async function checkSpec(tx: Tx, appId: number, spec: VariableTemplateSpec) {
 }
 
 async function nameFree(tx: Tx, appId: number, name: string, id: number | null) {
-  const [same] = await tx
-    .select({ id: variableTemplates.id })
-    .from(variableTemplates)
-    .where(and(eq(variableTemplates.appId, appId), eq(variableTemplates.name, name)));
-  if (same && same.id !== id)
+  if (await nameTaken(tx, variableTemplates, appId, name, id))
     throw invalidField('body.name', `变量模板 ${name} 已存在`, `variable template ${name} exists`);
 }
 
@@ -166,11 +162,7 @@ export async function editVariableTemplate(
     };
     await nameFree(tx, ctx.appId, next.name, id);
     await checkSpec(tx, ctx.appId, next.spec);
-    const [row] = await tx
-      .update(variableTemplates)
-      .set({ ...next, updatedAt: new Date() })
-      .where(and(eq(variableTemplates.id, id), eq(variableTemplates.appId, ctx.appId)))
-      .returning();
+    const row = await updateAppRow(tx, variableTemplates, ctx.appId, id, { ...next, updatedAt: new Date() });
     const after = templateView(row!);
     await audit(tx, ctx, {
       action: 'variableTemplate.edit',
@@ -197,9 +189,7 @@ export async function deleteVariableTemplate(ctx: SignedIn, id: number) {
         `变量组模板“${user.name}”使用了该模板`,
         `the variable group template “${user.name}” uses this template`,
       );
-    await tx
-      .delete(variableTemplates)
-      .where(and(eq(variableTemplates.id, id), eq(variableTemplates.appId, ctx.appId)));
+    await deleteAppRow(tx, variableTemplates, ctx.appId, id);
     await audit(tx, ctx, {
       action: 'variableTemplate.delete',
       entity: 'variable_template',
@@ -300,11 +290,7 @@ async function checkGroupTemplate(
   templateIds: number[],
   id: number | null,
 ) {
-  const [same] = await tx
-    .select({ id: variableGroupTemplates.id })
-    .from(variableGroupTemplates)
-    .where(and(eq(variableGroupTemplates.appId, appId), eq(variableGroupTemplates.name, name)));
-  if (same && same.id !== id)
+  if (await nameTaken(tx, variableGroupTemplates, appId, name, id))
     throw invalidField('body.name', `变量组模板 ${name} 已存在`, `variable group template ${name} exists`);
   const found = await tx
     .select({ id: variableTemplates.id })
@@ -354,11 +340,10 @@ export async function editVariableGroupTemplate(
       templateIds: input.templateIds ?? (row.templateIds as number[]),
     };
     await checkGroupTemplate(tx, ctx.appId, next.name, next.templateIds, id);
-    const [saved] = await tx
-      .update(variableGroupTemplates)
-      .set({ ...next, updatedAt: new Date() })
-      .where(and(eq(variableGroupTemplates.id, id), eq(variableGroupTemplates.appId, ctx.appId)))
-      .returning();
+    const saved = await updateAppRow(tx, variableGroupTemplates, ctx.appId, id, {
+      ...next,
+      updatedAt: new Date(),
+    });
     const [after] = await groupTemplateViews(tx, ctx.appId, [saved!]);
     await audit(tx, ctx, {
       action: 'variableGroupTemplate.edit',
@@ -376,9 +361,7 @@ export async function deleteVariableGroupTemplate(ctx: SignedIn, id: number) {
     const [before] = await groupTemplateViews(tx, ctx.appId, [
       await variableGroupTemplateRow(tx, ctx.appId, id),
     ]);
-    await tx
-      .delete(variableGroupTemplates)
-      .where(and(eq(variableGroupTemplates.id, id), eq(variableGroupTemplates.appId, ctx.appId)));
+    await deleteAppRow(tx, variableGroupTemplates, ctx.appId, id);
     await audit(tx, ctx, {
       action: 'variableGroupTemplate.delete',
       entity: 'variable_group_template',

@@ -11,7 +11,7 @@ import {
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import {
@@ -79,11 +79,7 @@ export async function listTransferRules(db: Tx, appId: number) {
 }
 
 async function checkRule(tx: Tx, appId: number, name: string, mappings: Mapping[], id: number | null) {
-  const [same] = await tx
-    .select({ id: variableTransferRules.id })
-    .from(variableTransferRules)
-    .where(and(eq(variableTransferRules.appId, appId), eq(variableTransferRules.name, name)));
-  if (same && same.id !== id)
+  if (await nameTaken(tx, variableTransferRules, appId, name, id))
     throw invalidField('body.name', `转换规则 ${name} 已存在`, `transfer rule ${name} exists`);
   const ids = [...new Set(mappings.map((m) => m.sourceVariableId))];
   const found = await tx
@@ -140,11 +136,10 @@ export async function editTransferRule(
       mappings: input.mappings ?? z.array(variableTransferMapping).parse(row.mappings),
     };
     await checkRule(tx, ctx.appId, next.name, next.mappings, id);
-    const [saved] = await tx
-      .update(variableTransferRules)
-      .set({ ...next, updatedAt: new Date() })
-      .where(and(eq(variableTransferRules.id, id), eq(variableTransferRules.appId, ctx.appId)))
-      .returning();
+    const saved = await updateAppRow(tx, variableTransferRules, ctx.appId, id, {
+      ...next,
+      updatedAt: new Date(),
+    });
     const [after] = await ruleViews(tx, ctx.appId, [saved!]);
     await audit(tx, ctx, {
       action: 'variableTransfer.rule.edit',
@@ -160,9 +155,7 @@ export async function editTransferRule(
 export async function deleteTransferRule(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const [before] = await ruleViews(tx, ctx.appId, [await transferRuleRow(tx, ctx.appId, id)]);
-    await tx
-      .delete(variableTransferRules)
-      .where(and(eq(variableTransferRules.id, id), eq(variableTransferRules.appId, ctx.appId)));
+    await deleteAppRow(tx, variableTransferRules, ctx.appId, id);
     await audit(tx, ctx, {
       action: 'variableTransfer.rule.delete',
       entity: 'variable_transfer_rule',

@@ -17,7 +17,7 @@ import {
 import { and, asc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { rowsOf } from '../db/rows.js';
@@ -154,11 +154,7 @@ async function checkVariable(tx: Tx, appId: number, v: Create, id: number | null
   }
   if (v.type !== 'category' && v.valueSet.length)
     throw invalidField('body.valueSet', '只有分类变量有值集', 'only a category variable has a value set');
-  const [same] = await tx
-    .select({ id: variables.id })
-    .from(variables)
-    .where(and(eq(variables.appId, appId), eq(variables.code, v.code)));
-  if (same && same.id !== id)
+  if (await nameTaken(tx, variables, appId, v.code, id, variables.code))
     throw invalidField('body.code', `变量名 ${v.code} 已存在`, `variable code ${v.code} is taken`);
 }
 
@@ -192,11 +188,7 @@ export async function editVariable(ctx: SignedIn, id: number, input: Patch): Pro
       derivation: input.derivation ?? before.derivation,
     };
     await checkVariable(tx, ctx.appId, next, id);
-    const [row] = await tx
-      .update(variables)
-      .set({ ...next, updatedAt: new Date() })
-      .where(and(eq(variables.id, id), eq(variables.appId, ctx.appId)))
-      .returning();
+    const row = await updateAppRow(tx, variables, ctx.appId, id, { ...next, updatedAt: new Date() });
     const after = variableView(row!);
     await audit(tx, ctx, { action: 'variable.edit', entity: 'variable', entityId: id, before, after });
     return after;
@@ -206,7 +198,7 @@ export async function editVariable(ctx: SignedIn, id: number, input: Patch): Pro
 export async function deleteVariable(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const before = variableView(await variableRow(tx, ctx.appId, id));
-    await tx.delete(variables).where(and(eq(variables.id, id), eq(variables.appId, ctx.appId)));
+    await deleteAppRow(tx, variables, ctx.appId, id);
     await audit(tx, ctx, { action: 'variable.delete', entity: 'variable', entityId: id, before });
     return true as const;
   });

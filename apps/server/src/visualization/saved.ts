@@ -11,6 +11,7 @@ import {
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { deleteAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { visCharts, visDashboards } from '../db/schema/index.js';
 import type { AppActor } from '../http/context.js';
@@ -143,7 +144,7 @@ export async function updateChart(
 export async function deleteChart(actor: Actor, id: number): Promise<{ id: number }> {
   return actor.db.transaction(async (tx) => {
     const before = await loadChart(tx, actor, id);
-    await tx.delete(visCharts).where(and(eq(visCharts.id, id), eq(visCharts.appId, actor.appId)));
+    await deleteAppRow(tx, visCharts, actor.appId, id);
     await audit(tx, actor, { action: 'delete', entity: 'vis_chart', entityId: id, before });
     return { id };
   });
@@ -257,7 +258,7 @@ export async function updateDashboard(actor: Actor, id: number, body: DashboardB
 export async function deleteDashboard(actor: Actor, id: number): Promise<{ id: number }> {
   return actor.db.transaction(async (tx) => {
     const before = await dashboardRow(tx, actor, id);
-    await tx.delete(visDashboards).where(and(eq(visDashboards.id, id), eq(visDashboards.appId, actor.appId)));
+    await deleteAppRow(tx, visDashboards, actor.appId, id);
     await audit(tx, actor, { action: 'delete', entity: 'vis_dashboard', entityId: id, before });
     return { id };
   });

@@ -10,7 +10,7 @@ import {
 } from '@crdp/core';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { audit } from '../../audit/audit.js';
-import { appRowOf, ownedIds } from '../../db/app-rows.js';
+import { appRowOf, deleteAppRow, ownedIds } from '../../db/app-rows.js';
 import type { Db, Tx } from '../../db/client.js';
 import { externalDatasets, jobs } from '../../db/schema/index.js';
 import { readCsv } from '../../files/csv.js';
@@ -184,9 +184,7 @@ export async function previewExternalDataset(db: Tx, appId: number, id: number) 
 export async function deleteExternalDataset(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const before = view(await externalDatasetRow(tx, ctx.appId, id));
-    await tx
-      .delete(externalDatasets)
-      .where(and(eq(externalDatasets.id, id), eq(externalDatasets.appId, ctx.appId)));
+    await deleteAppRow(tx, externalDatasets, ctx.appId, id);
     await audit(tx, ctx, {
       action: 'externalDataset.delete',
       entity: 'external_dataset',
