@@ -16,6 +16,7 @@ import type { Db, Tx } from '../db/client.js';
 import { pageOfTable } from '../db/paging.js';
 import { omopMappings } from '../db/schema/index.js';
 import { csvStream } from '../files/csv.js';
+import { faultReport, importHeader, insertedNow, upsertChunks } from '../files/csv-import.js';
 import type { AppActor } from '../http/context.js';
 import { invalidField, notFound } from '../http/errors.js';
 import type { ParsePool } from '../parsing/pool.js';
@@ -208,7 +209,6 @@ export async function deleteMapping(db: Db, actor: Actor, id: number): Promise<n
 
 export const IMPORT_COLUMNS = ['kind', 'source_code', 'concept_id', 'concept_name'] as const;
 const MAX_IMPORT_ROWS = 50_000;
-const MAX_REPORTED = 1000;
 
 type ImportFault = OmopImportFault;
 
@@ -228,22 +228,7 @@ export async function importMappings(
   const say = (c: string, e: string) => (zh ? c : e);
   // Read in a worker thread (parsing/pool.ts), off the event loop that answers requests.
   const rows = await parsing.run({ kind: 'csv.rows', text: input.text, field: 'body.text' }, 'body.text');
-  const header = (rows[0] ?? []).map((h) => h.trim().toLowerCase());
-  if (!rows.length) throw invalidField('text', '文件是空的', 'the file is empty');
-  for (const c of IMPORT_COLUMNS)
-    if (!header.includes(c))
-      throw invalidField(
-        'text',
-        `缺少列 ${c}（需要的列：${IMPORT_COLUMNS.join(', ')}）`,
-        `column ${c} is missing (columns needed: ${IMPORT_COLUMNS.join(', ')})`,
-      );
-  if (rows.length - 1 > MAX_IMPORT_ROWS)
-    throw invalidField(
-      'text',
-      `一次最多导入 ${MAX_IMPORT_ROWS} 行`,
-      `at most ${MAX_IMPORT_ROWS} rows at a time`,
-    );
-  const at = (c: string) => header.indexOf(c);
+  const { total, cellOf } = importHeader(rows, IMPORT_COLUMNS, MAX_IMPORT_ROWS);
   const faults: ImportFault[] = [];
   const good: Array<{
     kind: MappingKind;
@@ -254,7 +239,7 @@ export async function importMappings(
   }> = [];
   const seen = new Map<string, number>();
   const checkRow = (cells: string[], row: number): ImportFault | null => {
-    const cell = (c: string) => (at(c) >= 0 ? (cells[at(c)] ?? '').trim() : '');
+    const cell = cellOf(cells);
     const fault = (field: string, c: string, e: string): ImportFault => ({ row, field, message: say(c, e) });
     const kind = cell('kind').toLowerCase();
     if (!(MAPPING_KINDS as readonly string[]).includes(kind))
@@ -310,24 +295,10 @@ export async function importMappings(
     const f = checkRow(cells, i + 1);
     if (f) faults.push(f);
   }
-  const total = rows.length - 1;
-  if (faults.length || !good.length) {
-    if (!faults.length) throw invalidField('text', '文件中没有数据行', 'the file has no data rows');
-    return {
-      stored: false,
-      total,
-      inserted: 0,
-      updated: 0,
-      faultCount: faults.length,
-      faults: faults.slice(0, MAX_REPORTED),
-    };
-  }
+  if (faults.length) return faultReport(total, faults);
   return db.transaction(async (tx) => {
-    let inserted = 0;
-    let updated = 0;
-    for (let i = 0; i < good.length; i += 500) {
-      const chunk = good.slice(i, i + 500);
-      const res = await tx
+    const { inserted, updated } = await upsertChunks(good, (chunk) =>
+      tx
         .insert(omopMappings)
         .values(
           chunk.map((g) => ({
@@ -349,11 +320,8 @@ export async function importMappings(
             updatedAt: new Date(),
           },
         })
-        .returning({ inserted: sql<boolean>`(xmax = 0)` });
-      for (const r of res)
-        if (r.inserted) inserted++;
-        else updated++;
-    }
+        .returning({ inserted: insertedNow }),
+    );
     await audit(tx, actor, {
       action: 'omop.mapping.import',
       entity: 'omop_mapping',

@@ -391,6 +391,23 @@ export async function listFaults(
 const meanScore = (n: number, lost: number) => (n ? Math.round(((100 * n - lost) / n) * 10) / 10 : 100);
 
 /**
+ * A group's stays (`counted` when the task ran, or as many as have faults when more) with their
+ * faults: how many, how many faulty, and the mean score.
+ */
+function stays(counted: number, faulty: Array<{ faults: number; deducted: number }>) {
+  const n = Math.max(counted, faulty.length);
+  return {
+    visits: n,
+    faultyVisits: faulty.length,
+    faults: faulty.reduce((s, v) => s + v.faults, 0),
+    score: meanScore(
+      n,
+      faulty.reduce((s, v) => s + Math.min(100, v.deducted), 0),
+    ),
+  };
+}
+
+/**
  * Scores per department or per doctor (`by`): each stay counted for it when the task ran
  * (`counted`) starts at 100 and loses the points of its faults laid to it, not below 0; the score
  * is the mean over those stays. In no particular order.
@@ -410,18 +427,7 @@ async function stayScores(
   const keys = new Set([...Object.keys(counted), ...perVisit.map((v) => v.key)]);
   return [...keys].map((key) => {
     const mine = perVisit.filter((v) => v.key === key);
-    const n = Math.max(counted[key] ?? 0, mine.length);
-    return {
-      key,
-      visits: n,
-      faultyVisits: mine.length,
-      faults: mine.reduce((s, v) => s + v.faults, 0),
-      deducted: mine.reduce((s, v) => s + v.deducted, 0),
-      score: meanScore(
-        n,
-        mine.reduce((s, v) => s + Math.min(100, v.deducted), 0),
-      ),
-    };
+    return { key, ...stays(counted[key] ?? 0, mine), deducted: mine.reduce((s, v) => s + v.deducted, 0) };
   });
 }
 
@@ -534,16 +540,11 @@ export async function trend(
     .filter((p) => (visitsOf[p] ?? 0) > 0 || perVisit.some((v) => v.period === p))
     .sort();
   return periods.map((period) => {
-    const mine = perVisit.filter((v) => v.period === period);
-    const n = Math.max(visitsOf[period] ?? 0, mine.length);
     return {
       period,
-      visits: n,
-      faultyVisits: mine.length,
-      faults: mine.reduce((s, v) => s + v.faults, 0),
-      score: meanScore(
-        n,
-        mine.reduce((s, v) => s + Math.min(100, v.deducted), 0),
+      ...stays(
+        visitsOf[period] ?? 0,
+        perVisit.filter((v) => v.period === period),
       ),
     };
   });

@@ -22,6 +22,7 @@ import { escapeLike } from '../db/like.js';
 import { pageOfTable } from '../db/paging.js';
 import { appProducts, dictionaries, dictionaryEntries } from '../db/schema/index.js';
 import { csvText } from '../files/csv.js';
+import { faultReport, importHeader, insertedNow, upsertChunks } from '../files/csv-import.js';
 import type { RequestContext, SignedIn } from '../http/context.js';
 import { invalidField, notFound } from '../http/errors.js';
 import { issueText } from '../http/validation-messages.js';
@@ -42,7 +43,6 @@ type EntryCreate = z.output<typeof dictionaryEntryCreate>;
 type EntryPatch = z.output<typeof dictionaryEntryPatch>;
 
 const MAX_IMPORT_ROWS = 20_000;
-const MAX_REPORTED = 1000;
 
 const dictView = (d: DictRow, entryCount: number): Dictionary => ({
   id: d.dictionaryId,
@@ -413,29 +413,13 @@ export async function importEntries(
   const zh = ctx.locale === 'zh-CN';
   await dictionaryOf(ctx.db, ctx.appId, dictionaryId, builtin);
   const rows = await parsing.run({ kind: 'csv.rows', text, field: 'body.text' }, 'body.text');
-  if (!rows.length) throw invalidField('text', '文件是空的', 'the file is empty');
-  const header = rows[0]!.map((h) => h.trim().toLowerCase());
-  for (const c of ['code', 'name'])
-    if (!header.includes(c))
-      throw invalidField(
-        'text',
-        `缺少列 ${c}（可用的列：${DICTIONARY_CSV_COLUMNS.join(', ')}）`,
-        `column ${c} is missing (columns: ${DICTIONARY_CSV_COLUMNS.join(', ')})`,
-      );
-  if (rows.length - 1 > MAX_IMPORT_ROWS)
-    throw invalidField(
-      'text',
-      `一次最多导入 ${MAX_IMPORT_ROWS} 行`,
-      `at most ${MAX_IMPORT_ROWS} rows at a time`,
-    );
-  if (rows.length < 2) throw invalidField('text', '文件中没有数据行', 'the file has no data rows');
-  const at = (c: string) => header.indexOf(c);
+  const { total, cellOf } = importHeader(rows, ['code', 'name'], MAX_IMPORT_ROWS, DICTIONARY_CSV_COLUMNS);
   const faults: ImportFault[] = [];
   const good: EntryCreate[] = [];
   const seen = new Map<string, number>();
   for (const [i, cells] of rows.slice(1).entries()) {
     const row = i + 1;
-    const cell = (c: string) => (at(c) >= 0 ? (cells[at(c)] ?? '').trim() : '');
+    const cell = cellOf(cells);
     const fault = (field: string, c: string, e: string) => faults.push({ row, field, message: zh ? c : e });
     const enabledText = cell('enabled').toLowerCase();
     if (enabledText && !YES.has(enabledText) && !NO.has(enabledText)) {
@@ -483,22 +467,11 @@ export async function importEntries(
     seen.set(parsed.data.code, row);
     good.push(parsed.data);
   }
-  const total = rows.length - 1;
-  if (faults.length)
-    return {
-      stored: false,
-      total,
-      inserted: 0,
-      updated: 0,
-      faultCount: faults.length,
-      faults: faults.slice(0, MAX_REPORTED),
-    };
+  if (faults.length) return faultReport(total, faults);
   return ctx.db.transaction(async (tx) => {
     await dictionaryOf(tx, ctx.appId, dictionaryId, builtin);
-    let inserted = 0;
-    for (let i = 0; i < good.length; i += 500) {
-      const chunk = good.slice(i, i + 500);
-      const res = await tx
+    const { inserted, updated } = await upsertChunks(good, (chunk) =>
+      tx
         .insert(dictionaryEntries)
         .values(
           chunk.map((g) => ({
@@ -520,17 +493,9 @@ export async function importEntries(
             updatedAt: new Date(),
           },
         })
-        .returning({ inserted: sql<boolean>`(xmax = 0)` });
-      inserted += res.filter((r) => r.inserted).length;
-    }
-    const report = {
-      stored: true,
-      total,
-      inserted,
-      updated: good.length - inserted,
-      faultCount: 0,
-      faults: [],
-    };
+        .returning({ inserted: insertedNow }),
+    );
+    const report = { stored: true, total, inserted, updated, faultCount: 0, faults: [] };
     await audit(tx, ctx, {
       action: 'dictionary.import',
       entity: 'dictionary',

@@ -15,6 +15,7 @@ import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { terminologyConcepts, terminologySynonyms, terminologySystems } from '../db/schema/index.js';
+import { faultReport } from '../files/csv-import.js';
 import type { RequestContext, SignedIn } from '../http/context.js';
 import { AppError, bilingual, notFound } from '../http/errors.js';
 import type { ParsePool } from '../parsing/pool.js';
@@ -255,15 +256,7 @@ export async function importSystem(
   await systemOf(ctx.db, systemKey);
   const rows = await parsing.run({ kind: 'csv.rows', text: body.text, field: 'body.text' }, 'body.text');
   const { good, faults, total } = readConceptRows(rows, ctx.locale);
-  if (faults.length)
-    return {
-      stored: false,
-      total,
-      inserted: 0,
-      updated: 0,
-      faultCount: faults.length,
-      faults: faults.slice(0, 1000),
-    };
+  if (faults.length) return faultReport(total, faults);
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`terminology:import:${systemKey}`}))`);
     const before = await systemOf(tx, systemKey);

@@ -12,7 +12,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { terminologyConcepts, terminologySynonyms, terminologySystems } from '../db/schema/index.js';
-import { invalidField } from '../http/errors.js';
+import { importHeader, insertedNow, upsertChunks } from '../files/csv-import.js';
 import { pinyinInitials } from '../reference/pinyin.js';
 
 /*
@@ -46,30 +46,18 @@ export function readConceptRows(
   locale: Locale,
 ): { good: ConceptRow[]; faults: ImportFault[]; total: number } {
   const zh = locale === 'zh-CN';
-  if (!rows.length) throw invalidField('text', '文件是空的', 'the file is empty');
-  const header = rows[0]!.map((h) => h.trim().toLowerCase());
-  for (const c of ['code', 'display_zh'])
-    if (!header.includes(c))
-      throw invalidField(
-        'text',
-        `缺少列 ${c}（可用的列：${TERMINOLOGY_CSV_COLUMNS.join(', ')}）`,
-        `column ${c} is missing (columns: ${TERMINOLOGY_CSV_COLUMNS.join(', ')})`,
-      );
-  const total = rows.length - 1;
-  if (total < 1) throw invalidField('text', '文件中没有数据行', 'the file has no data rows');
-  if (total > MAX_TERMINOLOGY_ROWS)
-    throw invalidField(
-      'text',
-      `一次最多导入 ${MAX_TERMINOLOGY_ROWS} 行`,
-      `at most ${MAX_TERMINOLOGY_ROWS} rows at a time`,
-    );
-  const at = (c: string) => header.indexOf(c);
+  const { total, cellOf } = importHeader(
+    rows,
+    ['code', 'display_zh'],
+    MAX_TERMINOLOGY_ROWS,
+    TERMINOLOGY_CSV_COLUMNS,
+  );
   const faults: ImportFault[] = [];
   const good: Array<ConceptRow & { row: number; levelGiven: boolean }> = [];
   const seen = new Map<string, number>();
   for (const [i, cells] of rows.slice(1).entries()) {
     const row = i + 1;
-    const cell = (c: string) => (at(c) >= 0 ? (cells[at(c)] ?? '').trim() : '');
+    const cell = cellOf(cells);
     const fault = (field: string, c: string, e: string) => faults.push({ row, field, message: zh ? c : e });
     const code = cell('code');
     const displayZh = cell('display_zh');
@@ -200,48 +188,48 @@ export async function storeStandardConcepts(
   version: string,
   rows: ConceptRow[],
 ): Promise<{ inserted: number; updated: number; retired: number }> {
-  let inserted = 0;
   const ids = new Map<string, number>();
-  for (let i = 0; i < rows.length; i += 1000) {
-    const chunk = rows.slice(i, i + 1000);
-    const res = await tx
-      .insert(terminologyConcepts)
-      .values(
-        chunk.map((r) => ({
-          systemKey,
-          code: r.code,
-          displayZh: r.displayZh,
-          displayEn: r.displayEn,
-          parentCode: r.parentCode,
-          level: r.level,
-          retired: r.retired,
-          pinyin: pinyinInitials(r.displayZh),
-          local: false,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [terminologyConcepts.systemKey, terminologyConcepts.code],
-        targetWhere: sql`app_id is null`,
-        set: {
-          displayZh: sql`excluded.display_zh`,
-          displayEn: sql`excluded.display_en`,
-          parentCode: sql`excluded.parent_code`,
-          level: sql`excluded.level`,
-          retired: sql`excluded.retired`,
-          pinyin: sql`excluded.pinyin`,
-          updatedAt: sql`now()`,
-        },
-      })
-      .returning({
-        id: terminologyConcepts.conceptId,
-        code: terminologyConcepts.code,
-        inserted: sql<boolean>`(xmax = 0)`,
-      });
-    for (const r of res) {
-      ids.set(r.code, r.id);
-      if (r.inserted) inserted++;
-    }
-  }
+  const { inserted } = await upsertChunks(
+    rows,
+    async (chunk) => {
+      const res = await tx
+        .insert(terminologyConcepts)
+        .values(
+          chunk.map((r) => ({
+            systemKey,
+            code: r.code,
+            displayZh: r.displayZh,
+            displayEn: r.displayEn,
+            parentCode: r.parentCode,
+            level: r.level,
+            retired: r.retired,
+            pinyin: pinyinInitials(r.displayZh),
+            local: false,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [terminologyConcepts.systemKey, terminologyConcepts.code],
+          targetWhere: sql`app_id is null`,
+          set: {
+            displayZh: sql`excluded.display_zh`,
+            displayEn: sql`excluded.display_en`,
+            parentCode: sql`excluded.parent_code`,
+            level: sql`excluded.level`,
+            retired: sql`excluded.retired`,
+            pinyin: sql`excluded.pinyin`,
+            updatedAt: sql`now()`,
+          },
+        })
+        .returning({
+          id: terminologyConcepts.conceptId,
+          code: terminologyConcepts.code,
+          inserted: insertedNow,
+        });
+      for (const r of res) ids.set(r.code, r.id);
+      return res;
+    },
+    1000,
+  );
   // Codes of the system the file leaves out: retired, not deleted. Every row of the file was
   // written in this transaction, so its updated_at is the transaction's now().
   const stale = await tx.execute(sql`
