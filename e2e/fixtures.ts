@@ -214,6 +214,30 @@ export async function chooseOption(page: Page, select: Locator, option: string |
     .click();
 }
 
+/** Picks a CRF record's patient in the editor's picker, searching the server by name or MRN. */
+export async function pickPatient(page: Page, text: string) {
+  await page.locator('.ant-select:has(#crf-patient)').click();
+  await page.keyboard.type(text);
+  const option = page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: text });
+  await expect(option.first()).toBeVisible();
+  await option.first().click();
+}
+
+/**
+ * Adds an item in the CRF designer with the keyboard: the pointer opens the hover menu of the
+ * button, then Enter on the wanted entry picks it (the pointer's trip into a menu still animating
+ * open missed it on a loaded machine).
+ */
+export async function addItem(page: Page, type: string, button = 'add-item') {
+  await page.mouse.move(0, 0);
+  await page.getByTestId(button).hover();
+  const entry = page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: type, exact: true });
+  await expect(entry).toBeVisible();
+  await entry.press('Enter');
+}
+
 /** Saves a screenshot under e2e/.screens (git-ignored) for a person to look at. */
 export async function screenshot(page: Page, name: string) {
   mkdirSync(screensDir, { recursive: true });
@@ -230,6 +254,12 @@ export async function signIn(
   await page.getByPlaceholder('用户名').fill(who.username);
   await page.getByPlaceholder('密码').fill(password);
   await page.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+/** Signs in and waits for the landing page (not its widgets, which belong to other screens). */
+export async function signInToLanding(page: Page, who: Pick<Account, 'username' | 'password'>) {
+  await signIn(page, who);
+  await expect(page).toHaveURL(/\/dashboard\/workplace/);
 }
 
 /**
@@ -322,6 +352,27 @@ export async function waitForJob(key: string, id: number, timeout = 120_000) {
   }).toPass({ timeout });
 }
 
+/** Moves a research subject to the status (through the API), failing the test when refused. */
+export async function moveSubject(key: string, id: number, to: string) {
+  expect((await restCall('POST', `research/subjects/${id}/status`, key, { to, reason: 'e2e' })).status).toBe(
+    200,
+  );
+}
+
+/** A research subject made through the API, recruiting, with the given patients recruited: its id. */
+export async function recruitedSubject(key: string, subject: Record<string, unknown>, patientIds: number[]) {
+  const made = await restCall<{ id: number }>('POST', 'research/subjects', key, subject);
+  expect(made.status, JSON.stringify(made.body)).toBe(200);
+  const id = made.body.data.id;
+  await moveSubject(key, id, 'recruiting');
+  const recruited = await restCall('POST', `research/subjects/${id}/recruit`, key, {
+    mode: 'patients',
+    patientIds,
+  });
+  expect(recruited.status, JSON.stringify(recruited.body)).toBe(200);
+  return id;
+}
+
 /**
  * A research subject of the given patients moved to data preparation, with a dataset built
  * (through the API, as the PI): its id, the dataset's id and the stored rows (codes, unrounded).
@@ -332,19 +383,8 @@ export async function preparedDataset(
   patientIds: number[],
   datasetName: string,
 ) {
-  const made = await restCall<{ id: number }>('POST', 'research/subjects', key, subject);
-  expect(made.status, JSON.stringify(made.body)).toBe(200);
-  const id = made.body.data.id;
-  const move = async (to: string) =>
-    expect(
-      (await restCall('POST', `research/subjects/${id}/status`, key, { to, reason: 'e2e' })).status,
-    ).toBe(200);
-  await move('recruiting');
-  const recruited = await restCall('POST', `research/subjects/${id}/recruit`, key, {
-    mode: 'patients',
-    patientIds,
-  });
-  expect(recruited.status, JSON.stringify(recruited.body)).toBe(200);
+  const id = await recruitedSubject(key, subject, patientIds);
+  const move = (to: string) => moveSubject(key, id, to);
   await move('recruitmentStopped');
   await move('dataPreparing');
   const ds = await restCall<{ jobId: number; datasetId: number }>(

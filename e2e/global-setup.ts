@@ -38,6 +38,36 @@ export async function waitReady(base: string, server: ChildProcess, log: () => s
   throw new Error(`The server did not become ready in ${ms / 1000} s:\n${log()}`);
 }
 
+/**
+ * Starts the built server on a free port with these environment variables (beside the process's
+ * own) and waits until it answers: its address, the process, and what it has printed so far.
+ */
+export async function startServer(env: NodeJS.ProcessEnv, ms?: number) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let output = '';
+  const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout?.on('data', (d) => {
+    output += d;
+  });
+  server.stderr?.on('data', (d) => {
+    output += d;
+  });
+  await waitReady(base, server, () => output, ms);
+  return { base, server, output: () => output };
+}
+
+/** Stops a server: SIGTERM, and SIGKILL when it is still running half a second later. */
+export async function stopServer(server: ChildProcess) {
+  server.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  if (server.exitCode === null) server.kill('SIGKILL');
+}
+
 function readAccounts(dataDir: string) {
   const file = JSON.parse(readFileSync(path.join(dataDir, 'demo-accounts.json'), 'utf8')) as {
     users: Array<{ username: string; password: string; role: string }>;
@@ -98,32 +128,16 @@ export default async function globalSetup(config: FullConfig) {
     });
     if (made.status !== 0) throw new Error(`create-admin failed: ${made.stderr}${made.stdout}`);
   }
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  let output = '';
-  const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      DEMO_DATA: '1',
-      // The shared server holds the accounts only; demo-hospital.spec.ts starts one with the demo.
-      DEMO_PATIENTS: '0',
-      DEMO_PASSWORD,
-      WEB_DIST: webDist,
-      // Each worker is a client address of its own (X-Forwarded-For, see fixtures.ts clientAddress).
-      TRUST_PROXY: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { base, server } = await startServer({
+    DATA_DIR: dataDir,
+    DEMO_DATA: '1',
+    // The shared server holds the accounts only; demo-hospital.spec.ts starts one with the demo.
+    DEMO_PATIENTS: '0',
+    DEMO_PASSWORD,
+    WEB_DIST: webDist,
+    // Each worker is a client address of its own (X-Forwarded-For, see fixtures.ts clientAddress).
+    TRUST_PROXY: '1',
   });
-  server.stdout?.on('data', (d) => {
-    output += d;
-  });
-  server.stderr?.on('data', (d) => {
-    output += d;
-  });
-  await waitReady(base, server, () => output);
   process.env.E2E_BASE_URL = base;
   process.env.E2E_ACCOUNTS = JSON.stringify(readAccounts(dataDir));
   // The folder CSV and FHIR collection sources read (the server's default COLLECTION_FILES_ROOT).
@@ -131,9 +145,7 @@ export default async function globalSetup(config: FullConfig) {
   process.env.E2E_CENTERS = JSON.stringify(centers);
 
   return async () => {
-    server.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    if (server.exitCode === null) server.kill('SIGKILL');
+    await stopServer(server);
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

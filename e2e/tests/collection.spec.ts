@@ -12,6 +12,7 @@ import {
   switchLanguage,
   test,
 } from '../fixtures';
+import { freePort } from '../global-setup';
 
 const dialog = (page: Page) => page.getByRole('dialog');
 
@@ -224,19 +225,6 @@ test('a data manager collects patients and results from a PostgreSQL HIS, twice,
     await his.drop();
   }
 });
-
-/** A port no one listens on now (the listener takes it a moment later). */
-async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 /**
  * HL7 v2 (issue 17): the interface engine is pointed at an HL7 source's port; an admission and a

@@ -1,25 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, runId, screenshot, signIn, test } from '../fixtures';
+import {
+  account,
+  addItem,
+  apiLogin,
+  expect,
+  restCall,
+  runId,
+  screenshot,
+  signInToLanding,
+  test,
+} from '../fixtures';
 
 interface Element {
   key?: string;
   type?: string;
   title?: string;
   items?: Element[];
-}
-
-/**
- * Adds an item with the keyboard: the pointer opens the hover menu, then Enter on the wanted entry
- * picks it (the pointer's trip into a menu still animating open missed it on a loaded machine).
- */
-async function addItem(page: Page, button: string, type: string) {
-  await page.mouse.move(0, 0);
-  await page.getByTestId(button).hover();
-  const entry = page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: type, exact: true });
-  await expect(entry).toBeVisible();
-  await entry.press('Enter');
 }
 
 /** The page's outline as keys, a group as { key: [its items] }, read from the saved draft. */
@@ -58,8 +56,7 @@ test('the designer adds a titled group, fills it, drags items within, into and o
       )
     ).body.data.draft;
 
-  await signIn(page, account('admin'));
-  await expect(page).toHaveURL(/\/dashboard\/workplace/);
+  await signInToLanding(page, account('admin'));
   await page.goto(`/crf-management/hepatopathyPoc/edit?id=${formId}`);
   // The first paint after a full load may take long on a loaded machine.
   await expect(page.getByTestId('outline-q1')).toBeVisible({ timeout: 60_000 });
@@ -69,7 +66,7 @@ test('the designer adds a titled group, fills it, drags items within, into and o
   await expect(page.getByTestId('outline-g1')).toBeVisible();
   await page.locator('#prop-group-title').fill('既往史');
   await expect(page.getByTestId('group-head-g1')).toContainText('既往史');
-  await addItem(page, 'add-item-g1', '单选题');
+  await addItem(page, '单选题', 'add-item-g1');
   await page.locator('#prop-title').fill('高血压');
   await expect(page.getByTestId('group-items-g1').getByTestId('outline-q4')).toContainText('高血压');
 
@@ -163,11 +160,9 @@ const DAVE = fileURLToPath(
   ),
 );
 
-test('the CRF list imports one form of a CDISC ODM file and reports what it could not translate', async ({
-  page,
-}) => {
-  await signIn(page, account('admin'));
-  await expect(page).toHaveURL(/\/dashboard\/workplace/);
+/** Signs in as the administrator and gives the CRF list's import dialog the Dave ODM file: the dialog. */
+async function importDave(page: Page) {
+  await signInToLanding(page, account('admin'));
   await page.goto('/crf-management/crfManagement');
   await page
     .getByRole('button', { name: '导 入' })
@@ -175,6 +170,13 @@ test('the CRF list imports one form of a CDISC ODM file and reports what it coul
     .click();
   const dialog = page.getByRole('dialog', { name: '导入表单' });
   await dialog.locator('input[type=file]').setInputFiles(DAVE);
+  return dialog;
+}
+
+test('the CRF list imports one form of a CDISC ODM file and reports what it could not translate', async ({
+  page,
+}) => {
+  const dialog = await importDave(page);
   // The file's forms are listed; the first is chosen and names the new form.
   await expect(dialog.locator('input#name')).toHaveValue('Baseline Visit Form');
   await expect(dialog.getByText('文件中有 7 张表单：导入其中一张，或选“全部表单”一次导入')).toBeVisible();
@@ -195,15 +197,7 @@ test('the CRF list imports every form of an ODM file at once, and exports ODM wi
 }) => {
   // Seven forms in one request, then a publish and a download: long on a loaded machine.
   test.slow();
-  await signIn(page, account('admin'));
-  await expect(page).toHaveURL(/\/dashboard\/workplace/);
-  await page.goto('/crf-management/crfManagement');
-  await page
-    .getByRole('button', { name: '导 入' })
-    .or(page.getByRole('button', { name: '导入' }))
-    .click();
-  const dialog = page.getByRole('dialog', { name: '导入表单' });
-  await dialog.locator('input[type=file]').setInputFiles(DAVE);
+  const dialog = await importDave(page);
   await expect(dialog.locator('input#name')).toHaveValue('Baseline Visit Form');
   await dialog.locator('.ant-select:has(#import-odm-form)').click();
   await page.locator('.ant-select-item-option', { hasText: '全部表单（7 张' }).click();

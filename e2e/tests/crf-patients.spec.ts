@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
+import {
+  account,
+  apiLogin,
+  expect,
+  pickPatient,
+  restCall,
+  runId,
+  screenshot,
+  signInToWorkbench,
+  test,
+} from '../fixtures';
 
 /**
  * Issue 16, CRF: a record is for a patient of the app (picked by name or MRN, never a typed code
@@ -42,16 +52,6 @@ async function patient(key: string, mrn: string, name: string) {
   return p.body.data.id;
 }
 
-async function pickPatient(page: Page, selectId: string, text: string) {
-  await page.locator(`.ant-select:has(#${selectId})`).click();
-  await page.keyboard.type(text);
-  const option = page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text });
-  await expect(option.first()).toBeVisible();
-  await option.first().click();
-}
-
 async function inEnglish(page: Page) {
   await page.evaluate(() => localStorage.setItem('fygo__LANGUAGE', JSON.stringify('en-US')));
   await page.reload();
@@ -83,7 +83,7 @@ test('a record is for a patient picked by name or MRN; an unknown code is refuse
   // Submitting without a patient says so under the field, in words.
   await page.getByRole('button', { name: '提 交' }).click({ timeout: 60_000 });
   await expect(page.getByText('请选择记录所属的患者')).toBeVisible();
-  await pickPatient(page, 'crf-patient', mrn);
+  await pickPatient(page, mrn);
   await page.locator('[data-item="q1"]').getByText('是').click();
   await page.locator('#crf-q2').fill('40');
   await screenshot(page, 'crf-record-editor-1440-zh');
@@ -138,7 +138,7 @@ test('a free-link answer keeps its code, shows as not linked, is linked to a pat
   await expect(freeRow).toContainText('免登录链接');
   await freeRow.getByRole('button', { name: '打开' }).click();
   await expect(page.getByTestId('crf-unlinked')).toBeVisible();
-  await pickPatient(page, 'crf-patient', name);
+  await pickPatient(page, name);
   await page.getByTestId('crf-link-patient').click();
   await expect(page.getByTestId('crf-unlinked')).toHaveCount(0);
   await expect(page.getByTestId('crf-subject-name')).toHaveText(name);
@@ -300,7 +300,7 @@ test('a national ID item is checked in the browser before anything is sent, and 
   await signInToWorkbench(page, account('admin'));
   await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
   await expect(page.locator('#crf-idno')).toBeVisible({ timeout: 60_000 });
-  await pickPatient(page, 'crf-patient', name);
+  await pickPatient(page, name);
   let posted = 0;
   page.on('request', (r) => {
     if (r.method() === 'POST' && r.url().includes(`/crf/forms/${formId}/records`)) posted += 1;

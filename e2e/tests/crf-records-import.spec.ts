@@ -8,7 +8,7 @@ import {
   restCall,
   runId,
   screenshot,
-  signIn,
+  signInToLanding,
   test,
 } from '../fixtures';
 
@@ -67,8 +67,7 @@ test('the CRF list imports the records of an OpenClinica CRF: every fault listed
     expect([200, 400]).toContain(p.status);
   }
 
-  await signIn(page, account('admin'));
-  await expect(page).toHaveURL(/\/dashboard\/workplace/);
+  await signInToLanding(page, account('admin'));
   await page.goto(`/crf-management/crfManagement`);
   await page.getByRole('textbox').first().fill(run);
   await page.getByRole('button', { name: /查\s*询/ }).click();

@@ -1,39 +1,21 @@
 import type { Page } from '@playwright/test';
-import { account, apiLogin, expect, restCall, runId, screenshot, signIn, test } from '../fixtures';
+import {
+  account,
+  addItem,
+  apiLogin,
+  expect,
+  pickPatient,
+  restCall,
+  runId,
+  screenshot,
+  signInToLanding,
+  test,
+} from '../fixtures';
 
 /** Picks an option of the antd Select whose input has this id. */
 async function choose(page: Page, selector: string, option: string | RegExp) {
   await page.locator(`.ant-select:has(${selector})`).first().click();
   await page.locator('.ant-select-dropdown:visible').last().getByText(option).first().click();
-}
-
-/** Picks the record's patient in the editor's picker, searching the server by name or MRN. */
-async function pickPatient(page: Page, text: string) {
-  await page.locator('.ant-select:has(#crf-patient)').click();
-  await page.keyboard.type(text);
-  const option = page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text });
-  await expect(option.first()).toBeVisible();
-  await option.first().click();
-}
-
-/** Signs in and waits for the landing page (not its widgets, which belong to other screens). */
-async function signInAsAdmin(page: Page) {
-  await signIn(page, account('admin'));
-  await expect(page).toHaveURL(/\/dashboard\/workplace/);
-}
-
-/**
- * Adds an item with the keyboard: the pointer opens the hover menu, then Enter on the wanted entry
- * picks it (the pointer's trip into a menu still animating open missed it on a loaded machine).
- */
-async function addItem(page: Page, type: string) {
-  await page.mouse.move(0, 0);
-  await page.getByTestId('add-item').hover();
-  const entry = page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: type, exact: true });
-  await expect(entry).toBeVisible();
-  await entry.press('Enter');
 }
 
 test.describe
@@ -59,7 +41,7 @@ test.describe
     }) => {
       // Five items, a calculation and a rule through the designer's menus: long on a loaded machine.
       test.slow();
-      await signInAsAdmin(page);
+      await signInToLanding(page, account('admin'));
       await page.goto('/crf-management/crfManagement');
       await page.getByRole('button', { name: '新建表单' }).click();
       const dialog = page.getByRole('dialog', { name: '新建表单' });
@@ -124,7 +106,7 @@ test.describe
     test('fills it for a subject: an error first, then a valid submit; a change needs a reason and shows in the history', async ({
       page,
     }) => {
-      await signInAsAdmin(page);
+      await signInToLanding(page, account('admin'));
       await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
       // The page names the form being filled and its version (it said 肝病 CRF for every form).
       await expect(page.getByTestId('crf-fill-title')).toHaveText(`${FORM} (v1)`, { timeout: 60_000 });
@@ -170,7 +152,7 @@ test.describe
     test('the form is read-only while a new record is being stored, and the record keeps what was typed', async ({
       page,
     }) => {
-      await signInAsAdmin(page);
+      await signInToLanding(page, account('admin'));
       await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
       await pickPatient(page, PATIENTS[1]!);
       await page.locator('#crf-q1').fill('65');
@@ -234,7 +216,7 @@ test.describe
         },
       });
       await restCall('POST', `crf/forms/${made.body.data.id}/publish`, adminKey, { note: '' });
-      await signInAsAdmin(page);
+      await signInToLanding(page, account('admin'));
       await page.goto(`/crf-management/hepatopathyPoc?formId=${made.body.data.id}&record=new`);
       // A 300-item form on a loaded machine may take a while to mount the first time.
       await expect(page.locator('#crf-i298')).toBeVisible({ timeout: 60_000 });

@@ -6,6 +6,7 @@ import {
   chooseOption,
   expect,
   patientWithRecords,
+  recruitedSubject,
   restCall,
   runId,
   screenshot,
@@ -60,20 +61,7 @@ test('a data manager makes a hospital model from SDTM and exports a subject as S
         ],
       ),
     );
-  const subject = await restCall<{ id: number }>('POST', 'research/subjects', key, {
-    name: `SDTM课题${run}`,
-  });
-  expect(subject.status, JSON.stringify(subject.body)).toBe(200);
-  const sid = subject.body.data.id;
-  expect(
-    (await restCall('POST', `research/subjects/${sid}/status`, key, { to: 'recruiting', reason: 'e2e' }))
-      .status,
-  ).toBe(200);
-  const rec = await restCall('POST', `research/subjects/${sid}/recruit`, key, {
-    mode: 'patients',
-    patientIds: patients,
-  });
-  expect(rec.status, JSON.stringify(rec.body)).toBe(200);
+  const sid = await recruitedSubject(key, { name: `SDTM课题${run}` }, patients);
   const formula = await restCall<{ id: number }>('POST', 'formulas', key, {
     name: `BMI${run}`,
     unit: 'kg/m²',

@@ -6,6 +6,7 @@ import {
   chooseOption,
   expect,
   patientWithRecords,
+  recruitedSubject,
   restCall,
   runId,
   screenshot,
@@ -64,18 +65,7 @@ test('a data manager transforms the CDR, reads the dashboard, maps a term, and g
     patientIds.push(id);
   }
   // The research subject (the ODM topic) recruits them; the data element the file will carry.
-  const subject = await restCall<{ id: number }>('POST', 'research/subjects', key, { name: SUBJECT });
-  expect(subject.status, JSON.stringify(subject.body)).toBe(200);
-  const sid = subject.body.data.id;
-  expect(
-    (await restCall('POST', `research/subjects/${sid}/status`, key, { to: 'recruiting', reason: 'e2e' }))
-      .status,
-  ).toBe(200);
-  const recruited = await restCall('POST', `research/subjects/${sid}/recruit`, key, {
-    mode: 'patients',
-    patientIds,
-  });
-  expect(recruited.status, JSON.stringify(recruited.body)).toBe(200);
+  await recruitedSubject(key, { name: SUBJECT }, patientIds);
   const el = await restCall('POST', 'data-elements', key, {
     code: ELEMENT,
     definition: { name: `末次ALT${RUN}`, type: 'number', unit: 'U/L' },

@@ -6,6 +6,7 @@ import {
   chooseOption,
   expect,
   patientWithRecords,
+  recruitedSubject,
   restCall,
   runId,
   screenshot,
@@ -69,17 +70,7 @@ test('a researcher builds a snapshot from variables, previews it and exports Par
     const v = await restCall('POST', 'variables', key, body);
     expect(v.status, JSON.stringify(v.body)).toBe(200);
   }
-  const subject = await restCall<{ id: number }>('POST', 'research/subjects', key, {
-    name: `科研库课题${run}`,
-  });
-  expect(subject.status).toBe(200);
-  const sid = subject.body.data.id;
-  await restCall('POST', `research/subjects/${sid}/status`, key, { to: 'recruiting', reason: 'e2e' });
-  const rec = await restCall('POST', `research/subjects/${sid}/recruit`, key, {
-    mode: 'patients',
-    patientIds: patients,
-  });
-  expect(rec.status, JSON.stringify(rec.body)).toBe(200);
+  await recruitedSubject(key, { name: `科研库课题${run}` }, patients);
 
   await page.setViewportSize({ width: 1440, height: 900 });
   await signInToWorkbench(page, ownAdmin);
