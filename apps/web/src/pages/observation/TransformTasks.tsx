@@ -8,26 +8,14 @@ import {
   type ObservationTask,
 } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Descriptions,
-  Empty,
-  Popconfirm,
-  Progress,
-  Space,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
-import { useState } from 'react';
+import { Alert, App, Button, Card, Descriptions, Empty, Progress, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLabel, useLabelOptions } from '../../app/labels';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { JobStatusTag, jobTime as time } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
+import { RefreshingDeleteLink } from '../../components/RefreshingDeleteLink';
+import { useFirstExpanded } from '../../components/table/useFirstExpanded';
 import { observationApi } from './api';
 import { OBS_NS } from './i18n';
 
@@ -147,19 +135,18 @@ export default function TransformTasks() {
   const word = useLabel();
   const { message } = App.useApp();
   const can = useHasAction();
-  const [expanded, setExpanded] = useState<number[] | null>(null);
   const tasks = useJobPoll({
     queryKey: ['observation', 'tasks'],
     queryFn: () => observationApi.tasks(),
     underWay: (list) => list.items.some((x) => isUnderWay(x.lastRun?.status)),
   });
   const items = tasks.data?.items ?? [];
-  const keys = expanded ?? (items[0] ? [items[0].id] : []);
+  const rows = useFirstExpanded(items);
   const start = async (task: ObservationTask, full: boolean) => {
     try {
       await observationApi.run(task.id, { full });
       message.success(t('tasks.started'));
-      setExpanded([task.id]);
+      rows.open(task.id);
     } finally {
       await tasks.refetch();
     }
@@ -203,8 +190,8 @@ export default function TransformTasks() {
         pagination={false}
         locale={{ emptyText: <Empty description={t('tasks.empty')} /> }}
         expandable={{
-          expandedRowKeys: keys,
-          onExpandedRowsChange: (k) => setExpanded(k as number[]),
+          expandedRowKeys: rows.expandedRowKeys,
+          onExpandedRowsChange: rows.onExpandedRowsChange,
           expandedRowRender: (task) => <TaskRuns task={task} />,
         }}
         columns={[
@@ -276,20 +263,12 @@ export default function TransformTasks() {
                     </>
                   )}
                   {can(PERM, 'delete') && !busy && (
-                    <Popconfirm
+                    <RefreshingDeleteLink
                       title={t('tasks.confirmDelete', { name: r.name })}
-                      onConfirm={async () => {
-                        try {
-                          await observationApi.removeTask(r.id);
-                        } finally {
-                          await tasks.refetch();
-                        }
-                      }}
-                    >
-                      <Button size="small" type="link" danger>
-                        {t('tasks.delete')}
-                      </Button>
-                    </Popconfirm>
+                      text={t('tasks.delete')}
+                      onDelete={() => observationApi.removeTask(r.id)}
+                      onDone={tasks.refetch}
+                    />
                   )}
                 </Space>
               );

@@ -2,11 +2,12 @@ import { PlusOutlined } from '@ant-design/icons';
 import { ModalForm, ProFormSelect } from '@ant-design/pro-components';
 import type { ObservationDomain, OdmTopic } from '@crdp/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Empty, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { JobStatusTag } from '../../components/jobs/JobStatusTag';
+import { RefreshingDeleteLink } from '../../components/RefreshingDeleteLink';
 import { odmApi } from './api';
 import { ODM_NS } from './i18n';
 import { GenerationList, useTopics } from './parts';
@@ -125,20 +126,12 @@ export default function Topics() {
                     </Button>
                   )}
                   {can(PERM, 'delete') && (
-                    <Popconfirm
+                    <RefreshingDeleteLink
                       title={t('topics.confirmDelete', { name: r.subjectName })}
-                      onConfirm={async () => {
-                        try {
-                          await odmApi.removeTopic(r.id);
-                        } finally {
-                          await refresh();
-                        }
-                      }}
-                    >
-                      <Button size="small" type="link" danger>
-                        {t('topics.delete')}
-                      </Button>
-                    </Popconfirm>
+                      text={t('topics.delete')}
+                      onDelete={() => odmApi.removeTopic(r.id)}
+                      onDone={refresh}
+                    />
                   )}
                 </Space>
               ),

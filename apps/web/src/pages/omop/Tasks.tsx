@@ -10,7 +10,6 @@ import {
   Descriptions,
   Empty,
   Input,
-  Popconfirm,
   Progress,
   Row,
   Space,
@@ -24,6 +23,8 @@ import { useLabel } from '../../app/labels';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { JobStatusTag, jobTime as time } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
+import { RefreshingDeleteLink } from '../../components/RefreshingDeleteLink';
+import { useFirstExpanded } from '../../components/table/useFirstExpanded';
 import { downloadWithSession } from '../crf/download';
 import { MAPPING_KINDS, type MappingInput, type MappingKind, omopApi, type Task } from './api';
 import { OMOP_NS } from './i18n';
@@ -142,6 +143,26 @@ function TaskDetail({ task, onMap }: { task: Task; onMap: (prefill: Partial<Mapp
   );
 }
 
+/** A task's name (optional when starting one: the server names it) and note. */
+function TaskNameFields({ required, namePlaceholder }: { required?: boolean; namePlaceholder?: string }) {
+  const { t } = useTranslation(OMOP_NS);
+  return (
+    <>
+      <ProFormText
+        name="name"
+        label={t('tasks.name')}
+        placeholder={namePlaceholder}
+        rules={[required ? { required: true, whitespace: true, max: OMOP_NAME_MAX } : { max: OMOP_NAME_MAX }]}
+      />
+      <ProFormTextArea
+        name="note"
+        label={t('tasks.note')}
+        fieldProps={{ rows: 2, maxLength: OMOP_NOTE_MAX }}
+      />
+    </>
+  );
+}
+
 /** active-mapping-task: start an OMOP CDM export, follow it, read its counts and unmapped codes, download it. */
 export default function Tasks() {
   const { t } = useTranslation(OMOP_NS);
@@ -149,7 +170,6 @@ export default function Tasks() {
   const { message } = App.useApp();
   const can = useHasAction();
   const [page, setPage] = useState({ page: 1, size: 10 });
-  const [expanded, setExpanded] = useState<number[] | null>(null);
   const [mapping, setMapping] = useState<Partial<MappingInput> | null>(null);
   const tasks = useJobPoll({
     queryKey: ['omop', 'tasks', page],
@@ -157,7 +177,7 @@ export default function Tasks() {
     underWay: (list) => list.items.some((x) => isUnderWay(x.status)),
   });
   const items = tasks.data?.items ?? [];
-  const keys = expanded ?? (items[0] ? [items[0].id] : []);
+  const rows = useFirstExpanded(items);
 
   return (
     <Card
@@ -180,7 +200,7 @@ export default function Tasks() {
                   note: v.note || undefined,
                 });
                 message.success(t('tasks.started'));
-                setExpanded([task.id]);
+                rows.open(task.id);
                 setPage((p) => ({ ...p, page: 1 }));
                 await tasks.refetch();
                 return true;
@@ -189,17 +209,7 @@ export default function Tasks() {
               }
             }}
           >
-            <ProFormText
-              name="name"
-              label={t('tasks.name')}
-              placeholder={t('tasks.namePlaceholder')}
-              rules={[{ max: OMOP_NAME_MAX }]}
-            />
-            <ProFormTextArea
-              name="note"
-              label={t('tasks.note')}
-              fieldProps={{ rows: 2, maxLength: OMOP_NOTE_MAX }}
-            />
+            <TaskNameFields namePlaceholder={t('tasks.namePlaceholder')} />
           </ModalForm>
         </Authorized>
       }
@@ -216,8 +226,8 @@ export default function Tasks() {
           onChange: (p, s) => setPage({ page: p, size: s }),
         }}
         expandable={{
-          expandedRowKeys: keys,
-          onExpandedRowsChange: (k) => setExpanded(k as number[]),
+          expandedRowKeys: rows.expandedRowKeys,
+          onExpandedRowsChange: rows.onExpandedRowsChange,
           expandedRowRender: (task) => <TaskDetail task={task} onMap={setMapping} />,
         }}
         columns={[
@@ -289,33 +299,16 @@ export default function Tasks() {
                       }
                     }}
                   >
-                    <ProFormText
-                      name="name"
-                      label={t('tasks.name')}
-                      rules={[{ required: true, whitespace: true, max: OMOP_NAME_MAX }]}
-                    />
-                    <ProFormTextArea
-                      name="note"
-                      label={t('tasks.note')}
-                      fieldProps={{ rows: 2, maxLength: OMOP_NOTE_MAX }}
-                    />
+                    <TaskNameFields required />
                   </ModalForm>
                 )}
                 {can(PERM, 'delete') && r.status !== 'queued' && r.status !== 'running' && (
-                  <Popconfirm
+                  <RefreshingDeleteLink
                     title={t('tasks.confirmDelete', { name: r.name })}
-                    onConfirm={async () => {
-                      try {
-                        await omopApi.removeTask(r.id);
-                      } finally {
-                        await tasks.refetch();
-                      }
-                    }}
-                  >
-                    <Button size="small" type="link" danger>
-                      {t('tasks.delete')}
-                    </Button>
-                  </Popconfirm>
+                    text={t('tasks.delete')}
+                    onDelete={() => omopApi.removeTask(r.id)}
+                    onDone={tasks.refetch}
+                  />
                 )}
               </Space>
             ),
