@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { cleaningRules } from '../db/schema/index.js';
-import { isUniqueViolation } from '../db/unique.js';
+import { clashAs } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, forbiddenFunction, invalidField, notFound } from '../http/errors.js';
 
@@ -137,9 +137,7 @@ export async function createRule(ctx: SignedIn, input: RuleInput) {
       });
       return view(row!);
     })
-    .catch((e) => {
-      throw isUniqueViolation(e) ? nameTaken(input.name) : e;
-    });
+    .catch(clashAs(() => nameTaken(input.name)));
 }
 
 export async function updateRule(ctx: SignedIn, id: number, input: RuleInput) {
@@ -173,9 +171,7 @@ export async function updateRule(ctx: SignedIn, id: number, input: RuleInput) {
       });
       return view(row!);
     })
-    .catch((e) => {
-      throw isUniqueViolation(e) ? nameTaken(input.name) : e;
-    });
+    .catch(clashAs(() => nameTaken(input.name)));
 }
 
 export async function setRuleEnabled(ctx: SignedIn, id: number, enabled: boolean) {

@@ -21,7 +21,7 @@ import {
   collectionTemplateVersions,
   users,
 } from '../db/schema/index.js';
-import { isUniqueViolation } from '../db/unique.js';
+import { clashAs } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, invalidField, notFound } from '../http/errors.js';
 import { openReader, type SourceReader } from './connectors.js';
@@ -85,9 +85,7 @@ export async function addSource(
         createdBy: ctx.userId,
       })
       .returning()
-      .catch((e) => {
-        throw isUniqueViolation(e) ? nameTaken('source') : e;
-      });
+      .catch(clashAs(() => nameTaken('source')));
     const after = sourceView(row!);
     await audit(tx, ctx, {
       action: 'collection.source.add',
@@ -122,9 +120,7 @@ export async function editSource(
       })
       .where(eq(collectionSources.id, id))
       .returning()
-      .catch((e) => {
-        throw isUniqueViolation(e) ? nameTaken('source') : e;
-      });
+      .catch(clashAs(() => nameTaken('source')));
     const after = sourceView(row!);
     // The audit row says that the password changed, never what it is.
     await audit(tx, ctx, {
@@ -277,9 +273,7 @@ export async function addTemplate(ctx: SignedIn, input: z.output<typeof collecti
         createdBy: ctx.userId,
       })
       .returning()
-      .catch((e) => {
-        throw isUniqueViolation(e) ? nameTaken('template') : e;
-      });
+      .catch(clashAs(() => nameTaken('template')));
     await tx
       .insert(collectionTemplateVersions)
       .values({ templateId: row!.id, version: 1, appId: ctx.appId, spec: input.spec, changedBy: ctx.userId });
@@ -315,9 +309,7 @@ export async function editTemplate(
       })
       .where(eq(collectionTemplates.id, id))
       .returning()
-      .catch((e) => {
-        throw isUniqueViolation(e) ? nameTaken('template') : e;
-      });
+      .catch(clashAs(() => nameTaken('template')));
     if (specChanged)
       await tx
         .insert(collectionTemplateVersions)

@@ -24,7 +24,7 @@ import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
-import { pageWindow } from '../db/paging.js';
+import { pageOf } from '../db/paging.js';
 import {
   collectionChanges,
   collectionRejects,
@@ -36,7 +36,7 @@ import {
   jobs,
   patients,
 } from '../db/schema/index.js';
-import { isUniqueViolation } from '../db/unique.js';
+import { clashAs } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, type Bilingual, bilingual, invalidField, notFound } from '../http/errors.js';
 import { queueJobFor } from '../jobs/request.js';
@@ -218,9 +218,7 @@ export async function addTask(ctx: SignedIn, input: z.output<typeof collectionTa
       .insert(collectionTasks)
       .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
       .returning()
-      .catch((e) => {
-        throw isUniqueViolation(e) ? nameTaken() : e;
-      });
+      .catch(clashAs(() => nameTaken()));
     const after = await oneTaskView(tx, ctx.appId, row!);
     await audit(tx, ctx, {
       action: 'collection.task.add',
@@ -241,9 +239,7 @@ export async function editTask(ctx: SignedIn, id: number, input: z.output<typeof
       .set({ ...input, updatedAt: new Date() })
       .where(eq(collectionTasks.id, id))
       .returning()
-      .catch((e) => {
-        throw isUniqueViolation(e) ? nameTaken() : e;
-      });
+      .catch(clashAs(() => nameTaken()));
     const after = await oneTaskView(tx, ctx.appId, row!);
     await audit(tx, ctx, {
       action: 'collection.task.edit',
@@ -375,16 +371,16 @@ export async function listRuns(
     q.taskId ? eq(collectionRuns.taskId, q.taskId) : undefined,
     q.status ? eq(collectionRuns.status, q.status) : undefined,
   );
-  const [total] = await db.select({ n: count() }).from(collectionRuns).where(where);
-  const { limit, offset } = pageWindow(q);
-  const rows = await db
-    .select()
-    .from(collectionRuns)
-    .where(where)
-    .orderBy(desc(collectionRuns.id))
-    .limit(limit)
-    .offset(offset);
-  return { total: total?.n ?? 0, items: await runViews(db, appId, rows, locale) };
+  const { total, rows } = await pageOf(db, collectionRuns, where, q, ({ limit, offset }) =>
+    db
+      .select()
+      .from(collectionRuns)
+      .where(where)
+      .orderBy(desc(collectionRuns.id))
+      .limit(limit)
+      .offset(offset),
+  );
+  return { total, items: await runViews(db, appId, rows, locale) };
 }
 
 export async function runRejects(
@@ -397,8 +393,6 @@ export async function runRejects(
 ) {
   await runRowOf(db, appId, runId);
   const where = and(eq(collectionRejects.runId, runId), eq(collectionRejects.appId, appId));
-  const [total] = await db.select({ n: count() }).from(collectionRejects).where(where);
-  const { limit, offset } = pageWindow(q);
   const names = await templateNames(db, appId);
   const specs = new Map(
     (
@@ -408,15 +402,17 @@ export async function runRejects(
         .where(eq(collectionTemplates.appId, appId))
     ).map((t) => [t.id, collectionTemplateSpec.parse(t.spec)]),
   );
-  const rows = await db
-    .select()
-    .from(collectionRejects)
-    .where(where)
-    .orderBy(asc(collectionRejects.id))
-    .limit(limit)
-    .offset(offset);
+  const { total, rows } = await pageOf(db, collectionRejects, where, q, ({ limit, offset }) =>
+    db
+      .select()
+      .from(collectionRejects)
+      .where(where)
+      .orderBy(asc(collectionRejects.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return {
-    total: total?.n ?? 0,
+    total,
     items: rows.map((r) => ({
       key: r.sourceKey,
       field: r.field,
@@ -557,19 +553,19 @@ export async function listChanges(
     q.sourceId ? eq(collectionChanges.sourceId, q.sourceId) : undefined,
     q.op ? eq(collectionChanges.op, q.op) : undefined,
   );
-  const [total] = await db.select({ n: count() }).from(collectionChanges).where(where);
-  const { limit, offset } = pageWindow(q);
-  const rows = await db
-    .select({ c: collectionChanges, patientName: patients.name, sourceName: collectionSources.name })
-    .from(collectionChanges)
-    .leftJoin(patients, eq(patients.id, collectionChanges.patientId))
-    .leftJoin(collectionSources, eq(collectionSources.id, collectionChanges.sourceId))
-    .where(where)
-    .orderBy(desc(collectionChanges.id))
-    .limit(limit)
-    .offset(offset);
+  const { total, rows } = await pageOf(db, collectionChanges, where, q, ({ limit, offset }) =>
+    db
+      .select({ c: collectionChanges, patientName: patients.name, sourceName: collectionSources.name })
+      .from(collectionChanges)
+      .leftJoin(patients, eq(patients.id, collectionChanges.patientId))
+      .leftJoin(collectionSources, eq(collectionSources.id, collectionChanges.sourceId))
+      .where(where)
+      .orderBy(desc(collectionChanges.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return {
-    total: total?.n ?? 0,
+    total,
     items: rows.map(
       (r): CollectionChange => ({
         id: r.c.id,

@@ -12,6 +12,21 @@ export interface PageQuery {
 export const pageWindow = (q: PageQuery) => ({ limit: q.size, offset: (q.page - 1) * q.size });
 
 /**
+ * One page of a list and how many rows of `table` match `where` in all: `read` selects the page
+ * (its own columns, joins and order, under the same `where`) at the window it is given.
+ */
+export async function pageOf<R>(
+  db: Tx,
+  table: PgTable,
+  where: SQL | undefined,
+  q: PageQuery,
+  read: (window: { limit: number; offset: number }) => Promise<R[]>,
+): Promise<{ total: number; rows: R[] }> {
+  const [total] = await db.select({ n: count() }).from(table).where(where);
+  return { total: total?.n ?? 0, rows: await read(pageWindow(q)) };
+}
+
+/**
  * One page of a table's rows that match `where`, in the order given, and how many match in all:
  * the two queries every plain list of one table makes.
  */
@@ -22,15 +37,14 @@ export async function pageOfTable<T extends PgTable>(
   orderBy: Array<SQL | AnyPgColumn>,
   q: PageQuery,
 ): Promise<{ total: number; rows: Array<T['$inferSelect']> }> {
-  const t = table as PgTable;
-  const { limit, offset } = pageWindow(q);
-  const [total] = await db.select({ n: count() }).from(t).where(where);
-  const rows = await db
-    .select()
-    .from(t)
-    .where(where)
-    .orderBy(...orderBy)
-    .limit(limit)
-    .offset(offset);
-  return { total: total?.n ?? 0, rows: rows as Array<T['$inferSelect']> };
+  const { total, rows } = await pageOf(db, table as PgTable, where, q, ({ limit, offset }) =>
+    db
+      .select()
+      .from(table as PgTable)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(limit)
+      .offset(offset),
+  );
+  return { total, rows: rows as Array<T['$inferSelect']> };
 }

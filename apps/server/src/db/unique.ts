@@ -7,3 +7,13 @@ export function isUniqueViolation(e: unknown): boolean {
     if ((x as { code?: string }).code === '23505') return true;
   return false;
 }
+
+/**
+ * A `.catch` handler for a write a unique index guards: a unique violation becomes `error()` (the
+ * API's words for the clash), anything else is thrown again as it is.
+ */
+export const clashAs =
+  (error: () => Error) =>
+  (e: unknown): never => {
+    throw isUniqueViolation(e) ? error() : e;
+  };

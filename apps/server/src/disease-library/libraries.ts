@@ -12,6 +12,7 @@ import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
+import { pageOf } from '../db/paging.js';
 import {
   crfForms,
   crfFormVersions,
@@ -241,33 +242,34 @@ export async function listLibraries(
     isNull(diseaseLibraries.deletedAt),
     q.keyword ? ilike(diseaseLibraries.name, `%${q.keyword.replace(/[%_\\]/g, '\\$&')}%`) : undefined,
   );
-  const [total] = await db.select({ n: count() }).from(diseaseLibraries).where(where);
-  const rows = await db
-    .select({
-      id: diseaseLibraries.id,
-      name: diseaseLibraries.name,
-      description: diseaseLibraries.description,
-      diseaseId: diseaseLibraries.diseaseId,
-      diseaseName: diseases.name,
-      crfFormId: diseaseLibraries.crfFormId,
-      crfFormName: crfForms.name,
-      filingRule: diseaseLibraries.filingRule,
-      status: diseaseLibraries.status,
-      pushEveryHours: diseaseLibraries.pushEveryHours,
-      lastPushAt: diseaseLibraries.lastPushAt,
-      lastFillAt: diseaseLibraries.lastFillAt,
-      createdAt: diseaseLibraries.createdAt,
-      patients: sql<number>`(select count(*)::int from disease_library_patients lp where lp.library_id = ${diseaseLibraries.id})`,
-    })
-    .from(diseaseLibraries)
-    .leftJoin(diseases, eq(diseases.diseaseId, diseaseLibraries.diseaseId))
-    .leftJoin(crfForms, eq(crfForms.id, diseaseLibraries.crfFormId))
-    .where(where)
-    .orderBy(desc(diseaseLibraries.id))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
+  const { total, rows } = await pageOf(db, diseaseLibraries, where, q, ({ limit, offset }) =>
+    db
+      .select({
+        id: diseaseLibraries.id,
+        name: diseaseLibraries.name,
+        description: diseaseLibraries.description,
+        diseaseId: diseaseLibraries.diseaseId,
+        diseaseName: diseases.name,
+        crfFormId: diseaseLibraries.crfFormId,
+        crfFormName: crfForms.name,
+        filingRule: diseaseLibraries.filingRule,
+        status: diseaseLibraries.status,
+        pushEveryHours: diseaseLibraries.pushEveryHours,
+        lastPushAt: diseaseLibraries.lastPushAt,
+        lastFillAt: diseaseLibraries.lastFillAt,
+        createdAt: diseaseLibraries.createdAt,
+        patients: sql<number>`(select count(*)::int from disease_library_patients lp where lp.library_id = ${diseaseLibraries.id})`,
+      })
+      .from(diseaseLibraries)
+      .leftJoin(diseases, eq(diseases.diseaseId, diseaseLibraries.diseaseId))
+      .leftJoin(crfForms, eq(crfForms.id, diseaseLibraries.crfFormId))
+      .where(where)
+      .orderBy(desc(diseaseLibraries.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return {
-    total: total?.n ?? 0,
+    total,
     items: rows.map((r) => ({
       ...r,
       filingRule: r.filingRule as Enums['filingRule'],

@@ -8,11 +8,12 @@ import type {
   OmopTaskPatch,
   omopTaskQuery,
 } from '@crdp/core';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
+import { pageOf } from '../db/paging.js';
 import { jobs, omopTasks, users } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
@@ -67,17 +68,18 @@ export async function listTasks(
   q: z.infer<typeof omopTaskQuery>,
 ): Promise<OmopTaskPage> {
   const where = eq(omopTasks.appId, actor.appId);
-  const [total] = await db.select({ n: count() }).from(omopTasks).where(where);
-  const rows = await db
-    .select({ t: omopTasks, j: jobs })
-    .from(omopTasks)
-    .innerJoin(jobs, eq(jobs.id, omopTasks.jobId))
-    .where(where)
-    .orderBy(desc(omopTasks.id))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
+  const { total, rows } = await pageOf(db, omopTasks, where, q, ({ limit, offset }) =>
+    db
+      .select({ t: omopTasks, j: jobs })
+      .from(omopTasks)
+      .innerJoin(jobs, eq(jobs.id, omopTasks.jobId))
+      .where(where)
+      .orderBy(desc(omopTasks.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return {
-    total: total?.n ?? 0,
+    total,
     page: q.page,
     size: q.size,
     items: rows.map((r) => view(r.t, r.j, actor.locale)),

@@ -23,12 +23,12 @@ import {
   type recordQcRuleSaveBody,
   type recordQcTrendBody,
 } from '@crdp/core';
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { appRowOf, deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
-import { pageWindow } from '../db/paging.js';
+import { pageOf, pageWindow } from '../db/paging.js';
 import { rowsOf } from '../db/rows.js';
 import {
   documents,
@@ -372,19 +372,19 @@ export async function listFaults(
     q.doctor !== undefined ? eq(recordQcFaults.doctor, q.doctor) : undefined,
     q.document_id !== undefined ? eq(recordQcFaults.documentId, q.document_id) : undefined,
   );
-  const [total] = await db.select({ n: count() }).from(recordQcFaults).where(where);
-  const { limit, offset } = pageWindow(q);
-  const rows = await db
-    .select(faultColumns)
-    .from(recordQcFaults)
-    .innerJoin(patients, eq(patients.id, recordQcFaults.patientId))
-    .innerJoin(visits, eq(visits.id, recordQcFaults.visitId))
-    .leftJoin(documents, eq(documents.id, recordQcFaults.documentId))
-    .where(where)
-    .orderBy(asc(recordQcFaults.department), asc(recordQcFaults.visitId), asc(recordQcFaults.id))
-    .limit(limit)
-    .offset(offset);
-  return { total: total?.n ?? 0, items: rows.map((r) => faultOut(r, locale)) };
+  const { total, rows } = await pageOf(db, recordQcFaults, where, q, ({ limit, offset }) =>
+    db
+      .select(faultColumns)
+      .from(recordQcFaults)
+      .innerJoin(patients, eq(patients.id, recordQcFaults.patientId))
+      .innerJoin(visits, eq(visits.id, recordQcFaults.visitId))
+      .leftJoin(documents, eq(documents.id, recordQcFaults.documentId))
+      .where(where)
+      .orderBy(asc(recordQcFaults.department), asc(recordQcFaults.visitId), asc(recordQcFaults.id))
+      .limit(limit)
+      .offset(offset),
+  );
+  return { total, items: rows.map((r) => faultOut(r, locale)) };
 }
 
 /** The mean of 100 minus each stay's lost points (capped at 100) over `n` stays, one decimal. */

@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { matchPatients } from '../cohort/compile.js';
 import type { Db, Tx } from '../db/client.js';
+import { pageOf } from '../db/paging.js';
 import {
   appMembers,
   crfForms,
@@ -451,23 +452,24 @@ export async function listSubjects(
       sql`exists (select 1 from research_subject_members m where m.subject_id = ${researchSubjects.id} and m.user_id = ${q.memberId})`,
     );
   const cond = and(...where);
-  const [total] = await db.select({ n: count() }).from(researchSubjects).where(cond);
-  const rows = await db
-    .select({
-      s: researchSubjects,
-      piName: users.userName,
-      piNickname: users.nickname,
-      enrolled: sql<number>`(select count(*)::int from research_enrolments e where e.subject_id = ${researchSubjects.id})`,
-    })
-    .from(researchSubjects)
-    .leftJoin(users, eq(users.userId, researchSubjects.piUserId))
-    .where(cond)
-    .orderBy(desc(researchSubjects.id))
-    .limit(q.size)
-    .offset((q.page - 1) * q.size);
+  const { total, rows } = await pageOf(db, researchSubjects, cond, q, ({ limit, offset }) =>
+    db
+      .select({
+        s: researchSubjects,
+        piName: users.userName,
+        piNickname: users.nickname,
+        enrolled: sql<number>`(select count(*)::int from research_enrolments e where e.subject_id = ${researchSubjects.id})`,
+      })
+      .from(researchSubjects)
+      .leftJoin(users, eq(users.userId, researchSubjects.piUserId))
+      .where(cond)
+      .orderBy(desc(researchSubjects.id))
+      .limit(limit)
+      .offset(offset),
+  );
   const types = await listTypes(db, appId, locale);
   return {
-    total: total?.n ?? 0,
+    total,
     items: rows.map((r) => ({
       ...subjectView(r.s),
       typeName: types.find((t) => t.code === r.s.typeCode)?.name ?? r.s.typeCode,

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { containsPattern } from '../db/like.js';
-import { pageWindow } from '../db/paging.js';
+import { pageOf } from '../db/paging.js';
 import { clinicalRules, patients, ruleSamples } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, bilingual, notFound } from '../http/errors.js';
@@ -93,15 +93,15 @@ export async function listRules(db: Db, appId: number, q: z.output<typeof ruleLi
     );
   if (q.status) parts.push(eq(clinicalRules.status, q.status));
   const where = and(...parts);
-  const [total] = await db.select({ n: count() }).from(clinicalRules).where(where);
-  const { limit, offset } = pageWindow(q);
-  const rows = await db
-    .select()
-    .from(clinicalRules)
-    .where(where)
-    .orderBy(desc(clinicalRules.updatedAt), desc(clinicalRules.id))
-    .limit(limit)
-    .offset(offset);
+  const { total, rows } = await pageOf(db, clinicalRules, where, q, ({ limit, offset }) =>
+    db
+      .select()
+      .from(clinicalRules)
+      .where(where)
+      .orderBy(desc(clinicalRules.updatedAt), desc(clinicalRules.id))
+      .limit(limit)
+      .offset(offset),
+  );
   const counts = rows.length
     ? await db
         .select({ ruleId: ruleSamples.ruleId, n: count() })
@@ -115,7 +115,7 @@ export async function listRules(db: Db, appId: number, q: z.output<typeof ruleLi
         .groupBy(ruleSamples.ruleId)
     : [];
   const n = new Map(counts.map((c) => [c.ruleId, c.n]));
-  return { total: total?.n ?? 0, items: rows.map((r) => summary(r, n.get(r.id) ?? 0)) };
+  return { total, items: rows.map((r) => summary(r, n.get(r.id) ?? 0)) };
 }
 
 /**

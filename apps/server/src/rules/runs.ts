@@ -6,12 +6,12 @@ import type {
   ruleRunListBody,
   ruleRunScope,
 } from '@crdp/core';
-import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { criteriaSql } from '../cohort/compile.js';
 import type { Db, Tx } from '../db/client.js';
-import { pageWindow } from '../db/paging.js';
+import { pageOf } from '../db/paging.js';
 import { rowsOf } from '../db/rows.js';
 import {
   clinicalRules,
@@ -236,24 +236,24 @@ export async function runResults(
     eq(ruleResults.appId, appId),
     q.kind ? eq(ruleResults.kind, q.kind) : undefined,
   );
-  const [total] = await db.select({ n: count() }).from(ruleResults).where(where);
-  const { limit, offset } = pageWindow(q);
-  const rows = await db
-    .select({
-      r: ruleResults,
-      ruleName: clinicalRules.name,
-      patientName: patients.name,
-      mrn: patients.mrn,
-    })
-    .from(ruleResults)
-    .innerJoin(clinicalRules, eq(clinicalRules.id, ruleResults.ruleId))
-    .innerJoin(patients, eq(patients.id, ruleResults.patientId))
-    .where(where)
-    .orderBy(ruleResults.id)
-    .limit(limit)
-    .offset(offset);
+  const { total, rows } = await pageOf(db, ruleResults, where, q, ({ limit, offset }) =>
+    db
+      .select({
+        r: ruleResults,
+        ruleName: clinicalRules.name,
+        patientName: patients.name,
+        mrn: patients.mrn,
+      })
+      .from(ruleResults)
+      .innerJoin(clinicalRules, eq(clinicalRules.id, ruleResults.ruleId))
+      .innerJoin(patients, eq(patients.id, ruleResults.patientId))
+      .where(where)
+      .orderBy(ruleResults.id)
+      .limit(limit)
+      .offset(offset),
+  );
   return {
-    total: total?.n ?? 0,
+    total,
     items: rows.map(({ r, ruleName, patientName, mrn }) => ({
       id: r.id,
       ruleId: r.ruleId,

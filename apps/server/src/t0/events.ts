@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
-import { pageWindow } from '../db/paging.js';
+import { pageOf } from '../db/paging.js';
 import {
   diagnoses,
   jobs,
@@ -228,22 +228,22 @@ export async function t0PatientsOf(
 ): Promise<T0PatientPage> {
   await t0EventOf(db, appId, id);
   const where = and(eq(t0Patients.eventId, id), eq(t0Patients.appId, appId));
-  const [total] = await db.select({ n: count() }).from(t0Patients).where(where);
-  const { limit, offset } = pageWindow(q);
-  const rows = await db
-    .select({
-      patientId: t0Patients.patientId,
-      mrn: patients.mrn,
-      t0: t0Patients.t0,
-      sourceTable: t0Patients.sourceTable,
-      sourceId: t0Patients.sourceId,
-    })
-    .from(t0Patients)
-    .innerJoin(patients, eq(patients.id, t0Patients.patientId))
-    .where(where)
-    .orderBy(desc(t0Patients.t0), asc(t0Patients.patientId))
-    .limit(limit)
-    .offset(offset);
+  const { total, rows } = await pageOf(db, t0Patients, where, q, ({ limit, offset }) =>
+    db
+      .select({
+        patientId: t0Patients.patientId,
+        mrn: patients.mrn,
+        t0: t0Patients.t0,
+        sourceTable: t0Patients.sourceTable,
+        sourceId: t0Patients.sourceId,
+      })
+      .from(t0Patients)
+      .innerJoin(patients, eq(patients.id, t0Patients.patientId))
+      .where(where)
+      .orderBy(desc(t0Patients.t0), asc(t0Patients.patientId))
+      .limit(limit)
+      .offset(offset),
+  );
   const year = sql<string>`to_char(${t0Patients.t0} at time zone 'Asia/Shanghai', 'YYYY')`;
   const byYear = await db
     .select({ year, n: count() })
@@ -252,7 +252,7 @@ export async function t0PatientsOf(
     .groupBy(year)
     .orderBy(year);
   return {
-    total: total?.n ?? 0,
+    total,
     page: q.page,
     size: q.size,
     items: rows.map((r) => ({ ...r, t0: r.t0.toISOString() })),
