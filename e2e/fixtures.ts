@@ -214,30 +214,6 @@ export async function chooseOption(page: Page, select: Locator, option: string |
     .click();
 }
 
-/** Picks a CRF record's patient in the editor's picker, searching the server by name or MRN. */
-export async function pickPatient(page: Page, text: string) {
-  await page.locator('.ant-select:has(#crf-patient)').click();
-  await page.keyboard.type(text);
-  const option = page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: text });
-  await expect(option.first()).toBeVisible();
-  await option.first().click();
-}
-
-/**
- * Adds an item in the CRF designer with the keyboard: the pointer opens the hover menu of the
- * button, then Enter on the wanted entry picks it (the pointer's trip into a menu still animating
- * open missed it on a loaded machine).
- */
-export async function addItem(page: Page, type: string, button = 'add-item') {
-  await page.mouse.move(0, 0);
-  await page.getByTestId(button).hover();
-  const entry = page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: type, exact: true });
-  await expect(entry).toBeVisible();
-  await entry.press('Enter');
-}
-
 /** Saves a screenshot under e2e/.screens (git-ignored) for a person to look at. */
 export async function screenshot(page: Page, name: string) {
   mkdirSync(screensDir, { recursive: true });
@@ -254,12 +230,6 @@ export async function signIn(
   await page.getByPlaceholder('用户名').fill(who.username);
   await page.getByPlaceholder('密码').fill(password);
   await page.getByRole('button', { name: /登\s*录/ }).click();
-}
-
-/** Signs in and waits for the landing page (not its widgets, which belong to other screens). */
-export async function signInToLanding(page: Page, who: Pick<Account, 'username' | 'password'>) {
-  await signIn(page, who);
-  await expect(page).toHaveURL(/\/dashboard\/workplace/);
 }
 
 /**

@@ -1,17 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
-import {
-  account,
-  addItem,
-  apiLogin,
-  expect,
-  restCall,
-  runId,
-  screenshot,
-  signInToLanding,
-  test,
-} from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, test } from '../fixtures';
+import { addItem, signInAsAdmin } from '../fixtures-crf';
 
 interface Element {
   key?: string;
@@ -56,7 +47,7 @@ test('the designer adds a titled group, fills it, drags items within, into and o
       )
     ).body.data.draft;
 
-  await signInToLanding(page, account('admin'));
+  await signInAsAdmin(page);
   await page.goto(`/crf-management/hepatopathyPoc/edit?id=${formId}`);
   // The first paint after a full load may take long on a loaded machine.
   await expect(page.getByTestId('outline-q1')).toBeVisible({ timeout: 60_000 });
@@ -162,7 +153,7 @@ const DAVE = fileURLToPath(
 
 /** Signs in as the administrator and gives the CRF list's import dialog the Dave ODM file: the dialog. */
 async function importDave(page: Page) {
-  await signInToLanding(page, account('admin'));
+  await signInAsAdmin(page);
   await page.goto('/crf-management/crfManagement');
   await page
     .getByRole('button', { name: '导 入' })

@@ -1,15 +1,6 @@
 import type { Page } from '@playwright/test';
-import {
-  account,
-  apiLogin,
-  expect,
-  pickPatient,
-  restCall,
-  runId,
-  screenshot,
-  signInToWorkbench,
-  test,
-} from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, signInToWorkbench, test } from '../fixtures';
+import { pickPatient } from '../fixtures-crf';
 
 /**
  * Issue 16, CRF: a record is for a patient of the app (picked by name or MRN, never a typed code

@@ -1,16 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  account,
-  apiLogin,
-  chooseOption,
-  expect,
-  restCall,
-  runId,
-  screenshot,
-  signInToLanding,
-  test,
-} from '../fixtures';
+import { account, apiLogin, chooseOption, expect, restCall, runId, screenshot, test } from '../fixtures';
+import { signInAsAdmin } from '../fixtures-crf';
 
 /**
  * Issue 21: records of a form from the ClinicalData of a real OpenClinica 3.x extract (fixtures/
@@ -67,7 +58,7 @@ test('the CRF list imports the records of an OpenClinica CRF: every fault listed
     expect([200, 400]).toContain(p.status);
   }
 
-  await signInToLanding(page, account('admin'));
+  await signInAsAdmin(page);
   await page.goto(`/crf-management/crfManagement`);
   await page.getByRole('textbox').first().fill(run);
   await page.getByRole('button', { name: /查\s*询/ }).click();

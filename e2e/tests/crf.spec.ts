@@ -1,16 +1,6 @@
 import type { Page } from '@playwright/test';
-import {
-  account,
-  addItem,
-  apiLogin,
-  expect,
-  pickPatient,
-  restCall,
-  runId,
-  screenshot,
-  signInToLanding,
-  test,
-} from '../fixtures';
+import { account, apiLogin, expect, restCall, runId, screenshot, test } from '../fixtures';
+import { addItem, pickPatient, signInAsAdmin } from '../fixtures-crf';
 
 /** Picks an option of the antd Select whose input has this id. */
 async function choose(page: Page, selector: string, option: string | RegExp) {
@@ -41,7 +31,7 @@ test.describe
     }) => {
       // Five items, a calculation and a rule through the designer's menus: long on a loaded machine.
       test.slow();
-      await signInToLanding(page, account('admin'));
+      await signInAsAdmin(page);
       await page.goto('/crf-management/crfManagement');
       await page.getByRole('button', { name: '新建表单' }).click();
       const dialog = page.getByRole('dialog', { name: '新建表单' });
@@ -106,7 +96,7 @@ test.describe
     test('fills it for a subject: an error first, then a valid submit; a change needs a reason and shows in the history', async ({
       page,
     }) => {
-      await signInToLanding(page, account('admin'));
+      await signInAsAdmin(page);
       await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
       // The page names the form being filled and its version (it said 肝病 CRF for every form).
       await expect(page.getByTestId('crf-fill-title')).toHaveText(`${FORM} (v1)`, { timeout: 60_000 });
@@ -152,7 +142,7 @@ test.describe
     test('the form is read-only while a new record is being stored, and the record keeps what was typed', async ({
       page,
     }) => {
-      await signInToLanding(page, account('admin'));
+      await signInAsAdmin(page);
       await page.goto(`/crf-management/hepatopathyPoc?formId=${formId}&record=new`);
       await pickPatient(page, PATIENTS[1]!);
       await page.locator('#crf-q1').fill('65');
@@ -216,7 +206,7 @@ test.describe
         },
       });
       await restCall('POST', `crf/forms/${made.body.data.id}/publish`, adminKey, { note: '' });
-      await signInToLanding(page, account('admin'));
+      await signInAsAdmin(page);
       await page.goto(`/crf-management/hepatopathyPoc?formId=${made.body.data.id}&record=new`);
       // A 300-item form on a loaded machine may take a while to mount the first time.
       await expect(page.locator('#crf-i298')).toBeVisible({ timeout: 60_000 });

@@ -1,6 +1,6 @@
-import type { Locator, Page } from '@playwright/test';
 import {
   apiLogin,
+  chooseOption,
   expect,
   patientWithRecords,
   runId,
@@ -10,17 +10,6 @@ import {
   switchLanguage,
   test,
 } from '../fixtures';
-
-/** Chooses an option of an antd Select (typing first when `search` is given). */
-async function choose(page: Page, select: Locator, option: string | RegExp, search?: string) {
-  await select.click();
-  if (search) await select.locator('input').fill(search);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
-}
 
 /**
  * The clinical rule engine (issue 19): a data manager writes a rule "latest ALT above 100 in a
@@ -58,7 +47,7 @@ test('a data manager writes a rule with two samples, publishes it and runs it', 
   const drawer = page.locator('.ant-drawer-content');
   await drawer.getByLabel('规则名称').fill(`ALT 升高${run}`);
   const condition = drawer.getByTestId('rule-condition-0');
-  await choose(page, condition.locator('.ant-select').first(), code, code);
+  await chooseOption(page, condition.locator('.ant-select').first(), code, code);
   await condition.getByLabel('值').fill('100');
   // A cohort criterion beside it, written with the cohort criteria's own editor: male patients.
   await drawer.getByTestId('rule-add-criterion').click();
@@ -75,7 +64,7 @@ test('a data manager writes a rule with two samples, publishes it and runs it', 
   const samples = drawer.getByTestId('rule-samples');
   const addSample = async (name: string, mrn: string, fires: boolean) => {
     await samples.getByLabel('样本名称').fill(name);
-    await choose(page, samples.getByTestId('rule-sample-patient'), mrn, mrn);
+    await chooseOption(page, samples.getByTestId('rule-sample-patient'), mrn, mrn);
     await samples.getByLabel(fires ? '触发' : '不触发', { exact: true }).check();
     await samples.getByTestId('rule-sample-try').click();
     await expect(samples.getByTestId('rule-test-result')).toContainText(fires ? '规则触发' : '规则未触发');
