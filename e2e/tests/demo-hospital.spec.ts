@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import { screenshot } from '../fixtures';
-import { freePort, waitReady } from '../global-setup';
+import { startServer, stopServer } from '../global-setup';
 
 /**
  * The demo hospital as a new user meets it: a server of its own started on an empty data
@@ -52,31 +52,18 @@ test.beforeAll(async () => {
   const webDist = path.join(dataDir, 'web');
   // E2E_WEB_DIST: a web build of one's own while others rebuild apps/web/dist.
   cpSync(process.env.E2E_WEB_DIST ?? path.join(root, 'apps/web/dist'), webDist, { recursive: true });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  let log = '';
   startedAt = Date.now();
-  server = spawn(process.execPath, ['apps/server/dist/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
+  ({ base, server } = await startServer(
+    {
       DATA_DIR: dataDir,
-      PORT: String(port),
       DEMO_DATA: '1',
       DEMO_PATIENTS: String(PATIENTS),
       DEMO_PASSWORD: 'E2e#Demo2024',
       WEB_DIST: webDist,
       DATABASE_URL: '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout?.on('data', (d) => {
-    log += d;
-  });
-  server.stderr?.on('data', (d) => {
-    log += d;
-  });
-  await waitReady(base, server, () => log, 300_000);
+    300_000,
+  ));
   console.log(`demo hospital: first answer ${((Date.now() - startedAt) / 1000).toFixed(1)} s after start`);
   const accounts = JSON.parse(readFileSync(path.join(dataDir, 'demo-accounts.json'), 'utf8')) as {
     users: Array<{ username: string; password: string; role: string }>;
@@ -85,9 +72,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  server?.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
-  if (server && server.exitCode === null) server.kill('SIGKILL');
+  if (server) await stopServer(server);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
