@@ -4,7 +4,7 @@ import type { Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { appMembers, appProducts, apps, users } from '../db/schema/index.js';
 import { AppError } from '../http/errors.js';
-import { countRoles } from './roles.js';
+import { countRoles, memberColumns } from './roles.js';
 
 /** Kinds of app a site runs; the labels travel in both languages of the product. */
 export const APP_TYPES: readonly AppType[] = [
@@ -64,12 +64,7 @@ export async function appMembersList(
 ): Promise<AdminMember[]> {
   const k = keyword?.trim();
   return db
-    .select({
-      UserId: users.userId,
-      UserName: users.userName,
-      NickName: users.nickname,
-      Enabled: users.enabled,
-    })
+    .select(memberColumns)
     .from(appMembers)
     .innerJoin(users, eq(users.userId, appMembers.userId))
     .where(

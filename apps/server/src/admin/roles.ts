@@ -30,6 +30,14 @@ import type { RequestContext, SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { keepingAnAdministrator, membersOfApp, roleOfApp } from './scope.js';
 
+/** A member as the admin screens list one (users of an app, members of a role). */
+export const memberColumns = {
+  UserId: users.userId,
+  UserName: users.userName,
+  NickName: users.nickname,
+  Enabled: users.enabled,
+};
+
 /** Roles of the actor's app, with how many users hold each. */
 export async function listRoles(db: Tx, appId: number, name?: string): Promise<z.input<typeof adminRole>[]> {
   const rows = await db
@@ -123,12 +131,7 @@ export async function listRoleUsers(
 ): Promise<AdminMember[]> {
   await roleOfApp(db, appId, roleId, field);
   return db
-    .select({
-      UserId: users.userId,
-      UserName: users.userName,
-      NickName: users.nickname,
-      Enabled: users.enabled,
-    })
+    .select(memberColumns)
     .from(roleUsers)
     .innerJoin(users, eq(users.userId, roleUsers.userId))
     .where(eq(roleUsers.roleId, roleId))

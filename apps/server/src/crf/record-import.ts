@@ -9,7 +9,7 @@ import { type CrfActor, crfActor, invalid } from './actor.js';
 import { evaluateAnswers } from './evaluate.js';
 import { loadVersion, ownedFormIds, versionForm } from './forms.js';
 import { MAX_ODM_CHARS } from './import.js';
-import { resolveSubject } from './records.js';
+import { newRecordColumns, resolveSubject } from './records.js';
 import { formParams } from './schemas.js';
 
 /** Faults named in a refusal: all of them up to this many lines, then a count of the rest. */
@@ -90,17 +90,10 @@ export async function importRecords(
       const [row] = await tx
         .insert(crfRecords)
         .values({
-          appId: actor.appId,
-          formId,
-          versionId: version.id,
-          patientId: subject.patientId,
-          subjectCode: subject.subjectCode,
+          ...newRecordColumns(actor, formId, version.id, subject),
           answers: r.answers,
           methods: {},
           status: 'draft',
-          createdBy: actor.userId,
-          createdByName: actor.userName,
-          updatedByName: actor.userName,
         })
         .returning({ id: crfRecords.id });
       if (r.history.length)

@@ -153,6 +153,18 @@ async function notifyAssignee(tx: Tx, actor: CrfActor, recordId: number, userId:
   });
 }
 
+/** The columns every new record carries: app, form, version, subject, and who made it. */
+export const newRecordColumns = (actor: CrfActor, formId: number, versionId: number, subject: Subject) => ({
+  appId: actor.appId,
+  formId,
+  versionId,
+  patientId: subject.patientId,
+  subjectCode: subject.subjectCode,
+  createdBy: actor.userId,
+  createdByName: actor.userName,
+  updatedByName: actor.userName,
+});
+
 export async function createRecord(
   db: Db,
   actor: CrfActor,
@@ -175,19 +187,12 @@ export async function createRecord(
     const [row] = await tx
       .insert(crfRecords)
       .values({
-        appId: actor.appId,
-        formId,
-        versionId: version.id,
-        patientId: subject.patientId,
-        subjectCode: subject.subjectCode,
+        ...newRecordColumns(actor, formId, version.id, subject),
         answers: ev.answers,
         methods: ev.methods,
         status: input.submit ? 'submitted' : 'draft',
         assignedTo: input.assignedTo ?? null,
         freeKeyId: actor.free?.keyId ?? null,
-        createdBy: actor.userId,
-        createdByName: actor.userName,
-        updatedByName: actor.userName,
         submittedAt: input.submit ? now : null,
       })
       .returning();
