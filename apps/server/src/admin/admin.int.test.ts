@@ -2,7 +2,17 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, roles, sessions, users } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { envelope, get, post, signIn, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
+import {
+  envelope,
+  get,
+  post,
+  productMenus,
+  send as sendAs,
+  signIn,
+  startTestApp,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../test/helper.js';
 
 const USER = '/api/merchants/merchantsuser';
 const INFO = '/api/merchants/merchantsinfo';
@@ -15,15 +25,8 @@ describe('administration: users, roles, permissions, settings and the audit trai
   let other: { appId: number; key: string };
   const call = (path: string, method: string, params: unknown, key = admin) =>
     envelope(t.app, method, params, key, path);
-  const send = async (method: 'PUT' | 'PATCH' | 'DELETE', url: string, payload: unknown, key = admin) => {
-    const res = await t.app.inject({
-      method,
-      url,
-      headers: { WeAppAuthorization: key },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const send = (method: 'PUT' | 'PATCH' | 'DELETE', url: string, payload: unknown, key = admin) =>
+    sendAs(method, t.app, url, payload, key);
   const lastAudit = async (action: string) => {
     const rows = await t.app.db.select().from(auditLog).where(eq(auditLog.action, action));
     return rows.at(-1);
@@ -129,13 +132,7 @@ describe('administration: users, roles, permissions, settings and the audit trai
       nurseId = created.body.result.UserId;
       expect(created.body.result).not.toHaveProperty('passwordHash');
       const nurse = await signIn(t.app, 'nurse1', 'Nurse-Pass-1');
-      const perms = await envelope(
-        t.app,
-        'GetProductMenusAndPermissions',
-        [22],
-        nurse,
-        '/api/merchants/MerchantsLogin',
-      );
+      const perms = await productMenus(t.app, nurse);
       const names = perms.body.result.ProductMenus.map((m: { RouterName: string }) => m.RouterName);
       expect(names).toEqual(expect.arrayContaining(['SystemSettings', 'UserManage']));
       expect(names).not.toContain('RoleManage');

@@ -13,7 +13,16 @@ import {
   sessions,
   users,
 } from '../db/schema/index.js';
-import { envelope, get, post, signIn, startTestApp, TEST_PASSWORD, type TestApp } from '../test/helper.js';
+import {
+  envelope,
+  get,
+  menuNames,
+  post,
+  signIn,
+  startTestApp,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../test/helper.js';
 import { hashPassword } from './passwords.js';
 
 /** Encrypts the way the browser does: RSA-OAEP with SHA-256 under the server's public key. */
@@ -175,16 +184,9 @@ describe('sign-in, sessions and permissions', () => {
         adminKey,
         '/api/merchants/MerchantsLogin',
       );
-      const r = await envelope(
-        t.app,
-        'GetProductMenusAndPermissions',
-        [22],
-        researcherKey,
-        '/api/merchants/MerchantsLogin',
-      );
       expect(a.body.code).toBe(0);
       const adminNames = a.body.result.ProductMenus.map((m: { RouterName: string }) => m.RouterName);
-      const researcherNames = r.body.result.ProductMenus.map((m: { RouterName: string }) => m.RouterName);
+      const researcherNames = await menuNames(t.app, researcherKey);
       expect(adminNames).toContain('UserManage');
       expect(researcherNames).not.toContain('UserManage');
       expect(researcherNames).toContain('Workplace');
@@ -261,16 +263,7 @@ describe('sign-in, sessions and permissions', () => {
       const cu = await envelope(t.app, 'GetCurrentUser', [], key);
       expect(cu.body.result.AppId).toBe(second!.appId);
       // In the new app the administrator has no roles yet: no system menus.
-      const menus = await envelope(
-        t.app,
-        'GetProductMenusAndPermissions',
-        [22],
-        key,
-        '/api/merchants/MerchantsLogin',
-      );
-      expect(menus.body.result.ProductMenus.map((m: { RouterName: string }) => m.RouterName)).not.toContain(
-        'UserManage',
-      );
+      expect(await menuNames(t.app, key)).not.toContain('UserManage');
       await t.app.db.insert(appMembers).values({ appId: lab!.appId, userId: adminUser!.userId });
       expect((await envelope(t.app, 'SetCurrentApp', [lab!.appId], key)).body.error.errorCode).toBe(
         'auth.noProduct',

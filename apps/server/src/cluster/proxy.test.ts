@@ -60,6 +60,21 @@ async function deadPort() {
   return port;
 }
 
+/** Nodes A and B and a proxy over them (checking their health every `healthEveryMs` when given). */
+async function overTwoNodes(healthEveryMs?: number) {
+  const a = await fakeNode('A');
+  const b = await fakeNode('B');
+  const proxy = await startProxy({
+    port: 0,
+    upstreams: [
+      { name: 'A', url: a.url },
+      { name: 'B', url: b.url },
+    ],
+    ...(healthEveryMs === undefined ? {} : { healthEveryMs }),
+  });
+  return { a, b, proxy };
+}
+
 const send = async (proxy: ReverseProxy, method: string, body?: string) => {
   const r = await fetch(`${proxy.url}/api/x`, {
     method,
@@ -76,15 +91,7 @@ describe('the cluster reverse proxy', () => {
   });
 
   it('takes turns between the nodes, passes the body and adds X-Forwarded-For', async () => {
-    const a = await fakeNode('A');
-    const b = await fakeNode('B');
-    const proxy = await startProxy({
-      port: 0,
-      upstreams: [
-        { name: 'A', url: a.url },
-        { name: 'B', url: b.url },
-      ],
-    });
+    const { a, b, proxy } = await overTwoNodes();
     open.push(a, b, proxy);
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await send(proxy, 'POST', `{"n":${i}}`));
@@ -117,17 +124,8 @@ describe('the cluster reverse proxy', () => {
   });
 
   it('answers 502 for a POST a node took and died holding, and never sends it to the other node', async () => {
-    const a = await fakeNode('A');
-    const b = await fakeNode('B');
+    const { a, b, proxy } = await overTwoNodes(60_000);
     a.mode = 'die';
-    const proxy = await startProxy({
-      port: 0,
-      upstreams: [
-        { name: 'A', url: a.url },
-        { name: 'B', url: b.url },
-      ],
-      healthEveryMs: 60_000,
-    });
     open.push(a, b, proxy);
     const r = await send(proxy, 'POST', '{"write":2}');
     expect(r.status).toBe(502);
@@ -147,16 +145,7 @@ describe('the cluster reverse proxy', () => {
   });
 
   it('leaves out a node whose /readyz stops answering, and takes it back when it answers again', async () => {
-    const a = await fakeNode('A');
-    const b = await fakeNode('B');
-    const proxy = await startProxy({
-      port: 0,
-      upstreams: [
-        { name: 'A', url: a.url },
-        { name: 'B', url: b.url },
-      ],
-      healthEveryMs: 50,
-    });
+    const { a, b, proxy } = await overTwoNodes(50);
     open.push(b, proxy);
     const port = Number(new URL(a.url).port);
     await a.close();

@@ -8,6 +8,7 @@ import { labResults, patients } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { csvPatientTemplate } from './test/files.js';
+import { genderField } from './test/his.js';
 
 /**
  * File sources: a folder of CSV files and a folder of FHIR R4 bundles inside the server's
@@ -155,19 +156,7 @@ describe('collection from folders of CSV files and FHIR bundles', () => {
         fields: [
           { field: 'mrn', column: 'mrn' },
           { field: 'name', column: 'name' },
-          {
-            field: 'gender',
-            column: 'gender',
-            transforms: [
-              {
-                kind: 'map',
-                pairs: [
-                  { from: 'male', to: '1' },
-                  { from: 'female', to: '2' },
-                ],
-              },
-            ],
-          },
+          genderField('gender', 'male', 'female'),
           { field: 'birthDate', column: 'birth_date', transforms: [{ kind: 'date', format: 'yyyy-MM-dd' }] },
         ],
       },

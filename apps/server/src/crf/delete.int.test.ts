@@ -2,7 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, crfRecordChanges, crfRecords } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { download, get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { exportedText } from './test/support.js';
 import { LIVER_FORM, registerPatients } from './testform.js';
 
 const ANSWERS = { weight: 70, height: 175, hbsag: 'neg' };
@@ -14,16 +15,8 @@ describe('deleting a CRF record: a soft delete with a reason, refused when locke
   let formId: number;
   const ids: Record<'keep' | 'gone' | 'locked', number> = { keep: 0, gone: 0, locked: 0 };
 
-  const exportCsv = async () => {
-    const res = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=csv`, admin);
-    expect(res.statusCode).toBe(200);
-    return res.body;
-  };
-  const exportOdm = async (query = '') => {
-    const res = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=odm${query}`, admin);
-    expect(res.statusCode).toBe(200);
-    return res.body;
-  };
+  const exportCsv = () => exportedText(t.app, admin, formId, 'format=csv');
+  const exportOdm = (query = '') => exportedText(t.app, admin, formId, `format=odm${query}`);
 
   beforeAll(async () => {
     t = await startTestApp();

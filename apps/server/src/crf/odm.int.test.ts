@@ -3,8 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Form } from '@crdp/crf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download, get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { validXml, xpath } from '../test/xml.js';
+import { exportedText } from './test/support.js';
 import { LIVER_FORM, registerPatients } from './testform.js';
 
 const REDCAP = fileURLToPath(new URL('../../../../fixtures/redcap/', import.meta.url));
@@ -51,11 +52,7 @@ describe('CDISC ODM 1.3.2 export with its audit trail, and its round trip', () =
   let formId: number;
   const ids: Record<string, number> = {};
 
-  const exportOdm = async (id: number, query = '') => {
-    const res = await download(t.app, `/api/v0.1/crf/forms/${id}/export?format=odm${query}`, admin);
-    expect(res.statusCode).toBe(200);
-    return res.body;
-  };
+  const exportOdm = (id: number, query = '') => exportedText(t.app, admin, id, `format=odm${query}`);
 
   beforeAll(async () => {
     t = await startTestApp();

@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download, get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { validXml } from '../test/xml.js';
+import { exportedText } from './test/support.js';
 import { LIVER_FORM, registerPatients } from './testform.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
@@ -197,9 +198,7 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
         )
       ).status,
     ).toBe(200);
-    const exported = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=odm`, admin);
-    expect(exported.statusCode).toBe(200);
-    const xml = exported.body;
+    const xml = await exportedText(t.app, admin, formId, 'format=odm');
     // The file the test reads back is valid ODM 1.3.2.
     await validXml(xml);
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formItems } from '@crdp/crf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download, get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { exportedText } from './test/support.js';
 import { registerPatients } from './testform.js';
 
 const REDCAP = fileURLToPath(new URL('../../../../fixtures/redcap/', import.meta.url));
@@ -75,9 +76,8 @@ describe('REDCap data dictionary import: what is kept, what is reported, what is
       admin,
     );
     expect(rec.status, JSON.stringify(rec.body)).toBe(200);
-    const csv = await download(t.app, `/api/v0.1/crf/forms/${formId}/export?format=csv`, admin);
-    expect(csv.statusCode).toBe(200);
-    const [head, row] = csv.body.replace(/^\ufeff/, '').split('\r\n');
+    const csv = await exportedText(t.app, admin, formId, 'format=csv');
+    const [head, row] = csv.replace(/^\ufeff/, '').split('\r\n');
     const cell = (name: string) => row!.split(',')[head!.split(',').indexOf(name)];
     expect(cell('v_number')).toBe('-7');
     expect(cell('v_integer')).toBe('-3');

@@ -29,6 +29,12 @@ describe('data elements', () => {
     },
     note: '首版',
   };
+  /** The second version's definition: the unit changed, the derivation limited to 180 days. */
+  const IU = {
+    ...first.definition,
+    unit: 'IU/L',
+    derivation: `${first.definition.derivation} within 180 days`,
+  };
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -64,19 +70,7 @@ describe('data elements', () => {
   });
 
   it('a new version lights the subscriber’s flag, lists the changes, and reading clears it', async () => {
-    const v2 = await post(
-      t.app,
-      `${P}/${id}/versions`,
-      {
-        definition: {
-          ...first.definition,
-          unit: 'IU/L',
-          derivation: `${first.definition.derivation} within 180 days`,
-        },
-        note: '单位改为 IU/L',
-      },
-      steward,
-    );
+    const v2 = await post(t.app, `${P}/${id}/versions`, { definition: IU, note: '单位改为 IU/L' }, steward);
     expect(v2.status, JSON.stringify(v2.body)).toBe(200);
     expect(v2.body.data.version).toBe(2);
     expect(await flagOf(reader)).toBe(true);
@@ -121,18 +115,7 @@ describe('data elements', () => {
       steward,
     );
     expect(type.status).toBe(400);
-    const same = await post(
-      t.app,
-      `${P}/${id}/versions`,
-      {
-        definition: {
-          ...first.definition,
-          unit: 'IU/L',
-          derivation: `${first.definition.derivation} within 180 days`,
-        },
-      },
-      steward,
-    );
+    const same = await post(t.app, `${P}/${id}/versions`, { definition: IU }, steward);
     expect(same.status).toBe(400);
     expect(JSON.stringify(same.body)).toContain('body.definition');
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRecord, demoUserWith } from '../clinical/test/support.js';
 import { auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { del, download, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { del, download, get, post, send, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { readZip } from '../test/unzip.js';
 import { hasXmllint, validXml, xpath } from '../test/xml.js';
 
@@ -26,15 +26,8 @@ describe('data models', () => {
   let other: { appId: number; key: string };
   const P = '/api/v0.1/data-models';
   const H = `${P}/hospital`;
-  const call = async (method: 'PATCH' | 'DELETE' | 'POST', url: string, payload?: object, key = admin) => {
-    const res = await t.app.inject({
-      method,
-      url,
-      headers: { WeAppAuthorization: key },
-      ...(payload ? { payload } : {}),
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const call = (method: 'PATCH' | 'DELETE' | 'POST', url: string, payload?: object, key = admin) =>
+    send(method, t.app, url, payload, key);
   const record = (patient: number, table: string, row: object) =>
     addRecord(t.app, admin, patient, table, row);
   const audits = async (action: string) =>

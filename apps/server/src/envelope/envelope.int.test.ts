@@ -1,6 +1,6 @@
 import { currentUser, productMenusResult } from '@crdp/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { envelope, productMenus, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { envelopeRegistry } from './envelope.js';
 
 /**
@@ -39,13 +39,7 @@ describe('envelope results', () => {
     expect(Object.keys(user.body.result).sort()).toEqual(Object.keys(currentUser.shape).sort());
     expect(currentUser.parse(user.body.result)).toEqual(user.body.result);
 
-    const menus = await envelope(
-      t.app,
-      'GetProductMenusAndPermissions',
-      [22],
-      key,
-      '/api/merchants/MerchantsLogin',
-    );
+    const menus = await productMenus(t.app, key);
     expect(menus.status).toBe(200);
     expect(productMenusResult.parse(menus.body.result)).toEqual(menus.body.result);
     expect(menus.body.result.ProductMenus.length).toBeGreaterThan(10);

@@ -1,8 +1,7 @@
-import { pickLocale } from '@crdp/core';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { errorCodes, type FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorHandler } from './error-handler.js';
+import { errorHandlingApp } from './test/support.js';
 
 /**
  * Fastify's own request errors reach the one error handler worded from the catalogue, in the
@@ -12,11 +11,7 @@ import { errorHandler } from './error-handler.js';
 describe('error handler: Fastify request errors', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = Fastify();
-    app.addHook('onRequest', async (req) => {
-      req.locale = pickLocale(req.headers['accept-language']);
-    });
-    app.setErrorHandler(errorHandler);
+    app = errorHandlingApp();
     await app.register(rateLimit, { global: false });
     app.get('/limited', { config: { rateLimit: { max: 1, timeWindow: 60_000 } } }, async () => ({
       ok: true,

@@ -1,8 +1,7 @@
-import { pickLocale } from '@crdp/core';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorHandler } from './error-handler.js';
 import { AppError, bilingual } from './errors.js';
+import { errorHandlingApp } from './test/support.js';
 
 /**
  * A typed error's plain values travel with its code (issue 16): a screen words the code in its
@@ -11,11 +10,7 @@ import { AppError, bilingual } from './errors.js';
 describe('error handler: message values in the body', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = Fastify();
-    app.addHook('onRequest', async (req) => {
-      req.locale = pickLocale(req.headers['accept-language']);
-    });
-    app.setErrorHandler(errorHandler);
+    app = errorHandlingApp();
     app.get('/wait', async () => {
       throw new AppError(429, 'auth.tooManyGuesses', { seconds: 30 });
     });

@@ -37,6 +37,15 @@ describe('control characters in any input', () => {
     return { status: res.statusCode, body: res.json() };
   }
 
+  /** A CSV import of patients with this column mapping and text, as the import screen sends it. */
+  const importPatients = (mapping: Record<string, string>, text: string, locale?: 'zh-CN' | 'en-US') =>
+    call(
+      'POST',
+      '/api/v0.1/imports/csv',
+      JSON.stringify({ fileName: 'p.csv', table: 'patients', mapping, text }),
+      locale,
+    );
+
   /** Sends the request, expects a 400 with the message and field, and an unchanged database. */
   async function refused(
     req: () => Promise<{ status: number; body: Record<string, unknown> }>,
@@ -134,18 +143,7 @@ describe('control characters in any input', () => {
     );
     const patients = 'mrn,name\nM-1,张\u0000三\n';
     await refused(
-      () =>
-        call(
-          'POST',
-          '/api/v0.1/imports/csv',
-          JSON.stringify({
-            fileName: 'p.csv',
-            table: 'patients',
-            mapping: { mrn: 'mrn', name: 'name' },
-            text: patients,
-          }),
-          'en-US',
-        ),
+      () => importPatients({ mrn: 'mrn', name: 'name' }, patients, 'en-US'),
       'body.text',
       'body.text: must not contain control characters (line 2, character 6)',
     );
@@ -153,17 +151,7 @@ describe('control characters in any input', () => {
 
   it('a NUL in an object key: 400 naming the key', async () => {
     await refused(
-      () =>
-        call(
-          'POST',
-          '/api/v0.1/imports/csv',
-          JSON.stringify({
-            fileName: 'p.csv',
-            table: 'patients',
-            mapping: { 'm\u0000rn': 'mrn' },
-            text: 'mrn\n1\n',
-          }),
-        ),
+      () => importPatients({ 'm\u0000rn': 'mrn' }, 'mrn\n1\n'),
       'body.mapping."m\\u0000rn"',
       '字段名不能包含控制字符（位置 2）',
     );

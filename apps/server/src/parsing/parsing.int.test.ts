@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForImport } from '../clinical/test/support.js';
+import { importTwoPatientsCsv, waitForImport } from '../clinical/test/support.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { BUSY_RETRY_SECONDS, ParsePool } from './pool.js';
 import { bigOdm } from './test/big-odm.js';
@@ -112,17 +112,7 @@ describe('uploaded files are parsed off the event loop', () => {
 
   it('maps CSV import jobs and reads OMOP mapping files in the worker too, with the same reports', async () => {
     const before = t.app.parsing.completed;
-    const p = await post(
-      t.app,
-      '/api/v0.1/imports/csv',
-      {
-        fileName: 'patients.csv',
-        table: 'patients',
-        mapping: { mrn: '病案号', name: '姓名', gender: '性别', birthDate: '出生日期' },
-        text: '病案号,姓名,性别,出生日期\nW001,赵六,1,1960-05-01\nW002,"钱七",2,1975-13-01\n',
-      },
-      admin,
-    );
+    const p = await importTwoPatientsCsv(t.app, admin, ['W001', 'W002']);
     expect(p.status).toBe(200);
     const done = await waitForImport(t.app, admin, p.body.data.id);
     expect(done.status).toBe('partial');

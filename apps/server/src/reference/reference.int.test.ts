@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, dictionaryEntries } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { download, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { download, get, post, send as sendAs, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * Reference data (数据采集 → 医院信息维护, 基础字典维护, 字典管理): the hospital's structure and its
@@ -15,15 +15,8 @@ describe('reference data: hospital structure and dictionaries', () => {
   let admin: string;
   let other: { appId: number; key: string };
 
-  const send = async (method: 'PATCH' | 'DELETE', url: string, payload?: unknown, key = admin) => {
-    const res = await t.app.inject({
-      method,
-      url,
-      headers: { WeAppAuthorization: key },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
+  const send = (method: 'PATCH' | 'DELETE', url: string, payload?: unknown, key = admin) =>
+    sendAs(method, t.app, url, payload, key);
   const audits = (action: string) => t.app.db.select().from(auditLog).where(eq(auditLog.action, action));
 
   beforeAll(async () => {

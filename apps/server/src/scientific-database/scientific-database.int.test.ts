@@ -7,6 +7,7 @@ import { auditLog } from '../db/schema/index.js';
 import { waitForTask } from '../research/test/support.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { SEX_VARIABLE } from '../variables/test/fixtures.js';
 
 /**
  * The scientific database: a researcher defines variables in the variable library, a transform
@@ -83,17 +84,7 @@ describe('scientific database', () => {
         unit: 'U/L',
         derivation: { kind: 'lab', itemCode: 'ALT', aggregate: 'max', anchor: 'first_visit', withinDays: 30 },
       },
-      {
-        code: 'sex',
-        labelZh: '性别',
-        labelEn: 'Sex',
-        type: 'category',
-        valueSet: [
-          { code: '1', labelZh: '男', labelEn: 'Male' },
-          { code: '2', labelZh: '女', labelEn: 'Female' },
-        ],
-        derivation: { kind: 'field', rule: 'value patient.gender' },
-      },
+      SEX_VARIABLE,
       {
         code: 'birth',
         labelZh: '出生日期',

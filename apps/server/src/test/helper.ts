@@ -69,6 +69,14 @@ export async function envelope(
   return { status: res.statusCode, body: res.json() };
 }
 
+/** GetProductMenusAndPermissions of the workbench (product 22), called the way the browser does. */
+export const productMenus = (app: FastifyInstance, key: string) =>
+  envelope(app, 'GetProductMenusAndPermissions', [22], key, '/api/merchants/MerchantsLogin');
+
+/** The router names of the workbench menus the session sees. */
+export const menuNames = async (app: FastifyInstance, key: string): Promise<string[]> =>
+  (await productMenus(app, key)).body.result.ProductMenus.map((m: { RouterName: string }) => m.RouterName);
+
 export async function signIn(app: FastifyInstance, userName: string, password = TEST_PASSWORD) {
   const r = await envelope(app, 'Login', [{ UserName: userName, Password: password }]);
   if (r.status !== 200) throw new Error(`sign-in of ${userName} failed: ${JSON.stringify(r.body)}`);
@@ -84,19 +92,19 @@ export async function get(app: FastifyInstance, url: string, key?: string) {
   return { status: res.statusCode, body: res.json(), headers: res.headers };
 }
 
-/** Sends a JSON body the way the browser does, answered as status and JSON. */
-async function send(
-  method: 'POST' | 'PUT' | 'PATCH',
+/** Sends a request (a JSON body when one is given) the way the browser does, answered as status and JSON. */
+export async function send(
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   app: FastifyInstance,
   url: string,
-  payload: unknown,
+  payload?: unknown,
   key?: string,
 ) {
   const res = await app.inject({
     method,
     url,
     headers: key ? { WeAppAuthorization: key } : {},
-    payload: payload as object,
+    ...(payload === undefined ? {} : { payload: payload as object }),
   });
   return { status: res.statusCode, body: res.json() };
 }
@@ -107,11 +115,8 @@ export const put = (app: FastifyInstance, url: string, payload: unknown, key?: s
   send('PUT', app, url, payload, key);
 export const patch = (app: FastifyInstance, url: string, payload: unknown, key?: string) =>
   send('PATCH', app, url, payload, key);
-
-export async function del(app: FastifyInstance, url: string, key?: string) {
-  const res = await app.inject({ method: 'DELETE', url, headers: key ? { WeAppAuthorization: key } : {} });
-  return { status: res.statusCode, body: res.json() };
-}
+export const del = (app: FastifyInstance, url: string, key?: string) =>
+  send('DELETE', app, url, undefined, key);
 
 /** The session key of a new free-access link to one object (made by `adminKey`). */
 export async function freeAccessKey(

@@ -6,6 +6,7 @@ import { LIVER_FORM } from '../crf/testform.js';
 import { auditLog } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { SEX_VARIABLE } from './test/fixtures.js';
 
 /**
  * The variable library: a researcher defines variables from the clinical data (a patient field,
@@ -102,7 +103,8 @@ describe('variable library', () => {
     const t0 = e.body.data.id as number;
     expect((await post(t.app, `/api/v0.1/t0-events/${t0}/run`, {}, admin)).status).toBe(200);
     await t.app.jobs.drain();
-    const r = await add({
+    /** The first ALT within so many days after the event. */
+    const altAfterT0 = (withinDays: number) => ({
       code: 'alt_after_t0',
       labelZh: 'T0 后首次 ALT',
       type: 'number',
@@ -112,9 +114,10 @@ describe('variable library', () => {
         aggregate: 'first',
         anchor: 't0',
         t0EventId: t0,
-        withinDays: 200,
+        withinDays,
       },
     });
+    const r = await add(altAfterT0(200));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.data.ruleText).toBe(`first lab.value where code = "ALT" after t0 ${t0} within 200 days`);
     // V01's T0 is its ALT of 90 (2024-01-20), V02's its ALT of 60.
@@ -123,38 +126,13 @@ describe('variable library', () => {
     expect(refused.status).toBe(409);
     expect(JSON.stringify(refused.body)).toContain('alt_after_t0');
     // Another hospital cannot anchor a variable at this app's event.
-    const foreign = await add(
-      {
-        code: 'alt_after_t0',
-        labelZh: 'T0 后首次 ALT',
-        type: 'number',
-        derivation: {
-          kind: 'lab',
-          itemCode: 'ALT',
-          aggregate: 'first',
-          anchor: 't0',
-          t0EventId: t0,
-          withinDays: 9,
-        },
-      },
-      other.key,
-    );
+    const foreign = await add(altAfterT0(9), other.key);
     expect(foreign.status).toBe(400);
     expect(JSON.stringify(foreign.body)).toContain('body.derivation.t0EventId');
   });
 
   it('counts the categories of a patient field with the value set’s labels', async () => {
-    const r = await add({
-      code: 'sex',
-      labelZh: '性别',
-      labelEn: 'Sex',
-      type: 'category',
-      valueSet: [
-        { code: '1', labelZh: '男', labelEn: 'Male' },
-        { code: '2', labelZh: '女', labelEn: 'Female' },
-      ],
-      derivation: { kind: 'field', rule: 'value patient.gender' },
-    });
+    const r = await add(SEX_VARIABLE);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const d = (await dist(r.body.data.id)).body.data as VariableDistribution;
     const women = d.categories.find((c) => c.value === '2')!;

@@ -11,7 +11,7 @@ import {
 } from '../../db/schema/index.js';
 import { otherAppAdministrator } from '../../test/harness/fixtures.js';
 import { get, post, signIn, startTestApp, type TestApp } from '../../test/helper.js';
-import { syntheaBundle, waitForImport } from '../test/support.js';
+import { importTwoPatientsCsv, syntheaBundle, waitForImport } from '../test/support.js';
 
 /**
  * The data manager imports a real Synthea FHIR bundle, runs it again without duplicates, then a
@@ -251,18 +251,7 @@ describe('imports: FHIR bundles and CSV files run as jobs', () => {
   });
 
   it('imports CSV with a column mapping: patients, then lab results by medical record number', async () => {
-    const patientsCsv = '病案号,姓名,性别,出生日期\nC001,赵六,1,1960-05-01\nC002,"钱七",2,1975-13-01\n';
-    const p = await post(
-      t.app,
-      '/api/v0.1/imports/csv',
-      {
-        fileName: 'patients.csv',
-        table: 'patients',
-        mapping: { mrn: '病案号', name: '姓名', gender: '性别', birthDate: '出生日期' },
-        text: patientsCsv,
-      },
-      admin,
-    );
+    const p = await importTwoPatientsCsv(t.app, admin, ['C001', 'C002']);
     const pd = await waitForImport(t.app, admin, p.body.data.id);
     expect(pd.counts.patients).toBe(1);
     expect(pd.errors).toEqual([expect.objectContaining({ row: 2, field: 'birthDate' })]);

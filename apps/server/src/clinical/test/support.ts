@@ -57,6 +57,23 @@ export async function waitForImport(app: FastifyInstance, key: string, id: numbe
   throw new Error(`import ${id} did not finish`);
 }
 
+/**
+ * Starts the CSV import of two patients with Chinese headers (病案号, 姓名, 性别, 出生日期), the
+ * second with a birth date no calendar has (1975-13-01): the import call's answer.
+ */
+export const importTwoPatientsCsv = (app: FastifyInstance, key: string, mrns: [string, string]) =>
+  post(
+    app,
+    '/api/v0.1/imports/csv',
+    {
+      fileName: 'patients.csv',
+      table: 'patients',
+      mapping: { mrn: '病案号', name: '姓名', gender: '性别', birthDate: '出生日期' },
+      text: `病案号,姓名,性别,出生日期\n${mrns[0]},赵六,1,1960-05-01\n${mrns[1]},"钱七",2,1975-13-01\n`,
+    },
+    key,
+  );
+
 /** Adds a row of a CDR table (`table` as the records call names it) to a patient; throws unless stored. */
 export async function addRecord(
   app: FastifyInstance,

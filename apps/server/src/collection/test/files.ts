@@ -1,3 +1,5 @@
+import { genderField } from './his.js';
+
 /**
  * The patient template of a HIS export folder whose `patients.csv` has the Chinese headers
  * 病案号, 姓名, 性别 (and 出生日期 when `birth` is set): read as col_1 … col_4.
@@ -12,19 +14,7 @@ export const csvPatientTemplate = (sourceId: number, name: string, birth = false
     fields: [
       { field: 'mrn', column: 'col_1' },
       { field: 'name', column: 'col_2' },
-      {
-        field: 'gender',
-        column: 'col_3',
-        transforms: [
-          {
-            kind: 'map',
-            pairs: [
-              { from: 'M', to: '1' },
-              { from: 'F', to: '2' },
-            ],
-          },
-        ],
-      },
+      genderField('col_3'),
       ...(birth
         ? [{ field: 'birthDate', column: 'col_4', transforms: [{ kind: 'date', format: 'yyyyMMdd' }] }]
         : []),

@@ -127,6 +127,21 @@ export async function openHisMysql(): Promise<HisSource | { skip: string }> {
   };
 }
 
+/** A template field: the gender column, its male and female values mapped to 1 and 2. */
+export const genderField = (column: string, male = 'M', female = 'F') => ({
+  field: 'gender',
+  column,
+  transforms: [
+    {
+      kind: 'map',
+      pairs: [
+        { from: male, to: '1' },
+        { from: female, to: '2' },
+      ],
+    },
+  ],
+});
+
 /** The templates of the HIS: patients, then lab results that name their patient by its number. */
 export const hisTemplates = (sourceId: number, schema = 'his.') => ({
   patients: {
@@ -140,19 +155,7 @@ export const hisTemplates = (sourceId: number, schema = 'his.') => ({
       fields: [
         { field: 'mrn', column: 'patient_no' },
         { field: 'name', column: 'name', transforms: [{ kind: 'trim' }] },
-        {
-          field: 'gender',
-          column: 'sex',
-          transforms: [
-            {
-              kind: 'map',
-              pairs: [
-                { from: 'M', to: '1' },
-                { from: 'F', to: '2' },
-              ],
-            },
-          ],
-        },
+        genderField('sex'),
         { field: 'birthDate', column: 'birth', transforms: [{ kind: 'date', format: 'yyyyMMdd' }] },
         { field: 'nationalId', column: 'id_card' },
       ],

@@ -1,6 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { post } from '../../test/helper.js';
 
+/** The patient's sex as a category variable (1 男 Male, 2 女 Female): the body of its POST. */
+export const SEX_VARIABLE = {
+  code: 'sex',
+  labelZh: '性别',
+  labelEn: 'Sex',
+  type: 'category',
+  valueSet: [
+    { code: '1', labelZh: '男', labelEn: 'Male' },
+    { code: '2', labelZh: '女', labelEn: 'Female' },
+  ],
+  derivation: { kind: 'field', rule: 'value patient.gender' },
+};
+
 /**
  * Objects of the demo app for the authorization matrix: a variable, a group, a template, a group
  * template, a set, a transfer rule and a run of it, an external dataset (MIMIC 分析) and a
