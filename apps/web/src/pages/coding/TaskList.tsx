@@ -1,24 +1,24 @@
 import { ModalForm, ProFormCheckbox, ProFormText, ProTable } from '@ant-design/pro-components';
-import { CODING_NAME_MAX, CODING_SCREENS, type CodingKind, type CodingTask } from '@crdp/core';
-import { App, Badge, Button, Popconfirm, Progress, Space, Tooltip, Typography } from 'antd';
+import {
+  CODING_NAME_MAX,
+  CODING_SCREENS,
+  type CodingKind,
+  type CodingTask,
+  type JobStatus,
+} from '@crdp/core';
+import { App, Button, Popconfirm, Progress, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useLabel } from '../../app/labels';
 import { saveOrShow } from '../../components/form/server-errors';
+import { JobStatusBadge } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
+import { pagingOf } from '../../components/table/paging';
 import { codingApi, useCan } from './api';
 import { CODING_NS } from './i18n';
 import { CodingReviewScreen } from './Review';
-
-const BADGE: Record<string, 'default' | 'processing' | 'success' | 'error' | 'warning'> = {
-  queued: 'default',
-  running: 'processing',
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'warning',
-};
 
 /** Where a task is coded: disease and surgery have their own coding screen; lab and drug code on the task screen. */
 export const CODING_PATHS: Record<CodingKind, { tasks: string; coding: string }> = {
@@ -66,18 +66,9 @@ export function NewTaskForm({ kind, onMade }: { kind: CodingKind; onMade: (task:
 
 export function TaskProgress({ task }: { task: CodingTask }) {
   const { t } = useTranslation(CODING_NS);
-  const word = useLabel();
-  if (task.status !== 'succeeded') {
-    const badge = <Badge status={BADGE[task.status] ?? 'default'} text={word('jobStatus', task.status)} />;
-    if (task.status === 'running')
-      return (
-        <Space>
-          {badge}
-          <Progress percent={task.progress} size="small" style={{ width: 80 }} />
-        </Space>
-      );
-    return task.error ? <Tooltip title={task.error}>{badge}</Tooltip> : badge;
-  }
+  if (task.status !== 'succeeded')
+    // The contract types a coding task's status as any string; it is its job's status.
+    return <JobStatusBadge status={task.status as JobStatus} progress={task.progress} error={task.error} />;
   const done = task.coded + task.noCode;
   return (
     <Space direction="vertical" size={0} style={{ width: '100%' }}>
@@ -118,12 +109,7 @@ export function CodingTaskList({ kind }: { kind: CodingKind }) {
       loading={tasks.isLoading}
       dataSource={tasks.data?.items ?? []}
       locale={{ emptyText: t('tasks.empty') }}
-      pagination={{
-        current: page.current,
-        pageSize: page.size,
-        total: tasks.data?.total ?? 0,
-        onChange: (current, size) => setPage({ current, size }),
-      }}
+      pagination={pagingOf(page, tasks.data?.total, setPage)}
       toolBarRender={() =>
         can(`${screen.task}.add`)
           ? [<NewTaskForm key="add" kind={kind} onMade={() => tasks.refetch()} />]

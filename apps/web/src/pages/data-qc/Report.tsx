@@ -20,6 +20,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CutText } from '../../components/CutText';
+import { pagingOf } from '../../components/table/paging';
 import { type Fault, qcApi, type ReportRule, useCan } from './api';
 import { QC_NS } from './i18n';
 import { SeverityTag } from './RuleList';
@@ -170,12 +171,7 @@ function TaskReport({ taskId }: { taskId: number }) {
         options={false}
         loading={faults.isFetching}
         dataSource={faults.data?.items ?? []}
-        pagination={{
-          current: page.current,
-          pageSize: page.size,
-          total: faults.data?.total ?? 0,
-          onChange: (current, size) => setPage({ current, size }),
-        }}
+        pagination={pagingOf(page, faults.data?.total, setPage)}
         toolBarRender={() => [
           <Select
             key="rule"

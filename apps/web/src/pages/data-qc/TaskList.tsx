@@ -1,36 +1,22 @@
 import { ModalForm, ProFormSelect, ProTable } from '@ant-design/pro-components';
-import type { QcTaskStatus } from '@crdp/core';
-import { App, Badge, Button, Popconfirm, Progress, Space, Tooltip, Typography } from 'antd';
-import dayjs from 'dayjs';
+import { App, Button, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useLabel } from '../../app/labels';
+import { JobStatusBadge, jobTime as time } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
+import { pagingOf } from '../../components/table/paging';
 import { qcApi, type Task, useCan } from './api';
 import { QC_NS } from './i18n';
 
-const BADGE: Record<QcTaskStatus, 'default' | 'processing' | 'success' | 'error' | 'warning'> = {
-  queued: 'default',
-  running: 'processing',
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'warning',
-};
-const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
-
 export function TaskStatus({ task }: { task: Task }) {
-  const word = useLabel();
-  const badge = <Badge status={BADGE[task.status]} text={word('jobStatus', task.status)} />;
-  if (task.status === 'running')
-    return (
-      <Space>
-        {badge}
-        <Progress percent={task.progress} size="small" style={{ width: 80 }} />
-      </Space>
-    );
-  if (task.status === 'failed' && task.error) return <Tooltip title={task.error}>{badge}</Tooltip>;
-  return badge;
+  return (
+    <JobStatusBadge
+      status={task.status}
+      progress={task.progress}
+      error={task.status === 'failed' ? task.error : null}
+    />
+  );
 }
 
 /** 质控任务: runs of the plans, newest first; the list refreshes itself while one is under way. */
@@ -54,12 +40,7 @@ export default function TaskList() {
       options={{ reload: () => tasks.refetch() }}
       loading={tasks.isLoading}
       dataSource={tasks.data?.items ?? []}
-      pagination={{
-        current: page.current,
-        pageSize: page.size,
-        total: tasks.data?.total ?? 0,
-        onChange: (current, size) => setPage({ current, size }),
-      }}
+      pagination={pagingOf(page, tasks.data?.total, setPage)}
       toolBarRender={() =>
         can('DataQcTask.add')
           ? [

@@ -1,25 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Checkbox, Col, Progress, Radio, Row, Space, Table, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
+import { Button, Checkbox, Col, Progress, Radio, Row, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLabel } from '../../app/labels';
+import { jobTime } from '../../components/jobs/JobStatusTag';
 import { downloadWithSession } from '../crf/download';
 import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
+import { LibraryJobStatusTag } from './LibraryJobs';
 import { LibraryPage } from './LibraryPage';
 import { useLibraryJob } from './useLibraryJob';
 
-const STATUS_COLOR: Record<string, string> = {
-  succeeded: 'success',
-  failed: 'error',
-  running: 'processing',
-  queued: 'default',
-};
-
 function ExportPanel({ lib }: { lib: LibraryDetail }) {
   const { t } = useTranslation(LIBRARY_NS);
-  const word = useLabel();
   const [chosen, setChosen] = useState<string[]>(lib.items.map((i) => i.key));
   const [format, setFormat] = useState<'csv' | 'xlsx'>('xlsx');
   const [jobId, setJobId] = useState<number | null>(null);
@@ -88,12 +80,12 @@ function ExportPanel({ lib }: { lib: LibraryDetail }) {
             {
               title: t('export.created'),
               dataIndex: 'createdAt',
-              render: (v: string) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-'),
+              render: (v: string) => jobTime(v),
             },
             {
               title: t('export.status'),
               dataIndex: 'status',
-              render: (v: string) => <Tag color={STATUS_COLOR[v] ?? 'default'}>{word('jobStatus', v)}</Tag>,
+              render: (v: string) => <LibraryJobStatusTag status={v} />,
             },
             { title: t('export.rows'), key: 'rows', render: (_, j) => result(j)?.rows ?? '-' },
             {

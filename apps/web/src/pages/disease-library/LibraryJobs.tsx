@@ -1,21 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Progress, Space, Table, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
+import { jobTime as time } from '../../components/jobs/JobStatusTag';
 import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
 import { useLibraryJob } from './useLibraryJob';
 
 type Kind = 'push' | 'fill';
+/** A library job's status: green, red, blue while it runs, grey otherwise (queued, cancelled). */
 const STATUS_COLOR: Record<string, string> = { succeeded: 'success', failed: 'error', running: 'processing' };
-const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
+
+/** A library job's status (push, fill, export) as a tag in the reader's language. */
+export function LibraryJobStatusTag({ status }: { status: string }) {
+  const word = useLabel();
+  return <Tag color={STATUS_COLOR[status] ?? 'default'}>{word('jobStatus', status)}</Tag>;
+}
 
 function Jobs({ lib, kind }: { lib: LibraryDetail; kind: Kind }) {
   const { t } = useTranslation(LIBRARY_NS);
-  const word = useLabel();
   const [jobId, setJobId] = useState<number | null>(null);
   const jobs = useQuery({
     queryKey: ['diseaseLibrary', lib.id, kind === 'push' ? 'pushes' : 'fills'],
@@ -63,7 +68,7 @@ function Jobs({ lib, kind }: { lib: LibraryDetail; kind: Kind }) {
             dataIndex: 'status',
             render: (v: string, j) => (
               <Space>
-                <Tag color={STATUS_COLOR[v] ?? 'default'}>{word('jobStatus', v)}</Tag>
+                <LibraryJobStatusTag status={v} />
                 {j.scheduled && <Tag>{t('jobs.scheduled')}</Tag>}
               </Space>
             ),

@@ -7,12 +7,13 @@ import type {
 } from '@crdp/core';
 import { FEDERATED_MODELS } from '@crdp/core';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, App, Badge, Button, Card, InputNumber, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, InputNumber, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rest } from '../../api/client';
 import { useLabel } from '../../app/labels';
 import { useHasAction } from '../../components/Authorized';
+import { RunStatusStack } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import type { TopicDetail } from './api';
 import { FEDERATED_NS } from './federated-i18n';
@@ -26,13 +27,6 @@ const federatedApi = {
       data: b,
       silent: true,
     }),
-};
-const BADGE: Record<string, 'success' | 'error' | 'default' | 'processing' | 'warning'> = {
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'default',
-  queued: 'warning',
-  running: 'processing',
 };
 const f4 = (x: unknown) => (typeof x === 'number' ? x.toFixed(4) : '-');
 
@@ -255,12 +249,7 @@ export function FederatedJobs({ topic }: { topic: TopicDetail }) {
               {
                 title: t('status'),
                 key: 'status',
-                render: (_, j) => (
-                  <Space direction="vertical" size={0}>
-                    <Badge status={BADGE[j.status] ?? 'default'} text={word('jobStatus', j.status)} />
-                    {j.error && <Typography.Text type="danger">{j.error}</Typography.Text>}
-                  </Space>
-                ),
+                render: (_, j) => <RunStatusStack status={j.status} error={j.error} />,
               },
               { title: t('centers'), dataIndex: 'centers' },
               { title: t('cases'), dataIndex: 'cases' },

@@ -1,31 +1,28 @@
 import type {
+  JobStatus,
   RecordQcDoctorScore,
   RecordQcDocumentScore,
   RecordQcFault,
   RecordQcScore,
   RecordQcTask,
 } from '@crdp/core';
-import { useQuery } from '@tanstack/react-query';
-import { App, Badge, Button, Card, Empty, Progress, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { App, Button, Card, Empty, Space, Table, type TableProps, Tabs, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import ReactECharts from 'echarts-for-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useLabel } from '../../app/labels';
+import { JobStatusBadge } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
+import { pagingOf } from '../../components/table/paging';
 import { useCan } from '../data-qc/api';
 import { recordQcApi } from './api';
 import { RQC_NS } from './i18n';
 
 const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : '-');
-const BADGE: Record<string, 'default' | 'processing' | 'success' | 'error' | 'warning'> = {
-  queued: 'default',
-  running: 'processing',
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'warning',
-};
 
 type FaultFilter =
   | { by: 'department'; department: string }
@@ -91,6 +88,49 @@ function TrendCard({ task, department }: { task: RecordQcTask; department?: stri
         <Empty description={t('tasks.noTrend')} />
       )}
     </Card>
+  );
+}
+
+/**
+ * A tab of scores (per department, per doctor): how they are counted, the table, and a row that
+ * filters the faults below when clicked (clicked again, shows them all).
+ */
+function ScoreTab<T extends object>({
+  how,
+  query,
+  rowKey,
+  testId,
+  pagination,
+  isChosen,
+  onChoose,
+  columns,
+}: {
+  how: string;
+  query: UseQueryResult<{ items: T[] }, Error>;
+  rowKey: keyof T & string;
+  testId: string;
+  pagination: TableProps<T>['pagination'];
+  isChosen: (row: T) => boolean;
+  /** The row clicked, and whether it was the chosen one. */
+  onChoose: (row: T, chosen: boolean) => void;
+  columns: ColumnsType<T>;
+}) {
+  return (
+    <>
+      <Typography.Paragraph type="secondary">{how}</Typography.Paragraph>
+      {query.error && <Typography.Text type="danger">{query.error.message}</Typography.Text>}
+      <Table<T>
+        rowKey={rowKey}
+        size="small"
+        data-testid={testId}
+        loading={query.isLoading}
+        dataSource={query.data?.items ?? []}
+        pagination={pagination}
+        onRow={(r) => ({ onClick: () => onChoose(r, isChosen(r)) })}
+        rowClassName={(r) => (isChosen(r) ? 'ant-table-row-selected' : '')}
+        columns={columns}
+      />
+    </>
   );
 }
 
@@ -170,68 +210,37 @@ function TaskResult({ task }: { task: RecordQcTask }) {
               key: 'department',
               label: t('tasks.byDepartment'),
               children: (
-                <>
-                  <Typography.Paragraph type="secondary">{t('tasks.scoreHow')}</Typography.Paragraph>
-                  {scores.error && <Typography.Text type="danger">{scores.error.message}</Typography.Text>}
-                  <Table<RecordQcScore>
-                    rowKey="department"
-                    size="small"
-                    data-testid="record-qc-scores"
-                    loading={scores.isLoading}
-                    dataSource={scores.data?.items ?? []}
-                    pagination={false}
-                    onRow={(r) => ({
-                      onClick: () =>
-                        choose(
-                          filter?.by === 'department' && filter.department === r.department
-                            ? null
-                            : { by: 'department', department: r.department },
-                        ),
-                    })}
-                    rowClassName={(r) =>
-                      filter?.by === 'department' && r.department === filter.department
-                        ? 'ant-table-row-selected'
-                        : ''
-                    }
-                    columns={[
-                      { title: t('tasks.department'), dataIndex: 'department', render: dept },
-                      ...countColumns,
-                    ]}
-                  />
-                </>
+                <ScoreTab<RecordQcScore>
+                  how={t('tasks.scoreHow')}
+                  query={scores}
+                  rowKey="department"
+                  testId="record-qc-scores"
+                  pagination={false}
+                  isChosen={(r) => filter?.by === 'department' && r.department === filter.department}
+                  onChoose={(r, chosen) =>
+                    choose(chosen ? null : { by: 'department', department: r.department })
+                  }
+                  columns={[
+                    { title: t('tasks.department'), dataIndex: 'department', render: dept },
+                    ...countColumns,
+                  ]}
+                />
               ),
             },
             {
               key: 'doctor',
               label: t('tasks.byDoctor'),
               children: (
-                <>
-                  <Typography.Paragraph type="secondary">{t('tasks.doctorHow')}</Typography.Paragraph>
-                  {doctors.error && <Typography.Text type="danger">{doctors.error.message}</Typography.Text>}
-                  <Table<RecordQcDoctorScore>
-                    rowKey="doctor"
-                    size="small"
-                    data-testid="record-qc-doctors"
-                    loading={doctors.isLoading}
-                    dataSource={doctors.data?.items ?? []}
-                    pagination={{ pageSize: 10, hideOnSinglePage: true }}
-                    onRow={(r) => ({
-                      onClick: () =>
-                        choose(
-                          filter?.by === 'doctor' && filter.doctor === r.doctor
-                            ? null
-                            : { by: 'doctor', doctor: r.doctor },
-                        ),
-                    })}
-                    rowClassName={(r) =>
-                      filter?.by === 'doctor' && r.doctor === filter.doctor ? 'ant-table-row-selected' : ''
-                    }
-                    columns={[
-                      { title: t('tasks.doctor'), dataIndex: 'doctor', render: doc },
-                      ...countColumns,
-                    ]}
-                  />
-                </>
+                <ScoreTab<RecordQcDoctorScore>
+                  how={t('tasks.doctorHow')}
+                  query={doctors}
+                  rowKey="doctor"
+                  testId="record-qc-doctors"
+                  pagination={{ pageSize: 10, hideOnSinglePage: true }}
+                  isChosen={(r) => filter?.by === 'doctor' && r.doctor === filter.doctor}
+                  onChoose={(r, chosen) => choose(chosen ? null : { by: 'doctor', doctor: r.doctor })}
+                  columns={[{ title: t('tasks.doctor'), dataIndex: 'doctor', render: doc }, ...countColumns]}
+                />
               ),
             },
             {
@@ -249,12 +258,7 @@ function TaskResult({ task }: { task: RecordQcTask }) {
                     data-testid="record-qc-documents"
                     loading={documents.isLoading}
                     dataSource={documents.data?.items ?? []}
-                    pagination={{
-                      current: docPage.current,
-                      pageSize: docPage.size,
-                      total: documents.data?.total ?? 0,
-                      onChange: (current, size) => setDocPage({ current, size }),
-                    }}
+                    pagination={pagingOf(docPage, documents.data?.total, setDocPage)}
                     rowClassName={(r) =>
                       filter?.by === 'document' && r.documentId === filter.document_id
                         ? 'ant-table-row-selected'
@@ -326,12 +330,7 @@ function TaskResult({ task }: { task: RecordQcTask }) {
           data-testid="record-qc-faults"
           loading={faults.isLoading}
           dataSource={faults.data?.items ?? []}
-          pagination={{
-            current: page.current,
-            pageSize: page.size,
-            total: faults.data?.total ?? 0,
-            onChange: (current, size) => setPage({ current, size }),
-          }}
+          pagination={pagingOf(page, faults.data?.total, setPage)}
           columns={[
             { title: t('tasks.department'), dataIndex: 'department', render: dept },
             { title: t('tasks.doctor'), dataIndex: 'doctor', render: doc },
@@ -372,7 +371,6 @@ function TaskResult({ task }: { task: RecordQcTask }) {
 /** 病历质控任务: runs of the plans, newest first (refreshing while one runs), and the chosen task's results. */
 export default function TaskList() {
   const { t } = useTranslation(RQC_NS);
-  const word = useLabel();
   const [params, setParams] = useSearchParams();
   const chosen = Number(params.get('task')) || null;
   const tasks = useJobPoll({
@@ -399,15 +397,7 @@ export default function TaskList() {
             {
               title: t('tasks.status'),
               dataIndex: 'status',
-              render: (s: string, r) =>
-                s === 'running' ? (
-                  <Space>
-                    <Badge status="processing" text={word('jobStatus', s)} />
-                    <Progress percent={r.progress} size="small" style={{ width: 80 }} />
-                  </Space>
-                ) : (
-                  <Badge status={BADGE[s] ?? 'default'} text={word('jobStatus', s)} />
-                ),
+              render: (s: JobStatus, r) => <JobStatusBadge status={s} progress={r.progress} />,
             },
             { title: t('tasks.visits'), dataIndex: 'visits' },
             { title: t('tasks.faults'), dataIndex: 'faults' },

@@ -1,43 +1,9 @@
-import {
-  Alert,
-  App,
-  Badge,
-  Button,
-  Descriptions,
-  Drawer,
-  Popconfirm,
-  Progress,
-  Space,
-  Tooltip,
-  Typography,
-} from 'antd';
-import dayjs from 'dayjs';
+import { Alert, App, Button, Descriptions, Drawer, Popconfirm, Space, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useLabel } from '../../app/labels';
+import { JobStatusBadge, jobTime as time } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { type Job, schedulingApi, useCan } from './api';
 import { TS_NS } from './i18n';
-
-const BADGE = {
-  queued: 'default',
-  running: 'processing',
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'warning',
-} as const;
-export const time = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
-
-export function JobStatusBadge({ job }: { job: Pick<Job, 'status' | 'progress'> }) {
-  const word = useLabel();
-  const badge = <Badge status={BADGE[job.status] ?? 'default'} text={word('jobStatus', job.status)} />;
-  if (job.status !== 'running') return badge;
-  return (
-    <Space>
-      {badge}
-      <Progress percent={job.progress} size="small" style={{ width: 80 }} />
-    </Space>
-  );
-}
 
 export function useDuration() {
   const { t } = useTranslation(TS_NS);
@@ -199,7 +165,7 @@ export function JobDrawer({
             {j.kindLabel} <Typography.Text type="secondary">({j.kind})</Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label={t('jobs.status')}>
-            <JobStatusBadge job={j} />
+            <JobStatusBadge status={j.status} progress={j.progress} />
           </Descriptions.Item>
           <Descriptions.Item label={t('jobs.startedBy')}>
             <StartedBy job={j} />

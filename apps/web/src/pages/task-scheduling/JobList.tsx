@@ -7,9 +7,10 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { labelNow } from '../../app/labels';
 import { CutText } from '../../components/CutText';
+import { JobStatusBadge, jobTime as time } from '../../components/jobs/JobStatusTag';
 import { JOB_STATUSES, type Job, type JobStatus, schedulingApi, useCan } from './api';
 import { TS_NS } from './i18n';
-import { JobActions, JobDrawer, JobStatusBadge, StartedBy, time, useDuration } from './JobDrawer';
+import { JobActions, JobDrawer, StartedBy, useDuration } from './JobDrawer';
 
 /** A time of the same day as `day` as HH:mm:ss, else in full. */
 const clock = (v: string | null, day: string) =>
@@ -118,7 +119,7 @@ export default function JobList() {
             valueEnum: Object.fromEntries(JOB_STATUSES.map((s) => [s, { text: labelNow('jobStatus', s) }])),
             render: (_, j) => (
               <Space direction="vertical" size={0}>
-                <JobStatusBadge job={j} />
+                <JobStatusBadge status={j.status} progress={j.progress} />
                 {j.attempts > 1 && (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {t('jobs.attemptsN', { n: j.attempts })}

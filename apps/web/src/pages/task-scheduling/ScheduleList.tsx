@@ -4,9 +4,9 @@ import { App, Button, Descriptions, Drawer, Popconfirm, Space, Switch, Table, Ta
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { JobStatusBadge, jobTime as time } from '../../components/jobs/JobStatusTag';
 import { type Schedule, schedulingApi, timeIn, useCan } from './api';
 import { TS_NS } from './i18n';
-import { JobStatusBadge, time } from './JobDrawer';
 import { ScheduleForm } from './ScheduleForm';
 
 /** A schedule with its recent runs; each run links to its job. */
@@ -57,8 +57,7 @@ function ScheduleDrawer({ id, onClose }: { id: number | null; onClose: () => voi
               {
                 title: t('jobs.status'),
                 key: 'status',
-                render: (_, r) =>
-                  r.status ? <JobStatusBadge job={{ status: r.status, progress: 0 }} /> : '-',
+                render: (_, r) => (r.status ? <JobStatusBadge status={r.status} progress={0} /> : '-'),
               },
               {
                 title: t('jobs.id'),
@@ -238,7 +237,7 @@ export default function ScheduleList() {
                     >
                       #{s.lastJob.id}
                     </Button>
-                    <JobStatusBadge job={{ status: s.lastJob.status, progress: 0 }} />
+                    <JobStatusBadge status={s.lastJob.status} progress={0} />
                   </Space>
                 )}
                 {s.lastError && (

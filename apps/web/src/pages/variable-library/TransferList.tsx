@@ -1,29 +1,21 @@
 import type { VariableTransferRun } from '@crdp/core';
-import { Badge, Button, Progress, Space, Tag, Typography } from 'antd';
+import { Button, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useLabel } from '../../app/labels';
 import { useHasAction } from '../../components/Authorized';
 import { DefinitionsCard } from '../../components/DefinitionsCard';
 import { DeleteLink } from '../../components/DeleteLink';
+import { RunStatusStack } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { downloadWithSession } from '../crf/download';
 import { transfersApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
 
 const MENU = 'VariableTransferList';
-const BADGE: Record<string, 'success' | 'error' | 'default' | 'processing' | 'warning'> = {
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'default',
-  queued: 'warning',
-  running: 'processing',
-};
 
 /** 转换列表 (`/variable-library/transfer-list`): the runs of transfer rules, as jobs. */
 export default function TransferList() {
   const { t } = useTranslation(VARIABLES_MORE_NS);
   const can = useHasAction();
-  const word = useLabel();
   const list = useJobPoll({
     queryKey: ['variable-transfer-runs'],
     queryFn: transfersApi.runs,
@@ -53,13 +45,7 @@ export default function TransferList() {
         {
           title: t('runs.status'),
           key: 'status',
-          render: (_, r) => (
-            <Space direction="vertical" size={0}>
-              <Badge status={BADGE[r.status] ?? 'default'} text={word('jobStatus', r.status)} />
-              {isUnderWay(r.status) && <Progress percent={r.progress} size="small" style={{ width: 120 }} />}
-              {r.error && <Typography.Text type="danger">{r.error}</Typography.Text>}
-            </Space>
-          ),
+          render: (_, r) => <RunStatusStack status={r.status} progress={r.progress} error={r.error} />,
         },
         { title: t('runs.patients'), dataIndex: 'patients' },
         { title: t('runs.values'), dataIndex: 'values' },

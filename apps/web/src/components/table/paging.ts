@@ -1,0 +1,14 @@
+import type { TablePaginationConfig } from 'antd';
+
+/** The page a paged list shows: its number from 1 and its size. */
+export type Paging = { current: number; size: number };
+
+/** A table's pagination for the page it shows, the total the server counted, and the page picked next. */
+export function pagingOf(page: Paging, total: number | undefined, onChange: (next: Paging) => void) {
+  return {
+    current: page.current,
+    pageSize: page.size,
+    total: total ?? 0,
+    onChange: (current: number, size: number) => onChange({ current, size }),
+  } satisfies TablePaginationConfig;
+}
