@@ -1,7 +1,7 @@
-import type { CleaningTask } from '@crdp/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanBloodPressure } from '../cleaning/test/fixtures.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { get, post, settleJob, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * The chart builder's `cleaned_values` dataset (issue 18: cleaned values usable by charts). A
@@ -66,15 +66,7 @@ describe('chart dataset of cleaned values', () => {
       );
       expect(r.status, JSON.stringify(r.body)).toBe(200);
     }
-    const made = await post(
-      t.app,
-      '/api/v0.1/cleaning/tasks',
-      { name: '图表血压', rules: ['builtin:blood_pressure'] },
-      admin,
-    );
-    expect(made.status, JSON.stringify(made.body)).toBe(200);
-    const job = await settleJob(t.app, admin, (made.body.data as CleaningTask).jobId!);
-    expect(job.status).toBe('succeeded');
+    expect((await cleanBloodPressure(t.app, admin, '图表血压')).status).toBe('succeeded');
   }, 120_000);
   afterAll(() => t?.close());
 
