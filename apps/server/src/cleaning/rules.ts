@@ -12,11 +12,12 @@ import {
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { cleaningRules } from '../db/schema/index.js';
 import { clashAs } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
-import { AppError, bilingual, forbiddenFunction, invalidField, notFound } from '../http/errors.js';
+import { AppError, bilingual, forbiddenFunction, invalidField } from '../http/errors.js';
 
 /**
  * Cleaning rules: the built-in ones of @crdp/core (every app has them, read-only) and the app's
@@ -84,14 +85,7 @@ export async function listRules(db: Db, appId: number, locale: Locale) {
   return { items: [...builtinRules(locale), ...rows.map(view)] };
 }
 
-export async function ruleRow(db: Tx, appId: number, id: number) {
-  const [row] = await db
-    .select()
-    .from(cleaningRules)
-    .where(and(eq(cleaningRules.id, id), eq(cleaningRules.appId, appId)));
-  if (!row) throw notFound('cleaning_rule');
-  return row;
-}
+export const ruleRow = appRowOf(cleaningRules, 'cleaning_rule');
 
 export const ownedRuleIds = async (db: Db, appId: number) =>
   (

@@ -12,6 +12,7 @@ import type {
 import { and, asc, count, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
+import { appRowOf } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { examReports, patients, visits, vitalSigns } from '../db/schema/index.js';
@@ -129,14 +130,7 @@ function pageOf(rows: PatientRow[], size: number) {
 }
 
 /** The patient, or 404 when it is not this app's. */
-export async function patientOf(db: Tx, appId: number, id: number): Promise<PatientRow> {
-  const [p] = await db
-    .select()
-    .from(patients)
-    .where(and(eq(patients.id, id), eq(patients.appId, appId)));
-  if (!p) throw notFound('patient');
-  return p;
-}
+export const patientOf = appRowOf(patients, 'patient');
 
 type ChildTable = PgTable & { id: PgColumn; appId: PgColumn; patientId: PgColumn };
 

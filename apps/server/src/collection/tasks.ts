@@ -22,7 +22,7 @@ import {
 import { and, asc, count, desc, eq, inArray, max, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { ownedIds } from '../db/app-rows.js';
+import { appRowOf, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOf } from '../db/paging.js';
 import {
@@ -38,7 +38,7 @@ import {
 } from '../db/schema/index.js';
 import { clashAs } from '../db/unique.js';
 import type { SignedIn } from '../http/context.js';
-import { AppError, type Bilingual, bilingual, invalidField, notFound } from '../http/errors.js';
+import { AppError, type Bilingual, bilingual, invalidField } from '../http/errors.js';
 import { queueJobFor } from '../jobs/request.js';
 import { maskDiff, maskSourceRow, maskValues } from './identity.js';
 import { COLLECTION_JOB_KIND, cdrSourceOf, dryRun } from './run.js';
@@ -188,14 +188,7 @@ export async function listTasks(db: Db, appId: number, locale: Locale) {
   return { items: rows.map((t) => taskView(t, names, views.get(t.id) ?? null)) };
 }
 
-export async function taskOf(db: Tx, appId: number, id: number): Promise<TaskRow> {
-  const [row] = await db
-    .select()
-    .from(collectionTasks)
-    .where(and(eq(collectionTasks.id, id), eq(collectionTasks.appId, appId)));
-  if (!row) throw notFound('collection_task');
-  return row;
-}
+export const taskOf = appRowOf(collectionTasks, 'collection_task');
 
 export const tasksOf = ownedIds(collectionTasks);
 export const runsOf = ownedIds(collectionRuns, { limit: 1000 });
@@ -347,14 +340,7 @@ export async function cancelRun(ctx: SignedIn, id: number, locale: Locale) {
   });
 }
 
-async function runRowOf(db: Tx, appId: number, id: number) {
-  const [row] = await db
-    .select()
-    .from(collectionRuns)
-    .where(and(eq(collectionRuns.id, id), eq(collectionRuns.appId, appId)));
-  if (!row) throw notFound('collection_run');
-  return row;
-}
+const runRowOf = appRowOf(collectionRuns, 'collection_run');
 
 export async function runOf(db: Db, appId: number, id: number, locale: Locale) {
   return (await runViews(db, appId, [await runRowOf(db, appId, id)], locale))[0]!;

@@ -11,6 +11,7 @@ import {
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { containsPattern } from '../db/like.js';
 import {
@@ -21,7 +22,7 @@ import {
   users,
 } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
-import { AppError, bilingual, invalidField, notFound } from '../http/errors.js';
+import { AppError, bilingual, invalidField } from '../http/errors.js';
 import { notify } from '../notices/routes.js';
 
 /** Where a subscriber reads what changed (the header's red icon links here too). */
@@ -29,14 +30,7 @@ export const SUBSCRIBE_PAGE = '/data-element/data-element-subscribe?isnotify=tru
 
 type Row = typeof dataElements.$inferSelect;
 
-async function elementOf(db: Tx, appId: number, id: number): Promise<Row> {
-  const [row] = await db
-    .select()
-    .from(dataElements)
-    .where(and(eq(dataElements.id, id), eq(dataElements.appId, appId)));
-  if (!row) throw notFound('data_element');
-  return row;
-}
+const elementOf = appRowOf(dataElements, 'data_element');
 
 async function versionOf(db: Tx, id: number, version: number) {
   const [v] = await db

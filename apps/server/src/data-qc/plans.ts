@@ -2,10 +2,10 @@ import type { QcRuleKind, QcSeverity, qcPlan } from '@crdp/core';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { qcPlanRules, qcPlans, qcRules } from '../db/schema/index.js';
-import { invalidField, notFound } from '../http/errors.js';
+import { invalidField } from '../http/errors.js';
 import { type Actor, type ListQuery, namedPage, type PlanInput, type QcPageOf } from './inputs.js';
 
 /**
@@ -63,14 +63,7 @@ async function withRules(db: Tx, rows: PlanRow[]): Promise<PlanView[]> {
   });
 }
 
-export async function planRow(db: Tx, appId: number, id: number): Promise<PlanRow> {
-  const [row] = await db
-    .select()
-    .from(qcPlans)
-    .where(and(eq(qcPlans.id, id), eq(qcPlans.appId, appId)));
-  if (!row) throw notFound('qc_plan');
-  return row;
-}
+export const planRow = appRowOf(qcPlans, 'qc_plan');
 
 export async function planOf(db: Tx, appId: number, id: number): Promise<PlanView> {
   return (await withRules(db, [await planRow(db, appId, id)]))[0]!;

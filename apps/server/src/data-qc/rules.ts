@@ -1,11 +1,10 @@
 import type { QcRuleKind, QcSeverity, qcRule } from '@crdp/core';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
-import type { Db, Tx } from '../db/client.js';
+import { appRowOf, deleteAppRow, updateAppRow } from '../db/app-rows.js';
+import type { Db } from '../db/client.js';
 import { qcRules } from '../db/schema/index.js';
-import { notFound } from '../http/errors.js';
 import type { Actor, ListQuery, QcPageOf, RuleInput } from './inputs.js';
 import { namedPage } from './inputs.js';
 import { checkPatternInDatabase, checkRule, type RuleParams } from './rule-check.js';
@@ -42,14 +41,7 @@ export function ruleView(r: RuleRow): RuleView {
   };
 }
 
-export async function ruleOf(db: Tx, appId: number, id: number): Promise<RuleRow> {
-  const [row] = await db
-    .select()
-    .from(qcRules)
-    .where(and(eq(qcRules.id, id), eq(qcRules.appId, appId)));
-  if (!row) throw notFound('qc_rule');
-  return row;
-}
+export const ruleOf = appRowOf(qcRules, 'qc_rule');
 
 export async function listRules(db: Db, appId: number, q: ListQuery): Promise<QcPageOf<RuleView>> {
   const { total, rows } = await namedPage(db, qcRules, appId, q);

@@ -1,11 +1,10 @@
 import type { libraryTemplate, libraryTemplateRow } from '@crdp/core';
-import { and, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { nameTaken } from '../db/app-rows.js';
+import { appRowOf, nameTaken } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { crfForms, diseaseLibraryTemplates } from '../db/schema/index.js';
-import { notFound } from '../http/errors.js';
 import { checkRuleT0Events } from '../t0/refs.js';
 import { type Actor, checkRules, invalid, publishedForm } from './libraries.js';
 
@@ -17,14 +16,7 @@ const templateRow = (t: typeof diseaseLibraryTemplates.$inferSelect): TemplateRo
   sourceRules: t.sourceRules as Record<string, string>,
 });
 
-async function templateOf(db: Tx, appId: number, id: number) {
-  const [t] = await db
-    .select()
-    .from(diseaseLibraryTemplates)
-    .where(and(eq(diseaseLibraryTemplates.id, id), eq(diseaseLibraryTemplates.appId, appId)));
-  if (!t) throw notFound('disease_library_template');
-  return t;
-}
+const templateOf = appRowOf(diseaseLibraryTemplates, 'disease_library_template');
 
 async function checkTemplate(db: Tx, appId: number, input: Input, exceptId?: number) {
   const { definition } = await publishedForm(db, appId, input.crfFormId);

@@ -25,6 +25,7 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import {
@@ -88,14 +89,7 @@ export async function listFormulas(db: Db, appId: number): Promise<FormulaList> 
   return { items: rows.map((r) => view(r, ts.get(r.id))) };
 }
 
-export async function formulaOf(db: Tx, appId: number, id: number): Promise<Row> {
-  const [row] = await db
-    .select()
-    .from(formulas)
-    .where(and(eq(formulas.id, id), eq(formulas.appId, appId)));
-  if (!row) throw notFound('formula');
-  return row;
-}
+export const formulaOf = appRowOf(formulas, 'formula');
 
 export const formulasOf = async (db: Db, appId: number) =>
   (await db.select({ id: formulas.id }).from(formulas).where(eq(formulas.appId, appId))).map((r) => ({

@@ -21,7 +21,7 @@ import {
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { ownedIds } from '../db/app-rows.js';
+import { appRowOf, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { assessmentScales, patients, scaleAssessments, users, visits } from '../db/schema/index.js';
 import type { RequestContext, SignedIn } from '../http/context.js';
@@ -76,14 +76,7 @@ export async function listScales(db: Db, appId: number): Promise<AssessmentScale
   return { items: rows.map((r) => view(r, filled.get(r.id) ?? 0)) };
 }
 
-export async function scaleOf(db: Tx, appId: number, id: number): Promise<Row> {
-  const [row] = await db
-    .select()
-    .from(assessmentScales)
-    .where(and(eq(assessmentScales.id, id), eq(assessmentScales.appId, appId)));
-  if (!row) throw notFound('assessment_scale');
-  return row;
-}
+export const scaleOf = appRowOf(assessmentScales, 'assessment_scale');
 
 export const scalesOf = ownedIds(assessmentScales);
 

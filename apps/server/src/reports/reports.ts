@@ -19,7 +19,7 @@ import {
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit, auditRead } from '../audit/audit.js';
-import { deleteAppRow, nameTaken, updateAppRow } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, nameTaken, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { containsPattern } from '../db/like.js';
 import { rowsOf } from '../db/rows.js';
@@ -29,7 +29,7 @@ import { withAppScope } from '../db/scoped.js';
 import { csvText } from '../files/csv.js';
 import { xlsxBuffer } from '../files/xlsx.js';
 import type { SignedIn } from '../http/context.js';
-import { AppError, badRequest, bilingual, invalidField, notFound } from '../http/errors.js';
+import { AppError, badRequest, bilingual, invalidField } from '../http/errors.js';
 import { checkValues, compileReport } from './compile.js';
 
 /**
@@ -84,14 +84,7 @@ export async function listReports(db: Db, appId: number, keyword?: string): Prom
   return { items: rows.map((x) => view(x.r, x.by)) };
 }
 
-export async function reportOf(db: Tx, appId: number, id: number): Promise<Row> {
-  const [row] = await db
-    .select()
-    .from(reports)
-    .where(and(eq(reports.id, id), eq(reports.appId, appId)));
-  if (!row) throw notFound('report');
-  return row;
-}
+export const reportOf = appRowOf(reports, 'report');
 
 export const reportsOf = async (db: Db, appId: number) =>
   (await db.select({ id: reports.id }).from(reports).where(eq(reports.appId, appId))).map((r) => ({

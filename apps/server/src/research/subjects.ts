@@ -16,6 +16,7 @@ import { and, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { matchPatients } from '../cohort/compile.js';
+import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOf } from '../db/paging.js';
 import {
@@ -30,7 +31,7 @@ import {
   users,
 } from '../db/schema/index.js';
 import { type RequestContext, type SignedIn, signedIn } from '../http/context.js';
-import { AppError, invalidField, notFound } from '../http/errors.js';
+import { AppError, invalidField } from '../http/errors.js';
 import { readConfigValue } from '../site/service.js';
 import { checkT0Events } from '../t0/refs.js';
 import type { ProjectRole, SubjectInput, SubjectPatch, VariableDef } from './inputs.js';
@@ -61,14 +62,7 @@ export const subjectRecord = (s: SubjectRow): SubjectRecord => ({
 });
 
 /** A subject of the actor's app, or 404: another app's ids answer exactly like missing ones. */
-export async function subjectOf(db: Tx, appId: number, id: number): Promise<SubjectRow> {
-  const [row] = await db
-    .select()
-    .from(researchSubjects)
-    .where(and(eq(researchSubjects.id, id), eq(researchSubjects.appId, appId)));
-  if (!row) throw notFound('research_subject');
-  return row;
-}
+export const subjectOf = appRowOf(researchSubjects, 'research_subject');
 
 export async function memberRole(db: Tx, subjectId: number, userId: number): Promise<ProjectRole | null> {
   const [m] = await db

@@ -13,26 +13,20 @@ import {
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { containsPattern } from '../db/like.js';
 import { pageOf } from '../db/paging.js';
 import { clinicalRules, patients, ruleSamples } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
-import { AppError, bilingual, notFound } from '../http/errors.js';
+import { AppError, bilingual } from '../http/errors.js';
 import { planRule } from './compile.js';
 import { regression } from './samples.js';
 
 type Row = typeof clinicalRules.$inferSelect;
 const actionList = z.array(ruleAction);
 
-export async function ruleOf(db: Tx, appId: number, id: number): Promise<Row> {
-  const [row] = await db
-    .select()
-    .from(clinicalRules)
-    .where(and(eq(clinicalRules.id, id), eq(clinicalRules.appId, appId)));
-  if (!row) throw notFound('clinical_rule');
-  return row;
-}
+export const ruleOf = appRowOf(clinicalRules, 'clinical_rule');
 
 export const whenOf = (r: Row) => ruleWhen.parse(r.when);
 export const actionsOf = (r: Row): RuleAction[] => actionList.parse(r.actions);

@@ -16,7 +16,7 @@ import type {
 import { and, desc, eq, ilike, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOfTable } from '../db/paging.js';
 import { jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
@@ -35,14 +35,7 @@ export interface SchedulingEnv {
 }
 
 /** A schedule of the app, or 404: another app's ids answer exactly like missing ones. */
-export async function scheduleOf(db: Tx, appId: number, id: number): Promise<ScheduleRow> {
-  const [row] = await db
-    .select()
-    .from(schedules)
-    .where(and(eq(schedules.id, id), eq(schedules.appId, appId)));
-  if (!row) throw notFound('schedule');
-  return row;
-}
+export const scheduleOf = appRowOf(schedules, 'schedule');
 
 export async function ownedScheduleIds(db: Db, appId: number) {
   const rows = await db

@@ -11,6 +11,7 @@ import {
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { pageOf } from '../db/paging.js';
@@ -25,7 +26,7 @@ import {
   visits,
 } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
-import { AppError, bilingual, notFound } from '../http/errors.js';
+import { AppError, bilingual } from '../http/errors.js';
 import { queueJobFor } from '../jobs/request.js';
 import type { JobContext } from '../jobs/runner.js';
 import { refuseT0EventInUse } from './refs.js';
@@ -72,14 +73,7 @@ export async function listT0Events(db: Db, appId: number): Promise<T0EventList> 
   return { items: rows.map((r) => view(r, r.jobId ? js.get(r.jobId) : undefined)) };
 }
 
-export async function t0EventOf(db: Tx, appId: number, id: number): Promise<Row> {
-  const [row] = await db
-    .select()
-    .from(t0Events)
-    .where(and(eq(t0Events.id, id), eq(t0Events.appId, appId)));
-  if (!row) throw notFound('t0_event');
-  return row;
-}
+export const t0EventOf = appRowOf(t0Events, 't0_event');
 
 async function viewOf(db: Tx, row: Row) {
   const js = await jobsOf(db, row.jobId ? [row.jobId] : []);
