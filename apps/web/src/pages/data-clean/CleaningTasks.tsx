@@ -1,13 +1,13 @@
-import { CLEANING_DOCUMENT_KINDS } from '@crdp/core';
+import type { CLEANING_DOCUMENT_KINDS } from '@crdp/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Form, Input, Select, Space, Typography } from 'antd';
+import { App, Button, Card, DatePicker, Form, Input, Space, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Authorized } from '../../components/Authorized';
 import { showServerFieldError } from '../../components/form/server-errors';
 import { cleaningApi } from './api';
 import { DATA_CLEAN_NS } from './i18n';
-import { RulePicker } from './shared';
+import { RulesAndKindsItems } from './shared';
 import { TaskTable } from './TaskTable';
 
 interface TaskForm {
@@ -57,16 +57,7 @@ export default function CleaningTasks() {
             <Form.Item name="name" label={t('tasks.name')} rules={[{ required: true }]}>
               <Input maxLength={60} data-testid="task-name" />
             </Form.Item>
-            <Form.Item name="rules" label={t('common.rules')} rules={[{ required: true }]}>
-              <RulePicker />
-            </Form.Item>
-            <Form.Item name="kinds" label={t('sample.kinds')}>
-              <Select
-                mode="multiple"
-                style={{ minWidth: 160 }}
-                options={CLEANING_DOCUMENT_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
-              />
-            </Form.Item>
+            <RulesAndKindsItems />
             <Form.Item name="from" label={t('tasks.from')}>
               <DatePicker />
             </Form.Item>

@@ -1,11 +1,11 @@
-import { CLEANING_DOCUMENT_KINDS, type SampleBody, type SampleResult } from '@crdp/core';
+import type { SampleBody, SampleResult } from '@crdp/core';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Card, Collapse, Form, InputNumber, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, Collapse, Form, InputNumber, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cleaningApi } from './api';
 import { DATA_CLEAN_NS } from './i18n';
-import { Highlighted, Qualifiers, RulePicker, valueText } from './shared';
+import { Highlighted, Qualifiers, RulesAndKindsItems, valueText } from './shared';
 
 /**
  * Batch test (批量测试): rules run on a sample of the app's documents; a person marks each
@@ -33,16 +33,7 @@ export default function ManyTest() {
           initialValues={{ rules: [], kinds: [], size: 10, seed: 1 }}
           onFinish={(v) => run.mutate(v)}
         >
-          <Form.Item name="rules" label={t('common.rules')} rules={[{ required: true }]}>
-            <RulePicker />
-          </Form.Item>
-          <Form.Item name="kinds" label={t('sample.kinds')}>
-            <Select
-              mode="multiple"
-              style={{ minWidth: 160 }}
-              options={CLEANING_DOCUMENT_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
-            />
-          </Form.Item>
+          <RulesAndKindsItems />
           <Form.Item name="size" label={t('sample.size')}>
             <InputNumber min={1} max={50} />
           </Form.Item>

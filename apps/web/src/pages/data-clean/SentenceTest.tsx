@@ -1,11 +1,9 @@
 import type { SentenceTestResult } from '@crdp/core';
-import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, List, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { Card, Input, List, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { cleaningApi } from './api';
 import { DATA_CLEAN_NS } from './i18n';
-import { ExtractionTable, Highlighted, RulePicker } from './shared';
+import { ExtractionTable, Highlighted, RuleTextCard, useRuleTextTest } from './shared';
 
 /**
  * Sentence test (句子测试) and batch sentence test (批量句子测试): rules run on typed or pasted
@@ -13,39 +11,30 @@ import { ExtractionTable, Highlighted, RulePicker } from './shared';
  */
 export function SentenceTestScreen({ many }: { many: boolean }) {
   const { t } = useTranslation(DATA_CLEAN_NS);
-  const [rules, setRules] = useState<string[]>([]);
-  const [text, setText] = useState('');
-  const run = useMutation({
-    mutationFn: () =>
-      cleaningApi.testSentences({
-        rules,
-        sentences: many ? text.split('\n').filter((l) => l.trim()) : [text],
-      }),
-  });
-  const result: SentenceTestResult | undefined = run.data;
+  const test = useRuleTextTest((rules, text) =>
+    cleaningApi.testSentences({
+      rules,
+      sentences: many ? text.split('\n').filter((l) => l.trim()) : [text],
+    }),
+  );
+  const result: SentenceTestResult | undefined = test.run.data;
   const values = result?.items.reduce((n, i) => n + i.extractions.length, 0) ?? 0;
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={16}>
-      <Card title={t(many ? 'many.title' : 'sentence.title')}>
-        <Form layout="vertical" onFinish={() => run.mutate()}>
-          <Form.Item label={t('common.rules')}>
-            <RulePicker value={rules} onChange={setRules} />
-          </Form.Item>
-          <Form.Item label={t(many ? 'many.text' : 'sentence.text')}>
-            <Input.TextArea
-              data-testid="sentence-input"
-              rows={many ? 8 : 3}
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              placeholder={t('sentence.placeholder')}
-            />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" loading={run.isPending} disabled={!text.trim()}>
-            {t('common.run')}
-          </Button>
-        </Form>
-        {run.error && <Alert type="error" showIcon message={run.error.message} style={{ marginTop: 16 }} />}
-      </Card>
+      <RuleTextCard
+        title={t(many ? 'many.title' : 'sentence.title')}
+        textLabel={t(many ? 'many.text' : 'sentence.text')}
+        input={
+          <Input.TextArea
+            data-testid="sentence-input"
+            rows={many ? 8 : 3}
+            value={test.text}
+            onChange={(e) => test.setText(e.target.value)}
+            placeholder={t('sentence.placeholder')}
+          />
+        }
+        {...test.card}
+      />
       {result && (
         <Card
           title={t('common.result')}

@@ -1,7 +1,7 @@
-import type { Extraction } from '@crdp/core';
-import { useQuery } from '@tanstack/react-query';
-import { Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { CLEANING_DOCUMENT_KINDS, type Extraction } from '@crdp/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Form, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
 import { cleaningApi } from './api';
@@ -180,5 +180,90 @@ export function RulePicker({
         }))}
       style={{ minWidth: 320 }}
     />
+  );
+}
+
+/** The rules to run (required) and the kinds of documents to run them on (all when none), as form fields. */
+export function RulesAndKindsItems() {
+  const { t } = useTranslation(DATA_CLEAN_NS);
+  return (
+    <>
+      <Form.Item name="rules" label={t('common.rules')} rules={[{ required: true }]}>
+        <RulePicker />
+      </Form.Item>
+      <Form.Item name="kinds" label={t('sample.kinds')}>
+        <Select
+          mode="multiple"
+          style={{ minWidth: 160 }}
+          options={CLEANING_DOCUMENT_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
+        />
+      </Form.Item>
+    </>
+  );
+}
+
+/**
+ * A rule test on typed text: the rules and the text chosen, and the run of `call` on them; `card`
+ * is what RuleTextCard takes of it.
+ */
+export function useRuleTextTest<T>(call: (rules: string[], text: string) => Promise<T>) {
+  const [rules, setRules] = useState<string[]>([]);
+  const [text, setText] = useState('');
+  const run = useMutation({ mutationFn: () => call(rules, text) });
+  return {
+    run,
+    text,
+    setText,
+    card: {
+      rules,
+      onRules: setRules,
+      canRun: !!text.trim(),
+      running: run.isPending,
+      error: run.error,
+      onRun: () => run.mutate(),
+    },
+  };
+}
+
+/**
+ * The card of a rule test on typed text (a paragraph, sentences): the rules, the text, 运行 once
+ * there is text, and why the run failed.
+ */
+export function RuleTextCard({
+  title,
+  textLabel,
+  input,
+  rules,
+  onRules,
+  canRun,
+  running,
+  error,
+  onRun,
+}: {
+  title: string;
+  textLabel: string;
+  /** The text's own input. */
+  input: ReactNode;
+  rules: string[];
+  onRules: (rules: string[]) => void;
+  canRun: boolean;
+  running: boolean;
+  error: Error | null;
+  onRun: () => void;
+}) {
+  const { t } = useTranslation(DATA_CLEAN_NS);
+  return (
+    <Card title={title}>
+      <Form layout="vertical" onFinish={onRun}>
+        <Form.Item label={t('common.rules')}>
+          <RulePicker value={rules} onChange={onRules} />
+        </Form.Item>
+        <Form.Item label={textLabel}>{input}</Form.Item>
+        <Button type="primary" htmlType="submit" loading={running} disabled={!canRun}>
+          {t('common.run')}
+        </Button>
+      </Form>
+      {error && <Alert type="error" showIcon message={error.message} style={{ marginTop: 16 }} />}
+    </Card>
   );
 }
