@@ -2,6 +2,7 @@ import { ProFormText } from '@ant-design/pro-components';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Button, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useHasAction } from './Authorized';
 import { DefinitionsCard } from './DefinitionsCard';
@@ -56,6 +57,19 @@ export function DefinitionNameField({ label, requiredText }: { label: string; re
       rules={[{ required: true, whitespace: true, message: requiredText }]}
     />
   );
+}
+
+/**
+ * The texts of a definitions page from its i18n section (`groups`, `sets`…): the title, the
+ * 新增 button's text, the hint and the empty list's sentence, to spread into DefinitionsScreen.
+ */
+export function definitionTexts(t: TFunction, section: string) {
+  return {
+    title: t(`${section}.title`),
+    addText: t(`${section}.add`),
+    hint: t(`${section}.hint`),
+    empty: t(`${section}.empty`),
+  };
 }
 
 /** What every definition has: its name and description. */

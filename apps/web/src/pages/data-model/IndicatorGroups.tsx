@@ -5,7 +5,7 @@ import { Alert, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
-import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
+import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
 import { dataModelsApi, indicatorGroupsApi } from './api';
 import { DATA_MODELS_NS } from './i18n';
 
@@ -32,13 +32,10 @@ export default function IndicatorGroups() {
 
   return (
     <DefinitionsScreen<IndicatorGroup, GroupForm, Parameters<typeof indicatorGroupsApi.add>[0]>
-      title={t('groups.title')}
+      {...definitionTexts(t, 'groups')}
       testId="indicator-groups"
       menu={MENU}
-      addText={t('groups.add')}
-      hint={t('groups.hint')}
       list={list}
-      empty={t('groups.empty')}
       columns={[
         { title: t('groups.name'), dataIndex: 'name' },
         { title: t('groups.description'), dataIndex: 'description' },

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useHasAction } from '../../components/Authorized';
-import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
+import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
 import { sciApi } from './api';
 import { SnapshotStatus } from './common';
 import { SCI_NS } from './i18n';
@@ -41,13 +41,10 @@ export default function TransformTasks() {
 
   return (
     <DefinitionsScreen<SciTask, TaskForm, Parameters<typeof sciApi.addTask>[0]>
-      title={t('tasks.title')}
+      {...definitionTexts(t, 'tasks')}
       testId="sci-tasks"
       menu={MENU}
-      addText={t('tasks.add')}
-      hint={t('tasks.hint')}
       list={list}
-      empty={t('tasks.empty')}
       columns={[
         { title: t('tasks.name'), dataIndex: 'name' },
         { title: t('tasks.subject'), dataIndex: 'subjectName' },

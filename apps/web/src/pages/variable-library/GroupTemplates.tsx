@@ -1,14 +1,13 @@
 import { ProFormSelect, ProFormTextArea } from '@ant-design/pro-components';
 import type { VariableGroupTemplate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Space, Tag } from 'antd';
+import { Alert, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHasAction } from '../../components/Authorized';
-import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
-import { ApplyItemsModal } from './ApplyItemsModal';
+import { DefinitionNameField, definitionTexts } from '../../components/DefinitionsScreen';
 import { groupTemplatesApi, variableTemplatesApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
+import { TemplatesScreen } from './TemplatesScreen';
 
 const MENU = 'VariableGroupTemplate';
 
@@ -17,9 +16,7 @@ type Form = { name: string; description?: string; templateIds: number[] };
 /** 变量组模板 (`/variable-library/variable-group-tempalte`): variable templates whose variables make a group. */
 export default function GroupTemplates() {
   const { t } = useTranslation(VARIABLES_MORE_NS);
-  const can = useHasAction();
   const [editing, setEditing] = useState<VariableGroupTemplate | 'new' | null>(null);
-  const [applying, setApplying] = useState<VariableGroupTemplate | null>(null);
   const list = useQuery({ queryKey: ['variable-group-templates'], queryFn: groupTemplatesApi.list });
   const templates = useQuery({
     queryKey: ['variable-templates'],
@@ -27,16 +24,12 @@ export default function GroupTemplates() {
     enabled: !!editing,
   });
   return (
-    <DefinitionsScreen<VariableGroupTemplate, Form, Parameters<typeof groupTemplatesApi.add>[0]>
-      title={t('groupTemplates.title')}
+    <TemplatesScreen<VariableGroupTemplate, Form, Parameters<typeof groupTemplatesApi.add>[0]>
+      {...definitionTexts(t, 'groupTemplates')}
       testId="group-templates"
       menu={MENU}
-      addText={t('groupTemplates.add')}
-      hint={t('groupTemplates.hint')}
       list={list}
-      empty={t('groupTemplates.empty')}
       columns={[
-        { title: t('name'), dataIndex: 'name' },
         {
           title: t('groupTemplates.templates'),
           key: 'templates',
@@ -48,17 +41,11 @@ export default function GroupTemplates() {
             </Space>
           ),
         },
-        { title: t('description'), dataIndex: 'description' },
       ]}
-      actionsTitle={t('actions')}
-      editText={t('edit')}
-      rowLinks={(r) =>
-        can(MENU, 'add') && (
-          <Button type="link" size="small" onClick={() => setApplying(r)}>
-            {t('groupTemplates.apply')}
-          </Button>
-        )
-      }
+      applyText={t('groupTemplates.apply')}
+      applyTitle={(r) => t('groupTemplates.applyTitle', { name: r.name })}
+      withGroupName
+      onApply={(r, items, f) => groupTemplatesApi.apply(r.id, { items, groupName: f.groupName ?? '' })}
       api={groupTemplatesApi}
       editing={editing}
       onEditing={setEditing}
@@ -84,16 +71,6 @@ export default function GroupTemplates() {
           <ProFormTextArea name="description" label={t('description')} fieldProps={{ rows: 2 }} />
         </>
       }
-    >
-      <ApplyItemsModal
-        title={applying ? t('groupTemplates.applyTitle', { name: applying.name }) : ''}
-        open={!!applying}
-        withGroupName
-        onClose={() => {
-          setApplying(null);
-        }}
-        onApply={(items, f) => groupTemplatesApi.apply(applying!.id, { items, groupName: f.groupName ?? '' })}
-      />
-    </DefinitionsScreen>
+    />
   );
 }

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLabel, useLabelOptions } from '../../app/labels';
 import { useHasAction } from '../../components/Authorized';
-import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
+import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
 import { transfersApi, variablesApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
 
@@ -72,13 +72,10 @@ export default function TransferRules() {
   const canToggle = can(MENU, 'enable') || can(MENU, 'disable');
   return (
     <DefinitionsScreen<VariableTransferRule, Form, Parameters<typeof transfersApi.addRule>[0]>
-      title={t('rules.title')}
+      {...definitionTexts(t, 'rules')}
       testId="transfer-rules"
       menu={MENU}
-      addText={t('rules.add')}
-      hint={t('rules.hint')}
       list={list}
-      empty={t('rules.empty')}
       columns={[
         { title: t('name'), dataIndex: 'name' },
         { title: t('rules.targetModel'), dataIndex: 'targetModel' },

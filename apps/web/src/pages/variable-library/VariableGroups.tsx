@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentLocale } from '../../app/i18n';
-import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
-import { variableGroupsApi, variablesApi } from './api';
+import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
+import { useAllVariables, variableLabel } from './all-variables';
+import { variableGroupsApi } from './api';
 import { VARIABLES_NS } from './i18n';
 
 const MENU = 'VariableGroupList';
@@ -18,24 +18,14 @@ export default function VariableGroups() {
   const { t } = useTranslation(VARIABLES_NS);
   const [editing, setEditing] = useState<VariableGroup | 'new' | null>(null);
   const list = useQuery({ queryKey: ['variable-groups'], queryFn: variableGroupsApi.list });
-  const vars = useQuery({
-    queryKey: ['variables', 'all'],
-    queryFn: () => variablesApi.list({}),
-    enabled: !!editing,
-  });
-  const en = currentLocale() === 'en-US';
-  const labelOf = (v: { code: string; labelZh: string; labelEn: string }) =>
-    `${v.code} · ${en ? v.labelEn || v.labelZh : v.labelZh}`;
+  const vars = useAllVariables(!!editing);
 
   return (
     <DefinitionsScreen<VariableGroup, GroupForm, Parameters<typeof variableGroupsApi.add>[0]>
-      title={t('groups.title')}
+      {...definitionTexts(t, 'groups')}
       testId="variable-groups"
       menu={MENU}
-      addText={t('groups.add')}
-      hint={t('groups.hint')}
       list={list}
-      empty={t('groups.empty')}
       columns={[
         { title: t('groups.name'), dataIndex: 'name' },
         { title: t('groups.description'), dataIndex: 'description' },
@@ -45,7 +35,7 @@ export default function VariableGroups() {
           render: (_, g) => (
             <Space size={[0, 4]} wrap>
               {g.variables.map((v) => (
-                <Tag key={v.id}>{labelOf(v)}</Tag>
+                <Tag key={v.id}>{variableLabel(v)}</Tag>
               ))}
             </Space>
           ),
@@ -75,7 +65,7 @@ export default function VariableGroups() {
             mode="multiple"
             showSearch
             fieldProps={{ loading: vars.isLoading, optionFilterProp: 'label' }}
-            options={(vars.data?.items ?? []).map((x) => ({ value: x.id, label: labelOf(x) }))}
+            options={(vars.data?.items ?? []).map((x) => ({ value: x.id, label: variableLabel(x) }))}
           />
         </>
       }

@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentLocale } from '../../app/i18n';
-import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
-import { variableGroupsApi, variableSetsApi, variablesApi } from './api';
+import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
+import { useAllVariables, variableLabel } from './all-variables';
+import { variableGroupsApi, variableSetsApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
 
 const MENU = 'VariableSet';
@@ -18,28 +18,18 @@ export default function VariableSets() {
   const { t } = useTranslation(VARIABLES_MORE_NS);
   const [editing, setEditing] = useState<VariableSet | 'new' | null>(null);
   const list = useQuery({ queryKey: ['variable-sets'], queryFn: variableSetsApi.list });
-  const vars = useQuery({
-    queryKey: ['variables', 'all'],
-    queryFn: () => variablesApi.list({}),
-    enabled: !!editing,
-  });
+  const vars = useAllVariables(!!editing);
   const groups = useQuery({
     queryKey: ['variable-groups'],
     queryFn: variableGroupsApi.list,
     enabled: !!editing,
   });
-  const en = currentLocale() === 'en-US';
-  const labelOf = (v: { code: string; labelZh: string; labelEn: string }) =>
-    `${v.code} · ${en ? v.labelEn || v.labelZh : v.labelZh}`;
   return (
     <DefinitionsScreen<VariableSet, Form, Parameters<typeof variableSetsApi.add>[0]>
-      title={t('sets.title')}
+      {...definitionTexts(t, 'sets')}
       testId="variable-sets"
       menu={MENU}
-      addText={t('sets.add')}
-      hint={t('sets.hint')}
       list={list}
-      empty={t('sets.empty')}
       columns={[
         {
           title: t('name'),
@@ -57,7 +47,7 @@ export default function VariableSets() {
           render: (_, s) => (
             <Space size={[0, 4]} wrap style={{ maxWidth: 640 }}>
               {s.variables.map((v) => (
-                <Tag key={v.id}>{labelOf(v)}</Tag>
+                <Tag key={v.id}>{variableLabel(v)}</Tag>
               ))}
             </Space>
           ),
@@ -89,7 +79,7 @@ export default function VariableSets() {
             mode="multiple"
             showSearch
             fieldProps={{ loading: vars.isLoading, optionFilterProp: 'label' }}
-            options={(vars.data?.items ?? []).map((x) => ({ value: x.id, label: labelOf(x) }))}
+            options={(vars.data?.items ?? []).map((x) => ({ value: x.id, label: variableLabel(x) }))}
           />
           <ProFormSelect
             name="groupIds"

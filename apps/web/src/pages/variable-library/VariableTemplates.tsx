@@ -7,17 +7,16 @@ import {
 } from '@ant-design/pro-components';
 import type { VariableAggregate, VariableAnchor, VariableTemplate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Space, Tag } from 'antd';
+import { Alert, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel, useLabelOptions } from '../../app/labels';
-import { useHasAction } from '../../components/Authorized';
-import { DefinitionNameField, DefinitionsScreen } from '../../components/DefinitionsScreen';
+import { DefinitionNameField, definitionTexts } from '../../components/DefinitionsScreen';
 import { t0Api } from '../data-lake/reference-api';
-import { ApplyItemsModal } from './ApplyItemsModal';
 import { variableTemplatesApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
 import { LabWindowFields } from './LabWindowFields';
+import { TemplatesScreen } from './TemplatesScreen';
 
 const MENU = 'VariableTemplate';
 
@@ -36,25 +35,19 @@ type Form = {
 /** 变量模板 (`/variable-library/variable-tempalte`): many similar variables from one pattern. */
 export default function VariableTemplates() {
   const { t } = useTranslation(VARIABLES_MORE_NS);
-  const can = useHasAction();
   const word = useLabel();
   const aggregates = useLabelOptions('variableAggregate');
   const [editing, setEditing] = useState<VariableTemplate | 'new' | null>(null);
-  const [applying, setApplying] = useState<VariableTemplate | null>(null);
   const list = useQuery({ queryKey: ['variable-templates'], queryFn: variableTemplatesApi.list });
   const t0 = useQuery({ queryKey: ['t0-events'], queryFn: t0Api.list, enabled: !!editing });
 
   return (
-    <DefinitionsScreen<VariableTemplate, Form, Parameters<typeof variableTemplatesApi.add>[0]>
-      title={t('templates.title')}
+    <TemplatesScreen<VariableTemplate, Form, Parameters<typeof variableTemplatesApi.add>[0]>
+      {...definitionTexts(t, 'templates')}
       testId="variable-templates"
       menu={MENU}
-      addText={t('templates.add')}
-      hint={t('templates.hint')}
       list={list}
-      empty={t('templates.empty')}
       columns={[
-        { title: t('name'), dataIndex: 'name' },
         {
           title: t('templates.summary'),
           key: 'spec',
@@ -76,17 +69,10 @@ export default function VariableTemplates() {
             </Space>
           ),
         },
-        { title: t('description'), dataIndex: 'description' },
       ]}
-      actionsTitle={t('actions')}
-      editText={t('edit')}
-      rowLinks={(r) =>
-        can(MENU, 'add') && (
-          <Button type="link" size="small" onClick={() => setApplying(r)}>
-            {t('apply')}
-          </Button>
-        )
-      }
+      applyText={t('apply')}
+      applyTitle={(r) => t('templates.applyTitle', { name: r.name })}
+      onApply={(r, items) => variableTemplatesApi.apply(r.id, { items })}
       api={variableTemplatesApi}
       editing={editing}
       onEditing={setEditing}
@@ -160,13 +146,6 @@ export default function VariableTemplates() {
           <ProFormTextArea name="description" label={t('description')} fieldProps={{ rows: 2 }} />
         </>
       }
-    >
-      <ApplyItemsModal
-        title={applying ? t('templates.applyTitle', { name: applying.name }) : ''}
-        open={!!applying}
-        onClose={() => setApplying(null)}
-        onApply={(items) => variableTemplatesApi.apply(applying!.id, { items })}
-      />
-    </DefinitionsScreen>
+    />
   );
 }
