@@ -26,6 +26,7 @@ import { Authorized } from '../../components/Authorized';
 import { fullText, type SearchConditions, type SearchHit } from '../clinical/api';
 import { CLINICAL_NS } from '../clinical/i18n';
 import { day } from '../clinical/shared';
+import { saveBlob } from '../crf/download';
 
 interface FormValues {
   diagnosis?: string;
@@ -118,10 +119,7 @@ export default function FullTextRetrieval() {
   const exportCsv = async () => {
     if (!conditions) return;
     const res = await http.post(`/api/v0.1/${fullText.exportUrl}`, conditions, { responseType: 'blob' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(res.data as Blob);
-    a.download = 'full-text-retrieval.csv';
-    a.click();
+    saveBlob(res.data as Blob, 'full-text-retrieval.csv');
   };
 
   return (

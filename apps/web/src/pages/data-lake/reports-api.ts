@@ -16,6 +16,7 @@ import type {
   ReportRunBody,
 } from '@crdp/core';
 import { http, RequestError, rest } from '../../api/client';
+import { saveBlob } from '../crf/download';
 
 /** Calls of the report query screen (报表查询). */
 export const reportApi = {
@@ -39,14 +40,7 @@ export const reportApi = {
         timeout: 0,
         silent: true,
       });
-      const href = URL.createObjectURL(res.data);
-      const a = document.createElement('a');
-      a.href = href;
-      a.download = fileName;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(href), 10_000);
+      saveBlob(res.data, fileName);
     } catch (e) {
       const err = e as RequestError;
       const blob = err.body as Blob | undefined;

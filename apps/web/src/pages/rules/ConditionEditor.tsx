@@ -65,6 +65,15 @@ function ConditionRow({
   onRemove: () => void;
 }) {
   const { t } = useTranslation(RULES_NS);
+  const remove = (
+    <Button
+      size="small"
+      type="text"
+      icon={<DeleteOutlined />}
+      onClick={onRemove}
+      aria-label={t('editor.remove')}
+    />
+  );
   if (c.kind === 'criterion') {
     // The cohort criteria's own editor and meaning (one evaluator on the server, cohort/compile.ts).
     const complete = cohortConditionSchema.safeParse(c.criterion);
@@ -82,13 +91,7 @@ function ConditionRow({
         ) : (
           <Typography.Text type="warning">{t('editor.criterionIncomplete')}</Typography.Text>
         )}
-        <Button
-          size="small"
-          type="text"
-          icon={<DeleteOutlined />}
-          onClick={onRemove}
-          aria-label={t('editor.remove')}
-        />
+        {remove}
       </Space>
     );
   }
@@ -184,13 +187,7 @@ function ConditionRow({
           <span>{t('editor.withinDays')}</span>
         </>
       )}
-      <Button
-        size="small"
-        type="text"
-        icon={<DeleteOutlined />}
-        onClick={onRemove}
-        aria-label={t('editor.remove')}
-      />
+      {remove}
     </Space>
   );
 }

@@ -11,6 +11,23 @@ const FUNCTIONS = ['sum', 'average', 'min', 'max', 'count', 'score', 'bmi', 'dat
 const on = (f: unknown) => f === true || f === 1 || f === '1' || f === 'true';
 
 /** Every field of an item: options, blanks, matrix, calculation and required rule pick items from the form. */
+/**
+ * Editing a list of rows in place (an item's options, a show rule's conditions): `setAt`
+ * changes one row, `removeAt` drops it.
+ */
+function listEdit<T>(list: T[], onChange: (next: T[]) => void) {
+  return {
+    setAt: (i: number, patch: Partial<T>) => onChange(list.map((x, j) => (j === i ? { ...x, ...patch } : x))),
+    removeAt: (i: number) => onChange(list.filter((_, j) => j !== i)),
+  };
+}
+
+/** A row's 删除 link in a list edited in place. */
+function RemoveLink({ onRemove }: { onRemove: () => void }) {
+  const { t } = useTranslation(CRF_NS);
+  return <LinkButton onClick={onRemove}>{t('designer.remove')}</LinkButton>;
+}
+
 export function ItemProperties(props: { form: Form; item: FormItem; onChange: (item: FormItem) => void }) {
   const { t } = useTranslation(CRF_NS);
   const words = useDesignerWords();
@@ -293,8 +310,7 @@ function OptionEditor(props: {
   onChange: (o: Option[]) => void;
 }) {
   const { t } = useTranslation(CRF_NS);
-  const setAt = (i: number, patch: Partial<Option>) =>
-    props.onChange(props.options.map((o, j) => (j === i ? { ...o, ...patch } : o)));
+  const { setAt, removeAt } = listEdit(props.options, props.onChange);
   return (
     <AntForm.Item label={props.label}>
       {props.options.map((o, i) => (
@@ -322,9 +338,7 @@ function OptionEditor(props: {
               onChange={(v) => setAt(i, { score: v ?? undefined })}
             />
           )}
-          <LinkButton onClick={() => props.onChange(props.options.filter((_, j) => j !== i))}>
-            {t('designer.remove')}
-          </LinkButton>
+          <RemoveLink onRemove={() => removeAt(i)} />
         </Space>
       ))}
       <Button
@@ -417,8 +431,7 @@ export function ConditionList(props: {
   const { t } = useTranslation(CRF_NS);
   const words = useDesignerWords();
   const itemOf = (key: string) => allItems(props.form).find((i) => i.key === key);
-  const setAt = (i: number, patch: Partial<EditableCondition>) =>
-    props.onChange(props.conditions.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  const { setAt, removeAt } = listEdit(props.conditions, props.onChange);
   return (
     <div>
       {props.extra}
@@ -444,9 +457,7 @@ export function ConditionList(props: {
             c={c}
             onChange={(v) => setAt(i, { indicatorVal: v })}
           />
-          <LinkButton onClick={() => props.onChange(props.conditions.filter((_, j) => j !== i))}>
-            {t('designer.remove')}
-          </LinkButton>
+          <RemoveLink onRemove={() => removeAt(i)} />
         </Space>
       ))}
       <Button
