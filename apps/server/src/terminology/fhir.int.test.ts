@@ -1,5 +1,6 @@
 import type { FhirParameters, FhirValueSet } from '@crdp/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mapE11ToOmop } from '../omop/test/fixtures.js';
 import { freeAccessKey, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
@@ -116,13 +117,7 @@ describe('FHIR terminology operations', () => {
     const none = (await fhir(`ConceptMap/$translate?${q({ system: ICD, code: 'E11', targetsystem: OMOP })}`))
       .body as FhirParameters;
     expect(none.parameter[0]).toEqual({ name: 'result', valueBoolean: false });
-    const map = await post(
-      t.app,
-      '/api/v0.1/omop/mappings',
-      { kind: 'condition', sourceCode: 'E11', conceptId: 201826, conceptName: 'Type 2 diabetes mellitus' },
-      admin,
-    );
-    expect(map.status, JSON.stringify(map.body)).toBe(200);
+    await mapE11ToOmop(t.app, admin);
     const there = (await fhir(`ConceptMap/$translate?${q({ system: ICD, code: 'e11', targetsystem: OMOP })}`))
       .body as FhirParameters;
     expect(matches(there)).toEqual([

@@ -2,6 +2,7 @@ import type { ConceptDetailFull } from '@crdp/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apps, codingMappings } from '../db/schema/index.js';
+import { mapE11ToOmop } from '../omop/test/fixtures.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { freeAccessKey, get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
@@ -67,13 +68,7 @@ describe('concept mappings and use in the hospital data', () => {
       displayZh: '本院2型糖尿病扩展',
       how: 'search',
     });
-    const map = await post(
-      t.app,
-      '/api/v0.1/omop/mappings',
-      { kind: 'condition', sourceCode: 'E11', conceptId: 201826, conceptName: 'Type 2 diabetes mellitus' },
-      admin,
-    );
-    expect(map.status, JSON.stringify(map.body)).toBe(200);
+    await mapE11ToOmop(t.app, admin);
   }, 120_000);
   afterAll(() => t?.close());
 
