@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ELIGIBILITY_SUBJECTS } from '../../apps/server/src/crf/test/openclinica';
 import { account, apiLogin, chooseOption, expect, restCall, runId, screenshot, test } from '../fixtures';
 import { signInAsAdmin } from '../fixtures-crf';
 
@@ -11,19 +12,6 @@ import { signInAsAdmin } from '../fixtures-crf';
 const EXTRACT = fileURLToPath(
   new URL('../../fixtures/openclinica/openclinica_demo_extract.xml', import.meta.url),
 );
-const ELIGIBILITY_SUBJECTS = [
-  'SS_CAM101',
-  'SS_CAM103',
-  'SS_CAM105',
-  'SS_SCRC001',
-  'SS_SCRC002',
-  'SS_SCRC003',
-  'SS_SCRC004',
-  'SS_SCRC005',
-  'SS_SCRC010',
-  'SS_SCRC011',
-  'SS_SMC101',
-];
 
 async function importedForm(key: string, formOid: string, name: string) {
   const made = await restCall<{ form: { id: number } }>('POST', 'crf/forms/import', key, {

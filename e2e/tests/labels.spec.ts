@@ -1,3 +1,4 @@
+import { DRINK_FORM } from '../../apps/server/src/disease-library/test/drink-form';
 import {
   apiLogin,
   expect,
@@ -60,27 +61,7 @@ test('codes read as words: bell, operation log, inclusion reason and a single ch
   const ids = await patients(key, run, code);
   const form = await restCall<{ id: number }>('POST', 'crf/forms', key, {
     name: `标签随访表${run}`,
-    definition: {
-      pages: [
-        {
-          key: 'p',
-          title: '随访',
-          items: [
-            {
-              key: 'drink',
-              type: 'radio',
-              title: '饮酒',
-              options: [
-                { code: 0, name: '从不' },
-                { code: 1, name: '偶尔' },
-                { code: 3, name: '经常' },
-              ],
-            },
-            { key: 'alt', type: 'textQuestion', title: 'ALT', textType: 'number' },
-          ],
-        },
-      ],
-    },
+    definition: DRINK_FORM,
   });
   expect(form.status, JSON.stringify(form.body)).toBe(200);
   expect((await restCall('POST', `crf/forms/${form.body.data.id}/publish`, key, { note: 'v1' })).status).toBe(

@@ -4,25 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { validXml } from '../test/xml.js';
+import { ELIGIBILITY_SUBJECTS } from './test/openclinica.js';
 import { exportedText } from './test/support.js';
 import { LIVER_FORM, registerPatients } from './testform.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
-
-/** The subjects of the OpenClinica demo's Eligibility CRF (SubjectKey as the file writes it). */
-const ELIGIBILITY_SUBJECTS = [
-  'SS_CAM101',
-  'SS_CAM103',
-  'SS_CAM105',
-  'SS_SCRC001',
-  'SS_SCRC002',
-  'SS_SCRC003',
-  'SS_SCRC004',
-  'SS_SCRC005',
-  'SS_SCRC010',
-  'SS_SCRC011',
-  'SS_SMC101',
-];
 
 describe('OpenClinica 3.x study import and ODM ClinicalData into records', () => {
   let t: TestApp;

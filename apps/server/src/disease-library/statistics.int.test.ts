@@ -1,33 +1,10 @@
-import type { Form } from '@crdp/crf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAppId } from '../research/test/support.js';
 import { get, post, settleJob, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { DRINK_FORM } from './test/drink-form.js';
 import { HBV_CRITERIA, seedHepatitisB } from './test/fixtures.js';
 
 const P = '/api/v0.1/diseaselibrary';
-
-/** A library form with a single choice (codes 0/1/3) and a number. */
-const FORM: Form = {
-  pages: [
-    {
-      key: 'p',
-      title: '随访',
-      items: [
-        {
-          key: 'drink',
-          type: 'radio',
-          title: '饮酒',
-          options: [
-            { code: 0, name: '从不' },
-            { code: 1, name: '偶尔' },
-            { code: 3, name: '经常' },
-          ],
-        },
-        { key: 'alt', type: 'textQuestion', title: 'ALT', textType: 'number' },
-      ],
-    },
-  ],
-} as Form;
 
 async function call(
   t: TestApp,
@@ -56,7 +33,12 @@ describe('disease library statistics of a single-choice item', () => {
     admin = await signIn(t.app, 'admin');
     const appId = await demoAppId(t.app);
     const ids = await seedHepatitisB(t.app, appId);
-    const form = await post(t.app, '/api/v0.1/crf/forms', { name: '饮酒随访', definition: FORM }, admin);
+    const form = await post(
+      t.app,
+      '/api/v0.1/crf/forms',
+      { name: '饮酒随访', definition: DRINK_FORM },
+      admin,
+    );
     await post(t.app, `/api/v0.1/crf/forms/${form.body.data.id}/publish`, { note: 'v1' }, admin);
     const lib = await post(
       t.app,
