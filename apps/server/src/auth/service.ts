@@ -6,6 +6,7 @@ import {
   type CurrentUser,
   checkPasswordPolicy,
   type LoginResult,
+  type MessageKey,
   PRODUCT_ID,
   type ProductMenusResult,
 } from '@crdp/core';
@@ -111,9 +112,10 @@ export async function login(
     if (Math.random() < 0.01) await pruneGuesses(db);
     throw new AppError(401, 'auth.badCredentials');
   }
-  if (!user.enabled) {
+  /** A known user with the right password refused all the same: audited as denied, then 403. */
+  const refuse = async (action: 'login.disabled' | 'login.noProduct', key: MessageKey): Promise<never> => {
     await audit(db, ctx, {
-      action: 'login.disabled',
+      action,
       entity: 'user',
       entityId: user.userId,
       outcome: 'denied',
@@ -121,22 +123,14 @@ export async function login(
       appId: null,
       userId: user.userId,
     });
-    throw new AppError(403, 'auth.disabled');
-  }
+    throw new AppError(403, key);
+  };
+  if (!user.enabled) await refuse('login.disabled', 'auth.disabled');
   const appList = await appsOfUser(db, user.userId);
   const eligible = appList.filter(holdsProduct);
   if (eligible.length === 0) {
     await db.insert(loginAttempts).values({ userName: user.userName, success: true, ip });
-    await audit(db, ctx, {
-      action: 'login.noProduct',
-      entity: 'user',
-      entityId: user.userId,
-      outcome: 'denied',
-      userName,
-      appId: null,
-      userId: user.userId,
-    });
-    throw new AppError(403, 'auth.noProduct');
+    await refuse('login.noProduct', 'auth.noProduct');
   }
   const chosen = input.AppId !== undefined ? eligible.find((a) => a.AppId === input.AppId) : eligible[0];
   if (!chosen) throw new AppError(403, 'auth.noApp', {}, 'AppId');

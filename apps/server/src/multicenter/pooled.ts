@@ -53,12 +53,10 @@ export async function casesOf(db: Tx, topicId: number, appIds: number[]): Promis
 }
 
 /**
- * Pooled, de-identified aggregates of the accepted centers: the lead sees every center, a member
- * its own. Other centers' small counts are hidden (see `suppressionMasks` in @crdp/core); only
- * counts, means and SDs cross hospitals (no minimum, maximum or quantile: those are one patient's
- * value).
+ * A topic with the accepted centers the caller sees (every one for the lead, else its own) and
+ * their cases, all together and by center.
  */
-export async function pooled(db: Tx, appId: number, id: number): Promise<McPooled> {
+async function visibleCases(db: Tx, appId: number, id: number) {
   const d = await topicDescription(db, appId, id);
   const accepted = d.centers.filter((c) => c.status === 'accepted');
   const visible = d.role === 'lead' ? accepted : accepted.filter((c) => c.appId === appId);
@@ -67,6 +65,17 @@ export async function pooled(db: Tx, appId: number, id: number): Promise<McPoole
     id,
     visible.map((c) => c.appId),
   );
+  return { d, visible, cases, byCenter: visible.map((c) => cases.filter((r) => r.appId === c.appId)) };
+}
+
+/**
+ * Pooled, de-identified aggregates of the accepted centers: the lead sees every center, a member
+ * its own. Other centers' small counts are hidden (see `suppressionMasks` in @crdp/core); only
+ * counts, means and SDs cross hospitals (no minimum, maximum or quantile: those are one patient's
+ * value).
+ */
+export async function pooled(db: Tx, appId: number, id: number): Promise<McPooled> {
+  const { d, visible, cases, byCenter } = await visibleCases(db, appId, id);
   const vars = d.variables as TopicVariable[];
   const keys = vars.map((v) => v.key);
   const describeRows = (rows: CaseRow[]) =>
@@ -78,7 +87,6 @@ export async function pooled(db: Tx, appId: number, id: number): Promise<McPoole
       describeRows(rows).map((x, i) => [keys[i]!, { n: x.n, missing: x.missing }]),
     ),
   });
-  const byCenter = visible.map((c) => cases.filter((r) => r.appId === c.appId));
   const masks = suppressionMasks(
     visible.map((c, i) => counts(byCenter[i]!, c.appId === appId)),
     keys,
@@ -176,17 +184,9 @@ export async function detection(
   id: number,
   locale: Locale = 'zh-CN',
 ): Promise<McCenterCheck[]> {
-  const d = await topicDescription(db, appId, id);
+  const { d, visible, byCenter } = await visibleCases(db, appId, id);
   const vars = d.variables as TopicVariable[];
-  const accepted = d.centers.filter((c) => c.status === 'accepted');
-  const visible = d.role === 'lead' ? accepted : accepted.filter((c) => c.appId === appId);
-  const cases = await casesOf(
-    db,
-    id,
-    visible.map((c) => c.appId),
-  );
   const min = d.minCellCount;
-  const byCenter = visible.map((c) => cases.filter((r) => r.appId === c.appId));
   const masks = suppressionMasks(
     visible.map((c, i) => ({
       own: c.appId === appId,
