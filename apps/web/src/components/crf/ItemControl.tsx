@@ -68,6 +68,15 @@ export const ItemControl = memo(function ItemControl({
   }));
   // Answers keep the option's code as the form defines it (number or text).
   const codeOf = (s: string) => item.options?.find((o) => String(o.code) === s)?.code ?? s;
+  // Several of the options ticked (a multiple-choice radio, a checkbox item): their codes, none as nothing.
+  const manyOf = () => (
+    <Checkbox.Group
+      disabled={disabled}
+      options={options}
+      value={asArray(value).map(String)}
+      onChange={(v) => set(v.length ? v.map((x) => codeOf(String(x))) : undefined)}
+    />
+  );
 
   switch (item.type) {
     case 'paragraph':
@@ -76,15 +85,7 @@ export const ItemControl = memo(function ItemControl({
     case 'score': {
       if (item.type === 'score' && !options.length)
         return <NumberInput id={id} value={value} disabled={disabled} onChange={set} />;
-      if (item.typeQ === 'multi')
-        return (
-          <Checkbox.Group
-            disabled={disabled}
-            options={options}
-            value={asArray(value).map(String)}
-            onChange={(v) => set(v.length ? v.map((x) => codeOf(String(x))) : undefined)}
-          />
-        );
+      if (item.typeQ === 'multi') return manyOf();
       if (item.typeQ === 'select')
         return (
           <Select
@@ -109,14 +110,7 @@ export const ItemControl = memo(function ItemControl({
       );
     }
     case 'checkbox':
-      return (
-        <Checkbox.Group
-          disabled={disabled}
-          options={options}
-          value={asArray(value).map(String)}
-          onChange={(v) => set(v.length ? v.map((x) => codeOf(String(x))) : undefined)}
-        />
-      );
+      return manyOf();
     case 'textQuestion':
       if (isNumberText(item))
         return (

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { jobTime } from '../../components/jobs/JobStatusTag';
 import { downloadWithSession } from '../crf/download';
+import { AllNoneButtons } from './AllNoneButtons';
 import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryJobStatusTag } from './LibraryJobs';
@@ -35,12 +36,7 @@ function ExportPanel({ lib }: { lib: LibraryDetail }) {
         <Space direction="vertical" style={{ width: '100%' }}>
           <Typography.Text strong>{t('export.items')}</Typography.Text>
           <Space>
-            <Button size="small" onClick={() => setChosen(lib.items.map((i) => i.key))}>
-              {t('retrieval.all')}
-            </Button>
-            <Button size="small" onClick={() => setChosen([])}>
-              {t('retrieval.none')}
-            </Button>
+            <AllNoneButtons keys={lib.items.map((i) => i.key)} onChoose={setChosen} />
           </Space>
           <Checkbox.Group
             value={chosen}

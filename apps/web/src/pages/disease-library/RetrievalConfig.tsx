@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Checkbox, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AllNoneButtons } from './AllNoneButtons';
 import { type LibraryDetail, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
@@ -26,12 +27,7 @@ function Fields({ lib }: { lib: LibraryDetail }) {
     <Space direction="vertical" style={{ width: '100%' }}>
       <Typography.Paragraph type="secondary">{t('retrieval.hint')}</Typography.Paragraph>
       <Space>
-        <Button size="small" onClick={() => setChosen(lib.items.map((i) => i.key))}>
-          {t('retrieval.all')}
-        </Button>
-        <Button size="small" onClick={() => setChosen([])}>
-          {t('retrieval.none')}
-        </Button>
+        <AllNoneButtons keys={lib.items.map((i) => i.key)} onChoose={setChosen} />
         <Typography.Text type="secondary">
           {t('retrieval.count', { count: chosen.length, total: lib.items.length })}
         </Typography.Text>

@@ -60,15 +60,23 @@ export function ApplyItemsModal({
           rules={[{ required: true, whitespace: true, message: t('required') }]}
         />
       )}
-      <ProFormTextArea
-        name="items"
-        label={t('items')}
-        extra={t('itemsHelp')}
-        rules={[{ required: true, whitespace: true, message: t('required') }]}
-        fieldProps={{ rows: 5, placeholder: 'ALT=丙氨酸氨基转移酶=ALT\nAST=天门冬氨酸氨基转移酶=AST' }}
-      />
+      <ItemsField />
       {done && <AppliedResult result={done} />}
     </ModalForm>
+  );
+}
+
+/** The items a template is applied to, one a line (`code=label=lab item`). */
+export function ItemsField() {
+  const { t } = useTranslation(VARIABLES_MORE_NS);
+  return (
+    <ProFormTextArea
+      name="items"
+      label={t('items')}
+      extra={t('itemsHelp')}
+      rules={[{ required: true, whitespace: true, message: t('required') }]}
+      fieldProps={{ rows: 5, placeholder: 'ALT=丙氨酸氨基转移酶=ALT\nAST=天门冬氨酸氨基转移酶=AST' }}
+    />
   );
 }
 

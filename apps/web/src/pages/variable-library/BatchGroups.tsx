@@ -1,4 +1,4 @@
-import { ProForm, ProFormSelect, ProFormText, ProFormTextArea } from '@ant-design/pro-components';
+import { ProForm, ProFormSelect, ProFormText } from '@ant-design/pro-components';
 import type { TemplateApplied } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Card, Space, Table, Tag, Typography } from 'antd';
@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
 import { saveOrShow } from '../../components/form/server-errors';
-import { AppliedResult } from './ApplyItemsModal';
+import { AppliedResult, ItemsField } from './ApplyItemsModal';
 import { groupTemplatesApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
 import { parseItems } from './items';
@@ -63,13 +63,7 @@ export default function BatchGroups() {
             />
             <ProFormText name="namePrefix" label={t('batch.namePrefix')} placeholder="肝功能-" />
           </Space>
-          <ProFormTextArea
-            name="items"
-            label={t('items')}
-            extra={t('itemsHelp')}
-            rules={[{ required: true, whitespace: true, message: t('required') }]}
-            fieldProps={{ rows: 5, placeholder: 'ALT=丙氨酸氨基转移酶=ALT\nAST=天门冬氨酸氨基转移酶=AST' }}
-          />
+          <ItemsField />
         </ProForm>
         {done && (
           <>
