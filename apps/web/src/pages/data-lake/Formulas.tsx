@@ -17,7 +17,6 @@ import {
   Card,
   Divider,
   Drawer,
-  Empty,
   Form,
   Input,
   InputNumber,
@@ -36,6 +35,7 @@ import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { DeleteLink } from '../../components/DeleteLink';
 import { showServerFieldError } from '../../components/form/server-errors';
+import { QueryTable } from '../../components/table/QueryTable';
 import { BuiltinsModal } from './BuiltinsModal';
 import { formulaApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
@@ -337,71 +337,67 @@ export default function Formulas() {
     >
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <Typography.Text type="secondary">{t('formulas.hint')}</Typography.Text>
-        {list.isError ? (
-          <Alert type="error" showIcon message={list.error.message} data-testid="formulas-error" />
-        ) : (
-          <Table<Formula>
-            rowKey="id"
-            loading={list.isLoading}
-            dataSource={list.data?.items ?? []}
-            pagination={false}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: <Empty description={t('formulas.empty')} /> }}
-            columns={[
-              { title: t('common.name'), dataIndex: 'name' },
-              {
-                title: t('formulas.expression'),
-                dataIndex: 'expression',
-                render: (v: string) => (
-                  <Typography.Text code ellipsis={{ tooltip: v }} style={{ maxWidth: 360 }}>
-                    {v}
-                  </Typography.Text>
-                ),
-              },
-              {
-                title: t('formulas.variables'),
-                key: 'variables',
-                render: (_, f) => (
-                  <Space size={[0, 4]} wrap>
-                    {f.variables.map((v) => (
-                      <Tag key={v.name}>
-                        {v.name} ← {word('formulaSource', v.source)}
-                        {v.code ? ` ${v.code}` : ''}
-                      </Tag>
-                    ))}
-                  </Space>
-                ),
-              },
-              { title: t('formulas.unit'), dataIndex: 'unit' },
-              {
-                title: t('formulas.templates'),
-                key: 'templates',
-                render: (_, f) =>
-                  f.templates.length ? f.templates.map((x) => <Tag key={x.id}>{x.name}</Tag>) : '—',
-              },
-              {
-                title: t('common.actions'),
-                key: 'actions',
-                render: (_, f) => (
-                  <Space size={0} wrap>
-                    {(can(MENU, 'edit') || can(MENU, 'get')) && (
-                      <Button type="link" size="small" onClick={() => setEditing(f)}>
-                        {can(MENU, 'edit') ? t('common.edit') : t('formulas.test')}
-                      </Button>
-                    )}
-                    {can(MENU, 'delete') && (
-                      <DeleteLink
-                        name={f.name}
-                        onDelete={() => formulaApi.remove(f.id)}
-                        onDeleted={() => list.refetch()}
-                      />
-                    )}
-                  </Space>
-                ),
-              },
-            ]}
-          />
-        )}
+        <QueryTable<Formula>
+          query={list}
+          empty={t('formulas.empty')}
+          errorTestId="formulas-error"
+          rowKey="id"
+          dataSource={list.data?.items ?? []}
+          pagination={false}
+          columns={[
+            { title: t('common.name'), dataIndex: 'name' },
+            {
+              title: t('formulas.expression'),
+              dataIndex: 'expression',
+              render: (v: string) => (
+                <Typography.Text code ellipsis={{ tooltip: v }} style={{ maxWidth: 360 }}>
+                  {v}
+                </Typography.Text>
+              ),
+            },
+            {
+              title: t('formulas.variables'),
+              key: 'variables',
+              render: (_, f) => (
+                <Space size={[0, 4]} wrap>
+                  {f.variables.map((v) => (
+                    <Tag key={v.name}>
+                      {v.name} ← {word('formulaSource', v.source)}
+                      {v.code ? ` ${v.code}` : ''}
+                    </Tag>
+                  ))}
+                </Space>
+              ),
+            },
+            { title: t('formulas.unit'), dataIndex: 'unit' },
+            {
+              title: t('formulas.templates'),
+              key: 'templates',
+              render: (_, f) =>
+                f.templates.length ? f.templates.map((x) => <Tag key={x.id}>{x.name}</Tag>) : '—',
+            },
+            {
+              title: t('common.actions'),
+              key: 'actions',
+              render: (_, f) => (
+                <Space size={0} wrap>
+                  {(can(MENU, 'edit') || can(MENU, 'get')) && (
+                    <Button type="link" size="small" onClick={() => setEditing(f)}>
+                      {can(MENU, 'edit') ? t('common.edit') : t('formulas.test')}
+                    </Button>
+                  )}
+                  {can(MENU, 'delete') && (
+                    <DeleteLink
+                      name={f.name}
+                      onDelete={() => formulaApi.remove(f.id)}
+                      onDeleted={() => list.refetch()}
+                    />
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
       </Space>
       <FormulaDrawer editing={editing} onClose={() => setEditing(null)} onSaved={() => list.refetch()} />
       <BuiltinsModal

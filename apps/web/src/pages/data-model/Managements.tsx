@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { DeleteLink } from '../../components/DeleteLink';
+import { QueryTable } from '../../components/table/QueryTable';
 import { dataModelsApi } from './api';
 import { DATA_MODELS_NS } from './i18n';
 import { useModelColumns } from './OwnModels';
@@ -138,39 +139,34 @@ export default function Managements() {
             style={{ maxWidth: 320 }}
             onSearch={setQ}
           />
-          {list.isError ? (
-            <Alert type="error" showIcon message={list.error.message} />
-          ) : (
-            <Table<DataModelSummary>
-              rowKey="id"
-              size="middle"
-              loading={list.isLoading}
-              dataSource={list.data?.items ?? []}
-              pagination={{ pageSize: 20, hideOnSinglePage: true }}
-              scroll={{ x: 'max-content' }}
-              locale={{ emptyText: <Empty description={t('manage.empty')} /> }}
-              columns={[
-                {
-                  title: t('manage.kind'),
-                  dataIndex: 'kind',
-                  render: (v: string) => word('dataModelKind', v),
-                },
-                ...modelColumns,
-                {
-                  title: t('actions'),
-                  key: 'actions',
-                  render: (_, m) =>
-                    can(MENU, 'delete') && (
-                      <DeleteLink
-                        name={`${m.name} v${m.version}`}
-                        onDelete={() => dataModelsApi.removeAny(m.id)}
-                        onDeleted={() => list.refetch()}
-                      />
-                    ),
-                },
-              ]}
-            />
-          )}
+          <QueryTable<DataModelSummary>
+            query={list}
+            empty={t('manage.empty')}
+            rowKey="id"
+            size="middle"
+            dataSource={list.data?.items ?? []}
+            pagination={{ pageSize: 20, hideOnSinglePage: true }}
+            columns={[
+              {
+                title: t('manage.kind'),
+                dataIndex: 'kind',
+                render: (v: string) => word('dataModelKind', v),
+              },
+              ...modelColumns,
+              {
+                title: t('actions'),
+                key: 'actions',
+                render: (_, m) =>
+                  can(MENU, 'delete') && (
+                    <DeleteLink
+                      name={`${m.name} v${m.version}`}
+                      onDelete={() => dataModelsApi.removeAny(m.id)}
+                      onDeleted={() => list.refetch()}
+                    />
+                  ),
+              },
+            ]}
+          />
         </Space>
       </Card>
       <Authorized apiId={`${MENU}.export`}>
