@@ -156,8 +156,9 @@ async function importDave(page: Page) {
   await signInAsAdmin(page);
   await page.goto('/crf-management/crfManagement');
   await page
-    .getByRole('button', { name: '导 入' })
-    .or(page.getByRole('button', { name: '导入' }))
+    // Exact: a form row's 导入记录 button holds the word too.
+    .getByRole('button', { name: '导 入', exact: true })
+    .or(page.getByRole('button', { name: '导入', exact: true }))
     .click();
   const dialog = page.getByRole('dialog', { name: '导入表单' });
   await dialog.locator('input[type=file]').setInputFiles(DAVE);
