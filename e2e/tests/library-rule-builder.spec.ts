@@ -82,14 +82,20 @@ async function seed(key: string, run: string, code: string) {
 }
 
 async function pickOption(page: Page, select: Locator, option: string | RegExp, search = false) {
+  const wanted = page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: option })
+    .first();
   await select.click({ force: true });
   // A long list (every run adds a form) shows only its first options: type to find the one.
   if (search && typeof option === 'string') await page.keyboard.type(option);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
+  // The list may re-render while the picked form's items load, closing the dropdown the click
+  // opened (or opening it before its options came): click again until the option shows.
+  await expect(async () => {
+    if (!(await wanted.isVisible())) await select.click({ force: true });
+    await expect(wanted).toBeVisible({ timeout: 3000 });
+  }).toPass({ timeout: 60_000 });
+  await wanted.click();
 }
 
 /** The shown choice of a select, found by its label. */
