@@ -40,10 +40,14 @@ export function importHeader(
   if (total < 1) throw invalidField('text', '文件中没有数据行', 'the file has no data rows');
   if (total > maxRows)
     throw invalidField('text', `一次最多导入 ${maxRows} 行`, `at most ${maxRows} rows at a time`);
-  const at = (c: string) => header.indexOf(c);
+  // Column positions found once, not per cell of every row.
+  const at = new Map(header.map((h, i) => [h, i] as const).reverse());
   return {
     total,
-    cellOf: (cells: string[]) => (c: string) => (at(c) >= 0 ? (cells[at(c)] ?? '').trim() : ''),
+    cellOf: (cells: string[]) => (c: string) => {
+      const i = at.get(c);
+      return i === undefined ? '' : (cells[i] ?? '').trim();
+    },
   };
 }
 
