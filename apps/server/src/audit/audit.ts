@@ -27,6 +27,46 @@ export async function audit(db: Tx, source: RequestContext | FastifyRequest | nu
   await db.insert(auditLog).values(auditRow(source, e));
 }
 
+/** The prefixes `p` of the audit actions `p.<verb>`. */
+type PrefixOf<V extends string> = AuditAction extends infer A
+  ? A extends `${infer P}.${V}`
+    ? P
+    : never
+  : never;
+/** The trail's method for a verb, or never when the entity has no such action. */
+type Verb<P extends string, V extends string, F> = `${P}.${V}` extends AuditAction ? F : never;
+
+/**
+ * The audit trail of one kind of entity, named once where its service is written: its `add`,
+ * `edit` and `delete` rows (actions `prefix.add`, `prefix.edit`, `prefix.delete`, entity
+ * `entity`), each in the caller's transaction. `added` and `edited` answer the entity's new view,
+ * so a service ends with `return trail.added(tx, ctx, row.id, after)`.
+ */
+export function auditTrail<P extends PrefixOf<'add'> | PrefixOf<'edit'> | PrefixOf<'delete'>>(
+  entity: string,
+  prefix: P,
+) {
+  const write = (db: Tx, ctx: RequestContext, verb: string, e: Omit<AuditEntry, 'action' | 'entity'>) =>
+    audit(db, ctx, { ...e, action: `${prefix}.${verb}` as AuditAction, entity });
+  return {
+    added: (async (db: Tx, ctx: RequestContext, id: string | number, after: unknown) => {
+      await write(db, ctx, 'add', { entityId: id, after });
+      return after;
+    }) as Verb<P, 'add', <T>(db: Tx, ctx: RequestContext, id: string | number, after: T) => Promise<T>>,
+    edited: (async (db: Tx, ctx: RequestContext, id: string | number, before: unknown, after: unknown) => {
+      await write(db, ctx, 'edit', { entityId: id, before, after });
+      return after;
+    }) as Verb<
+      P,
+      'edit',
+      <T>(db: Tx, ctx: RequestContext, id: string | number, before: unknown, after: T) => Promise<T>
+    >,
+    deleted: (async (db: Tx, ctx: RequestContext, id: string | number, before: unknown) => {
+      await write(db, ctx, 'delete', { entityId: id, before });
+    }) as Verb<P, 'delete', (db: Tx, ctx: RequestContext, id: string | number, before: unknown) => Promise<void>>,
+  };
+}
+
 function auditRow(
   source: RequestContext | FastifyRequest | null,
   e: AuditEntry,

@@ -346,6 +346,17 @@ describe('data models', () => {
     expect((await get(t.app, '/api/v0.1/indicator-groups', other.key)).body.data.items).toEqual([]);
     expect((await del(t.app, `/api/v0.1/indicator-groups/${g.body.data.id}`, other.key)).status).toBe(404);
     expect((await del(t.app, `/api/v0.1/indicator-groups/${g.body.data.id}`, admin)).status).toBe(200);
+    // The group's trail: one add row with its view, one delete row with what was deleted, both
+    // under the entity's one name and id (the refused add and the other app's delete wrote none).
+    const trail = await t.app.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'indicator_group'), eq(auditLog.entityId, String(g.body.data.id))));
+    expect(trail.map((r) => r.action).sort()).toEqual(['indicatorGroup.add', 'indicatorGroup.delete']);
+    const added = trail.find((r) => r.action === 'indicatorGroup.add')!;
+    const deleted = trail.find((r) => r.action === 'indicatorGroup.delete')!;
+    expect(added).toMatchObject({ before: null, after: { name: '体格指标' }, outcome: 'success' });
+    expect(deleted).toMatchObject({ after: null, before: { name: '体格指标' } });
   });
 
   it('maps local terms of a model variable through the coding area’s own mappings', async () => {

@@ -1,7 +1,7 @@
 import type { IndicatorGroup, indicatorGroupCreate, indicatorGroupPatch } from '@crdp/core';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { auditTrail } from '../audit/audit.js';
 import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import {
@@ -23,6 +23,7 @@ type Row = typeof groups.$inferSelect;
 
 export const indicatorGroupRow = appRowOf(groups, 'indicator_group');
 export const ownedIndicatorGroupIds = ownedIds(groups);
+const trail = auditTrail('indicator_group', 'indicatorGroup');
 
 async function viewsOf(db: Tx, rows: Row[]): Promise<IndicatorGroup[]> {
   const ids = rows.map((r) => r.id);
@@ -119,13 +120,7 @@ export async function addIndicatorGroup(ctx: SignedIn, input: z.output<typeof in
       .returning();
     await setMembers(tx, ctx.appId, row!.id, input.formulaIds);
     const [after] = await viewsOf(tx, [row!]);
-    await audit(tx, ctx, {
-      action: 'indicatorGroup.add',
-      entity: 'indicator_group',
-      entityId: row!.id,
-      after,
-    });
-    return after!;
+    return trail.added(tx, ctx, row!.id, after!);
   });
 }
 
@@ -149,14 +144,7 @@ export async function editIndicatorGroup(
     });
     if (input.formulaIds) await setMembers(tx, ctx.appId, id, ids);
     const [after] = await viewsOf(tx, [next!]);
-    await audit(tx, ctx, {
-      action: 'indicatorGroup.edit',
-      entity: 'indicator_group',
-      entityId: id,
-      before,
-      after,
-    });
-    return after!;
+    return trail.edited(tx, ctx, id, before, after!);
   });
 }
 
@@ -164,12 +152,7 @@ export async function deleteIndicatorGroup(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const [before] = await viewsOf(tx, [await indicatorGroupRow(tx, ctx.appId, id)]);
     await deleteAppRow(tx, groups, ctx.appId, id);
-    await audit(tx, ctx, {
-      action: 'indicatorGroup.delete',
-      entity: 'indicator_group',
-      entityId: id,
-      before,
-    });
+    await trail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }
