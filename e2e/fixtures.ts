@@ -215,6 +215,11 @@ export async function chooseOption(page: Page, select: Locator, option: string |
 }
 
 /** Saves a screenshot under e2e/.screens (git-ignored) for a person to look at. */
+/** The open dialog (a modal or a drawer) of the page. */
+export const dialog = (page: Page) => page.getByRole('dialog');
+/** The open dialog's OK button (antd spaces its two characters: 确 定). */
+export const okButton = (page: Page) => dialog(page).getByRole('button', { name: /确\s?定/ });
+
 export async function screenshot(page: Page, name: string) {
   mkdirSync(screensDir, { recursive: true });
   await page.screenshot({ path: path.join(screensDir, `${name}.png`), fullPage: false });

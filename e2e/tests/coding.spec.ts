@@ -2,7 +2,9 @@ import type { Page } from '@playwright/test';
 import {
   apiLogin,
   clientAddress,
+  dialog,
   expect,
+  okButton,
   ownAccount,
   patientWithRecords,
   restCall,
@@ -13,11 +15,7 @@ import {
   test,
 } from '../fixtures';
 
-const dialog = (page: Page) => page.getByRole('dialog');
-const ok = (page: Page) =>
-  dialog(page)
-    .getByRole('button', { name: /确\s?定/ })
-    .click();
+const ok = (page: Page) => okButton(page).click();
 
 /**
  * Coding and coding QC (issue 18): synthetic diagnoses (慢乙肝, 冠心病, 体检) and operations of a

@@ -1,10 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { csvPatientTemplate } from '../../apps/server/src/collection/test/files';
-import { apiLogin, expect, restCall, runId, screenshot, settled, signInToWorkbench, test } from '../fixtures';
-
-const dialog = (page: Page) => page.getByRole('dialog');
+import {
+  apiLogin,
+  dialog,
+  expect,
+  restCall,
+  runId,
+  screenshot,
+  settled,
+  signInToWorkbench,
+  test,
+} from '../fixtures';
 
 /**
  * A folder of CSV files as a collection source (issue 17): the hospital's IT drops a HIS export

@@ -1,8 +1,8 @@
-import type { Page } from '@playwright/test';
 import { adt, oru, sendFrame, ZHANG_WEI } from '../../apps/server/src/collection/hl7/test/messages';
 import { type HisSource, hisTemplates, openHisPg } from '../../apps/server/src/collection/test/his';
 import {
   apiLogin,
+  dialog,
   expect,
   restCall,
   runId,
@@ -13,8 +13,6 @@ import {
   test,
 } from '../fixtures';
 import { freePort } from '../global-setup';
-
-const dialog = (page: Page) => page.getByRole('dialog');
 
 /**
  * Data collection (issue 17): a data manager registers the hospital's HIS (a real PostgreSQL

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { readZip } from '../../apps/server/src/test/unzip';
 import {
   apiLogin,
   chooseOption,
+  dialog,
   expect,
+  okButton,
   patientWithRecords,
   recruitedSubject,
   restCall,
@@ -15,9 +16,6 @@ import {
   switchLanguage,
   test,
 } from '../fixtures';
-
-const dialog = (page: Page) => page.getByRole('dialog');
-const ok = (page: Page) => dialog(page).getByRole('button', { name: /确\s?定/ });
 
 /**
  * Data models (issue 20): a data manager reads the built-in CDISC models, makes the hospital's
@@ -120,7 +118,7 @@ test('a data manager makes a hospital model from SDTM and exports a subject as S
   );
   await settled(page);
   await screenshot(page, 'data-model-3-new-model');
-  await ok(page).click();
+  await okButton(page).click();
   await expect(form).toBeHidden();
   const row = own.getByRole('row', { name: new RegExp(`HBV${run}`) });
   await expect(row).toContainText('SDTMIG 3.4');
@@ -154,7 +152,7 @@ test('a data manager makes a hospital model from SDTM and exports a subject as S
     `乙肝模型${run} v1`,
     `乙肝模型${run}`,
   );
-  await ok(page).click();
+  await okButton(page).click();
   await expect(tf).toBeHidden();
   await expect(tpl.getByRole('row', { name: new RegExp(`HBVT${run}`) })).toContainText('SDTMIG 3.4');
   await settled(page);
@@ -179,7 +177,7 @@ test('a data manager makes a hospital model from SDTM and exports a subject as S
     `BMI${run}`,
   );
   await page.keyboard.press('Escape');
-  await ok(page).click();
+  await okButton(page).click();
   await expect(gf).toBeHidden();
   await expect(groups.getByRole('row', { name: new RegExp(`体格指标${run}`) })).toContainText(`BMI${run}`);
   await settled(page);
@@ -193,7 +191,7 @@ test('a data manager makes a hospital model from SDTM and exports a subject as S
   const mf = dialog(page);
   await mf.getByLabel('本地名称').fill(term);
   await chooseOption(page, mf.locator('.ant-select', { has: page.getByLabel('标准编码') }), /^B18 /, 'B18');
-  await ok(page).click();
+  await okButton(page).click();
   await expect(mf).toBeHidden();
   await mapping.getByPlaceholder('搜索本地名称或编码').fill(term);
   await mapping.getByPlaceholder('搜索本地名称或编码').press('Enter');

@@ -1,7 +1,7 @@
-import type { Page } from '@playwright/test';
 import {
   apiLogin,
   chooseOption,
+  dialog,
   expect,
   patientWithRecords,
   runId,
@@ -11,8 +11,6 @@ import {
   switchLanguage,
   test,
 } from '../fixtures';
-
-const dialog = (page: Page) => page.getByRole('dialog');
 
 /**
  * Derived data (issue 17): a data manager writes a BMI formula over the latest physical exam,

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import {
   apiLogin,
+  dialog,
   expect,
   patientWithRecords,
   runId,
@@ -11,7 +12,6 @@ import {
   test,
 } from '../fixtures';
 
-const dialog = (page: Page) => page.getByRole('dialog');
 const save = async (page: Page) => {
   await dialog(page)
     .getByRole('button', { name: /确\s?定|OK/ })

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
 import { parquetReadObjects } from 'hyparquet';
 import {
   apiLogin,
   chooseOption,
+  dialog,
   expect,
   patientWithRecords,
   recruitedSubject,
@@ -15,8 +15,6 @@ import {
   switchLanguage,
   test,
 } from '../fixtures';
-
-const dialog = (page: Page) => page.getByRole('dialog');
 
 /**
  * The scientific database (issue 20): a researcher builds a research subject's analysis-ready

@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
 import {
   apiLogin,
+  dialog,
   expect,
   patientWithRecords,
   runId,
@@ -10,8 +10,6 @@ import {
   switchLanguage,
   test,
 } from '../fixtures';
-
-const dialog = (page: Page) => page.getByRole('dialog');
 
 /**
  * T0 events (issue 17): a data manager defines "first diagnosis of a code" as a patient's index

@@ -1,7 +1,4 @@
-import type { Page } from '@playwright/test';
-import { expect, runId, screenshot, signInToWorkbench, switchLanguage, test } from '../fixtures';
-
-const dialog = (page: Page) => page.getByRole('dialog');
+import { dialog, expect, runId, screenshot, signInToWorkbench, switchLanguage, test } from '../fixtures';
 
 /**
  * The terminology store (issues 18 and 19): a coder opens 新增疾病编码, finds 2 型糖尿病 by its

@@ -1,9 +1,10 @@
-import type { Page } from '@playwright/test';
 import { mimicCsv } from '../../apps/server/src/research/external/test/mimic';
 import {
   apiLogin,
   chooseOption,
+  dialog,
   expect,
+  okButton,
   patientWithRecords,
   runId,
   screenshot,
@@ -12,9 +13,6 @@ import {
   switchLanguage,
   test,
 } from '../fixtures';
-
-const dialog = (page: Page) => page.getByRole('dialog');
-const ok = (page: Page) => dialog(page).getByRole('button', { name: /确\s?定/ });
 
 /**
  * The rest of the variable library and the annotation and external-dataset screens (issue 20):
@@ -60,7 +58,7 @@ test('templates, a set, a transfer run, an annotation and a MIMIC-style analysis
   await expect(dialog(page).getByLabel('天数（之后 N 天内）')).toHaveValue('30');
   await settled(page);
   await screenshot(page, 'variable-template-form');
-  await ok(page).click();
+  await okButton(page).click();
   await expect(dialog(page)).toBeHidden();
   const trow = page.getByRole('row', { name: new RegExp(`肝酶模板${run}`) });
   await expect(trow).toContainText('最大值');
@@ -97,7 +95,7 @@ test('templates, a set, a transfer run, an annotation and a MIMIC-style analysis
   await dialog(page).getByLabel('名称').click();
   await settled(page);
   await screenshot(page, 'variable-set-form');
-  await ok(page).click();
+  await okButton(page).click();
   await expect(dialog(page)).toBeHidden();
   const srow = page.getByRole('row', { name: new RegExp(`肝酶研究${run}`) });
   await expect(srow).toContainText('2 个变量');
@@ -124,7 +122,7 @@ test('templates, a set, a transfer run, an annotation and a MIMIC-style analysis
   await dialog(page).getByLabel('系数').fill('0.0167');
   await settled(page);
   await screenshot(page, 'transfer-rule-form');
-  await ok(page).click();
+  await okButton(page).click();
   await expect(dialog(page)).toBeHidden();
   const rrow = page.getByRole('row', { name: new RegExp(`换算${run}`) });
   await expect(rrow).toContainText('LBSTRESN_ALT');

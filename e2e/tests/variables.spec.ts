@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
 import {
   apiLogin,
+  dialog,
   expect,
   patientWithRecords,
   runId,
@@ -10,8 +10,6 @@ import {
   switchLanguage,
   test,
 } from '../fixtures';
-
-const dialog = (page: Page) => page.getByRole('dialog');
 
 /**
  * The variable library (issue 20): a researcher defines "the largest value of a lab item within
