@@ -1,19 +1,20 @@
 import {
   type ActionType,
   ProFormDependency,
-  ProFormSelect,
   ProFormText,
   ProFormTextArea,
   ProTable,
 } from '@ant-design/pro-components';
 import { LIBRARY_DESCRIPTION_MAX, LIBRARY_NAME_MAX } from '@crdp/core';
-import { App, Button, Popconfirm, Space, Typography } from 'antd';
+import { Button, Popconfirm, Space, Typography } from 'antd';
 import { type ReactElement, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CutText } from '../../components/CutText';
 import { GuardedModalForm } from '../../components/form/GuardedModalForm';
+import { useSaveAndClose } from '../../components/form/useSaveAndClose';
 import { type CommonTemplate, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
+import { PublishedFormSelect } from './PublishedFormSelect';
 import { SourceRulesFormItem } from './RuleBuilder';
 
 interface Values {
@@ -34,7 +35,7 @@ function TemplateForm({
   onDone: () => void;
 }) {
   const { t } = useTranslation(LIBRARY_NS);
-  const { message } = App.useApp();
+  const saveAndClose = useSaveAndClose();
   return (
     <GuardedModalForm<Values>
       title={template ? t('templates.edit') : t('templates.create')}
@@ -58,15 +59,11 @@ function TemplateForm({
           crfFormId: v.crfFormId,
           sourceRules: v.rules ?? {},
         };
-        try {
-          if (template) await libraryApi.updateTemplate(template.id, data);
-          else await libraryApi.createTemplate(data);
-          message.success(t('templates.saved'));
-          onDone();
-          return true;
-        } catch {
-          return false;
-        }
+        return saveAndClose(
+          () => (template ? libraryApi.updateTemplate(template.id, data) : libraryApi.createTemplate(data)),
+          t('templates.saved'),
+          onDone,
+        );
       }}
     >
       <ProFormText
@@ -74,19 +71,7 @@ function TemplateForm({
         label={t('templates.name')}
         rules={[{ required: true, max: LIBRARY_NAME_MAX }]}
       />
-      <ProFormSelect
-        name="crfFormId"
-        label={t('create.form')}
-        rules={[{ required: true }]}
-        // A hospital keeps many forms: type part of a name to find one.
-        showSearch
-        fieldProps={{ optionFilterProp: 'label' }}
-        request={async () =>
-          (await libraryApi.forms()).items
-            .filter((f) => f.latestVersion > 0)
-            .map((f) => ({ label: f.name, value: f.id }))
-        }
-      />
+      <PublishedFormSelect />
       <ProFormDependency name={['crfFormId']}>
         {({ crfFormId }) => (
           <SourceRulesFormItem

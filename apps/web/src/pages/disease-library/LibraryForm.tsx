@@ -27,6 +27,7 @@ import {
 import { RemoteSelect } from '../../components/RemoteSelect';
 import { libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
+import { PublishedFormSelect } from './PublishedFormSelect';
 import { SourceRulesFormItem } from './RuleBuilder';
 
 export interface LibraryFormValues {
@@ -128,19 +129,7 @@ export function LibraryFormFields() {
               }
             />
           ) : (
-            <ProFormSelect
-              name="crfFormId"
-              label={t('create.form')}
-              width="lg"
-              rules={[{ required: true }]}
-              showSearch
-              fieldProps={{ optionFilterProp: 'label' }}
-              request={async () =>
-                (await libraryApi.forms()).items
-                  .filter((f) => f.latestVersion > 0)
-                  .map((f) => ({ label: f.name, value: f.id }))
-              }
-            />
+            <PublishedFormSelect width="lg" />
           )
         }
       </ProFormDependency>

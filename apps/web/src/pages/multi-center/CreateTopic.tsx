@@ -34,6 +34,9 @@ interface Values {
   endpoints?: string;
 }
 
+/** The protocol's texts, one text area each, labelled by their own key. */
+const PROTOCOL_FIELDS = ['background', 'objectives', 'design', 'endpoints'] as const;
+
 /** create-topic: this center leads; the participating centers are picked from a list; variables with plausible ranges. */
 export default function CreateTopic() {
   const { t, i18n } = useTranslation(MC_NS);
@@ -174,30 +177,15 @@ export default function CreateTopic() {
             <ProFormCheckbox name="required" label={t('varRequired')} />
           </ProFormGroup>
         </ProFormList>
-        <ProFormTextArea
-          name="background"
-          label={t('background')}
-          width="lg"
-          rules={[{ max: MC_PROTOCOL_TEXT_MAX }]}
-        />
-        <ProFormTextArea
-          name="objectives"
-          label={t('objectives')}
-          width="lg"
-          rules={[{ max: MC_PROTOCOL_TEXT_MAX }]}
-        />
-        <ProFormTextArea
-          name="design"
-          label={t('design')}
-          width="lg"
-          rules={[{ max: MC_PROTOCOL_TEXT_MAX }]}
-        />
-        <ProFormTextArea
-          name="endpoints"
-          label={t('endpoints')}
-          width="lg"
-          rules={[{ max: MC_PROTOCOL_TEXT_MAX }]}
-        />
+        {PROTOCOL_FIELDS.map((name) => (
+          <ProFormTextArea
+            key={name}
+            name={name}
+            label={t(name)}
+            width="lg"
+            rules={[{ max: MC_PROTOCOL_TEXT_MAX }]}
+          />
+        ))}
       </ProForm>
     </Card>
   );

@@ -6,11 +6,12 @@ import {
   ProFormTextArea,
 } from '@ant-design/pro-components';
 import { OMOP_CONCEPT_ID_MAX, OMOP_CONCEPT_NAME_MAX, OMOP_NOTE_MAX, OMOP_SOURCE_CODE_MAX } from '@crdp/core';
-import { App, Form } from 'antd';
+import { Form } from 'antd';
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../app/i18n';
 import { textRule } from '../../app/text-rule';
+import { useSaveAndClose } from '../../components/form/useSaveAndClose';
 import { MAPPING_KINDS, type Mapping, type MappingInput, type MappingKind, omopApi } from './api';
 import { OMOP_NS } from './i18n';
 
@@ -34,7 +35,7 @@ export function MappingForm({
   onDone: () => void;
 }) {
   const { t } = useTranslation(OMOP_NS);
-  const { message } = App.useApp();
+  const saveAndClose = useSaveAndClose();
   const [form] = Form.useForm<MappingInput>();
   const kind = Form.useWatch('kind', form) as MappingKind | undefined;
   return (
@@ -65,15 +66,11 @@ export function MappingForm({
           conceptName: v.conceptName,
           note: v.note ?? '',
         };
-        try {
-          if (mapping) await omopApi.updateMapping(mapping.id, data);
-          else await omopApi.createMapping(data);
-          message.success(t('mappings.saved'));
-          onDone();
-          return true;
-        } catch {
-          return false;
-        }
+        return saveAndClose(
+          () => (mapping ? omopApi.updateMapping(mapping.id, data) : omopApi.createMapping(data)),
+          t('mappings.saved'),
+          onDone,
+        );
       }}
     >
       <ProFormSelect

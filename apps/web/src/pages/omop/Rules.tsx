@@ -6,6 +6,7 @@ import { Alert, App, Badge, Button, Popconfirm, Space, Tag, Typography } from 'a
 import type { ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Authorized, useHasAction } from '../../components/Authorized';
+import { useSaveAndClose } from '../../components/form/useSaveAndClose';
 import { omopApi, type Rule } from './api';
 import { OMOP_NS } from './i18n';
 
@@ -24,7 +25,7 @@ async function storedId(rule: Rule): Promise<number> {
 
 function RuleEdit({ rule, trigger, onDone }: { rule: Rule; trigger: ReactElement; onDone: () => void }) {
   const { t } = useTranslation(OMOP_NS);
-  const { message } = App.useApp();
+  const saveAndClose = useSaveAndClose();
   return (
     <ModalForm<{ name: string; note?: string }>
       title={t('rules.edit')}
@@ -32,16 +33,13 @@ function RuleEdit({ rule, trigger, onDone }: { rule: Rule; trigger: ReactElement
       width={480}
       modalProps={{ destroyOnHidden: true }}
       initialValues={{ name: rule.name, note: rule.note }}
-      onFinish={async (v) => {
-        try {
-          await omopApi.updateRule(await storedId(rule), { name: v.name, note: v.note ?? '' });
-          message.success(t('rules.saved'));
-          onDone();
-          return true;
-        } catch {
-          return false;
-        }
-      }}
+      onFinish={(v) =>
+        saveAndClose(
+          async () => omopApi.updateRule(await storedId(rule), { name: v.name, note: v.note ?? '' }),
+          t('rules.saved'),
+          onDone,
+        )
+      }
     >
       <ProFormText
         name="name"
