@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, post, put, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { validXml } from '../test/xml.js';
 import { ELIGIBILITY_SUBJECTS } from './test/openclinica.js';
-import { exportedText } from './test/support.js';
+import { exportedText, publishedImport, publishForm } from './test/support.js';
 import { LIVER_FORM, registerPatients } from './testform.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
@@ -46,9 +46,7 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
       'I_PHYSI_BMI: OpenClinica calculation (its formula is not in the ODM metadata) imported as an entry item',
     );
     for (const oid of ['F_ELIGIBILITY_V10', 'F_PHYSICALEXAM_ENGLISH', 'F_AGENTADMINIS_V10'])
-      expect(
-        (await post(t.app, `/api/v0.1/crf/forms/${formOf[oid]}/publish`, { note: '' }, admin)).status,
-      ).toBe(200);
+      await publishForm(t.app, admin, formOf[oid]);
   });
 
   it('stores no record while any subject, code or value is at fault, and names every fault', async () => {
@@ -123,17 +121,12 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
       path.join(FIXTURES, 'odm/examples/openedc_clinicaldata_INVALID_auditrecord_order.xml'),
       'utf8',
     );
-    const made = await post(
-      t.app,
-      '/api/v0.1/crf/forms/import',
-      { format: 'odm', name: 'OpenEDC', content: meta, formOid: 'F.1' },
-      admin,
-    );
-    expect(made.status).toBe(200);
-    const formId = made.body.data.form.id;
-    expect((await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, admin)).status).toBe(
-      200,
-    );
+    const formId = await publishedImport(t.app, admin, {
+      format: 'odm',
+      name: 'OpenEDC',
+      content: meta,
+      formOid: 'F.1',
+    });
     // The file's SubjectKeys ("01"…): patients with those MRNs.
     const subjects = [...new Set([...data.matchAll(/SubjectKey="([^"]+)"/g)].map((m) => m[1]!))];
     expect(subjects).toHaveLength(90);
@@ -151,9 +144,7 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
     const formId = (
       await post(t.app, '/api/v0.1/crf/forms', { name: 'ODM 往返', definition: LIVER_FORM }, admin)
     ).body.data.id;
-    expect((await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, admin)).status).toBe(
-      200,
-    );
+    await publishForm(t.app, admin, formId);
     await registerPatients(t.app, ['RT-1', 'RT-2']);
     const base = { weight: 70, height: 170, hbsag: 'neg' };
     const made = await post(
@@ -188,17 +179,7 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
     // The file the test reads back is valid ODM 1.3.2.
     await validXml(xml);
 
-    const copy = await post(
-      t.app,
-      '/api/v0.1/crf/forms/import',
-      { format: 'odm', name: 'ODM 往返副本', content: xml },
-      admin,
-    );
-    expect(copy.status).toBe(200);
-    const copyId = copy.body.data.form.id;
-    expect((await post(t.app, `/api/v0.1/crf/forms/${copyId}/publish`, { note: '' }, admin)).status).toBe(
-      200,
-    );
+    const copyId = await publishedImport(t.app, admin, { format: 'odm', name: 'ODM 往返副本', content: xml });
     const res = await importRecords(copyId, { content: xml });
     expect(res.status).toBe(200);
     const byCode = Object.fromEntries(
@@ -233,9 +214,7 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
     const demographics = study.body.data.forms.find(
       (f: { formOid: string }) => f.formOid === 'Form.demographics',
     ).form.id;
-    expect(
-      (await post(t.app, `/api/v0.1/crf/forms/${demographics}/publish`, { note: '' }, admin)).status,
-    ).toBe(200);
+    await publishForm(t.app, admin, demographics);
     const missing = await importRecords(demographics, { content: xml, formOid: 'Form.demographics' });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toContain('文件有 3 处错误');
@@ -263,17 +242,11 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
       path.join(FIXTURES, 'redcap/redcapr_longitudinal_dictionary.csv'),
       'utf8',
     );
-    const form = await post(
-      t.app,
-      '/api/v0.1/crf/forms/import',
-      { format: 'redcap', name: 'REDCap 纵向', content: dictionary },
-      admin,
-    );
-    expect(form.status).toBe(200);
-    const formId = form.body.data.form.id;
-    expect((await post(t.app, `/api/v0.1/crf/forms/${formId}/publish`, { note: '' }, admin)).status).toBe(
-      200,
-    );
+    const formId = await publishedImport(t.app, admin, {
+      format: 'redcap',
+      name: 'REDCap 纵向',
+      content: dictionary,
+    });
     const csv = await readFile(path.join(FIXTURES, 'redcap/redcapr_longitudinal_records.csv'), 'utf8');
     const rows = await importRecords(formId, { format: 'redcap', content: csv });
     expect(rows.status).toBe(200);
@@ -305,7 +278,7 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
         admin,
       )
     ).body.data.form.id;
-    expect((await post(t.app, `/api/v0.1/crf/forms/${boxes}/publish`, { note: '' }, admin)).status).toBe(200);
+    await publishForm(t.app, admin, boxes);
     await registerPatients(t.app, ['1', '2', '3', '4', '5']);
     const ticked = await importRecords(boxes, {
       format: 'redcap',
@@ -343,9 +316,7 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
         admin,
       )
     ).body.data.form.id;
-    expect((await post(t.app, `/api/v0.1/crf/forms/${simple}/publish`, { note: '' }, admin)).status).toBe(
-      200,
-    );
+    await publishForm(t.app, admin, simple);
     const simpleCsv = await readFile(path.join(FIXTURES, 'redcap/redcapr_simple_records.csv'), 'utf8');
     const bad = await importRecords(simple, { format: 'redcap', content: simpleCsv });
     expect(bad.status).toBe(400);
