@@ -46,7 +46,7 @@ describe('OpenClinica 3.x study import and ODM ClinicalData into records', () =>
       'I_PHYSI_BMI: OpenClinica calculation (its formula is not in the ODM metadata) imported as an entry item',
     );
     for (const oid of ['F_ELIGIBILITY_V10', 'F_PHYSICALEXAM_ENGLISH', 'F_AGENTADMINIS_V10'])
-      await publishForm(t.app, admin, formOf[oid]);
+      await publishForm(t.app, admin, formOf[oid]!);
   });
 
   it('stores no record while any subject, code or value is at fault, and names every fault', async () => {
