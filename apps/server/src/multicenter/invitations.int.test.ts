@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appProducts, apps, auditLog, moduleConfig, patients } from '../db/schema/index.js';
 import { demoAppId } from '../research/test/support.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { get, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { get, post, send, signIn, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * Issue 15 item 4: a center takes part in another hospital's topic only after its administrator
@@ -23,15 +23,8 @@ describe('multi-center invitations and small-cell suppression', () => {
     t.app.db
       .insert(moduleConfig)
       .values({ appId, configGroup: 'site', moduleName: 'features', configName: 'mode', value });
-  const put = async (url: string, payload: unknown, key: string, lang = 'zh-CN') => {
-    const r = await t.app.inject({
-      method: 'PUT',
-      url,
-      headers: { WeAppAuthorization: key, 'accept-language': lang },
-      payload: payload as object,
-    });
-    return { status: r.statusCode, body: r.json() };
-  };
+  const put = (url: string, payload: unknown, key: string, lang = 'zh-CN') =>
+    send('PUT', t.app, url, payload, key, lang);
   const auditRows = (app: number, entityId: string, action: string) =>
     t.app.db
       .select()

@@ -92,18 +92,25 @@ export async function get(app: FastifyInstance, url: string, key?: string) {
   return { status: res.statusCode, body: res.json(), headers: res.headers };
 }
 
-/** Sends a request (a JSON body when one is given) the way the browser does, answered as status and JSON. */
+/**
+ * Sends a request (a JSON body when one is given) the way the browser does, answered as status and
+ * JSON; `language` is the browser's Accept-Language (the server's default when not given).
+ */
 export async function send(
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   app: FastifyInstance,
   url: string,
   payload?: unknown,
   key?: string,
+  language?: string,
 ) {
   const res = await app.inject({
     method,
     url,
-    headers: key ? { WeAppAuthorization: key } : {},
+    headers: {
+      ...(key ? { WeAppAuthorization: key } : {}),
+      ...(language ? { 'accept-language': language } : {}),
+    },
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
   return { status: res.statusCode, body: res.json() };

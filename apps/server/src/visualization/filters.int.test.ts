@@ -2,7 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, diagnoses, patients, visCharts, visits } from '../db/schema/index.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
-import { startTestApp, type TestApp } from '../test/helper.js';
+import { send, startTestApp, type TestApp } from '../test/helper.js';
 
 /**
  * Issue 15 item 7 (chart part): a chart filter's value is checked against its field's type
@@ -16,15 +16,8 @@ let t: TestApp;
 let key: string;
 let appId: number;
 
-async function call(url: string, payload: unknown, language = 'zh-CN') {
-  const res = await t.app.inject({
-    method: 'POST',
-    url,
-    headers: { WeAppAuthorization: key, 'accept-language': language },
-    payload: payload as object,
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+const call = (url: string, payload: unknown, language = 'zh-CN') =>
+  send('POST', t.app, url, payload, key, language);
 const aggregate = (filters: unknown[], extra: object = {}, language?: string) =>
   call(`${V}/aggregate`, { dataset: 'patients', measures: ['count'], filters, ...extra }, language);
 
