@@ -11,7 +11,7 @@ import type {
 } from '@crdp/core';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
@@ -30,6 +30,8 @@ import { TRANSFORM_KIND } from './transform.js';
 
 type RunRow = typeof observationRuns.$inferSelect;
 type JobRow = typeof jobs.$inferSelect;
+
+const trail = auditTrail('observation_task', 'observation.task');
 
 const runView = (r: RunRow, j: JobRow | null, ctx: SignedIn): ObservationRun => ({
   id: r.id,
@@ -121,12 +123,7 @@ export async function createTask(
         createdByName: ctx.userName,
       })
       .returning();
-    await audit(tx, ctx, {
-      action: 'observation.task.add',
-      entity: 'observation_task',
-      entityId: t!.id,
-      after: { name: t!.name, domains: t!.domains },
-    });
+    await trail.added(tx, ctx, t!.id, { name: t!.name, domains: t!.domains });
     return t!.id;
   });
   return getTask(ctx, id);
@@ -178,12 +175,7 @@ export async function deleteTask(ctx: SignedIn, id: number): Promise<null> {
       'the task is running; delete it when it ends',
     );
     await deleteAppRow(tx, observationTasks, ctx.appId, id);
-    await audit(tx, ctx, {
-      action: 'observation.task.delete',
-      entity: 'observation_task',
-      entityId: id,
-      before: { name: t.name, domains: t.domains },
-    });
+    await trail.deleted(tx, ctx, id, { name: t.name, domains: t.domains });
   });
   return null;
 }

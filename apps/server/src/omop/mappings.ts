@@ -10,7 +10,7 @@ import {
 } from '@crdp/core';
 import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOfTable } from '../db/paging.js';
@@ -38,6 +38,7 @@ import {
 export type Actor = AppActor;
 
 const MAX_INT = 2_147_483_647;
+const trail = auditTrail('omop_mapping', 'omop.mapping');
 
 const view = (r: typeof omopMappings.$inferSelect): OmopMapping => ({
   id: r.id,
@@ -202,7 +203,7 @@ export async function deleteMapping(db: Db, actor: Actor, id: number): Promise<n
   return db.transaction(async (tx) => {
     const before = view(await mappingOf(tx, actor, id));
     await deleteAppRow(tx, omopMappings, actor.appId, id);
-    await audit(tx, actor, { action: 'omop.mapping.delete', entity: 'omop_mapping', entityId: id, before });
+    await trail.deleted(tx, actor, id, before);
     return null;
   });
 }

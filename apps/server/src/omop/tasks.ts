@@ -10,7 +10,7 @@ import type {
 } from '@crdp/core';
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOf } from '../db/paging.js';
@@ -30,6 +30,7 @@ import { effectiveRules } from './rules.js';
  */
 type TaskRow = typeof omopTasks.$inferSelect;
 type JobRow = typeof jobs.$inferSelect;
+const trail = auditTrail('omop_task', 'omop.task');
 
 const view = (t: TaskRow, j: JobRow, locale: Locale): OmopTask => ({
   id: t.id,
@@ -162,12 +163,7 @@ export async function deleteTask(db: Db, actor: Actor, id: number, dataDir: stri
       );
     await deleteAppRow(tx, omopTasks, actor.appId, id);
     await deleteAppRow(tx, jobs, actor.appId, j.id);
-    await audit(tx, actor, {
-      action: 'omop.task.delete',
-      entity: 'omop_task',
-      entityId: id,
-      before: { name: t.name, jobId: j.id, status: j.status },
-    });
+    await trail.deleted(tx, actor, id, { name: t.name, jobId: j.id, status: j.status });
     return j.id;
   });
   await rm(zipPath(dataDir, actor.appId, jobId), { force: true });

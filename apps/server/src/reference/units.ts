@@ -10,7 +10,7 @@ import {
 } from '@crdp/core';
 import { and, count, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { auditTrail } from '../audit/audit.js';
 import { ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
@@ -22,6 +22,8 @@ import { pinyinInitials } from './pinyin.js';
 type Row = typeof hospitalUnits.$inferSelect;
 type UnitCreate = z.output<typeof hospitalUnitCreate>;
 type UnitPatch = z.output<typeof hospitalUnitPatch>;
+
+const trail = auditTrail('hospital_unit', 'hospitalUnit');
 
 /** A level's words from the labelling layer, the English in lower case for the middle of a sentence. */
 const kindWords = (kind: HospitalUnitKind) => ({
@@ -141,8 +143,7 @@ export async function addUnit(ctx: SignedIn, input: UnitCreate): Promise<Hospita
       .values({ appId, ...input, pinyin: pinyinInitials(input.name) })
       .returning();
     const after = view(row!);
-    await audit(tx, ctx, { action: 'hospitalUnit.add', entity: 'hospital_unit', entityId: after.id, after });
-    return after;
+    return trail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -163,14 +164,7 @@ export async function editUnit(ctx: SignedIn, id: number, input: UnitPatch): Pro
       .where(eq(hospitalUnits.unitId, id))
       .returning();
     const after = view(row!);
-    await audit(tx, ctx, {
-      action: 'hospitalUnit.edit',
-      entity: 'hospital_unit',
-      entityId: id,
-      before: view(before),
-      after,
-    });
-    return after;
+    return trail.edited(tx, ctx, id, view(before), after);
   });
 }
 
@@ -191,12 +185,7 @@ export async function deleteUnit(ctx: SignedIn, id: number): Promise<true> {
         ),
       });
     await tx.delete(hospitalUnits).where(eq(hospitalUnits.unitId, id));
-    await audit(tx, ctx, {
-      action: 'hospitalUnit.delete',
-      entity: 'hospital_unit',
-      entityId: id,
-      before: view(before),
-    });
+    await trail.deleted(tx, ctx, id, view(before));
     return true as const;
   });
 }

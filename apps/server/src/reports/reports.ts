@@ -18,7 +18,7 @@ import {
 } from '@crdp/core';
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit, auditRead } from '../audit/audit.js';
+import { audit, auditRead, auditTrail } from '../audit/audit.js';
 import { appRowOf, deleteAppRow, nameTaken, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { containsPattern } from '../db/like.js';
@@ -85,6 +85,7 @@ export async function listReports(db: Db, appId: number, keyword?: string): Prom
 }
 
 export const reportOf = appRowOf(reports, 'report');
+const trail = auditTrail('report', 'report');
 
 export const reportsOf = async (db: Db, appId: number) =>
   (await db.select({ id: reports.id }).from(reports).where(eq(reports.appId, appId))).map((r) => ({
@@ -117,8 +118,7 @@ export async function addReport(ctx: SignedIn, input: z.output<typeof reportCrea
       .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
       .returning();
     const after = view(row!, ctx.userName);
-    await audit(tx, ctx, { action: 'report.add', entity: 'report', entityId: after.id, after });
-    return after;
+    return trail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -135,14 +135,7 @@ export async function editReport(
     const row = await updateAppRow(tx, reports, ctx.appId, id, { ...input, updatedAt: new Date() });
     const by = await nameOf(tx, row!.createdBy);
     const after = view(row!, by);
-    await audit(tx, ctx, {
-      action: 'report.edit',
-      entity: 'report',
-      entityId: id,
-      before: view(before, by),
-      after,
-    });
-    return after;
+    return trail.edited(tx, ctx, id, view(before, by), after);
   });
 }
 
@@ -151,12 +144,7 @@ export async function deleteReport(ctx: SignedIn, id: number): Promise<true> {
     const before = await reportOf(tx, ctx.appId, id);
     await mustOwn(tx, ctx, before);
     await deleteAppRow(tx, reports, ctx.appId, id);
-    await audit(tx, ctx, {
-      action: 'report.delete',
-      entity: 'report',
-      entityId: id,
-      before: view(before, await nameOf(tx, before.createdBy)),
-    });
+    await trail.deleted(tx, ctx, id, view(before, await nameOf(tx, before.createdBy)));
     return true as const;
   });
 }

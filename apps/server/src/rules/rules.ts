@@ -12,7 +12,7 @@ import {
 } from '@crdp/core';
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { containsPattern } from '../db/like.js';
@@ -27,6 +27,7 @@ type Row = typeof clinicalRules.$inferSelect;
 const actionList = z.array(ruleAction);
 
 export const ruleOf = appRowOf(clinicalRules, 'clinical_rule');
+const trail = auditTrail('clinical_rule', 'rule');
 
 export const whenOf = (r: Row) => ruleWhen.parse(r.when);
 export const actionsOf = (r: Row): RuleAction[] => actionList.parse(r.actions);
@@ -173,7 +174,7 @@ export async function deleteRule(ctx: SignedIn, id: number): Promise<true> {
   return ctx.db.transaction(async (tx) => {
     const before = await ruleDetail(tx, ctx.appId, id);
     await tx.delete(clinicalRules).where(eq(clinicalRules.id, id));
-    await audit(tx, ctx, { action: 'rule.delete', entity: 'clinical_rule', entityId: id, before });
+    await trail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }

@@ -10,7 +10,7 @@ import type {
 } from '@crdp/core';
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import type { Tx } from '../db/client.js';
 import { patients, ruleSamples } from '../db/schema/index.js';
 import { patientsBase } from '../disease-library/template-sql.js';
@@ -24,6 +24,8 @@ import { actionsOf, ruleOf, samplesOf, whenOf } from './rules.js';
  * the rule should give. Every run goes through the one evaluator (`compile.ts`), a sample being a
  * base set of one.
  */
+
+const trail = auditTrail('rule_sample', 'rule.sample');
 
 const HAND_MADE = sql`select 0 as patient_id, current_date as filing_date`;
 
@@ -201,12 +203,7 @@ export async function deleteSample(
     await sampleOf(tx, ctx.appId, input.rule_id, input.sample_id);
     const before = (await samplesOf(tx, ctx.appId, input.rule_id)).find((s) => s.id === input.sample_id);
     await tx.delete(ruleSamples).where(eq(ruleSamples.id, input.sample_id));
-    await audit(tx, ctx, {
-      action: 'rule.sample.delete',
-      entity: 'rule_sample',
-      entityId: input.sample_id,
-      before: { ruleId: input.rule_id, ...before },
-    });
+    await trail.deleted(tx, ctx, input.sample_id, { ruleId: input.rule_id, ...before });
     return true as const;
   });
 }

@@ -11,7 +11,7 @@ import {
 } from '@crdp/core';
 import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { terminologyConcepts, terminologySynonyms, terminologySystems } from '../db/schema/index.js';
@@ -26,6 +26,8 @@ import { ensureTerminologies } from './seed.js';
 
 type Concept = typeof terminologyConcepts.$inferSelect;
 type System = typeof terminologySystems.$inferSelect;
+
+const localCodeTrail = auditTrail('terminology_concept', 'terminology.localCode');
 
 const summary = (c: Concept): ConceptSummary => ({
   conceptId: c.conceptId,
@@ -231,12 +233,7 @@ export async function addLocalCode(
           pinyin: pinyinInitials(term),
         })),
       );
-    await audit(tx, ctx, {
-      action: 'terminology.localCode.add',
-      entity: 'terminology_concept',
-      entityId: row!.conceptId,
-      after: { systemKey, ...input, synonyms, level },
-    });
+    await localCodeTrail.added(tx, ctx, row!.conceptId, { systemKey, ...input, synonyms, level });
     return summary(row!);
   });
 }

@@ -16,7 +16,7 @@ import {
 } from '@crdp/core';
 import { and, asc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { auditTrail } from '../audit/audit.js';
 import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
@@ -33,6 +33,7 @@ type Patch = z.output<typeof variablePatch>;
 
 export const variableRow = appRowOf(variables, 'variable');
 export const ownedVariableIds = ownedIds(variables);
+const trail = auditTrail('variable', 'variable');
 
 /** The template language's aggregate for the library's words (last = latest, mean = avg). */
 const AGG: Record<VariableAggregate, string> = {
@@ -166,8 +167,7 @@ export async function insertVariable(tx: Tx, ctx: SignedIn, input: Create): Prom
     .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
     .returning();
   const after = variableView(row!);
-  await audit(tx, ctx, { action: 'variable.add', entity: 'variable', entityId: after.id, after });
-  return after;
+  return trail.added(tx, ctx, after.id, after);
 }
 
 export async function addVariable(ctx: SignedIn, input: Create): Promise<Variable> {
@@ -190,8 +190,7 @@ export async function editVariable(ctx: SignedIn, id: number, input: Patch): Pro
     await checkVariable(tx, ctx.appId, next, id);
     const row = await updateAppRow(tx, variables, ctx.appId, id, { ...next, updatedAt: new Date() });
     const after = variableView(row!);
-    await audit(tx, ctx, { action: 'variable.edit', entity: 'variable', entityId: id, before, after });
-    return after;
+    return trail.edited(tx, ctx, id, before, after);
   });
 }
 
@@ -199,7 +198,7 @@ export async function deleteVariable(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const before = variableView(await variableRow(tx, ctx.appId, id));
     await deleteAppRow(tx, variables, ctx.appId, id);
-    await audit(tx, ctx, { action: 'variable.delete', entity: 'variable', entityId: id, before });
+    await trail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }
