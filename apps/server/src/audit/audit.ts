@@ -67,6 +67,27 @@ export function auditTrail<P extends PrefixOf<'add'> | PrefixOf<'edit'> | Prefix
   };
 }
 
+/**
+ * The audit row of switching an entity on or off: action `enable` or `disable`, with its
+ * `enabled` before and after, in the caller's transaction.
+ */
+export function auditSwitched(
+  db: Tx,
+  ctx: RequestContext,
+  entity: string,
+  id: string | number,
+  was: boolean,
+  enabled: boolean,
+): Promise<void> {
+  return audit(db, ctx, {
+    action: enabled ? 'enable' : 'disable',
+    entity,
+    entityId: id,
+    before: { enabled: was },
+    after: { enabled },
+  });
+}
+
 function auditRow(
   source: RequestContext | FastifyRequest | null,
   e: AuditEntry,

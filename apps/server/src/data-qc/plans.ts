@@ -1,7 +1,7 @@
 import type { QcRuleKind, QcSeverity, qcPlan } from '@crdp/core';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditSwitched } from '../audit/audit.js';
 import { appRowOf, deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { qcPlanRules, qcPlans, qcRules } from '../db/schema/index.js';
@@ -162,13 +162,7 @@ export async function setPlanEnabled(db: Db, actor: Actor, id: number, enabled: 
   return db.transaction(async (tx) => {
     const before = await planRow(tx, actor.appId, id);
     await updateAppRow(tx, qcPlans, actor.appId, id, { enabled, updatedAt: new Date() });
-    await audit(tx, actor, {
-      action: enabled ? 'enable' : 'disable',
-      entity: 'qc_plan',
-      entityId: id,
-      before: { enabled: before.enabled },
-      after: { enabled },
-    });
+    await auditSwitched(tx, actor, 'qc_plan', id, before.enabled, enabled);
     return planOf(tx, actor.appId, id);
   });
 }

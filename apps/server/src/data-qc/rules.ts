@@ -1,7 +1,7 @@
 import type { QcRuleKind, QcSeverity, qcRule } from '@crdp/core';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditSwitched } from '../audit/audit.js';
 import { appRowOf, deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db } from '../db/client.js';
 import { qcRules } from '../db/schema/index.js';
@@ -105,13 +105,7 @@ export async function setRuleEnabled(db: Db, actor: Actor, id: number, enabled: 
     const before = ruleView(await ruleOf(tx, actor.appId, id));
     const row = await updateAppRow(tx, qcRules, actor.appId, id, { enabled, updatedAt: new Date() });
     const after = ruleView(row!);
-    await audit(tx, actor, {
-      action: enabled ? 'enable' : 'disable',
-      entity: 'qc_rule',
-      entityId: id,
-      before: { enabled: before.enabled },
-      after: { enabled },
-    });
+    await auditSwitched(tx, actor, 'qc_rule', id, before.enabled, enabled);
     return after;
   });
 }
