@@ -4,6 +4,7 @@ import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addRecord, demoUserWith } from '../clinical/test/support.js';
 import { auditLog } from '../db/schema/index.js';
+import { BMI_FORMULA } from '../formulas/test/fixtures.js';
 import { otherAppAdministrator } from '../test/harness/fixtures.js';
 import { del, download, get, post, send, signIn, startTestApp, type TestApp } from '../test/helper.js';
 import { readZip } from '../test/unzip.js';
@@ -311,20 +312,7 @@ describe('data models', () => {
   });
 
   it('groups computed indicators, in order, for a model', async () => {
-    const f = await post(
-      t.app,
-      '/api/v0.1/formulas',
-      {
-        name: 'BMI 指标',
-        unit: 'kg/m²',
-        expression: '体重 / (身高 / 100) ^ 2',
-        variables: [
-          { name: '体重', source: 'exam', code: '体重' },
-          { name: '身高', source: 'exam', code: '身高' },
-        ],
-      },
-      admin,
-    );
+    const f = await post(t.app, '/api/v0.1/formulas', { name: 'BMI 指标', ...BMI_FORMULA }, admin);
     expect(f.status, JSON.stringify(f.body)).toBe(200);
     const g = await post(
       t.app,

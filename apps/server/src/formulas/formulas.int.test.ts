@@ -5,6 +5,7 @@ import { addRecord } from '../clinical/test/support.js';
 import { auditLog, scaleAssessments } from '../db/schema/index.js';
 import { otherAppAdministrator, userWithoutRoles } from '../test/harness/fixtures.js';
 import { del, get, patch as patchAs, post, signIn, startTestApp, type TestApp } from '../test/helper.js';
+import { BMI_FORMULA } from './test/fixtures.js';
 
 /**
  * Derived data (公式编辑器, 指标模板, 评估量表): a data manager writes formulas over a patient's
@@ -71,21 +72,7 @@ describe('formulas, indicator templates and assessment scales', () => {
   afterAll(() => t?.close());
 
   it('adds a formula, tests it on a patient with the inputs it used, and names a missing input', async () => {
-    const made = await post(
-      t.app,
-      '/api/v0.1/formulas',
-      {
-        name: 'BMI',
-        unit: 'kg/m²',
-        decimals: 1,
-        expression: '体重 / (身高 / 100) ^ 2',
-        variables: [
-          { name: '体重', source: 'exam', code: '体重' },
-          { name: '身高', source: 'exam', code: '身高' },
-        ],
-      },
-      admin,
-    );
+    const made = await post(t.app, '/api/v0.1/formulas', { name: 'BMI', decimals: 1, ...BMI_FORMULA }, admin);
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const f = made.body.data as Formula;
     expect(f).toMatchObject({ name: 'BMI', decimals: 1, builtinKey: '', templates: [] });

@@ -43,3 +43,13 @@ export async function makeFormulaObjects(app: FastifyInstance, adminKey: string)
     ),
   );
 }
+
+/** Body mass index from the physical exam's 体重 (kg) and 身高 (cm): a formula's body without its name. */
+export const BMI_FORMULA = {
+  unit: 'kg/m²',
+  expression: '体重 / (身高 / 100) ^ 2',
+  variables: [
+    { name: '体重', source: 'exam', code: '体重' },
+    { name: '身高', source: 'exam', code: '身高' },
+  ],
+};

@@ -114,6 +114,22 @@ describe('bad values inside otherwise valid requests', () => {
   }
 
   /** The route's URL with every path parameter filled from its real objects (or 1), one replaced. */
+  /** Each value of a kind, in turn, in each leaf of each envelope method's params (but `skip`'s). */
+  async function sendToEveryParam(kind: 'refused' | 'odd', skip: (method: string) => boolean = () => false) {
+    for (const m of harnessMethods()) {
+      if (skip(m.method)) continue;
+      const schema = m.params as Schema;
+      for (const leaf of leavesOf(schema))
+        for (const v of leafValues(leaf)[kind])
+          await send(
+            'POST',
+            m.path,
+            JSON.stringify({ method: m.method, params: buildValue(schema, { path: leaf.path, value: v }) }),
+            `${m.path} ${m.method} params.${leaf.name}=${JSON.stringify(v).slice(0, 60)}`,
+          );
+    }
+  }
+
   async function urlsOf(route: HarnessRoute) {
     const ids = route.ownedIds ? ((await route.ownedIds(t.app.db, appId))[0] ?? {}) : {};
     const fill = (replace?: { name: string; value: string }) =>
@@ -178,17 +194,7 @@ describe('bad values inside otherwise valid requests', () => {
             `${route.method} ${route.url} body.${leaf.name}=${JSON.stringify(v)}`,
           );
     }
-    for (const m of harnessMethods()) {
-      const schema = m.params as Schema;
-      for (const leaf of leavesOf(schema))
-        for (const v of leafValues(leaf).refused)
-          await send(
-            'POST',
-            m.path,
-            JSON.stringify({ method: m.method, params: buildValue(schema, { path: leaf.path, value: v }) }),
-            `${m.path} ${m.method} params.${leaf.name}=${JSON.stringify(v)}`,
-          );
-    }
+    await sendToEveryParam('refused');
     const after = await fingerprint(t.app.db);
     const changed = Object.keys(before).filter((k) => before[k] !== after[k]);
     console.log(
@@ -267,18 +273,7 @@ describe('bad values inside otherwise valid requests', () => {
         );
       }
     }
-    for (const m of harnessMethods()) {
-      if (m.method === 'Logout' || m.method === 'LogOut') continue;
-      const schema = m.params as Schema;
-      for (const leaf of leavesOf(schema))
-        for (const v of leafValues(leaf).odd)
-          await send(
-            'POST',
-            m.path,
-            JSON.stringify({ method: m.method, params: buildValue(schema, { path: leaf.path, value: v }) }),
-            `${m.path} ${m.method} params.${leaf.name}=${JSON.stringify(v).slice(0, 60)}`,
-          );
-    }
+    await sendToEveryParam('odd', (method) => method === 'Logout' || method === 'LogOut');
     console.log(
       `fuzz values (odd): ${requests - start} requests, ${((Date.now() - started) / 1000).toFixed(1)} s, ${serverErrors.length} 5xx${serverErrors.length ? `:\n  ${serverErrors.join('\n  ')}` : ''}`,
     );
