@@ -68,6 +68,7 @@ export interface OwnAccount {
 }
 
 const USERS = 'api/merchants/merchantsuser';
+const PERMISSIONS = 'api/merchants/MerchantsPermission';
 const NICK_NAMES: Record<OwnRole, string> = {
   admin: '系统管理员',
   researcher: '科研人员',
@@ -141,6 +142,49 @@ export async function ownAccount(role: OwnRole, label: string, nickName = NICK_N
   if (saved.status !== 200 || saved.body.code !== 0)
     throw new Error(`The user ${username} could not be made: ${saved.status} ${JSON.stringify(saved.body)}`);
   return { username, password, role, nickName } satisfies OwnAccount;
+}
+
+/**
+ * A role of the story's own (named `role.name`, holding these menus and functions), made through
+ * the admin screens' calls by the administrator `adminKey` of any hospital, and a new user of that
+ * hospital holding only it: the user's account.
+ */
+export async function userWithOwnRole(
+  adminKey: string,
+  role: { name: string; description?: string; menuIds: number[]; funcIds: number[] },
+  user: { username: string; password: string; nickName: string },
+): Promise<Pick<Account, 'username' | 'password'>> {
+  const made = await envelope<{ RoleId: number }>(
+    'AddRole',
+    [{ RoleName: role.name, ...(role.description ? { Description: role.description } : {}) }],
+    adminKey,
+    PERMISSIONS,
+  );
+  expect(made.body.code, JSON.stringify(made.body)).toBe(0);
+  const RoleId = made.body.result.RoleId;
+  const granted = await envelope(
+    'SaveRolePermissionAndFunctions',
+    [{ RoleId, MenuIds: role.menuIds, FuncIds: role.funcIds }],
+    adminKey,
+    PERMISSIONS,
+  );
+  expect(granted.body.code, JSON.stringify(granted.body)).toBe(0);
+  const saved = await envelope(
+    'Save',
+    [
+      {
+        UserName: user.username,
+        NickName: user.nickName,
+        Password: user.password,
+        Enabled: true,
+        RoleIds: [RoleId],
+      },
+    ],
+    adminKey,
+    USERS,
+  );
+  expect(saved.body.code, JSON.stringify(saved.body)).toBe(0);
+  return { username: user.username, password: user.password };
 }
 
 /** The two centers of the multi-center story that this worker slot alone uses (global-setup makes them). */

@@ -35,6 +35,7 @@ const DATA = [
   /(^|\/)routes\/table\.ts$/,
   /(^|\/)routes(\.ts$|\/)/,
   /-routes\.ts$/,
+  /(^|\/)routes-[\w-]+\.ts$/,
   /(^|\/)envelope\.ts$/,
   /(^|\/)db\/schema\//,
   /(^|\/)drizzle\/.*\.sql$/,
@@ -67,7 +68,7 @@ function isData(f) {
   return DATA.some((r) => r.test(f));
 }
 
-/** The reviewed file pairs: `a<TAB>b<TAB>category<TAB>reason`, paths as the rows name them. */
+/** The reviewed file pairs: `a<TAB>b<TAB>category<TAB>reason`, paths from the repository's root. */
 function reviewed() {
   const file = path.join(root, 'docs/duplicates-reviewed.tsv');
   const pairs = new Map();
@@ -149,6 +150,7 @@ let toLook = 0;
 const summary = [];
 for (const part of PARTS) {
   const { dir, tmp, rows, total, boilerTotal, out } = scan(part);
+  const base = part.repo ?? part.copyOf;
   const counts = { boilerplate: boilerTotal, data: 0, imports: 0, reviewed: 0, 'to look at': 0 };
   const unseen = total - rows.length;
   const lines = [];
@@ -160,12 +162,12 @@ for (const part of PARTS) {
     else if (isData(a) && isData(b)) category = 'data';
     else if (Number(a2) <= importHeaderEnd(dir, a) && Number(b2) <= importHeaderEnd(dir, b))
       category = 'imports';
-    else if (review.has(pairKey(a, b))) {
+    else if (review.has(pairKey(`${base}/${a}`, `${base}/${b}`))) {
       category = 'reviewed';
-      used.add(pairKey(a, b));
+      used.add(pairKey(`${base}/${a}`, `${base}/${b}`));
     } else category = 'to look at';
     counts[category]++;
-    if (category === 'to look at' || listAll) lines.push(`  [${category}] ${r}`);
+    if (category === 'to look at' || listAll) lines.push(`  [${category}] ${base}: ${r}`);
   }
   // Rows past the 200 shown are boilerplate (the command lists those last) only when all the
   // pairs that are not are among the shown; otherwise some were not classified.

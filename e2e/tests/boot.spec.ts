@@ -1,6 +1,15 @@
 import { randomInt } from 'node:crypto';
 import type { Page, Request } from '@playwright/test';
-import { account, apiLogin, envelope, expect, runId, screenshot, signInToWorkbench, test } from '../fixtures';
+import {
+  account,
+  apiLogin,
+  expect,
+  runId,
+  screenshot,
+  signInToWorkbench,
+  test,
+  userWithOwnRole,
+} from '../fixtures';
 
 /**
  * The start of a page (issue 16): a full load asks for the current user and the menus together,
@@ -156,40 +165,15 @@ test('a 禁止访问 notice belongs to its page: shown there, gone on the next p
   // opens, and the server refuses its data (403).
   const run = runId();
   const adminKey = await apiLogin(account('admin'));
-  const PERM = 'api/merchants/MerchantsPermission';
-  const role = await envelope<{ RoleId: number }>(
-    'AddRole',
-    [{ RoleName: `E2E只看菜单${run}` }],
+  const who = await userWithOwnRole(
     adminKey,
-    PERM,
+    { name: `E2E只看菜单${run}`, menuIds: [2102], funcIds: [] },
+    {
+      username: `e2e-menuonly-${run}`,
+      password: `E2e#${String(randomInt(100_000_000)).padStart(8, '0')}x`,
+      nickName: '只看菜单',
+    },
   );
-  expect(role.body.code, JSON.stringify(role.body)).toBe(0);
-  const perms = await envelope(
-    'SaveRolePermissionAndFunctions',
-    [{ RoleId: role.body.result.RoleId, MenuIds: [2102], FuncIds: [] }],
-    adminKey,
-    PERM,
-  );
-  expect(perms.body.code, JSON.stringify(perms.body)).toBe(0);
-  const who = {
-    username: `e2e-menuonly-${run}`,
-    password: `E2e#${String(randomInt(100_000_000)).padStart(8, '0')}x`,
-  };
-  const saved = await envelope(
-    'Save',
-    [
-      {
-        UserName: who.username,
-        NickName: '只看菜单',
-        Password: who.password,
-        Enabled: true,
-        RoleIds: [role.body.result.RoleId],
-      },
-    ],
-    adminKey,
-    'api/merchants/merchantsuser',
-  );
-  expect(saved.body.code, JSON.stringify(saved.body)).toBe(0);
 
   await signInToWorkbench(page, who);
   const menu = page.locator('.ant-pro-sider-menu');

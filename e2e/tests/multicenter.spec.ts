@@ -12,6 +12,7 @@ import {
   screenshot,
   signInToWorkbench,
   test,
+  userWithOwnRole,
 } from '../fixtures';
 
 /**
@@ -45,43 +46,17 @@ async function multiCenterResearcher(centerKey: string): Promise<Account> {
   );
   expect(funcs.status, JSON.stringify(funcs.body)).toBe(200);
   const menus = [101, 1301, 1302, 1303, 1304];
-  const role = await envelope<{ RoleId: number }>(
-    'AddRole',
-    [{ RoleName: `多中心研究员${RUN}`, Description: '多中心课题：建主题、录入本中心病例、数据检测' }],
+  const made = await userWithOwnRole(
     centerKey,
-    PERMISSION,
+    {
+      name: `多中心研究员${RUN}`,
+      description: '多中心课题：建主题、录入本中心病例、数据检测',
+      menuIds: menus,
+      funcIds: funcs.body.result.filter((f) => menus.includes(f.MenuId)).map((f) => f.FuncId),
+    },
+    { username: `east${RUN}`, password: 'E2e#East2024', nickName: '东部研究员' },
   );
-  expect(role.body.code, JSON.stringify(role.body)).toBe(0);
-  const granted = await envelope<unknown>(
-    'SaveRolePermissionAndFunctions',
-    [
-      {
-        RoleId: role.body.result.RoleId,
-        MenuIds: menus,
-        FuncIds: funcs.body.result.filter((f) => menus.includes(f.MenuId)).map((f) => f.FuncId),
-      },
-    ],
-    centerKey,
-    PERMISSION,
-  );
-  expect(granted.body.code, JSON.stringify(granted.body)).toBe(0);
-  const who: Account = { username: `east${RUN}`, password: 'E2e#East2024', role: 'researcher' };
-  const user = await envelope<{ UserId: number }>(
-    'Save',
-    [
-      {
-        UserName: who.username,
-        NickName: '东部研究员',
-        Password: who.password,
-        Enabled: true,
-        RoleIds: [role.body.result.RoleId],
-      },
-    ],
-    centerKey,
-    'api/merchants/merchantsuser',
-  );
-  expect(user.body.code, JSON.stringify(user.body)).toBe(0);
-  return who;
+  return { ...made, role: 'researcher' };
 }
 
 async function patient(key: string, mrn: string, name: string, birthDate: string) {
