@@ -11,8 +11,8 @@ import {
 } from '@crdp/core';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf } from '../db/app-rows.js';
+import { audit, auditSwitched } from '../audit/audit.js';
+import { appRowOf, appRows } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { cleaningRules } from '../db/schema/index.js';
 import { clashAs } from '../db/unique.js';
@@ -77,11 +77,7 @@ export function builtinRules(locale: Locale): CleaningRule[] {
 }
 
 export async function listRules(db: Db, appId: number, locale: Locale) {
-  const rows = await db
-    .select()
-    .from(cleaningRules)
-    .where(eq(cleaningRules.appId, appId))
-    .orderBy(asc(cleaningRules.id));
+  const rows = await appRows(db, cleaningRules, appId, asc(cleaningRules.id));
   return { items: [...builtinRules(locale), ...rows.map(view)] };
 }
 
@@ -176,13 +172,7 @@ export async function setRuleEnabled(ctx: SignedIn, id: number, enabled: boolean
       .set({ enabled, updatedAt: new Date() })
       .where(eq(cleaningRules.id, id))
       .returning();
-    await audit(tx, ctx, {
-      action: enabled ? 'enable' : 'disable',
-      entity: 'cleaning_rule',
-      entityId: id,
-      before: { enabled: before.enabled },
-      after: { enabled },
-    });
+    await auditSwitched(tx, ctx, 'cleaning_rule', id, before.enabled, enabled);
     return view(row!);
   });
 }

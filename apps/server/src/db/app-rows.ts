@@ -1,5 +1,5 @@
 import { and, eq, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { notFound } from '../http/errors.js';
 import type { Db, Tx } from './client.js';
 
@@ -42,6 +42,21 @@ export function appRowOf<T extends AppIdTable>(table: T, entity: string) {
     if (!row) throw notFound(entity);
     return row as T['$inferSelect'];
   };
+}
+
+/** Every row one app has in a table, in the order given: the query of a list that shows them all. */
+export async function appRows<T extends AppTable>(
+  db: Tx,
+  table: T,
+  appId: number,
+  ...orderBy: Array<SQL | AnyPgColumn>
+): Promise<Array<T['$inferSelect']>> {
+  const rows = await db
+    .select()
+    .from(table as PgTable)
+    .where(eq(table.appId, appId))
+    .orderBy(...orderBy);
+  return rows as Array<T['$inferSelect']>;
 }
 
 /**

@@ -25,8 +25,8 @@ import {
 } from '@crdp/core';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf, deleteAppRow, updateAppRow } from '../db/app-rows.js';
+import { audit, auditTrail } from '../audit/audit.js';
+import { appRowOf, appRows, deleteAppRow, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOf, pageWindow } from '../db/paging.js';
 import { rowsOf } from '../db/rows.js';
@@ -50,6 +50,8 @@ export const RECORD_QC_JOB_KIND = 'recordQc.run';
 
 const planOf = appRowOf(recordQcPlans, 'record_qc_plan');
 export const taskOf = appRowOf(recordQcTasks, 'record_qc_task');
+const ruleTrail = auditTrail('record_qc_rule', 'recordQc.rule');
+const planTrail = auditTrail('record_qc_plan', 'recordQc.plan');
 
 /** The catalogue with the app's settings over the defaults. */
 export async function listRules(db: Tx, appId: number): Promise<RecordQcRule[]> {
@@ -99,13 +101,13 @@ export async function saveRule(ctx: SignedIn, body: z.output<typeof recordQcRule
         target: [recordQcRules.appId, recordQcRules.code],
         set: { enabled: body.enabled, params: body.params, updatedAt: new Date() },
       });
-    await audit(tx, ctx, {
-      action: 'recordQc.rule.edit',
-      entity: 'record_qc_rule',
-      entityId: body.code,
-      before: { enabled: before.enabled, params: before.params },
-      after: { enabled: body.enabled, params: body.params },
-    });
+    await ruleTrail.edited(
+      tx,
+      ctx,
+      body.code,
+      { enabled: before.enabled, params: before.params },
+      { enabled: body.enabled, params: body.params },
+    );
     return (await listRules(tx, ctx.appId)).find((r) => r.code === body.code)!;
   });
 }
@@ -121,11 +123,7 @@ const planOut = (p: typeof recordQcPlans.$inferSelect): RecordQcPlan => ({
 });
 
 export async function listPlans(db: Tx, appId: number) {
-  const rows = await db
-    .select()
-    .from(recordQcPlans)
-    .where(eq(recordQcPlans.appId, appId))
-    .orderBy(desc(recordQcPlans.updatedAt), desc(recordQcPlans.id));
+  const rows = await appRows(db, recordQcPlans, appId, desc(recordQcPlans.updatedAt), desc(recordQcPlans.id));
   return { items: rows.map(planOut) };
 }
 
@@ -156,25 +154,14 @@ export async function savePlan(ctx: SignedIn, body: z.output<typeof recordQcPlan
         ...values,
         updatedAt: new Date(),
       });
-      await audit(tx, ctx, {
-        action: 'recordQc.plan.edit',
-        entity: 'record_qc_plan',
-        entityId: body.id,
-        before: planOut(before),
-        after: values,
-      });
+      await planTrail.edited(tx, ctx, body.id, planOut(before), values);
       return planOut(row!);
     }
     const [row] = await tx
       .insert(recordQcPlans)
       .values({ ...values, appId: ctx.appId, createdBy: ctx.userId })
       .returning();
-    await audit(tx, ctx, {
-      action: 'recordQc.plan.add',
-      entity: 'record_qc_plan',
-      entityId: row!.id,
-      after: values,
-    });
+    await planTrail.added(tx, ctx, row!.id, values);
     return planOut(row!);
   });
 }
@@ -183,12 +170,7 @@ export async function deletePlan(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const before = await planOf(tx, ctx.appId, id);
     await deleteAppRow(tx, recordQcPlans, ctx.appId, id);
-    await audit(tx, ctx, {
-      action: 'recordQc.plan.delete',
-      entity: 'record_qc_plan',
-      entityId: id,
-      before: planOut(before),
-    });
+    await planTrail.deleted(tx, ctx, id, planOut(before));
     return true as const;
   });
 }

@@ -2,6 +2,7 @@ import type { ResearchProjectType, researchProjectTypeRecord } from '@crdp/core'
 import { and, count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { appRows } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { researchProjectTypes, researchSubjects } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
@@ -29,11 +30,13 @@ export async function listTypes(
   appId: number,
   locale: 'zh-CN' | 'en-US' = 'zh-CN',
 ): Promise<ProjectTypeView[]> {
-  const own = await db
-    .select()
-    .from(researchProjectTypes)
-    .where(eq(researchProjectTypes.appId, appId))
-    .orderBy(researchProjectTypes.sortOrder, researchProjectTypes.id);
+  const own = await appRows(
+    db,
+    researchProjectTypes,
+    appId,
+    researchProjectTypes.sortOrder,
+    researchProjectTypes.id,
+  );
   return [
     ...BUILT_IN_TYPES.map((t, i) => ({
       code: t.code,

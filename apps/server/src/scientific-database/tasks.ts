@@ -10,7 +10,7 @@ import {
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
+import { appRowOf, appRows, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import {
   diseaseLibraries,
@@ -133,11 +133,7 @@ async function views(db: Tx, appId: number, rows: Row[]): Promise<SciTask[]> {
 }
 
 export async function listTasks(db: Tx, appId: number): Promise<SciTaskList> {
-  const rows = await db
-    .select()
-    .from(sciTransformTasks)
-    .where(eq(sciTransformTasks.appId, appId))
-    .orderBy(desc(sciTransformTasks.id));
+  const rows = await appRows(db, sciTransformTasks, appId, desc(sciTransformTasks.id));
   return { items: await views(db, appId, rows) };
 }
 

@@ -19,8 +19,8 @@ import {
 } from '@crdp/core';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
+import { audit, auditTrail } from '../audit/audit.js';
+import { appRowOf, appRows, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import { variableGroupTemplates, variables, variableTemplates } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
@@ -45,6 +45,8 @@ export const variableTemplateRow = appRowOf(variableTemplates, 'variable_templat
 export const ownedVariableTemplateIds = ownedIds(variableTemplates);
 export const variableGroupTemplateRow = appRowOf(variableGroupTemplates, 'variable_group_template');
 export const ownedVariableGroupTemplateIds = ownedIds(variableGroupTemplates);
+const templateTrail = auditTrail('variable_template', 'variableTemplate');
+const groupTemplateTrail = auditTrail('variable_group_template', 'variableGroupTemplate');
 
 const templateView = (r: TemplateRow): VariableTemplate => ({
   id: r.id,
@@ -121,11 +123,7 @@ async function nameFree(tx: Tx, appId: number, name: string, id: number | null) 
 }
 
 export async function listVariableTemplates(db: Tx, appId: number) {
-  const rows = await db
-    .select()
-    .from(variableTemplates)
-    .where(eq(variableTemplates.appId, appId))
-    .orderBy(asc(variableTemplates.name));
+  const rows = await appRows(db, variableTemplates, appId, asc(variableTemplates.name));
   return { items: rows.map(templateView) };
 }
 
@@ -138,13 +136,7 @@ export async function addVariableTemplate(ctx: SignedIn, input: z.output<typeof 
       .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
       .returning();
     const after = templateView(row!);
-    await audit(tx, ctx, {
-      action: 'variableTemplate.add',
-      entity: 'variable_template',
-      entityId: after.id,
-      after,
-    });
-    return after;
+    return templateTrail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -164,14 +156,7 @@ export async function editVariableTemplate(
     await checkSpec(tx, ctx.appId, next.spec);
     const row = await updateAppRow(tx, variableTemplates, ctx.appId, id, { ...next, updatedAt: new Date() });
     const after = templateView(row!);
-    await audit(tx, ctx, {
-      action: 'variableTemplate.edit',
-      entity: 'variable_template',
-      entityId: id,
-      before,
-      after,
-    });
-    return after;
+    return templateTrail.edited(tx, ctx, id, before, after);
   });
 }
 
@@ -190,12 +175,7 @@ export async function deleteVariableTemplate(ctx: SignedIn, id: number) {
         `the variable group template “${user.name}” uses this template`,
       );
     await deleteAppRow(tx, variableTemplates, ctx.appId, id);
-    await audit(tx, ctx, {
-      action: 'variableTemplate.delete',
-      entity: 'variable_template',
-      entityId: id,
-      before,
-    });
+    await templateTrail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }
@@ -275,11 +255,7 @@ async function groupTemplateViews(db: Tx, appId: number, rows: GroupTemplateRow[
 }
 
 export async function listVariableGroupTemplates(db: Tx, appId: number) {
-  const rows = await db
-    .select()
-    .from(variableGroupTemplates)
-    .where(eq(variableGroupTemplates.appId, appId))
-    .orderBy(asc(variableGroupTemplates.name));
+  const rows = await appRows(db, variableGroupTemplates, appId, asc(variableGroupTemplates.name));
   return { items: await groupTemplateViews(db, appId, rows) };
 }
 
@@ -316,13 +292,7 @@ export async function addVariableGroupTemplate(
       .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
       .returning();
     const [after] = await groupTemplateViews(tx, ctx.appId, [row!]);
-    await audit(tx, ctx, {
-      action: 'variableGroupTemplate.add',
-      entity: 'variable_group_template',
-      entityId: row!.id,
-      after,
-    });
-    return after!;
+    return groupTemplateTrail.added(tx, ctx, row!.id, after!);
   });
 }
 
@@ -345,14 +315,7 @@ export async function editVariableGroupTemplate(
       updatedAt: new Date(),
     });
     const [after] = await groupTemplateViews(tx, ctx.appId, [saved!]);
-    await audit(tx, ctx, {
-      action: 'variableGroupTemplate.edit',
-      entity: 'variable_group_template',
-      entityId: id,
-      before,
-      after,
-    });
-    return after!;
+    return groupTemplateTrail.edited(tx, ctx, id, before, after!);
   });
 }
 
@@ -362,12 +325,7 @@ export async function deleteVariableGroupTemplate(ctx: SignedIn, id: number) {
       await variableGroupTemplateRow(tx, ctx.appId, id),
     ]);
     await deleteAppRow(tx, variableGroupTemplates, ctx.appId, id);
-    await audit(tx, ctx, {
-      action: 'variableGroupTemplate.delete',
-      entity: 'variable_group_template',
-      entityId: id,
-      before,
-    });
+    await groupTemplateTrail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }

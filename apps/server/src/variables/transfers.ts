@@ -10,8 +10,8 @@ import {
 } from '@crdp/core';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
+import { audit, auditTrail } from '../audit/audit.js';
+import { appRowOf, appRows, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import {
@@ -45,6 +45,8 @@ export const transferRuleRow = appRowOf(variableTransferRules, 'variable_transfe
 export const ownedTransferRuleIds = ownedIds(variableTransferRules);
 export const transferRunRow = appRowOf(variableTransferRuns, 'variable_transfer_run');
 export const ownedTransferRunIds = ownedIds(variableTransferRuns);
+const ruleTrail = auditTrail('variable_transfer_rule', 'variableTransfer.rule');
+const runTrail = auditTrail('variable_transfer_run', 'variableTransfer');
 
 async function ruleViews(db: Tx, appId: number, rows: RuleRow[]): Promise<VariableTransferRule[]> {
   const maps = rows.map((r) => z.array(variableTransferMapping).parse(r.mappings));
@@ -70,11 +72,7 @@ async function ruleViews(db: Tx, appId: number, rows: RuleRow[]): Promise<Variab
 }
 
 export async function listTransferRules(db: Tx, appId: number) {
-  const rows = await db
-    .select()
-    .from(variableTransferRules)
-    .where(eq(variableTransferRules.appId, appId))
-    .orderBy(asc(variableTransferRules.name));
+  const rows = await appRows(db, variableTransferRules, appId, asc(variableTransferRules.name));
   return { items: await ruleViews(db, appId, rows) };
 }
 
@@ -110,13 +108,7 @@ export async function addTransferRule(ctx: SignedIn, input: z.output<typeof vari
       .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
       .returning();
     const [after] = await ruleViews(tx, ctx.appId, [row!]);
-    await audit(tx, ctx, {
-      action: 'variableTransfer.rule.add',
-      entity: 'variable_transfer_rule',
-      entityId: row!.id,
-      after,
-    });
-    return after!;
+    return ruleTrail.added(tx, ctx, row!.id, after!);
   });
 }
 
@@ -141,14 +133,7 @@ export async function editTransferRule(
       updatedAt: new Date(),
     });
     const [after] = await ruleViews(tx, ctx.appId, [saved!]);
-    await audit(tx, ctx, {
-      action: 'variableTransfer.rule.edit',
-      entity: 'variable_transfer_rule',
-      entityId: id,
-      before,
-      after,
-    });
-    return after!;
+    return ruleTrail.edited(tx, ctx, id, before, after!);
   });
 }
 
@@ -156,12 +141,7 @@ export async function deleteTransferRule(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const [before] = await ruleViews(tx, ctx.appId, [await transferRuleRow(tx, ctx.appId, id)]);
     await deleteAppRow(tx, variableTransferRules, ctx.appId, id);
-    await audit(tx, ctx, {
-      action: 'variableTransfer.rule.delete',
-      entity: 'variable_transfer_rule',
-      entityId: id,
-      before,
-    });
+    await ruleTrail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }
@@ -320,11 +300,10 @@ export async function deleteTransferRun(ctx: SignedIn, id: number) {
         );
     }
     await tx.delete(variableTransferRuns).where(eq(variableTransferRuns.id, id));
-    await audit(tx, ctx, {
-      action: 'variableTransfer.delete',
-      entity: 'variable_transfer_run',
-      entityId: id,
-      before: { ruleName: run.ruleName, patients: run.patients, values: run.values },
+    await runTrail.deleted(tx, ctx, id, {
+      ruleName: run.ruleName,
+      patients: run.patients,
+      values: run.values,
     });
     return true as const;
   });

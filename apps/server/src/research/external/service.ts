@@ -9,8 +9,8 @@ import {
   type ResearchTaskResult,
 } from '@crdp/core';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import { audit } from '../../audit/audit.js';
-import { appRowOf, deleteAppRow, ownedIds } from '../../db/app-rows.js';
+import { audit, auditTrail } from '../../audit/audit.js';
+import { appRowOf, appRows, deleteAppRow, ownedIds } from '../../db/app-rows.js';
 import type { Db, Tx } from '../../db/client.js';
 import { externalDatasets, jobs } from '../../db/schema/index.js';
 import { readCsv } from '../../files/csv.js';
@@ -33,6 +33,7 @@ type Row = typeof externalDatasets.$inferSelect;
 
 export const externalDatasetRow = appRowOf(externalDatasets, 'external_dataset');
 export const ownedExternalDatasetIds = ownedIds(externalDatasets);
+const trail = auditTrail('external_dataset', 'externalDataset');
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 /** Columns with at most this many distinct values (and not all numbers) are categories. */
@@ -125,11 +126,7 @@ const view = (r: Row): ExternalDataset => ({
 });
 
 export async function listExternalDatasets(db: Tx, appId: number) {
-  const rows = await db
-    .select()
-    .from(externalDatasets)
-    .where(eq(externalDatasets.appId, appId))
-    .orderBy(asc(externalDatasets.name));
+  const rows = await appRows(db, externalDatasets, appId, asc(externalDatasets.name));
   return { items: rows.map(view) };
 }
 
@@ -185,12 +182,7 @@ export async function deleteExternalDataset(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const before = view(await externalDatasetRow(tx, ctx.appId, id));
     await deleteAppRow(tx, externalDatasets, ctx.appId, id);
-    await audit(tx, ctx, {
-      action: 'externalDataset.delete',
-      entity: 'external_dataset',
-      entityId: id,
-      before: { name: before.name, rowCount: before.rowCount },
-    });
+    await trail.deleted(tx, ctx, id, { name: before.name, rowCount: before.rowCount });
     return true as const;
   });
 }
