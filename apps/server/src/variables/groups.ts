@@ -1,12 +1,13 @@
-import type { VariableGroup, VariableGroupList, variableGroupCreate, variableGroupPatch } from '@crdp/core';
+import type { VariableGroupList, variableGroupCreate, variableGroupPatch } from '@crdp/core';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
+import { auditTrail } from '../audit/audit.js';
+import { appRowOf, appRows, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import { variableGroupMembers, variableGroups, variables } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { invalidField } from '../http/errors.js';
+import { collectionViews } from './members.js';
 
 /** Variable groups (变量组): an app's variables collected, in order, for a study. */
 
@@ -14,42 +15,12 @@ type Row = typeof variableGroups.$inferSelect;
 
 export const variableGroupRow = appRowOf(variableGroups, 'variable_group');
 export const ownedVariableGroupIds = ownedIds(variableGroups);
+const trail = auditTrail('variable_group', 'variableGroup');
 
-async function viewsOf(db: Tx, rows: Row[]): Promise<VariableGroup[]> {
-  const ids = rows.map((r) => r.id);
-  const members = ids.length
-    ? await db
-        .select({
-          groupId: variableGroupMembers.groupId,
-          id: variables.id,
-          code: variables.code,
-          labelZh: variables.labelZh,
-          labelEn: variables.labelEn,
-          type: variables.type,
-        })
-        .from(variableGroupMembers)
-        .innerJoin(variables, eq(variables.id, variableGroupMembers.variableId))
-        .where(inArray(variableGroupMembers.groupId, ids))
-        .orderBy(asc(variableGroupMembers.position))
-    : [];
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    variables: members
-      .filter((m) => m.groupId === r.id)
-      .map(({ groupId: _, ...m }) => ({ ...m, type: m.type as VariableGroup['variables'][number]['type'] })),
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-  }));
-}
+const viewsOf = (db: Tx, rows: Row[]) => collectionViews(db, 'group', rows);
 
 export async function listVariableGroups(db: Tx, appId: number): Promise<VariableGroupList> {
-  const rows = await db
-    .select()
-    .from(variableGroups)
-    .where(eq(variableGroups.appId, appId))
-    .orderBy(asc(variableGroups.name));
+  const rows = await appRows(db, variableGroups, appId, asc(variableGroups.name));
   return { items: await viewsOf(db, rows) };
 }
 
@@ -88,8 +59,7 @@ export async function insertVariableGroup(
     .returning();
   await setMembers(tx, ctx.appId, row!.id, input.variableIds);
   const [after] = await viewsOf(tx, [row!]);
-  await audit(tx, ctx, { action: 'variableGroup.add', entity: 'variable_group', entityId: row!.id, after });
-  return after!;
+  return trail.added(tx, ctx, row!.id, after!);
 }
 
 export async function addVariableGroup(ctx: SignedIn, input: z.output<typeof variableGroupCreate>) {
@@ -114,14 +84,7 @@ export async function editVariableGroup(
     });
     if (input.variableIds) await setMembers(tx, ctx.appId, id, ids);
     const [after] = await viewsOf(tx, [next!]);
-    await audit(tx, ctx, {
-      action: 'variableGroup.edit',
-      entity: 'variable_group',
-      entityId: id,
-      before,
-      after,
-    });
-    return after!;
+    return trail.edited(tx, ctx, id, before, after!);
   });
 }
 
@@ -129,7 +92,7 @@ export async function deleteVariableGroup(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const [before] = await viewsOf(tx, [await variableGroupRow(tx, ctx.appId, id)]);
     await deleteAppRow(tx, variableGroups, ctx.appId, id);
-    await audit(tx, ctx, { action: 'variableGroup.delete', entity: 'variable_group', entityId: id, before });
+    await trail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }

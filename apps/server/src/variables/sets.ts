@@ -1,8 +1,8 @@
-import type { Variable, VariableSet, VariableSetList, variableSetCreate, variableSetPatch } from '@crdp/core';
+import type { Variable, VariableSetList, variableSetCreate, variableSetPatch } from '@crdp/core';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
+import { auditTrail } from '../audit/audit.js';
+import { appRowOf, appRows, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import {
   variableGroupMembers,
@@ -13,6 +13,7 @@ import {
 } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { invalidField } from '../http/errors.js';
+import { collectionViews } from './members.js';
 import { variableView } from './variables.js';
 
 /**
@@ -26,6 +27,7 @@ type Row = typeof variableSets.$inferSelect;
 
 export const variableSetRow = appRowOf(variableSets, 'variable_set');
 export const ownedVariableSetIds = ownedIds(variableSets);
+const trail = auditTrail('variable_set', 'variableSet');
 
 /**
  * A set's variables in the set's order, each with its full definition and derivation (what a
@@ -42,41 +44,10 @@ export async function variablesOfSet(db: Tx, appId: number, setId: number): Prom
   return rows.map((r) => variableView(r.v));
 }
 
-async function viewsOf(db: Tx, rows: Row[]): Promise<VariableSet[]> {
-  const ids = rows.map((r) => r.id);
-  const members = ids.length
-    ? await db
-        .select({
-          setId: variableSetMembers.setId,
-          id: variables.id,
-          code: variables.code,
-          labelZh: variables.labelZh,
-          labelEn: variables.labelEn,
-          type: variables.type,
-        })
-        .from(variableSetMembers)
-        .innerJoin(variables, eq(variables.id, variableSetMembers.variableId))
-        .where(inArray(variableSetMembers.setId, ids))
-        .orderBy(asc(variableSetMembers.position))
-    : [];
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    variables: members
-      .filter((m) => m.setId === r.id)
-      .map(({ setId: _, ...m }) => ({ ...m, type: m.type as VariableSet['variables'][number]['type'] })),
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-  }));
-}
+const viewsOf = (db: Tx, rows: Row[]) => collectionViews(db, 'set', rows);
 
 export async function listVariableSets(db: Tx, appId: number): Promise<VariableSetList> {
-  const rows = await db
-    .select()
-    .from(variableSets)
-    .where(eq(variableSets.appId, appId))
-    .orderBy(asc(variableSets.name));
+  const rows = await appRows(db, variableSets, appId, asc(variableSets.name));
   return { items: await viewsOf(db, rows) };
 }
 
@@ -138,8 +109,7 @@ export async function addVariableSet(ctx: SignedIn, input: z.output<typeof varia
       .returning();
     await setMembers(tx, ctx.appId, row!.id, ids);
     const [after] = await viewsOf(tx, [row!]);
-    await audit(tx, ctx, { action: 'variableSet.add', entity: 'variable_set', entityId: row!.id, after });
-    return after!;
+    return trail.added(tx, ctx, row!.id, after!);
   });
 }
 
@@ -165,8 +135,7 @@ export async function editVariableSet(ctx: SignedIn, id: number, input: z.output
     });
     if (ids) await setMembers(tx, ctx.appId, id, ids);
     const [after] = await viewsOf(tx, [next!]);
-    await audit(tx, ctx, { action: 'variableSet.edit', entity: 'variable_set', entityId: id, before, after });
-    return after!;
+    return trail.edited(tx, ctx, id, before, after!);
   });
 }
 
@@ -174,7 +143,7 @@ export async function deleteVariableSet(ctx: SignedIn, id: number) {
   return ctx.db.transaction(async (tx) => {
     const [before] = await viewsOf(tx, [await variableSetRow(tx, ctx.appId, id)]);
     await deleteAppRow(tx, variableSets, ctx.appId, id);
-    await audit(tx, ctx, { action: 'variableSet.delete', entity: 'variable_set', entityId: id, before });
+    await trail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }
