@@ -1,4 +1,4 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { COHORT_CONDITION_KINDS, type CohortConditionKind, type CohortCriteria } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -16,6 +16,7 @@ import {
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { RemoveIconButton } from '../RemoveIconButton';
 import {
   completeCriteria,
   type DraftCondition,
@@ -80,6 +81,35 @@ function Range({
   );
 }
 
+/** A condition's text field (a lab item's code, words in a document); empty is no value. */
+function TextInput({
+  c,
+  set,
+  field,
+  label,
+  width,
+  trim,
+}: {
+  c: DraftCondition;
+  set: (p: Record<string, unknown>) => void;
+  field: 'itemCode' | 'text';
+  label: string;
+  width: number;
+  /** Spaces around the text are dropped as it is typed. */
+  trim?: boolean;
+}) {
+  return (
+    <Input
+      size="small"
+      style={{ width }}
+      placeholder={label}
+      aria-label={label}
+      value={(c[field] as string) ?? ''}
+      onChange={(e) => set({ [field]: (trim ? e.target.value.trim() : e.target.value) || undefined })}
+    />
+  );
+}
+
 /** The fields of one condition, by kind. */
 function ConditionFields({ c, set }: { c: DraftCondition; set: (p: Record<string, unknown>) => void }) {
   const { t } = useTranslation(COHORT_NS);
@@ -105,14 +135,7 @@ function ConditionFields({ c, set }: { c: DraftCondition; set: (p: Record<string
     case 'lab':
       return (
         <Space wrap size="small">
-          <Input
-            size="small"
-            style={{ width: 140 }}
-            placeholder={t('itemCode')}
-            aria-label={t('itemCode')}
-            value={(c.itemCode as string) ?? ''}
-            onChange={(e) => set({ itemCode: e.target.value.trim() || undefined })}
-          />
+          <TextInput c={c} set={set} field="itemCode" label={t('itemCode')} width={140} trim />
           <Range c={c} set={set} minLabel={t('min')} maxLabel={t('max')} />
           <DateWindow c={c} set={set} />
         </Space>
@@ -144,14 +167,7 @@ function ConditionFields({ c, set }: { c: DraftCondition; set: (p: Record<string
     case 'documentText':
       return (
         <Space wrap size="small">
-          <Input
-            size="small"
-            style={{ width: 220 }}
-            placeholder={t('text')}
-            aria-label={t('text')}
-            value={(c.text as string) ?? ''}
-            onChange={(e) => set({ text: e.target.value || undefined })}
-          />
+          <TextInput c={c} set={set} field="text" label={t('text')} width={220} />
           <DateWindow c={c} set={set} />
         </Space>
       );
@@ -207,14 +223,7 @@ function ConditionList({
             value={c}
             onChange={(n) => onChange(list.map((x, j) => (j === i ? n : x)))}
           />
-          <Button
-            size="small"
-            type="text"
-            danger
-            icon={<DeleteOutlined />}
-            aria-label={t('remove')}
-            onClick={() => onChange(list.filter((_, j) => j !== i))}
-          />
+          <RemoveIconButton label={t('remove')} onClick={() => onChange(list.filter((_, j) => j !== i))} />
         </Space>
       ))}
       <Dropdown

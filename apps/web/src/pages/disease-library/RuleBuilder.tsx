@@ -40,6 +40,7 @@ import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RemoteSelect } from '../../components/RemoteSelect';
+import { RemoveIconButton } from '../../components/RemoveIconButton';
 import { libraryApi } from './api';
 import { RULES_NS } from './rule-builder-i18n';
 
@@ -569,13 +570,9 @@ export function SourceRulesEditor({ items, value, onChange, extra }: SourceRules
                     {t('builderMode')}
                   </Button>
                 )}
-                <Button
-                  size="small"
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('remove')}
-                  title={t('remove')}
+                <RemoveIconButton
+                  label={t('remove')}
+                  titled
                   onClick={() => update(rows.filter((_, j) => j !== i))}
                 />
               </Space>

@@ -1,9 +1,10 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import type { ResearchProjectRole } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RemoveIconButton } from '../../components/RemoveIconButton';
 import { type AppUser, PROJECT_ROLES, researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
 
@@ -107,13 +108,9 @@ export function MembersEditor({
             width: 60,
             render: (_, row) =>
               row.role === 'pi' || disabled ? null : (
-                <Button
-                  size="small"
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('team.remove')}
-                  title={t('team.remove')}
+                <RemoveIconButton
+                  label={t('team.remove')}
+                  titled
                   onClick={() => onChange(value.filter((v) => v.userId !== row.userId))}
                 />
               ),

@@ -1,10 +1,10 @@
-import { DeleteOutlined } from '@ant-design/icons';
 import type { ResearchCatalogueItem } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, Select, Space, Table, Typography } from 'antd';
+import { Alert, Checkbox, Select, Space, Table, Typography } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RemoteSelect } from '../../components/RemoteSelect';
+import { RemoveIconButton } from '../../components/RemoveIconButton';
 import { researchApi } from './api';
 import { RESEARCH_NS } from './i18n';
 import {
@@ -177,12 +177,8 @@ export function VariablePicker({ computed, onComputed, picked, onPicked, zero, o
             title: '',
             width: 48,
             render: (_, p, i) => (
-              <Button
-                type="text"
-                danger
-                size="small"
-                icon={<DeleteOutlined />}
-                aria-label={t('vars.remove', { name: p.item.name })}
+              <RemoveIconButton
+                label={t('vars.remove', { name: p.item.name })}
                 onClick={() => onPicked(picked.filter((_, j) => j !== i))}
               />
             ),
