@@ -12,3 +12,9 @@ export function pagingOf(page: Paging, total: number | undefined, onChange: (nex
     onChange: (current: number, size: number) => onChange({ current, size }),
   } satisfies TablePaginationConfig;
 }
+
+/** The page a ProTable asks for, as the server's `page` (from 1) and `size` (`size` until it says). */
+export const proPage = (p: { current?: number; pageSize?: number }, size = 20) => ({
+  page: p.current ?? 1,
+  size: p.pageSize ?? size,
+});

@@ -20,6 +20,7 @@ import { CutText } from '../../components/CutText';
 import { CRF_NS } from '../../components/crf/i18n';
 import { LinkButton } from '../../components/crf/LinkButton';
 import { useNarrowTable } from '../../components/table/narrow';
+import { proPage } from '../../components/table/paging';
 import { type CrfFormDetail, type CrfFormSummary, crfApi, exportUrl } from './api';
 import { downloadWithSession } from './download';
 import { ImportRecords } from './ImportRecords';
@@ -51,8 +52,7 @@ export default function FormList() {
         pagination={{ defaultPageSize: 10 }}
         request={async (p) => {
           const r = await crfApi.forms({
-            page: p.current ?? 1,
-            size: p.pageSize ?? 10,
+            ...proPage(p, 10),
             keyword: (p.name as string | undefined) || undefined,
             status: (p.status as CrfFormStatus | undefined) || undefined,
           });

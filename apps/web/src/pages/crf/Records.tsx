@@ -21,6 +21,7 @@ import { Authorized } from '../../components/Authorized';
 import { CRF_NS } from '../../components/crf/i18n';
 import { LinkButton } from '../../components/crf/LinkButton';
 import { useNarrowTable } from '../../components/table/narrow';
+import { proPage } from '../../components/table/paging';
 import { useTabObject } from '../../shell/useTabs';
 import { type CrfRecordRow, crfApi } from './api';
 import { RecordEditor, StatusTag } from './RecordEditor';
@@ -138,7 +139,7 @@ export default function Records() {
         pagination={{ defaultPageSize: 20 }}
         request={async (p) => {
           if (!formId) return { data: [], total: 0, success: true };
-          const r = await crfApi.records(formId, { page: p.current ?? 1, size: p.pageSize ?? 20 });
+          const r = await crfApi.records(formId, proPage(p));
           return { data: r.items, total: r.total, success: true };
         }}
         toolBarRender={() => [

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CRF_NS } from '../../components/crf/i18n';
 import { LinkButton } from '../../components/crf/LinkButton';
+import { proPage } from '../../components/table/paging';
 import { type LibraryPatient, type PatientListRequest, pocApi, readWalk, writeWalk } from './pocApi';
 
 /** `/data-clean/hepatopathyPoc`: the patients of a disease library whose CRF is filled here. */
@@ -44,8 +45,7 @@ export default function PocPatients() {
         const name = (p.Patient_name as string | undefined) || undefined;
         const request: PatientListRequest = {
           library_id: library.id,
-          page: p.current ?? 1,
-          size: p.pageSize ?? 10,
+          ...proPage(p, 10),
           ...(name ? { filters: { name } } : {}),
         };
         const r = await pocApi.patients(request);

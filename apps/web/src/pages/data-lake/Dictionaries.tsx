@@ -45,6 +45,7 @@ import { textRule } from '../../app/text-rule';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { saveOrShow, saveThen } from '../../components/form/server-errors';
 import { ImportReportModal } from '../../components/ImportReportModal';
+import { proPage } from '../../components/table/paging';
 import { dictionaryApi } from './reference-api';
 import { EnabledTag, ReferenceCodeField, ReferenceNameField } from './reference-fields';
 import { REFERENCE_NS } from './reference-i18n';
@@ -204,8 +205,7 @@ export function DictionaryScreen({ builtin }: { builtin: boolean }) {
               const wanted = () => new URLSearchParams(window.location.search).get('keyword') ?? '';
               const fetch = (keyword: string) =>
                 api.entries(chosen.id, {
-                  page: p.current ?? 1,
-                  size: p.pageSize ?? 20,
+                  ...proPage(p),
                   ...(keyword ? { keyword } : {}),
                 });
               let keyword = p.keyword ?? '';

@@ -23,6 +23,7 @@ import { RequestError } from '../../api/client';
 import { useLabel } from '../../app/labels';
 import { Authorized } from '../../components/Authorized';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
+import { proPage } from '../../components/table/paging';
 import { type ImportRecord, imports } from '../clinical/api';
 import { CLINICAL_NS } from '../clinical/i18n';
 import { dt } from '../clinical/shared';
@@ -103,7 +104,7 @@ export default function ImportRecords() {
         pagination={{ defaultPageSize: 10 }}
         polling={3000}
         request={async (p) => {
-          const r = await imports.list({ page: p.current ?? 1, size: p.pageSize ?? 10 });
+          const r = await imports.list(proPage(p, 10));
           return { data: r.items, total: r.total, success: true };
         }}
         toolBarRender={() => [

@@ -5,6 +5,7 @@ import { type ReactElement, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CutText } from '../../components/CutText';
+import { proPage } from '../../components/table/paging';
 import { enabledColumn, updatedColumn } from '../../components/table-columns';
 import { type Plan, type PlanInput, qcApi, useCan } from './api';
 import { EditLink, QcEnabledAndDescription, QcNameField, useSaveDrawer } from './forms';
@@ -84,8 +85,7 @@ export default function PlanList() {
       }}
       request={async (p) => {
         const r = await qcApi.plans({
-          page: p.current ?? 1,
-          size: p.pageSize ?? 20,
+          ...proPage(p),
           keyword: p.keyword || undefined,
         });
         return { data: r.items, total: r.total, success: true };

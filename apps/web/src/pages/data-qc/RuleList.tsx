@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Space, Tag, Typography } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { proPage } from '../../components/table/paging';
 import { enabledColumn, updatedColumn } from '../../components/table-columns';
 import { type Catalogue, qcApi, type Rule, useCan } from './api';
 import { EditLink } from './forms';
@@ -55,8 +56,7 @@ export default function RuleList() {
       }}
       request={async (p) => {
         const r = await qcApi.rules({
-          page: p.current ?? 1,
-          size: p.pageSize ?? 20,
+          ...proPage(p),
           keyword: p.keyword || undefined,
         });
         return { data: r.items, total: r.total, success: true };

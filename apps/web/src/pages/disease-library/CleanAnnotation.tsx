@@ -3,6 +3,7 @@ import { Segmented, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CutText } from '../../components/CutText';
+import { proPage } from '../../components/table/paging';
 import { type FillLogEntry, type LibraryDetail, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
@@ -28,8 +29,7 @@ function Findings({ lib }: { lib: LibraryDetail }) {
         params={{ outcome, id: lib.id }}
         request={async (p) => {
           const r = await libraryApi.fillLog(lib.id, {
-            page: p.current ?? 1,
-            size: p.pageSize ?? 20,
+            ...proPage(p),
             outcome,
           });
           return { data: r.items, total: r.total, success: true };

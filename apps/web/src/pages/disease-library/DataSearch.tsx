@@ -11,6 +11,7 @@ import { Alert, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { proPage } from '../../components/table/paging';
 import {
   type LibraryDetail,
   libraryApi,
@@ -132,8 +133,7 @@ function Search({ lib, compact }: { lib: LibraryDetail; compact: boolean }) {
           request={async (p) => {
             const r = await libraryApi.search(lib.id, {
               ...query,
-              page: p.current ?? 1,
-              size: p.pageSize ?? 20,
+              ...proPage(p),
             });
             return { data: r.items, total: r.total, success: true };
           }}

@@ -1,5 +1,6 @@
 import { ProTable } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
+import { proPage } from '../../components/table/paging';
 import { type FillLogEntry, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
@@ -17,7 +18,7 @@ function Log({ libraryId }: { libraryId: number }) {
       rowKey="id"
       search={false}
       request={async (p) => {
-        const r = await libraryApi.fillLog(libraryId, { page: p.current ?? 1, size: p.pageSize ?? 20 });
+        const r = await libraryApi.fillLog(libraryId, proPage(p));
         return { data: r.items, total: r.total, success: true };
       }}
       columns={[

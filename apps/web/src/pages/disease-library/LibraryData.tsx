@@ -1,6 +1,7 @@
 import { ProTable } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { CutText } from '../../components/CutText';
+import { proPage } from '../../components/table/paging';
 import { type LibraryItem, libraryApi, type SearchRow } from './api';
 import { LIBRARY_NS } from './i18n';
 import { cellText, LibraryPage } from './LibraryPage';
@@ -32,7 +33,7 @@ function Grid({ libraryId, items }: { libraryId: number; items: LibraryItem[] })
       pagination={{ defaultPageSize: 20 }}
       params={{ libraryId }}
       request={async (p) => {
-        const r = await libraryApi.data(libraryId, { page: p.current ?? 1, size: p.pageSize ?? 20 });
+        const r = await libraryApi.data(libraryId, proPage(p));
         return { data: r.items, total: r.total, success: true };
       }}
       columns={columns}

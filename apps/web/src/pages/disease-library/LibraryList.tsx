@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CutText } from '../../components/CutText';
 import { GuardedModalForm } from '../../components/form/GuardedModalForm';
+import { proPage } from '../../components/table/paging';
 import { type Library, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import {
@@ -71,7 +72,7 @@ export default function LibraryList() {
         headerTitle={t('list.title')}
         search={false}
         request={async (p) => {
-          const r = await libraryApi.list({ page: p.current ?? 1, size: p.pageSize ?? 20 });
+          const r = await libraryApi.list(proPage(p));
           return { data: r.items, total: r.total, success: true };
         }}
         toolBarRender={() => [

@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { CutText } from '../../components/CutText';
 import { CrfRenderer, type CrfRendererHandle } from '../../components/crf/CrfRenderer';
 import { useNarrowTable } from '../../components/table/narrow';
+import { proPage } from '../../components/table/paging';
 import {
   type LibraryDetail,
   libraryApi,
@@ -175,7 +176,7 @@ function Patients({ lib }: { lib: LibraryDetail }) {
         search={false}
         pagination={{ defaultPageSize: 10 }}
         request={async (p) => {
-          const request = { library_id: lib.id, page: p.current ?? 1, size: p.pageSize ?? 10, filters: {} };
+          const request = { library_id: lib.id, ...proPage(p, 10), filters: {} };
           const page = await libraryApi.patients(request);
           last.current = { request, page };
           return { data: page.items, total: page.total, success: true };

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { CutText } from '../../components/CutText';
 import { ImportReportModal } from '../../components/ImportReportModal';
+import { proPage } from '../../components/table/paging';
 import { downloadWithSession } from '../crf/download';
 import {
   type BuiltinMapping,
@@ -52,8 +53,7 @@ export default function Mappings() {
         pagination={{ defaultPageSize: 20, showSizeChanger: true }}
         request={async (params) => {
           const page = await omopApi.mappings({
-            page: params.current ?? 1,
-            size: params.pageSize ?? 20,
+            ...proPage(params),
             ...(params.kind ? { kind: params.kind } : {}),
             ...(params.keyword ? { keyword: params.keyword } : {}),
           });

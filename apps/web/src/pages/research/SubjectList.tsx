@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CutText } from '../../components/CutText';
 import { useNarrowTable } from '../../components/table/narrow';
+import { proPage } from '../../components/table/paging';
 import { researchApi, type SubjectListItem } from './api';
 import { RESEARCH_NS } from './i18n';
 import { StatusTag } from './StatusTag';
@@ -40,8 +41,7 @@ export default function SubjectList({ target = 'subject-list/project-data' }: { 
       ]}
       request={async (p) => {
         const r = await researchApi.list({
-          page: p.current ?? 1,
-          size: p.pageSize ?? 10,
+          ...proPage(p, 10),
           keyword: p.name || undefined,
           status: p.status || undefined,
           typeCode: p.typeCode || undefined,

@@ -3,6 +3,7 @@ import type { RuleSummary } from '@crdp/core';
 import { App, Button, Popconfirm, Space, Tag } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { proPage } from '../../components/table/paging';
 import { updatedColumn } from '../../components/table-columns';
 import { useCan } from '../data-qc/api';
 import { rulesApi } from './api';
@@ -32,8 +33,7 @@ export default function RuleList() {
         options={{ search: { placeholder: t('search'), name: 'keyword', allowClear: true }, reload: true }}
         request={async (p) => {
           const r = await rulesApi.list({
-            page: p.current ?? 1,
-            size: p.pageSize ?? 20,
+            ...proPage(p),
             keyword: p.keyword ?? '',
           });
           return { data: r.items, total: r.total, success: true };

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLabel, useLabelOptions } from '../../app/labels';
 import { useHasAction } from '../../components/Authorized';
+import { proPage } from '../../components/table/paging';
 import { type AuditLogRow, auditApi } from './api';
 import { ADMIN_NS } from './i18n';
 
@@ -84,8 +85,7 @@ export default function ActivationLog() {
       request={async (p) => {
         const range = p.at as [string, string] | undefined;
         const r = await auditApi.list({
-          page: p.current ?? 1,
-          size: p.pageSize ?? 20,
+          ...proPage(p),
           user: (p.userName as string | undefined) || undefined,
           action: (p.action as string | undefined) || undefined,
           entity: (p.entity as string | undefined) || undefined,

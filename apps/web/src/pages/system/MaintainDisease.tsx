@@ -7,6 +7,7 @@ import { currentLocale } from '../../app/i18n';
 import { textRule } from '../../app/text-rule';
 import { Authorized } from '../../components/Authorized';
 import { saveThen } from '../../components/form/server-errors';
+import { proPage } from '../../components/table/paging';
 import { type AdminDisease, diseaseApi } from './api';
 import { ADMIN_NS } from './i18n';
 import { useEditDeleteActions } from './RowActions';
@@ -33,8 +34,7 @@ export default function MaintainDisease() {
         pagination={{ defaultPageSize: 10 }}
         request={async (p) => {
           const r = await diseaseApi.list({
-            page: p.current ?? 1,
-            size: p.pageSize ?? 10,
+            ...proPage(p, 10),
             keyword: (p.keyword as string | undefined) || undefined,
             category: (p.category as string | undefined) || undefined,
             enabled: p.enabled === undefined ? undefined : p.enabled === 'true',

@@ -8,6 +8,8 @@ import { useLocation, useNavigate } from 'react-router';
 import { labelNow } from '../../app/labels';
 import { CutText } from '../../components/CutText';
 import { JobStatusBadge, jobTime as time } from '../../components/jobs/JobStatusTag';
+import { HeaderHint, HeaderTitle } from '../../components/table/HeaderTitle';
+import { proPage } from '../../components/table/paging';
 import { JOB_STATUSES, type Job, type JobStatus, schedulingApi, useCan } from './api';
 import { TS_NS } from './i18n';
 import { JobActions, JobDrawer, StartedBy, useDuration } from './JobDrawer';
@@ -44,33 +46,24 @@ export default function JobList() {
         rowKey="id"
         actionRef={table}
         headerTitle={
-          <Space direction="vertical" size={0}>
-            <span>{t('jobs.title')}</span>
-            <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 'normal' }}>
-              {t('jobs.hint')}
-            </Typography.Text>
+          <HeaderTitle title={t('jobs.title')} hint={t('jobs.hint')}>
             {(kinds.data ?? []).some((k) => k.maxRunning) && (
-              <Typography.Text
-                type="secondary"
-                style={{ fontSize: 12, fontWeight: 'normal' }}
-                data-testid="job-limits"
-              >
+              <HeaderHint data-testid="job-limits">
                 {t('jobs.limits', {
                   list: (kinds.data ?? [])
                     .filter((k) => k.maxRunning)
                     .map((k) => t('jobs.limit', { kind: k.label, max: k.maxRunning }))
                     .join('；'),
                 })}
-              </Typography.Text>
+              </HeaderHint>
             )}
-          </Space>
+          </HeaderTitle>
         }
         search={{ labelWidth: 'auto', defaultCollapsed: false }}
         polling={busy ? 2000 : undefined}
         request={async (p) => {
           const r = await schedulingApi.jobs({
-            page: p.current ?? 1,
-            size: p.pageSize ?? 20,
+            ...proPage(p),
             kind: p.kind || undefined,
             status: p.status || undefined,
             from: p.createdAt?.[0] ? new Date(p.createdAt[0]).toISOString() : undefined,

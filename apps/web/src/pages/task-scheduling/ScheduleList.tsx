@@ -5,6 +5,8 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { JobStatusBadge, jobTime as time } from '../../components/jobs/JobStatusTag';
+import { HeaderTitle } from '../../components/table/HeaderTitle';
+import { proPage } from '../../components/table/paging';
 import { type Schedule, schedulingApi, timeIn, useCan } from './api';
 import { TS_NS } from './i18n';
 import { ScheduleForm } from './ScheduleForm';
@@ -111,18 +113,15 @@ export default function ScheduleList() {
         rowKey="id"
         actionRef={table}
         headerTitle={
-          <Space direction="vertical" size={0}>
-            <span>{t('schedules.title')}</span>
-            <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 'normal' }}>
-              {t('schedules.hint', { tz: kinds.data?.timezone ?? '' })}
-            </Typography.Text>
-          </Space>
+          <HeaderTitle
+            title={t('schedules.title')}
+            hint={t('schedules.hint', { tz: kinds.data?.timezone ?? '' })}
+          />
         }
         search={{ labelWidth: 'auto', defaultCollapsed: false }}
         request={async (p) => {
           const r = await schedulingApi.schedules({
-            page: p.current ?? 1,
-            size: p.pageSize ?? 20,
+            ...proPage(p),
             name: p.name || undefined,
             kind: p.kind || undefined,
             enabled: p.enabled || undefined,

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { useSession } from '../../../app/session';
 import { CRF_NS } from '../../../components/crf/i18n';
 import { LinkButton } from '../../../components/crf/LinkButton';
+import { proPage } from '../../../components/table/paging';
 import { type CrfRecordRow, crfApi } from '../api';
 import { StatusTag } from '../RecordEditor';
 
@@ -21,7 +22,7 @@ export default function FreeRecords() {
       headerTitle={t('free.mine')}
       search={false}
       request={async (p) => {
-        const r = await crfApi.records(formId, { page: p.current ?? 1, size: p.pageSize ?? 20 });
+        const r = await crfApi.records(formId, proPage(p));
         return { data: r.items, total: r.total, success: true };
       }}
       columns={[
