@@ -19,7 +19,7 @@ import {
 } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { withAppScope } from '../db/scoped.js';
@@ -60,6 +60,7 @@ interface GenRow {
   finished_at: string | Date | null;
 }
 
+const topicTrail = auditTrail('odm_topic', 'odm.topic');
 const iso = (v: string | Date | null) => (v ? new Date(v).toISOString() : null);
 
 function genView(g: GenRow, ctx: SignedIn): OdmGeneration {
@@ -178,25 +179,22 @@ export async function addTopic(ctx: SignedIn, subjectId: number): Promise<OdmTop
         on conflict (app_id, subject_id) do nothing returning id`),
     );
     if (!t) throw invalidField('subjectId', '该课题已是 ODM 主题', 'the subject is already a topic');
-    await audit(tx, ctx, {
-      action: 'odm.topic.add',
-      entity: 'odm_topic',
-      entityId: Number(t.id),
-      after: { subjectId, name: s.name },
-    });
+    await topicTrail.added(tx, ctx, Number(t.id), { subjectId, name: s.name });
     return Number(t.id);
   });
   return getTopic(ctx, id);
 }
 
+interface LockedTopic {
+  id: number;
+  domains: string[];
+  from_date: string | null;
+  to_date: string | null;
+  elements: unknown;
+}
+
 async function lockTopic(tx: Tx, appId: number, id: number) {
-  const [t] = rowsOf<{
-    id: number;
-    domains: string[];
-    from_date: string | null;
-    to_date: string | null;
-    elements: unknown;
-  }>(
+  const [t] = rowsOf<LockedTopic>(
     await tx.execute(sql`select id, domains, to_char(from_date, 'YYYY-MM-DD') as from_date,
       to_char(to_date, 'YYYY-MM-DD') as to_date, elements
       from odm_topics where id = ${id} and app_id = ${appId} for update`),
@@ -219,43 +217,51 @@ export async function deleteTopic(ctx: SignedIn, id: number, dataDir: string): P
         'a file of the topic is being generated; delete it when it ends',
       );
     await tx.execute(sql`delete from odm_topics where id = ${id} and app_id = ${ctx.appId}`);
-    await audit(tx, ctx, { action: 'odm.topic.delete', entity: 'odm_topic', entityId: id, before: t });
+    await topicTrail.deleted(tx, ctx, id, t);
     return gens.map((g) => g.job_id).filter((j): j is number => j !== null);
   });
   for (const j of jobIds) await rm(odmFilePath(dataDir, ctx.appId, Number(j)), { force: true });
   return null;
 }
 
-export async function setClinicalData(
+/**
+ * Changes one setting of a topic under its row lock and audits it as `action` with the before and
+ * after that `change` answers; answers the topic.
+ */
+async function changeTopic(
+  ctx: SignedIn,
+  id: number,
+  action: 'odm.topic.clinicalData' | 'odm.topic.elements',
+  change: (tx: Tx, t: LockedTopic) => Promise<{ before: unknown; after: unknown }>,
+): Promise<OdmTopic> {
+  await withAppScope(ctx.db, ctx.appId, async (tx) => {
+    const { before, after } = await change(tx, await lockTopic(tx, ctx.appId, id));
+    await audit(tx, ctx, { action, entity: 'odm_topic', entityId: id, before, after });
+  });
+  return getTopic(ctx, id);
+}
+
+export function setClinicalData(
   ctx: SignedIn,
   id: number,
   input: z.output<typeof odmClinicalDataInput>,
 ): Promise<OdmTopic> {
-  await withAppScope(ctx.db, ctx.appId, async (tx) => {
-    const t = await lockTopic(tx, ctx.appId, id);
+  return changeTopic(ctx, id, 'odm.topic.clinicalData', async (tx, t) => {
     await tx.execute(sql`update odm_topics set domains = ${sql`array[${sql.join(
       input.domains.map((d) => sql`${d}`),
       sql`, `,
     )}]::text[]`}, from_date = ${input.fromDate}::date, to_date = ${input.toDate}::date, updated_at = now()
       where id = ${id}`);
-    await audit(tx, ctx, {
-      action: 'odm.topic.clinicalData',
-      entity: 'odm_topic',
-      entityId: id,
-      before: { domains: t.domains, fromDate: t.from_date, toDate: t.to_date },
-      after: input,
-    });
+    return { before: { domains: t.domains, fromDate: t.from_date, toDate: t.to_date }, after: input };
   });
-  return getTopic(ctx, id);
 }
 
-export async function setElements(
+export function setElements(
   ctx: SignedIn,
   id: number,
   input: z.output<typeof odmElementsInput>,
 ): Promise<OdmTopic> {
-  await withAppScope(ctx.db, ctx.appId, async (tx) => {
-    const t = await lockTopic(tx, ctx.appId, id);
+  return changeTopic(ctx, id, 'odm.topic.elements', async (tx, t) => {
     if (input.elements.length) {
       const found = rowsOf<{ id: number }>(
         await tx.execute(
@@ -275,15 +281,8 @@ export async function setElements(
     }
     await tx.execute(sql`update odm_topics set elements = ${JSON.stringify(input.elements)}::jsonb, updated_at = now()
       where id = ${id}`);
-    await audit(tx, ctx, {
-      action: 'odm.topic.elements',
-      entity: 'odm_topic',
-      entityId: id,
-      before: { elements: t.elements },
-      after: { elements: input.elements },
-    });
+    return { before: { elements: t.elements }, after: { elements: input.elements } };
   });
-  return getTopic(ctx, id);
 }
 
 /** The concepts of a domain among the topic's patients, most frequent first, to bind a data element. */

@@ -311,22 +311,17 @@ export async function unmappedCodes(db: Db, appId: number, tables: CdmTable[], m
       sql`x.name`,
     );
   if (on.has('measurement')) {
+    // Lab results carry two kinds: the item (measurement) and its unit.
+    const labs = sql`lab_results x ${pj('x')} and x.app_id = ${appId}`;
     out.measurement = await unmappedOf(
       db,
       appId,
-      sql`lab_results x ${pj('x')} and x.app_id = ${appId}`,
+      labs,
       'measurement',
       sql`trim(x.item_code)`,
       sql`x.item_name`,
     );
-    out.unit = await unmappedOf(
-      db,
-      appId,
-      sql`lab_results x ${pj('x')} and x.app_id = ${appId}`,
-      'unit',
-      sql`trim(x.unit)`,
-      sql`x.item_name`,
-    );
+    out.unit = await unmappedOf(db, appId, labs, 'unit', sql`trim(x.unit)`, sql`x.item_name`);
   }
   return out;
 }

@@ -15,7 +15,7 @@ import {
 } from '@crdp/core';
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import { ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
@@ -43,6 +43,8 @@ type EntryCreate = z.output<typeof dictionaryEntryCreate>;
 type EntryPatch = z.output<typeof dictionaryEntryPatch>;
 
 const MAX_IMPORT_ROWS = 20_000;
+const dictTrail = auditTrail('dictionary', 'dictionary');
+const entryTrail = auditTrail('dictionary_entry', 'dictionary.entry');
 
 const dictView = (d: DictRow, entryCount: number): Dictionary => ({
   id: d.dictionaryId,
@@ -205,8 +207,7 @@ export async function addDictionary(
       .values({ appId, ...input, builtin: false })
       .returning();
     const after = dictView(row!, 0);
-    await audit(tx, ctx, { action: 'dictionary.add', entity: 'dictionary', entityId: after.id, after });
-    return after;
+    return dictTrail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -224,14 +225,7 @@ export async function editDictionary(
       .returning();
     const n = await entryCount(tx, id);
     const after = dictView(row!, n);
-    await audit(tx, ctx, {
-      action: 'dictionary.edit',
-      entity: 'dictionary',
-      entityId: id,
-      before: dictView(before, n),
-      after,
-    });
-    return after;
+    return dictTrail.edited(tx, ctx, id, dictView(before, n), after);
   });
 }
 
@@ -241,12 +235,7 @@ export async function deleteDictionary(ctx: SignedIn, id: number): Promise<true>
     const before = await dictionaryOf(tx, ctx.appId, id, false);
     const n = await entryCount(tx, id);
     await tx.delete(dictionaries).where(eq(dictionaries.dictionaryId, id));
-    await audit(tx, ctx, {
-      action: 'dictionary.delete',
-      entity: 'dictionary',
-      entityId: id,
-      before: dictView(before, n),
-    });
+    await dictTrail.deleted(tx, ctx, id, dictView(before, n));
     return true as const;
   });
 }
@@ -281,7 +270,15 @@ export async function listEntries(
   return { total, page: q.page, size: q.size, items: rows.map(entryView) };
 }
 
-async function entryOf(db: Tx, dictionaryId: number, entryId: number): Promise<EntryRow> {
+/** An entry of a dictionary of the app and of the route family's kind; any other answers 404. */
+async function entryOf(
+  db: Tx,
+  appId: number,
+  dictionaryId: number,
+  builtin: boolean,
+  entryId: number,
+): Promise<EntryRow> {
+  await dictionaryOf(db, appId, dictionaryId, builtin);
   const [row] = await db
     .select()
     .from(dictionaryEntries)
@@ -328,13 +325,7 @@ export async function addEntry(
       })
       .returning();
     const after = entryView(row!);
-    await audit(tx, ctx, {
-      action: 'dictionary.entry.add',
-      entity: 'dictionary_entry',
-      entityId: after.id,
-      after,
-    });
-    return after;
+    return entryTrail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -346,8 +337,7 @@ export async function editEntry(
   input: EntryPatch,
 ): Promise<DictionaryEntry> {
   return ctx.db.transaction(async (tx) => {
-    await dictionaryOf(tx, ctx.appId, dictionaryId, builtin);
-    const before = await entryOf(tx, dictionaryId, entryId);
+    const before = await entryOf(tx, ctx.appId, dictionaryId, builtin, entryId);
     if (input.code !== undefined) await entryCodeFree(tx, dictionaryId, input.code, entryId);
     const name = input.name ?? before.name;
     // Blank pinyin, or a new name without pinyin given: derive it from the name.
@@ -363,14 +353,7 @@ export async function editEntry(
       .where(eq(dictionaryEntries.entryId, entryId))
       .returning();
     const after = entryView(row!);
-    await audit(tx, ctx, {
-      action: 'dictionary.entry.edit',
-      entity: 'dictionary_entry',
-      entityId: entryId,
-      before: entryView(before),
-      after,
-    });
-    return after;
+    return entryTrail.edited(tx, ctx, entryId, entryView(before), after);
   });
 }
 
@@ -381,15 +364,9 @@ export async function deleteEntry(
   entryId: number,
 ): Promise<true> {
   return ctx.db.transaction(async (tx) => {
-    await dictionaryOf(tx, ctx.appId, dictionaryId, builtin);
-    const before = await entryOf(tx, dictionaryId, entryId);
+    const before = await entryOf(tx, ctx.appId, dictionaryId, builtin, entryId);
     await tx.delete(dictionaryEntries).where(eq(dictionaryEntries.entryId, entryId));
-    await audit(tx, ctx, {
-      action: 'dictionary.entry.delete',
-      entity: 'dictionary_entry',
-      entityId: entryId,
-      before: entryView(before),
-    });
+    await entryTrail.deleted(tx, ctx, entryId, entryView(before));
     return true as const;
   });
 }
