@@ -13,8 +13,8 @@ export function QueryTable<T extends object>({
   ...table
 }: Omit<TableProps<T>, 'loading'> & {
   query: UseQueryResult<unknown, Error>;
-  /** What the empty table says. */
-  empty: string;
+  /** What the empty table says (without it, antd's own words under the large empty picture). */
+  empty: string | undefined;
   /** `data-testid` of the error. */
   errorTestId?: string;
 }) {

@@ -1,12 +1,13 @@
 import { ModalForm, ProFormSelect, ProFormSwitch } from '@ant-design/pro-components';
 import { HOSPITAL_UNIT_PARENT, type HospitalUnit, type HospitalUnitKind } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Input, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLabel } from '../../app/labels';
 import { Authorized, useHasAction } from '../../components/Authorized';
 import { saveThen } from '../../components/form/server-errors';
+import { QueryTable } from '../../components/table/QueryTable';
 import { unitApi } from './reference-api';
 import { EnabledTag, ReferenceCodeField, ReferenceNameField } from './reference-fields';
 import { REFERENCE_NS } from './reference-i18n';
@@ -80,81 +81,77 @@ export default function HospitalInfo() {
           style={{ maxWidth: 360 }}
           data-testid="units-search"
         />
-        {units.isError ? (
-          <Alert type="error" showIcon message={units.error.message} data-testid="units-error" />
-        ) : (
-          <Table<Node>
-            size="middle"
-            rowKey="id"
-            loading={units.isLoading}
-            dataSource={tree}
-            pagination={false}
-            expandable={{ defaultExpandAllRows: true }}
-            key={`${keyword}-${all.length}`}
-            scroll={{ x: 'max-content' }}
-            locale={{ emptyText: <Empty description={keyword ? undefined : t('units.empty')} /> }}
-            columns={[
-              { title: t('common.name'), dataIndex: 'name' },
-              {
-                title: t('units.kind'),
-                dataIndex: 'kind',
-                render: (_, u) => <Tag>{word('hospitalUnitKind', u.kind)}</Tag>,
-              },
-              { title: t('common.code'), dataIndex: 'code' },
-              { title: t('common.pinyin'), dataIndex: 'pinyin' },
-              {
-                title: t('units.visits'),
-                dataIndex: 'visits',
-                align: 'right',
-                render: (_, u) => (u.kind === 'campus' ? '—' : u.visits.toLocaleString()),
-              },
-              {
-                title: t('common.state'),
-                dataIndex: 'enabled',
-                render: (_, u) => <EnabledTag enabled={u.enabled} />,
-              },
-              {
-                title: t('common.actions'),
-                key: 'actions',
-                render: (_, u) => (
-                  <Space size={0} wrap>
-                    {can(MENU, 'add') && childKind(u.kind) && (
-                      <Button
-                        type="link"
-                        size="small"
-                        onClick={() => setEditing({ kind: childKind(u.kind)!, parentId: u.id })}
-                      >
-                        {t('units.add', {
-                          kind: word('hospitalUnitKind', childKind(u.kind)!).toLocaleLowerCase(),
-                        })}
+        <QueryTable<Node>
+          query={units}
+          empty={keyword ? undefined : t('units.empty')}
+          errorTestId="units-error"
+          size="middle"
+          rowKey="id"
+          dataSource={tree}
+          pagination={false}
+          expandable={{ defaultExpandAllRows: true }}
+          key={`${keyword}-${all.length}`}
+          columns={[
+            { title: t('common.name'), dataIndex: 'name' },
+            {
+              title: t('units.kind'),
+              dataIndex: 'kind',
+              render: (_, u) => <Tag>{word('hospitalUnitKind', u.kind)}</Tag>,
+            },
+            { title: t('common.code'), dataIndex: 'code' },
+            { title: t('common.pinyin'), dataIndex: 'pinyin' },
+            {
+              title: t('units.visits'),
+              dataIndex: 'visits',
+              align: 'right',
+              render: (_, u) => (u.kind === 'campus' ? '—' : u.visits.toLocaleString()),
+            },
+            {
+              title: t('common.state'),
+              dataIndex: 'enabled',
+              render: (_, u) => <EnabledTag enabled={u.enabled} />,
+            },
+            {
+              title: t('common.actions'),
+              key: 'actions',
+              render: (_, u) => (
+                <Space size={0} wrap>
+                  {can(MENU, 'add') && childKind(u.kind) && (
+                    <Button
+                      type="link"
+                      size="small"
+                      onClick={() => setEditing({ kind: childKind(u.kind)!, parentId: u.id })}
+                    >
+                      {t('units.add', {
+                        kind: word('hospitalUnitKind', childKind(u.kind)!).toLocaleLowerCase(),
+                      })}
+                    </Button>
+                  )}
+                  {can(MENU, 'edit') && (
+                    <Button type="link" size="small" onClick={() => setEditing({ unit: u })}>
+                      {t('common.edit')}
+                    </Button>
+                  )}
+                  {can(MENU, 'delete') && (
+                    <Popconfirm
+                      title={t('common.confirmDelete', { name: u.name })}
+                      description={u.children?.length ? t('units.deleteHint') : undefined}
+                      onConfirm={async () => {
+                        await unitApi.remove(u.id);
+                        message.success(t('common.deleted'));
+                        await units.refetch();
+                      }}
+                    >
+                      <Button type="link" size="small" danger>
+                        {t('common.delete')}
                       </Button>
-                    )}
-                    {can(MENU, 'edit') && (
-                      <Button type="link" size="small" onClick={() => setEditing({ unit: u })}>
-                        {t('common.edit')}
-                      </Button>
-                    )}
-                    {can(MENU, 'delete') && (
-                      <Popconfirm
-                        title={t('common.confirmDelete', { name: u.name })}
-                        description={u.children?.length ? t('units.deleteHint') : undefined}
-                        onConfirm={async () => {
-                          await unitApi.remove(u.id);
-                          message.success(t('common.deleted'));
-                          await units.refetch();
-                        }}
-                      >
-                        <Button type="link" size="small" danger>
-                          {t('common.delete')}
-                        </Button>
-                      </Popconfirm>
-                    )}
-                  </Space>
-                ),
-              },
-            ]}
-          />
-        )}
+                    </Popconfirm>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
       </Space>
       <ModalForm<{ code: string; name: string; parentId?: number | null; enabled: boolean }>
         title={

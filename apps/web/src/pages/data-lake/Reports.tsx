@@ -56,6 +56,7 @@ import {
 } from '../../components/cohort/ConditionBuilder';
 import { DeleteLink } from '../../components/DeleteLink';
 import { saveOrShow } from '../../components/form/server-errors';
+import { QueryTable } from '../../components/table/QueryTable';
 import { reportApi } from './reports-api';
 import { REPORTS_NS } from './reports-i18n';
 
@@ -703,80 +704,76 @@ export default function Reports() {
             placeholder={t('common.search')}
             onSearch={(v) => setKeyword(v.trim())}
           />
-          {list.isError ? (
-            <Alert type="error" showIcon message={list.error.message} data-testid="reports-error" />
-          ) : (
-            <Table<Report>
-              rowKey="id"
-              size="middle"
-              loading={list.isLoading}
-              dataSource={list.data?.items ?? []}
-              pagination={false}
-              scroll={{ x: 'max-content' }}
-              locale={{ emptyText: <Empty description={t('reports.empty')} /> }}
-              rowClassName={(r) => (r.id === runningId ? 'ant-table-row-selected' : '')}
-              columns={[
-                { title: t('common.name'), dataIndex: 'name' },
-                {
-                  title: t('reports.source'),
-                  key: 'source',
-                  render: (_, r) => word('cdrTable', r.definition.source),
-                },
-                {
-                  title: t('reports.params'),
-                  key: 'params',
-                  render: (_, r) =>
-                    r.definition.params.length
-                      ? r.definition.params.map((p) => <Tag key={p.key}>{p.label}</Tag>)
-                      : '—',
-                },
-                { title: t('common.description'), dataIndex: 'description', render: (v: string) => v || '—' },
-                {
-                  title: t('reports.lastRun'),
-                  key: 'lastRun',
-                  render: (_, r) =>
-                    r.lastRun
-                      ? t('reports.lastRunText', {
-                          at: dayjs(r.lastRun.at).format('YYYY-MM-DD HH:mm'),
-                          rows: r.lastRun.rows,
-                        })
-                      : t('reports.never'),
-                },
-                {
-                  title: t('common.owner'),
-                  dataIndex: 'createdByName',
-                  render: (v: string | null) => v ?? '—',
-                },
-                {
-                  title: t('common.actions'),
-                  key: 'actions',
-                  render: (_, r) => (
-                    <Space size={0} wrap>
-                      <Button type="link" size="small" onClick={() => setRunningId(r.id)}>
-                        {t('reports.run')}
+          <QueryTable<Report>
+            query={list}
+            empty={t('reports.empty')}
+            errorTestId="reports-error"
+            rowKey="id"
+            size="middle"
+            dataSource={list.data?.items ?? []}
+            pagination={false}
+            rowClassName={(r) => (r.id === runningId ? 'ant-table-row-selected' : '')}
+            columns={[
+              { title: t('common.name'), dataIndex: 'name' },
+              {
+                title: t('reports.source'),
+                key: 'source',
+                render: (_, r) => word('cdrTable', r.definition.source),
+              },
+              {
+                title: t('reports.params'),
+                key: 'params',
+                render: (_, r) =>
+                  r.definition.params.length
+                    ? r.definition.params.map((p) => <Tag key={p.key}>{p.label}</Tag>)
+                    : '—',
+              },
+              { title: t('common.description'), dataIndex: 'description', render: (v: string) => v || '—' },
+              {
+                title: t('reports.lastRun'),
+                key: 'lastRun',
+                render: (_, r) =>
+                  r.lastRun
+                    ? t('reports.lastRunText', {
+                        at: dayjs(r.lastRun.at).format('YYYY-MM-DD HH:mm'),
+                        rows: r.lastRun.rows,
+                      })
+                    : t('reports.never'),
+              },
+              {
+                title: t('common.owner'),
+                dataIndex: 'createdByName',
+                render: (v: string | null) => v ?? '—',
+              },
+              {
+                title: t('common.actions'),
+                key: 'actions',
+                render: (_, r) => (
+                  <Space size={0} wrap>
+                    <Button type="link" size="small" onClick={() => setRunningId(r.id)}>
+                      {t('reports.run')}
+                    </Button>
+                    {/* Only its maker changes or deletes a report (the server says so too). */}
+                    {can(MENU, 'query') && mine(r) && (
+                      <Button type="link" size="small" onClick={() => setEditing(r)}>
+                        {t('common.edit')}
                       </Button>
-                      {/* Only its maker changes or deletes a report (the server says so too). */}
-                      {can(MENU, 'query') && mine(r) && (
-                        <Button type="link" size="small" onClick={() => setEditing(r)}>
-                          {t('common.edit')}
-                        </Button>
-                      )}
-                      {can(MENU, 'query') && mine(r) && (
-                        <DeleteLink
-                          name={r.name}
-                          onDelete={() => reportApi.remove(r.id)}
-                          onDeleted={async () => {
-                            if (runningId === r.id) setRunningId(null);
-                            await list.refetch();
-                          }}
-                        />
-                      )}
-                    </Space>
-                  ),
-                },
-              ]}
-            />
-          )}
+                    )}
+                    {can(MENU, 'query') && mine(r) && (
+                      <DeleteLink
+                        name={r.name}
+                        onDelete={() => reportApi.remove(r.id)}
+                        onDeleted={async () => {
+                          if (runningId === r.id) setRunningId(null);
+                          await list.refetch();
+                        }}
+                      />
+                    )}
+                  </Space>
+                ),
+              },
+            ]}
+          />
         </Space>
       </Card>
       {running ? <RunPanel key={running.id} report={running} /> : null}
