@@ -1,12 +1,14 @@
 import type { AdminDisease, AdminDiseasePage } from '@crdp/core';
 import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
-import { audit } from '../audit/audit.js';
+import { auditTrail } from '../audit/audit.js';
 import type { Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { pageOfTable } from '../db/paging.js';
 import { diseases } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError, notFound } from '../http/errors.js';
+
+const trail = auditTrail('disease', 'disease');
 
 export interface DiseaseInput {
   name: string;
@@ -85,13 +87,7 @@ export async function addDisease(ctx: SignedIn, input: DiseaseInput): Promise<Ad
       .insert(diseases)
       .values({ appId, ...input })
       .returning();
-    await audit(tx, ctx, {
-      action: 'disease.add',
-      entity: 'disease',
-      entityId: row!.diseaseId,
-      after: view(row!),
-    });
-    return view(row!);
+    return trail.added(tx, ctx, row!.diseaseId, view(row!));
   });
 }
 
@@ -109,14 +105,7 @@ export async function editDisease(
       .set({ ...input, updatedAt: new Date() })
       .where(eq(diseases.diseaseId, id))
       .returning();
-    await audit(tx, ctx, {
-      action: 'disease.edit',
-      entity: 'disease',
-      entityId: id,
-      before: view(before),
-      after: view(after!),
-    });
-    return view(after!);
+    return trail.edited(tx, ctx, id, view(before), view(after!));
   });
 }
 
@@ -125,7 +114,7 @@ export async function deleteDisease(ctx: SignedIn, id: number): Promise<true> {
   return ctx.db.transaction(async (tx) => {
     const before = await diseaseOfApp(tx, appId, id);
     await tx.delete(diseases).where(eq(diseases.diseaseId, id));
-    await audit(tx, ctx, { action: 'disease.delete', entity: 'disease', entityId: id, before: view(before) });
+    await trail.deleted(tx, ctx, id, view(before));
     return true as const;
   });
 }

@@ -11,7 +11,7 @@ import type {
 } from '@crdp/core';
 import { and, asc, count, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import type { Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import {
@@ -29,6 +29,8 @@ import {
 import type { RequestContext, SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
 import { keepingAnAdministrator, membersOfApp, roleOfApp } from './scope.js';
+
+const trail = auditTrail('role', 'role');
 
 /** A member as the admin screens list one (users of an app, members of a role). */
 export const memberColumns = {
@@ -80,7 +82,7 @@ export async function saveRole(
         .insert(roles)
         .values({ appId: ctx.appId, roleName: input.RoleName, description: input.Description ?? '' })
         .returning();
-      await audit(tx, ctx, { action: 'role.add', entity: 'role', entityId: role!.roleId, after: role });
+      await trail.added(tx, ctx, role!.roleId, role);
       return { RoleId: role!.roleId, RoleName: role!.roleName, Description: role!.description };
     }
     const before = await roleOfApp(tx, ctx.appId, input.RoleId, 'params.0.RoleId');
@@ -89,7 +91,7 @@ export async function saveRole(
       .set({ roleName: input.RoleName, description: input.Description ?? before.description })
       .where(eq(roles.roleId, before.roleId))
       .returning();
-    await audit(tx, ctx, { action: 'role.edit', entity: 'role', entityId: before.roleId, before, after });
+    await trail.edited(tx, ctx, before.roleId, before, after);
     return { RoleId: after!.roleId, RoleName: after!.roleName, Description: after!.description };
   });
 }
@@ -103,12 +105,7 @@ export async function deleteRole(ctx: SignedIn, roleId: number): Promise<true> {
       // Memberships, shares and grants go by the foreign keys' cascade, in this same statement.
       await tx.delete(roles).where(eq(roles.roleId, roleId));
     });
-    await audit(tx, ctx, {
-      action: 'role.delete',
-      entity: 'role',
-      entityId: roleId,
-      before: { ...role, UserIds: members, ...grants },
-    });
+    await trail.deleted(tx, ctx, roleId, { ...role, UserIds: members, ...grants });
   });
   return true as const;
 }

@@ -1,6 +1,6 @@
 import type { ModuleSettings } from '@crdp/core';
 import { and, eq } from 'drizzle-orm';
-import { audit } from '../audit/audit.js';
+import { auditTrail } from '../audit/audit.js';
 import type { Tx } from '../db/client.js';
 import { moduleConfig } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
@@ -16,6 +16,7 @@ const KEYS = {
   company: ['footer', 'company'],
   mode: ['features', 'mode'],
 } as const;
+const trail = auditTrail('module_config', 'config');
 
 export async function readModuleSettings(db: Tx, appId: number): Promise<ModuleSettings> {
   const s = await siteSettings(db, appId);
@@ -65,13 +66,7 @@ export async function saveModuleSettings(ctx: SignedIn, input: ModuleSettings): 
       loginLogo:
         s.loginLogo.length > 200 ? `${s.loginLogo.slice(0, 60)}…(${s.loginLogo.length})` : s.loginLogo,
     });
-    await audit(tx, ctx, {
-      action: 'config.edit',
-      entity: 'module_config',
-      entityId: appId,
-      before: shorten(before),
-      after: shorten(after),
-    });
+    await trail.edited(tx, ctx, appId, shorten(before), shorten(after));
     return after;
   });
 }

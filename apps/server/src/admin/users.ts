@@ -5,7 +5,7 @@ import {
   checkPasswordPolicy,
 } from '@crdp/core';
 import { and, asc, count, desc, eq, exists, gt, ilike, inArray, or, sql } from 'drizzle-orm';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import { hashPassword } from '../auth/passwords.js';
 import { checkOwnPassword } from '../auth/service.js';
 import type { Tx } from '../db/client.js';
@@ -22,6 +22,8 @@ export interface UserQuery {
   Enabled?: boolean | undefined;
   RoleId?: number | undefined;
 }
+
+const trail = auditTrail('user', 'user');
 
 /** What an administrator sees of a user: never the password hash. */
 const publicUser = (u: typeof users.$inferSelect): AdminUserAccount => ({
@@ -226,12 +228,7 @@ export async function saveUser(ctx: SignedIn, input: UserInput): Promise<AdminUs
       await tx.insert(appMembers).values({ appId: ctx.appId, userId });
       const roleIds = [...new Set(input.RoleIds ?? [])].sort((a, b) => a - b);
       if (roleIds.length) await tx.insert(roleUsers).values(roleIds.map((roleId) => ({ roleId, userId })));
-      await audit(tx, ctx, {
-        action: 'user.add',
-        entity: 'user',
-        entityId: userId,
-        after: snapshot(created!, roleIds),
-      });
+      await trail.added(tx, ctx, userId, snapshot(created!, roleIds));
       return publicUser(created!);
     }
 
@@ -269,13 +266,7 @@ export async function saveUser(ctx: SignedIn, input: UserInput): Promise<AdminUs
     if (!after.enabled || passwordHash !== undefined)
       await tx.delete(sessions).where(eq(sessions.userId, userId));
     const rolesAfter = await roleIdsInApp(tx, ctx.appId, userId);
-    await audit(tx, ctx, {
-      action: 'user.edit',
-      entity: 'user',
-      entityId: userId,
-      before: snapshot(before!, rolesBefore),
-      after: snapshot(after, rolesAfter),
-    });
+    await trail.edited(tx, ctx, userId, snapshot(before!, rolesBefore), snapshot(after, rolesAfter));
     return publicUser(after);
   });
 }

@@ -12,7 +12,7 @@ import {
 } from '@crdp/core';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { rowsOf } from '../db/rows.js';
@@ -39,6 +39,7 @@ export const CODING_JOB_KIND = 'coding.suggest';
 const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 /** Terms suggested per statement batch (one pg_trgm statement each). */
 const BATCH = 50;
+const taskTrail = auditTrail('coding_task', 'coding.task');
 
 export async function createTask(
   ctx: SignedIn,
@@ -59,12 +60,7 @@ export async function createTask(
         createdByName: ctx.userName,
       })
       .returning({ id: codingTasks.id });
-    await audit(tx, ctx, {
-      action: 'coding.task.add',
-      entity: 'coding_task',
-      entityId: task!.id,
-      after: { kind, name: input.name, onlyUnmapped: input.onlyUnmapped },
-    });
+    await taskTrail.added(tx, ctx, task!.id, { kind, name: input.name, onlyUnmapped: input.onlyUnmapped });
     return task!.id;
   });
   // The job is sent outside the scoped transaction (db/README.md: the scoped role has no rights on pg-boss).
@@ -263,12 +259,7 @@ export async function deleteTask(ctx: SignedIn, kind: CodingKind, id: number) {
     );
     if (!row) throw notFound('coding_task');
     // Mappings stay (they are the app's, not the task's); they lose the link.
-    await audit(tx, ctx, {
-      action: 'coding.task.delete',
-      entity: 'coding_task',
-      entityId: id,
-      before: { kind, name: row.name },
-    });
+    await taskTrail.deleted(tx, ctx, id, { kind, name: row.name });
   });
 }
 
