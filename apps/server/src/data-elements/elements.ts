@@ -10,7 +10,7 @@ import {
 } from '@crdp/core';
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { containsPattern } from '../db/like.js';
@@ -31,6 +31,7 @@ export const SUBSCRIBE_PAGE = '/data-element/data-element-subscribe?isnotify=tru
 type Row = typeof dataElements.$inferSelect;
 
 const elementOf = appRowOf(dataElements, 'data_element');
+const trail = auditTrail('data_element', 'dataElement');
 
 async function versionOf(db: Tx, id: number, version: number) {
   const [v] = await db
@@ -144,8 +145,7 @@ export async function createElement(ctx: SignedIn, input: z.output<typeof dataEl
       publishedBy: ctx.userId,
     });
     const [after] = await views(tx, ctx.appId, ctx.userId, [row!]);
-    await audit(tx, ctx, { action: 'dataElement.add', entity: 'data_element', entityId: row!.id, after });
-    return after!;
+    return trail.added(tx, ctx, row!.id, after!);
   });
 }
 
@@ -204,7 +204,7 @@ export async function deleteElement(ctx: SignedIn, id: number): Promise<true> {
   return ctx.db.transaction(async (tx) => {
     const row = await elementOf(tx, ctx.appId, id);
     await tx.delete(dataElements).where(eq(dataElements.id, id));
-    await audit(tx, ctx, { action: 'dataElement.delete', entity: 'data_element', entityId: id, before: row });
+    await trail.deleted(tx, ctx, id, row);
     return true as const;
   });
 }
