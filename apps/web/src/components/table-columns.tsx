@@ -20,12 +20,17 @@ export function enabledColumn<T extends { enabled: boolean }>(
   };
 }
 
-/** When a row last changed, to the minute. */
-export function updatedColumn<T extends { updatedAt: string }>(title: string): ProColumns<T> {
+/** When something happened to a row (its `field`, a time), to the minute. */
+export function minuteColumn<T>(title: string, field: keyof T & string, width = 140): ProColumns<T> {
   return {
     title,
-    dataIndex: 'updatedAt',
-    width: 140,
-    render: (_, row) => dayjs(row.updatedAt).format('YYYY-MM-DD HH:mm'),
+    key: field,
+    width,
+    render: (_, row) => dayjs(row[field] as string).format('YYYY-MM-DD HH:mm'),
   };
+}
+
+/** When a row last changed, to the minute. */
+export function updatedColumn<T extends { updatedAt: string }>(title: string): ProColumns<T> {
+  return { ...minuteColumn<T>(title, 'updatedAt'), dataIndex: 'updatedAt' };
 }

@@ -2,12 +2,12 @@ import { ModalForm, ProFormDigit, ProFormSelect, ProTable } from '@ant-design/pr
 import { CODING_KINDS, type CodingAgreement, type CodingKind, type CodingReviewBatch } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Progress, Space, Table } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLabel } from '../../app/labels';
 import { saveOrShow } from '../../components/form/server-errors';
+import { minuteColumn } from '../../components/table-columns';
 import { codingApi, useCan } from './api';
 import { CODING_NS } from './i18n';
 
@@ -114,12 +114,7 @@ export default function CodingQcTasks() {
             render: (_, b) => pct(b.reviewed ? b.agreed / b.reviewed : null),
           },
           { title: t('qc.createdBy'), dataIndex: 'createdByName', width: 100 },
-          {
-            title: t('qc.createdAt'),
-            key: 'at',
-            width: 150,
-            render: (_, b) => dayjs(b.createdAt).format('YYYY-MM-DD HH:mm'),
-          },
+          minuteColumn(t('qc.createdAt'), 'createdAt', 150),
           {
             title: '',
             valueType: 'option',

@@ -16,6 +16,7 @@ import { saveOrShow } from '../../components/form/server-errors';
 import { JobStatusBadge } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { pagingOf } from '../../components/table/paging';
+import { minuteColumn } from '../../components/table-columns';
 import { codingApi, useCan } from './api';
 import { CODING_NS } from './i18n';
 import { CodingReviewScreen } from './Review';
@@ -131,12 +132,7 @@ export function CodingTaskList({ kind }: { kind: CodingKind }) {
           render: (_, x) => <TaskProgress task={x} />,
         },
         { title: t('tasks.createdBy'), dataIndex: 'createdByName', width: 100 },
-        {
-          title: t('tasks.createdAt'),
-          key: 'createdAt',
-          width: 160,
-          render: (_, x) => dayjs(x.createdAt).format('YYYY-MM-DD HH:mm'),
-        },
+        minuteColumn(t('tasks.createdAt'), 'createdAt', 160),
         {
           title: '',
           valueType: 'option',
