@@ -3,6 +3,7 @@ import { API_BASE, hasLabel, SESSION_HEADER } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Col, Row, Statistic } from 'antd';
 import axios from 'axios';
+import type { ComponentProps, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hasApiId } from '../../app/access';
 import { currentLocale } from '../../app/i18n';
@@ -93,6 +94,28 @@ function StatisticsCard({ title, url }: { title: string; url: string }) {
 }
 
 /** Charts of the app's clinical data for users who may open the chart builder. */
+/** One card of the clinical overview: a column of the row, its figure (if any) over its chart. */
+function ChartCard({
+  xl,
+  testId,
+  chart,
+  children,
+}: {
+  xl: number;
+  testId: string;
+  chart: ComponentProps<typeof ChartView>;
+  children?: ReactNode;
+}) {
+  return (
+    <Col xs={24} xl={xl}>
+      <ProCard bordered data-testid={testId} style={{ height: '100%' }}>
+        {children}
+        <ChartView {...chart} />
+      </ProCard>
+    </Col>
+  );
+}
+
 function ClinicalOverview({ area }: { area: Area }) {
   const { t } = useTranslation();
   const locale = currentLocale();
@@ -135,30 +158,19 @@ function ClinicalOverview({ area }: { area: Area }) {
   };
   return (
     <>
-      <Col xs={24} xl={10}>
-        <ProCard bordered data-testid="stat-patients" style={{ height: '100%' }}>
-          <Statistic title={t('vis.workbench.patients')} value={patients} />
-          <ChartView
-            spec={genderSpec}
-            rows={total.data.rows}
-            locale={locale}
-            height={280}
-            testId="chart-gender"
-          />
-        </ProCard>
-      </Col>
+      <ChartCard
+        xl={10}
+        testId="stat-patients"
+        chart={{ spec: genderSpec, rows: total.data.rows, locale, height: 280, testId: 'chart-gender' }}
+      >
+        <Statistic title={t('vis.workbench.patients')} value={patients} />
+      </ChartCard>
       {visits.data && visits.data.rows.length > 0 && (
-        <Col xs={24} xl={14}>
-          <ProCard bordered data-testid="stat-visits" style={{ height: '100%' }}>
-            <ChartView
-              spec={visitSpec}
-              rows={visits.data.rows}
-              locale={locale}
-              height={330}
-              testId="chart-visits"
-            />
-          </ProCard>
-        </Col>
+        <ChartCard
+          xl={14}
+          testId="stat-visits"
+          chart={{ spec: visitSpec, rows: visits.data.rows, locale, height: 330, testId: 'chart-visits' }}
+        />
       )}
     </>
   );
