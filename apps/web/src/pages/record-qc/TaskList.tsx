@@ -95,38 +95,39 @@ function TrendCard({ task, department }: { task: RecordQcTask; department?: stri
  * A tab of scores (per department, per doctor): how they are counted, the table, and a row that
  * filters the faults below when clicked (clicked again, shows them all).
  */
-function ScoreTab<T extends object>({
+function ScoreTab<B extends 'department' | 'doctor', T extends Record<B, string>>({
+  by,
   how,
   query,
-  rowKey,
   testId,
   pagination,
-  isChosen,
-  onChoose,
+  filter,
+  choose,
   columns,
 }: {
+  /** What a row is (its key) and what clicking it filters the faults by. */
+  by: B;
   how: string;
   query: UseQueryResult<{ items: T[] }, Error>;
-  rowKey: keyof T & string;
   testId: string;
   pagination: TableProps<T>['pagination'];
-  isChosen: (row: T) => boolean;
-  /** The row clicked, and whether it was the chosen one. */
-  onChoose: (row: T, chosen: boolean) => void;
+  filter: FaultFilter | null;
+  choose: (f: FaultFilter | null) => void;
   columns: ColumnsType<T>;
 }) {
+  const isChosen = (r: T) => filter?.by === by && (filter as Record<B, string>)[by] === r[by];
   return (
     <>
       <Typography.Paragraph type="secondary">{how}</Typography.Paragraph>
       {query.error && <Typography.Text type="danger">{query.error.message}</Typography.Text>}
       <Table<T>
-        rowKey={rowKey}
+        rowKey={by}
         size="small"
         data-testid={testId}
         loading={query.isLoading}
         dataSource={query.data?.items ?? []}
         pagination={pagination}
-        onRow={(r) => ({ onClick: () => onChoose(r, isChosen(r)) })}
+        onRow={(r) => ({ onClick: () => choose(isChosen(r) ? null : ({ by, [by]: r[by] } as FaultFilter)) })}
         rowClassName={(r) => (isChosen(r) ? 'ant-table-row-selected' : '')}
         columns={columns}
       />
@@ -210,16 +211,14 @@ function TaskResult({ task }: { task: RecordQcTask }) {
               key: 'department',
               label: t('tasks.byDepartment'),
               children: (
-                <ScoreTab<RecordQcScore>
+                <ScoreTab<'department', RecordQcScore>
+                  by="department"
                   how={t('tasks.scoreHow')}
                   query={scores}
-                  rowKey="department"
                   testId="record-qc-scores"
                   pagination={false}
-                  isChosen={(r) => filter?.by === 'department' && r.department === filter.department}
-                  onChoose={(r, chosen) =>
-                    choose(chosen ? null : { by: 'department', department: r.department })
-                  }
+                  filter={filter}
+                  choose={choose}
                   columns={[
                     { title: t('tasks.department'), dataIndex: 'department', render: dept },
                     ...countColumns,
@@ -231,14 +230,14 @@ function TaskResult({ task }: { task: RecordQcTask }) {
               key: 'doctor',
               label: t('tasks.byDoctor'),
               children: (
-                <ScoreTab<RecordQcDoctorScore>
+                <ScoreTab<'doctor', RecordQcDoctorScore>
+                  by="doctor"
                   how={t('tasks.doctorHow')}
                   query={doctors}
-                  rowKey="doctor"
                   testId="record-qc-doctors"
                   pagination={{ pageSize: 10, hideOnSinglePage: true }}
-                  isChosen={(r) => filter?.by === 'doctor' && r.doctor === filter.doctor}
-                  onChoose={(r, chosen) => choose(chosen ? null : { by: 'doctor', doctor: r.doctor })}
+                  filter={filter}
+                  choose={choose}
                   columns={[{ title: t('tasks.doctor'), dataIndex: 'doctor', render: doc }, ...countColumns]}
                 />
               ),
