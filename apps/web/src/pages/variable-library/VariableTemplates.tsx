@@ -127,20 +127,7 @@ export default function VariableTemplates() {
             rules={[{ required: true, message: t('required') }]}
           />
           <ProFormDependency name={['source', 'anchor']}>
-            {({ source, anchor }) =>
-              source === 'lab' && (
-                <LabWindowFields
-                  anchor={anchor}
-                  t0={t0}
-                  labels={{
-                    anchor: t('templates.anchor'),
-                    t0Event: t('templates.t0Event'),
-                    withinDays: t('templates.withinDays'),
-                    required: t('required'),
-                  }}
-                />
-              )
-            }
+            {({ source, anchor }) => source === 'lab' && <LabWindowFields anchor={anchor} t0={t0} />}
           </ProFormDependency>
           {t0.isError && <Alert type="error" showIcon message={t0.error.message} />}
           <ProFormTextArea name="description" label={t('description')} fieldProps={{ rows: 2 }} />

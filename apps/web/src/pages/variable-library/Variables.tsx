@@ -142,16 +142,7 @@ function DerivationFields({ kind, anchor }: { kind: FormValues['kind']; anchor?:
           fieldProps={{ style: { width: 120 } }}
         />
       </Space>
-      <LabWindowFields
-        anchor={anchor}
-        t0={t0}
-        labels={{
-          anchor: t('anchor'),
-          t0Event: t('t0Event'),
-          withinDays: t('withinDays'),
-          required: t('required'),
-        }}
-      />
+      <LabWindowFields anchor={anchor} t0={t0} />
       {t0.isError && <Alert type="error" showIcon message={t0.error.message} />}
     </>
   );
