@@ -10,6 +10,7 @@ import {
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { ownedKeys } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { cleanedValues, cleaningTasks, jobs } from '../db/schema/index.js';
@@ -92,10 +93,7 @@ export async function taskOf(db: Tx, appId: number, id: number, locale?: Locale)
   return items[0];
 }
 
-export const ownedTaskIds = async (db: Db, appId: number) =>
-  (
-    await db.select({ taskId: cleaningTasks.id }).from(cleaningTasks).where(eq(cleaningTasks.appId, appId))
-  ).map((r) => ({ taskId: r.taskId }));
+export const ownedTaskIds = ownedKeys(cleaningTasks, { taskId: cleaningTasks.id });
 
 const ended = (s: CleaningTask['status']) => s !== 'queued' && s !== 'running';
 

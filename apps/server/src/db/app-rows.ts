@@ -32,6 +32,28 @@ export function ownedIds<T extends AppTable>(
   };
 }
 
+/**
+ * A few of one app's rows of a table as a route's parameters (at most `limit`, first in `orderBy`
+ * when given): the `ownedIds` of a route whose parameters are not one numeric `id` (a row under
+ * its parent, `{ id: parent, rowId: own }`; a task id; a code). Values come as the columns hold them.
+ */
+export function ownedKeys<T extends AppTable>(
+  table: T,
+  params: Record<string, PgColumn>,
+  opts: { limit?: number; orderBy?: SQL | AnyPgColumn } = {},
+) {
+  return async (db: Db, appId: number): Promise<Array<Record<string, string | number>>> => {
+    let q = db
+      .select(params)
+      .from(table as PgTable)
+      .where(eq(table.appId, appId))
+      .$dynamic();
+    if (opts.orderBy) q = q.orderBy(opts.orderBy);
+    if (opts.limit) q = q.limit(opts.limit);
+    return (await q) as Array<Record<string, string | number>>;
+  };
+}
+
 /** One app's row of a table by its id, or 404 naming the entity (another app's row is not there). */
 export function appRowOf<T extends AppIdTable>(table: T, entity: string) {
   return async (db: Tx, appId: number, id: number): Promise<T['$inferSelect']> => {

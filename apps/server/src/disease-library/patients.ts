@@ -13,7 +13,8 @@ import { audit } from '../audit/audit.js';
 import { patientIdentityColumns } from '../clinical/identity-columns.js';
 import { sameJson } from '../crf/evaluate.js';
 import { saveRecord } from '../crf/records.js';
-import type { Db, Tx } from '../db/client.js';
+import { ownedKeys } from '../db/app-rows.js';
+import type { Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { crfFormVersions, crfRecords, diseaseLibraryPatients, patients } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
@@ -251,11 +252,8 @@ export async function markUnobtainable(
   });
 }
 
-export async function ownedLibraryPatientIds(db: Db, appId: number) {
-  const rows = await db
-    .select({ id: diseaseLibraryPatients.libraryId, patientId: diseaseLibraryPatients.patientId })
-    .from(diseaseLibraryPatients)
-    .where(eq(diseaseLibraryPatients.appId, appId))
-    .limit(5);
-  return rows;
-}
+export const ownedLibraryPatientIds = ownedKeys(
+  diseaseLibraryPatients,
+  { id: diseaseLibraryPatients.libraryId, patientId: diseaseLibraryPatients.patientId },
+  { limit: 5 },
+);

@@ -16,7 +16,8 @@ import {
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type AuditEntry, audit } from '../audit/audit.js';
-import type { Db, Tx } from '../db/client.js';
+import { ownedIds } from '../db/app-rows.js';
+import type { Tx } from '../db/client.js';
 import { apps, mcTopicCenters, mcTopicStatusLog, mcTopics } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
 import { AppError } from '../http/errors.js';
@@ -271,11 +272,4 @@ export async function updateSettings(ctx: SignedIn, id: number, input: McSetting
   return { id, minCellCount: after.minCellCount };
 }
 
-export async function ownedTopicIds(db: Db, appId: number) {
-  const rows = await db
-    .select({ id: mcTopicCenters.topicId })
-    .from(mcTopicCenters)
-    .where(eq(mcTopicCenters.appId, appId))
-    .limit(3);
-  return rows.map((r) => ({ id: r.id }));
-}
+export const ownedTopicIds = ownedIds(mcTopicCenters, { id: mcTopicCenters.topicId, limit: 3 });

@@ -11,7 +11,7 @@ import type {
 import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit, auditTrail } from '../audit/audit.js';
-import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
+import { deleteAppRow, ownedKeys, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOf } from '../db/paging.js';
 import { jobs, omopTasks, users } from '../db/schema/index.js';
@@ -185,12 +185,8 @@ export async function taskFile(db: Tx, actor: Actor, id: number, dataDir: string
   return { file, fileName: r.fileName };
 }
 
-export async function ownedTaskIds(db: Db, appId: number) {
-  const rows = await db
-    .select({ id: omopTasks.id })
-    .from(omopTasks)
-    .where(eq(omopTasks.appId, appId))
-    .orderBy(desc(omopTasks.id))
-    .limit(3);
-  return rows.map((r) => ({ taskId: r.id }));
-}
+export const ownedTaskIds = ownedKeys(
+  omopTasks,
+  { taskId: omopTasks.id },
+  { limit: 3, orderBy: desc(omopTasks.id) },
+);

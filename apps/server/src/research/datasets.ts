@@ -5,6 +5,7 @@ import type {
   ResearchDatasetRow,
 } from '@crdp/core';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { ownedKeys } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { researchDatasets } from '../db/schema/index.js';
@@ -391,11 +392,8 @@ export async function datasetOf(db: Tx, appId: number, subjectId: number, datase
   return ds;
 }
 
-export async function ownedDatasetIds(db: Db, appId: number) {
-  const rows = await db
-    .select({ id: researchDatasets.subjectId, datasetId: researchDatasets.id })
-    .from(researchDatasets)
-    .where(eq(researchDatasets.appId, appId))
-    .limit(3);
-  return rows;
-}
+export const ownedDatasetIds = ownedKeys(
+  researchDatasets,
+  { id: researchDatasets.subjectId, datasetId: researchDatasets.id },
+  { limit: 3 },
+);

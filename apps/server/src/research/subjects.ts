@@ -16,7 +16,7 @@ import { and, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { matchPatients } from '../cohort/compile.js';
-import { appRowOf } from '../db/app-rows.js';
+import { appRowOf, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOf } from '../db/paging.js';
 import {
@@ -575,11 +575,4 @@ export async function recruit(
 }
 
 /** Subject ids of an app, for the authorization matrix. */
-export async function ownedSubjectIds(db: Db, appId: number) {
-  const rows = await db
-    .select({ id: researchSubjects.id })
-    .from(researchSubjects)
-    .where(eq(researchSubjects.appId, appId))
-    .limit(3);
-  return rows.map((r) => ({ id: r.id }));
-}
+export const ownedSubjectIds = ownedIds(researchSubjects, { limit: 3 });

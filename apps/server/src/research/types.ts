@@ -2,7 +2,7 @@ import type { ResearchProjectType, researchProjectTypeRecord } from '@crdp/core'
 import { and, count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRows } from '../db/app-rows.js';
+import { appRows, ownedKeys } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { researchProjectTypes, researchSubjects } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
@@ -150,11 +150,8 @@ export async function deleteType(db: Db, actor: SignedIn, code: string) {
   });
 }
 
-export async function ownedTypeCodes(db: Db, appId: number) {
-  const rows = await db
-    .select({ code: researchProjectTypes.code })
-    .from(researchProjectTypes)
-    .where(eq(researchProjectTypes.appId, appId))
-    .limit(3);
-  return rows.map((r) => ({ code: r.code }));
-}
+export const ownedTypeCodes = ownedKeys(
+  researchProjectTypes,
+  { code: researchProjectTypes.code },
+  { limit: 3 },
+);

@@ -16,7 +16,7 @@ import type {
 import { and, desc, eq, ilike, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { appRowOf, deleteAppRow, updateAppRow } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOfTable } from '../db/paging.js';
 import { jobs, scheduleRuns, schedules, users } from '../db/schema/index.js';
@@ -37,14 +37,7 @@ export interface SchedulingEnv {
 /** A schedule of the app, or 404: another app's ids answer exactly like missing ones. */
 export const scheduleOf = appRowOf(schedules, 'schedule');
 
-export async function ownedScheduleIds(db: Db, appId: number) {
-  const rows = await db
-    .select({ id: schedules.id })
-    .from(schedules)
-    .where(eq(schedules.appId, appId))
-    .limit(3);
-  return rows.map((r) => ({ id: r.id }));
-}
+export const ownedScheduleIds = ownedIds(schedules, { limit: 3 });
 
 /** The kind must be registered and its params valid and this app's; a 400 names the field otherwise. */
 export async function checkKindParams(
