@@ -1,4 +1,3 @@
-import { ProFormSelect } from '@ant-design/pro-components';
 import { FORMULA_DESCRIPTION_MAX, FORMULA_NAME_MAX, type IndicatorTemplate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Space, Tag, Typography } from 'antd';
@@ -9,6 +8,7 @@ import { DefinitionsCard } from '../../components/DefinitionsCard';
 import { DeleteLink } from '../../components/DeleteLink';
 import { DefinitionForm } from '../../components/form/DefinitionForm';
 import { NameDescriptionFields } from '../../components/form/NameDescriptionFields';
+import { PickManyField } from '../../components/form/PickManyField';
 import { formulaApi, indicatorTemplateApi } from './formulas-api';
 import { FORMULAS_NS } from './formulas-i18n';
 
@@ -108,12 +108,11 @@ export default function IndicatorTemplates() {
           descriptionMax={FORMULA_DESCRIPTION_MAX}
         />
         {formulas.isError && <Alert type="error" showIcon message={formulas.error.message} />}
-        <ProFormSelect
+        <PickManyField
+          loading={formulas.isLoading}
           name="formulaIds"
           label={t('templates.formulas')}
           placeholder={t('templates.formulasPick')}
-          mode="multiple"
-          fieldProps={{ loading: formulas.isLoading, optionFilterProp: 'label' }}
           options={(formulas.data?.items ?? []).map((f) => ({ value: f.id, label: f.name }))}
         />
       </DefinitionForm>

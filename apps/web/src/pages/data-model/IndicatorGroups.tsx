@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
 import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
+import { PickManyField } from '../../components/form/PickManyField';
 import { dataModelsApi, indicatorGroupsApi } from './api';
 import { DATA_MODELS_NS } from './i18n';
 
@@ -84,13 +85,11 @@ export default function IndicatorGroups() {
               label: `${m.name} v${m.version}`,
             }))}
           />
-          <ProFormSelect
+          <PickManyField
+            loading={indicators.isLoading}
             name="formulaIds"
             label={t('groups.indicators')}
             placeholder={t('groups.pick')}
-            mode="multiple"
-            showSearch
-            fieldProps={{ loading: indicators.isLoading, optionFilterProp: 'label' }}
             options={(indicators.data?.items ?? []).map((x) => ({
               value: x.id,
               label: x.unit ? `${x.name} (${x.unit})` : x.name,

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useHasAction } from '../../components/Authorized';
 import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
+import { PickManyField } from '../../components/form/PickManyField';
 import { sciApi } from './api';
 import { SnapshotStatus } from './common';
 import { SCI_NS } from './i18n';
@@ -174,14 +175,12 @@ export default function TransformTasks() {
                   }))}
                 />
               ) : (
-                <ProFormSelect
+                <PickManyField
+                  loading={choices.isLoading}
                   name="variableIds"
                   label={t('tasks.variables')}
                   placeholder={t('tasks.pickVariables')}
-                  mode="multiple"
-                  showSearch
                   rules={[{ required: true, message: t('required') }]}
-                  fieldProps={{ loading: choices.isLoading, optionFilterProp: 'label' }}
                   options={(choices.data?.variables ?? []).map((x) => ({
                     value: x.id,
                     label: `${x.code} · ${en ? x.labelEn || x.labelZh : x.labelZh}`,

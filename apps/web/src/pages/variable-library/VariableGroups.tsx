@@ -1,10 +1,11 @@
-import { ProFormSelect, ProFormTextArea } from '@ant-design/pro-components';
+import { ProFormTextArea } from '@ant-design/pro-components';
 import type { VariableGroup } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
+import { PickManyField } from '../../components/form/PickManyField';
 import { useAllVariables, variableLabel } from './all-variables';
 import { variableGroupsApi } from './api';
 import { VARIABLES_NS } from './i18n';
@@ -58,13 +59,11 @@ export default function VariableGroups() {
           <DefinitionNameField label={t('groups.name')} requiredText={t('required')} />
           <ProFormTextArea name="description" label={t('groups.description')} fieldProps={{ rows: 2 }} />
           {vars.isError && <Alert type="error" showIcon message={vars.error.message} />}
-          <ProFormSelect
+          <PickManyField
+            loading={vars.isLoading}
             name="variableIds"
             label={t('groups.variables')}
             placeholder={t('groups.pick')}
-            mode="multiple"
-            showSearch
-            fieldProps={{ loading: vars.isLoading, optionFilterProp: 'label' }}
             options={(vars.data?.items ?? []).map((x) => ({ value: x.id, label: variableLabel(x) }))}
           />
         </>

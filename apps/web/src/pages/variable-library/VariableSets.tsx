@@ -1,10 +1,11 @@
-import { ProFormSelect, ProFormTextArea } from '@ant-design/pro-components';
+import { ProFormTextArea } from '@ant-design/pro-components';
 import type { VariableSet } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
+import { PickManyField } from '../../components/form/PickManyField';
 import { useAllVariables, variableLabel } from './all-variables';
 import { variableGroupsApi, variableSetsApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
@@ -72,22 +73,18 @@ export default function VariableSets() {
           <ProFormTextArea name="description" label={t('description')} fieldProps={{ rows: 2 }} />
           {vars.isError && <Alert type="error" showIcon message={vars.error.message} />}
           {groups.isError && <Alert type="error" showIcon message={groups.error.message} />}
-          <ProFormSelect
+          <PickManyField
+            loading={vars.isLoading}
             name="variableIds"
             label={t('sets.variables')}
             placeholder={t('sets.pickVariables')}
-            mode="multiple"
-            showSearch
-            fieldProps={{ loading: vars.isLoading, optionFilterProp: 'label' }}
             options={(vars.data?.items ?? []).map((x) => ({ value: x.id, label: variableLabel(x) }))}
           />
-          <ProFormSelect
+          <PickManyField
+            loading={groups.isLoading}
             name="groupIds"
             label={t('sets.groups')}
             placeholder={t('sets.pickGroups')}
-            mode="multiple"
-            showSearch
-            fieldProps={{ loading: groups.isLoading, optionFilterProp: 'label' }}
             options={(groups.data?.items ?? []).map((g) => ({ value: g.id, label: g.name }))}
           />
         </>
