@@ -12,13 +12,13 @@ import type {
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit, auditTrail } from '../audit/audit.js';
-import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, ownedKeys, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { jobs, observationRuns, observationTasks } from '../db/schema/index.js';
 import { withAppScope } from '../db/scoped.js';
 import type { SignedIn } from '../http/context.js';
-import { invalidField, notFound } from '../http/errors.js';
+import { invalidField } from '../http/errors.js';
 import { jobFailureText } from '../jobs/failure.js';
 import { queueJobFor } from '../jobs/request.js';
 import { TRANSFORM_KIND } from './transform.js';
@@ -92,14 +92,7 @@ const taskView = (
   lastRun,
 });
 
-async function taskRow(db: Db | Tx, appId: number, id: number) {
-  const [t] = await db
-    .select()
-    .from(observationTasks)
-    .where(and(eq(observationTasks.id, id), eq(observationTasks.appId, appId)));
-  if (!t) throw notFound('observation_task');
-  return t;
-}
+const taskRow = appRowOf(observationTasks, 'observation_task');
 
 export async function getTask(ctx: SignedIn, id: number): Promise<ObservationTask> {
   const t = await taskRow(ctx.db, ctx.appId, id);
@@ -237,11 +230,4 @@ export async function listRuns(ctx: SignedIn, id: number): Promise<ObservationRu
   return { items: rows.map((x) => runView(x.r, x.j, ctx)) };
 }
 
-export async function ownedTaskIds(db: Db, appId: number) {
-  const rows = await db
-    .select({ id: observationTasks.id })
-    .from(observationTasks)
-    .where(eq(observationTasks.appId, appId))
-    .limit(3);
-  return rows.map((r) => ({ taskId: r.id }));
-}
+export const ownedTaskIds = ownedKeys(observationTasks, { taskId: observationTasks.id }, { limit: 3 });

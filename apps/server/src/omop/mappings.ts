@@ -11,14 +11,14 @@ import {
 import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit, auditTrail } from '../audit/audit.js';
-import { deleteAppRow, updateAppRow } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow, ownedKeys, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { pageOfTable } from '../db/paging.js';
 import { omopMappings } from '../db/schema/index.js';
 import { csvStream } from '../files/csv.js';
 import { faultReport, importHeader, insertedNow, upsertChunks } from '../files/csv-import.js';
 import type { AppActor } from '../http/context.js';
-import { invalidField, notFound } from '../http/errors.js';
+import { invalidField } from '../http/errors.js';
 import type { ParsePool } from '../parsing/pool.js';
 import {
   BUILTIN_MAPPINGS,
@@ -85,17 +85,10 @@ const inputColumns = (input: OmopMappingInput, code: string) => ({
   note: input.note ?? '',
 });
 
-async function mappingOf(db: Tx, actor: Actor, id: number) {
-  const [row] = await db
-    .select()
-    .from(omopMappings)
-    .where(and(eq(omopMappings.id, id), eq(omopMappings.appId, actor.appId)));
-  if (!row) throw notFound('omop mapping');
-  return row;
-}
+const mappingOf = appRowOf(omopMappings, 'omop mapping');
 
 export async function loadMapping(db: Tx, actor: Actor, id: number): Promise<OmopMapping> {
-  return view(await mappingOf(db, actor, id));
+  return view(await mappingOf(db, actor.appId, id));
 }
 
 async function duplicateOf(db: Tx, appId: number, kind: MappingKind, code: string) {
@@ -180,7 +173,7 @@ export async function updateMapping(
   const code = normalizeCode(input.kind, input.sourceCode);
   checkCode(input.kind, code, 'sourceCode');
   return db.transaction(async (tx) => {
-    const before = view(await mappingOf(tx, actor, id));
+    const before = view(await mappingOf(tx, actor.appId, id));
     const dup = await duplicateOf(tx, actor.appId, input.kind, code);
     if (dup && dup !== id) throw duplicateCode(input.kind, code);
     const row = await updateAppRow(tx, omopMappings, actor.appId, id, {
@@ -201,7 +194,7 @@ export async function updateMapping(
 
 export async function deleteMapping(db: Db, actor: Actor, id: number): Promise<null> {
   return db.transaction(async (tx) => {
-    const before = view(await mappingOf(tx, actor, id));
+    const before = view(await mappingOf(tx, actor.appId, id));
     await deleteAppRow(tx, omopMappings, actor.appId, id);
     await trail.deleted(tx, actor, id, before);
     return null;
@@ -352,12 +345,8 @@ export function exportMappingsCsv(db: Db, actor: Actor): AsyncGenerator<string> 
   return csvStream(batches(), { formulaGuard: true });
 }
 
-export async function ownedMappingIds(db: Db, appId: number) {
-  const rows = await db
-    .select({ id: omopMappings.id })
-    .from(omopMappings)
-    .where(eq(omopMappings.appId, appId))
-    .orderBy(desc(omopMappings.id))
-    .limit(3);
-  return rows.map((r) => ({ mappingId: r.id }));
-}
+export const ownedMappingIds = ownedKeys(
+  omopMappings,
+  { mappingId: omopMappings.id },
+  { limit: 3, orderBy: desc(omopMappings.id) },
+);

@@ -10,7 +10,7 @@ import {
 } from '@crdp/core';
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { auditTrail } from '../audit/audit.js';
 import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
@@ -35,6 +35,8 @@ export const T0_JOB_KIND = 't0.materialize';
 
 type Row = typeof t0Events.$inferSelect;
 type JobState = { status: string } | undefined;
+
+const trail = auditTrail('t0_event', 't0');
 
 const ruleKey = (rule: unknown) => JSON.stringify(rule);
 
@@ -87,8 +89,7 @@ export async function addT0Event(ctx: SignedIn, input: z.output<typeof t0EventCr
       .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
       .returning();
     const after = await viewOf(tx, row!);
-    await audit(tx, ctx, { action: 't0.add', entity: 't0_event', entityId: after.id, after });
-    return after;
+    return trail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -105,14 +106,7 @@ export async function editT0Event(
       .where(eq(t0Events.id, id))
       .returning();
     const after = await viewOf(tx, row!);
-    await audit(tx, ctx, {
-      action: 't0.edit',
-      entity: 't0_event',
-      entityId: id,
-      before: await viewOf(tx, before),
-      after,
-    });
-    return after;
+    return trail.edited(tx, ctx, id, await viewOf(tx, before), after);
   });
 }
 
@@ -121,12 +115,7 @@ export async function deleteT0Event(ctx: SignedIn, id: number): Promise<true> {
     const before = await t0EventOf(tx, ctx.appId, id);
     await refuseT0EventInUse(tx, ctx.appId, id);
     await tx.delete(t0Events).where(eq(t0Events.id, id));
-    await audit(tx, ctx, {
-      action: 't0.delete',
-      entity: 't0_event',
-      entityId: id,
-      before: await viewOf(tx, before),
-    });
+    await trail.deleted(tx, ctx, id, await viewOf(tx, before));
     return true as const;
   });
 }
