@@ -153,6 +153,12 @@ export async function regressionOf(
   return regression(ctx.db, ctx.appId, rule.id, plan);
 }
 
+/** A sample as the rule's sample list shows it; 404 when the rule has no such sample in the app. */
+async function sampleView(db: Tx, appId: number, ruleId: number, id: number): Promise<RuleSample> {
+  await sampleOf(db, appId, ruleId, id);
+  return (await samplesOf(db, appId, ruleId)).find((s) => s.id === id)!;
+}
+
 /** `rule/save_sample_result`: keeps a sample with the outcome the rule should give (new or changed). */
 export async function saveSample(
   ctx: SignedIn,
@@ -171,8 +177,7 @@ export async function saveSample(
     let id = input.sample_id;
     let before: RuleSample | null = null;
     if (id) {
-      await sampleOf(tx, ctx.appId, input.rule_id, id);
-      before = (await samplesOf(tx, ctx.appId, input.rule_id)).find((s) => s.id === id) ?? null;
+      before = await sampleView(tx, ctx.appId, input.rule_id, id);
       await tx.update(ruleSamples).set(values).where(eq(ruleSamples.id, id));
     } else {
       const [row] = await tx
@@ -200,8 +205,7 @@ export async function deleteSample(
 ): Promise<true> {
   return ctx.db.transaction(async (tx) => {
     await ruleOf(tx, ctx.appId, input.rule_id);
-    await sampleOf(tx, ctx.appId, input.rule_id, input.sample_id);
-    const before = (await samplesOf(tx, ctx.appId, input.rule_id)).find((s) => s.id === input.sample_id);
+    const before = await sampleView(tx, ctx.appId, input.rule_id, input.sample_id);
     await tx.delete(ruleSamples).where(eq(ruleSamples.id, input.sample_id));
     await trail.deleted(tx, ctx, input.sample_id, { ruleId: input.rule_id, ...before });
     return true as const;
