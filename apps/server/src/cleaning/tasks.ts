@@ -10,7 +10,7 @@ import {
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { ownedKeys } from '../db/app-rows.js';
+import { appRowOf, ownedKeys } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { cleanedValues, cleaningTasks, jobs } from '../db/schema/index.js';
@@ -94,6 +94,7 @@ export async function taskOf(db: Tx, appId: number, id: number, locale?: Locale)
 }
 
 export const ownedTaskIds = ownedKeys(cleaningTasks, { taskId: cleaningTasks.id });
+const cleaningTaskRow = appRowOf(cleaningTasks, 'cleaning_task');
 
 const ended = (s: CleaningTask['status']) => s !== 'queued' && s !== 'running';
 
@@ -235,11 +236,7 @@ export async function runTask(
   progress: (p: number) => Promise<void> = async () => {},
   stillMine: (tx: Tx) => Promise<boolean> = async () => true,
 ) {
-  const [task] = await db
-    .select()
-    .from(cleaningTasks)
-    .where(and(eq(cleaningTasks.id, taskId), eq(cleaningTasks.appId, appId)));
-  if (!task) throw notFound('cleaning_task');
+  const task = await cleaningTaskRow(db, appId, taskId);
   const sources = task.rules as StoredRule[];
   const refs = sources.map((s) => s.ref);
   const compiled = compileRules(sources);

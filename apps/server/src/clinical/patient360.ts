@@ -131,6 +131,7 @@ function pageOf(rows: PatientRow[], size: number) {
 
 /** The patient, or 404 when it is not this app's. */
 export const patientOf = appRowOf(patients, 'patient');
+const examReportRow = appRowOf(examReports, 'exam report');
 
 type ChildTable = PgTable & { id: PgColumn; appId: PgColumn; patientId: PgColumn };
 
@@ -295,10 +296,5 @@ export async function examReportOf(
   appId: number,
   id: number,
 ): Promise<z.input<typeof cdrExamReport>> {
-  const [r] = await db
-    .select()
-    .from(examReports)
-    .where(and(eq(examReports.id, id), eq(examReports.appId, appId)));
-  if (!r) throw notFound('exam report');
-  return clean(r);
+  return clean(await examReportRow(db, appId, id));
 }

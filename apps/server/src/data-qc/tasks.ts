@@ -2,7 +2,7 @@ import type { Locale, QcSeverity, QcTaskStatus, qcTask } from '@crdp/core';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
-import { deleteAppRow } from '../db/app-rows.js';
+import { appRowOf, deleteAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { jobs, qcRules, qcTaskRules, qcTasks } from '../db/schema/index.js';
 import { invalidField, notFound } from '../http/errors.js';
@@ -25,6 +25,7 @@ export const QC_TASK_KIND = 'dataQc.run';
 /** A task as the API answers it (the `qcTask` contract). */
 export type TaskView = z.input<typeof qcTask>;
 
+const qcTaskRow = appRowOf(qcTasks, 'qc_task');
 const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 
 /** Tasks of the app with their job's status and their totals, newest first. */
@@ -160,11 +161,7 @@ export async function runTask(
   /** False once another attempt of the job has taken the task over: this one stops. */
   stillMine: () => Promise<boolean> = async () => true,
 ) {
-  const [task] = await db
-    .select()
-    .from(qcTasks)
-    .where(and(eq(qcTasks.id, taskId), eq(qcTasks.appId, appId)));
-  if (!task) throw notFound('qc_task');
+  const task = await qcTaskRow(db, appId, taskId);
   // A retried job starts over.
   await db.delete(qcTaskRules).where(eq(qcTaskRules.taskId, taskId));
   const rules = ruleIds.length

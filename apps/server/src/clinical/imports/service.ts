@@ -1,11 +1,11 @@
 import type { CdrImportStatus, cdrImport, cdrImportDetail, cdrImportPage, Locale } from '@crdp/core';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../../audit/audit.js';
+import { appRowOf } from '../../db/app-rows.js';
 import type { Db } from '../../db/client.js';
 import { importRecords, jobs } from '../../db/schema/index.js';
 import type { SignedIn } from '../../http/context.js';
-import { notFound } from '../../http/errors.js';
 import { jobFailureText } from '../../jobs/failure.js';
 import { enqueueJob, type JobContext } from '../../jobs/runner.js';
 import type { ParsePool } from '../../parsing/pool.js';
@@ -17,6 +17,8 @@ export const IMPORT_JOB = 'cdr.import';
 const MAX_ERRORS = 1000;
 
 type ImportRow = typeof importRecords.$inferSelect;
+
+const importRecordOf = appRowOf(importRecords, 'import record');
 
 /** An import as the API answers it (the `cdrImport` contract). */
 export const importView = (
@@ -77,11 +79,7 @@ export async function queueImport(
 /** Queues an import again (same file): rows are upserted by source id, so nothing doubles. */
 export async function rerunImport(db: Db, s: SignedIn, id: number) {
   return db.transaction(async (tx) => {
-    const [rec] = await tx
-      .select()
-      .from(importRecords)
-      .where(and(eq(importRecords.id, id), eq(importRecords.appId, s.appId)));
-    if (!rec) throw notFound('import record');
+    await importRecordOf(tx, s.appId, id);
     const job = await enqueueJob(tx, {
       appId: s.appId,
       kind: IMPORT_JOB,
@@ -124,11 +122,7 @@ export async function importDetail(
   id: number,
   locale: Locale = 'zh-CN',
 ): Promise<z.input<typeof cdrImportDetail>> {
-  const [rec] = await db
-    .select()
-    .from(importRecords)
-    .where(and(eq(importRecords.id, id), eq(importRecords.appId, appId)));
-  if (!rec) throw notFound('import record');
+  const rec = await importRecordOf(db, appId, id);
   const [job] = rec.jobId ? await db.select().from(jobs).where(eq(jobs.id, rec.jobId)) : [];
   return {
     ...importView(rec, true, locale),
