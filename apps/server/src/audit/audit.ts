@@ -63,7 +63,11 @@ export function auditTrail<P extends PrefixOf<'add'> | PrefixOf<'edit'> | Prefix
     >,
     deleted: (async (db: Tx, ctx: RequestContext, id: string | number, before: unknown) => {
       await write(db, ctx, 'delete', { entityId: id, before });
-    }) as Verb<P, 'delete', (db: Tx, ctx: RequestContext, id: string | number, before: unknown) => Promise<void>>,
+    }) as Verb<
+      P,
+      'delete',
+      (db: Tx, ctx: RequestContext, id: string | number, before: unknown) => Promise<void>
+    >,
   };
 }
 
