@@ -11,9 +11,9 @@ import {
 } from '@crdp/core';
 import { and, asc, desc, eq, ilike, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import { builtinRules, resolveRules } from '../cleaning/rules.js';
-import { ownedIds } from '../db/app-rows.js';
+import { appRows, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { cleaningRules, documentAnnotations, documents, patients } from '../db/schema/index.js';
@@ -28,16 +28,13 @@ import { invalidField, notFound } from '../http/errors.js';
  */
 
 const spans = z.array(annotationSpan);
+const trail = auditTrail('document_annotation', 'annotation');
 
 export const ownedDocumentIds = ownedIds(documents, { limit: 50 });
 
 /** The labels on offer: every output code of the built-in rules and the app's own rules. */
 export async function annotationLabels(db: Tx, appId: number, locale: Locale): Promise<AnnotationLabelList> {
-  const own = await db
-    .select()
-    .from(cleaningRules)
-    .where(eq(cleaningRules.appId, appId))
-    .orderBy(asc(cleaningRules.id));
+  const own = await appRows(db, cleaningRules, appId, asc(cleaningRules.id));
   const rules = [
     ...builtinRules(locale).map((r) => ({ ref: r.ref, name: r.name, definition: r.definition })),
     ...own.map((r) => ({
@@ -69,7 +66,7 @@ export async function listAnnotationDocuments(
   }
   if (q.state === 'annotated') where.push(isNotNull(documentAnnotations.id));
   if (q.state === 'open') where.push(isNull(documentAnnotations.id));
-  const base = db
+  const matching = db
     .select({
       id: documents.id,
       patientMrn: patients.mrn,
@@ -86,16 +83,9 @@ export async function listAnnotationDocuments(
       and(eq(documentAnnotations.documentId, documents.id), eq(documentAnnotations.appId, appId)),
     )
     .where(and(...where));
-  const [count] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(documents)
-    .innerJoin(patients, eq(patients.id, documents.patientId))
-    .leftJoin(
-      documentAnnotations,
-      and(eq(documentAnnotations.documentId, documents.id), eq(documentAnnotations.appId, appId)),
-    )
-    .where(and(...where));
-  const rows = await base
+  // The total counts the very rows the page is cut from.
+  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(matching.as('matching'));
+  const rows = await matching
     .orderBy(desc(documents.writtenAt), desc(documents.id))
     .limit(q.size)
     .offset((q.page - 1) * q.size);
@@ -195,12 +185,7 @@ export async function deleteAnnotation(ctx: SignedIn, id: number) {
     const before = await annotationOf(tx, ctx.appId, id);
     if (!before) throw notFound('document_annotation');
     await tx.delete(documentAnnotations).where(eq(documentAnnotations.id, before.id));
-    await audit(tx, ctx, {
-      action: 'annotation.delete',
-      entity: 'document_annotation',
-      entityId: id,
-      before: { spans: before.spans },
-    });
+    await trail.deleted(tx, ctx, id, { spans: before.spans });
     return true as const;
   });
 }
