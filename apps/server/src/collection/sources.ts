@@ -11,8 +11,8 @@ import {
 } from '@crdp/core';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { auditTrail } from '../audit/audit.js';
+import { appRowOf, appRows, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import {
   collectionSources,
@@ -51,11 +51,7 @@ const nameTaken = (what: 'source' | 'template' | 'task') =>
   );
 
 export async function listSources(db: Db, appId: number) {
-  const rows = await db
-    .select()
-    .from(collectionSources)
-    .where(eq(collectionSources.appId, appId))
-    .orderBy(asc(collectionSources.id));
+  const rows = await appRows(db, collectionSources, appId, asc(collectionSources.id));
   return { items: rows.map(sourceView) };
 }
 
@@ -65,6 +61,7 @@ export const sourceOf: (db: Tx, appId: number, id: number) => Promise<SourceRow>
 );
 
 export const sourcesOf = ownedIds(collectionSources);
+const sourceTrail = auditTrail('collection_source', 'collection.source');
 
 export async function addSource(
   ctx: SignedIn,
@@ -87,13 +84,7 @@ export async function addSource(
       .returning()
       .catch(clashAs(() => nameTaken('source')));
     const after = sourceView(row!);
-    await audit(tx, ctx, {
-      action: 'collection.source.add',
-      entity: 'collection_source',
-      entityId: after.id,
-      after,
-    });
-    return after;
+    return sourceTrail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -123,12 +114,9 @@ export async function editSource(
       .catch(clashAs(() => nameTaken('source')));
     const after = sourceView(row!);
     // The audit row says that the password changed, never what it is.
-    await audit(tx, ctx, {
-      action: 'collection.source.edit',
-      entity: 'collection_source',
-      entityId: id,
-      before: sourceView(before),
-      after: { ...after, passwordChanged: secret !== undefined },
+    await sourceTrail.edited(tx, ctx, id, sourceView(before), {
+      ...after,
+      passwordChanged: secret !== undefined,
     });
     return after;
   });
@@ -150,12 +138,7 @@ export async function deleteSource(ctx: SignedIn, id: number) {
         ),
       });
     await tx.delete(collectionSources).where(eq(collectionSources.id, id));
-    await audit(tx, ctx, {
-      action: 'collection.source.delete',
-      entity: 'collection_source',
-      entityId: id,
-      before: sourceView(before),
-    });
+    await sourceTrail.deleted(tx, ctx, id, sourceView(before));
     return true as const;
   });
 }
@@ -226,6 +209,7 @@ export async function templateOf(db: Tx, appId: number, id: number) {
 }
 
 export const templatesOf = ownedIds(collectionTemplates);
+const templateTrail = auditTrail('collection_template', 'collection.template');
 
 /** Rules of a mapping the contract cannot see alone: what the target needs. */
 function checkSpec(target: CollectionTarget, spec: z.output<typeof collectionTemplateSpec>, kind: string) {
@@ -278,13 +262,7 @@ export async function addTemplate(ctx: SignedIn, input: z.output<typeof collecti
       .insert(collectionTemplateVersions)
       .values({ templateId: row!.id, version: 1, appId: ctx.appId, spec: input.spec, changedBy: ctx.userId });
     const after = templateView(row!, source.name);
-    await audit(tx, ctx, {
-      action: 'collection.template.add',
-      entity: 'collection_template',
-      entityId: after.id,
-      after,
-    });
-    return after;
+    return templateTrail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -315,14 +293,7 @@ export async function editTemplate(
         .insert(collectionTemplateVersions)
         .values({ templateId: id, version, appId: ctx.appId, spec: input.spec, changedBy: ctx.userId });
     const after = templateView(row!, source.name);
-    await audit(tx, ctx, {
-      action: 'collection.template.edit',
-      entity: 'collection_template',
-      entityId: id,
-      before: templateView(before, source.name),
-      after,
-    });
-    return after;
+    return templateTrail.edited(tx, ctx, id, templateView(before, source.name), after);
   });
 }
 
@@ -342,12 +313,7 @@ export async function deleteTemplate(ctx: SignedIn, id: number) {
         ),
       });
     await tx.delete(collectionTemplates).where(eq(collectionTemplates.id, id));
-    await audit(tx, ctx, {
-      action: 'collection.template.delete',
-      entity: 'collection_template',
-      entityId: id,
-      before: templateView(before, source.name),
-    });
+    await templateTrail.deleted(tx, ctx, id, templateView(before, source.name));
     return true as const;
   });
 }

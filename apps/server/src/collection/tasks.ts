@@ -21,10 +21,10 @@ import {
 } from '@crdp/core';
 import { and, asc, count, desc, eq, inArray, max, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { audit, auditTrail } from '../audit/audit.js';
+import { appRowOf, appRows, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
-import { pageOf } from '../db/paging.js';
+import { pageOf, pageOfTable } from '../db/paging.js';
 import {
   collectionChanges,
   collectionRejects,
@@ -160,11 +160,7 @@ function taskView(
 }
 
 export async function listTasks(db: Db, appId: number, locale: Locale) {
-  const rows = await db
-    .select()
-    .from(collectionTasks)
-    .where(eq(collectionTasks.appId, appId))
-    .orderBy(asc(collectionTasks.id));
+  const rows = await appRows(db, collectionTasks, appId, asc(collectionTasks.id));
   const names = await templateNames(db, appId);
   const lastIds = rows.length
     ? await db
@@ -192,6 +188,7 @@ export const taskOf = appRowOf(collectionTasks, 'collection_task');
 
 export const tasksOf = ownedIds(collectionTasks);
 export const runsOf = ownedIds(collectionRuns, { limit: 1000 });
+const trail = auditTrail('collection_task', 'collection.task');
 
 async function oneTaskView(db: Tx, appId: number, row: TaskRow) {
   return taskView(row, await templateNames(db, appId), null);
@@ -213,13 +210,7 @@ export async function addTask(ctx: SignedIn, input: z.output<typeof collectionTa
       .returning()
       .catch(clashAs(() => nameTaken()));
     const after = await oneTaskView(tx, ctx.appId, row!);
-    await audit(tx, ctx, {
-      action: 'collection.task.add',
-      entity: 'collection_task',
-      entityId: after.id,
-      after,
-    });
-    return after;
+    return trail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -234,14 +225,7 @@ export async function editTask(ctx: SignedIn, id: number, input: z.output<typeof
       .returning()
       .catch(clashAs(() => nameTaken()));
     const after = await oneTaskView(tx, ctx.appId, row!);
-    await audit(tx, ctx, {
-      action: 'collection.task.edit',
-      entity: 'collection_task',
-      entityId: id,
-      before: await oneTaskView(tx, ctx.appId, before),
-      after,
-    });
-    return after;
+    return trail.edited(tx, ctx, id, await oneTaskView(tx, ctx.appId, before), after);
   });
 }
 
@@ -250,12 +234,7 @@ export async function deleteTask(ctx: SignedIn, id: number) {
     const before = await taskOf(tx, ctx.appId, id);
     await refuseWhileRunning(tx, id);
     await tx.delete(collectionTasks).where(eq(collectionTasks.id, id));
-    await audit(tx, ctx, {
-      action: 'collection.task.delete',
-      entity: 'collection_task',
-      entityId: id,
-      before: await oneTaskView(tx, ctx.appId, before),
-    });
+    await trail.deleted(tx, ctx, id, await oneTaskView(tx, ctx.appId, before));
     return true as const;
   });
 }
@@ -357,15 +336,7 @@ export async function listRuns(
     q.taskId ? eq(collectionRuns.taskId, q.taskId) : undefined,
     q.status ? eq(collectionRuns.status, q.status) : undefined,
   );
-  const { total, rows } = await pageOf(db, collectionRuns, where, q, ({ limit, offset }) =>
-    db
-      .select()
-      .from(collectionRuns)
-      .where(where)
-      .orderBy(desc(collectionRuns.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  const { total, rows } = await pageOfTable(db, collectionRuns, where, [desc(collectionRuns.id)], q);
   return { total, items: await runViews(db, appId, rows, locale) };
 }
 
@@ -388,15 +359,7 @@ export async function runRejects(
         .where(eq(collectionTemplates.appId, appId))
     ).map((t) => [t.id, collectionTemplateSpec.parse(t.spec)]),
   );
-  const { total, rows } = await pageOf(db, collectionRejects, where, q, ({ limit, offset }) =>
-    db
-      .select()
-      .from(collectionRejects)
-      .where(where)
-      .orderBy(asc(collectionRejects.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  const { total, rows } = await pageOfTable(db, collectionRejects, where, [asc(collectionRejects.id)], q);
   return {
     total,
     items: rows.map((r) => ({
@@ -581,11 +544,7 @@ const BEIJING_DAY = (col: SQL | unknown) =>
   sql<string>`to_char(${col} at time zone 'Asia/Shanghai', 'YYYY-MM-DD')`;
 
 export async function monitoring(db: Db, appId: number, locale: Locale): Promise<CollectionMonitoring> {
-  const sources = await db
-    .select()
-    .from(collectionSources)
-    .where(eq(collectionSources.appId, appId))
-    .orderBy(asc(collectionSources.id));
+  const sources = await appRows(db, collectionSources, appId, asc(collectionSources.id));
   const templates = await db
     .select({ id: collectionTemplates.id, sourceId: collectionTemplates.sourceId })
     .from(collectionTemplates)
@@ -596,11 +555,7 @@ export async function monitoring(db: Db, appId: number, locale: Locale): Promise
     .where(eq(collectionRuns.appId, appId))
     .orderBy(desc(collectionRuns.id))
     .limit(2000);
-  const tasks = await db
-    .select()
-    .from(collectionTasks)
-    .where(eq(collectionTasks.appId, appId))
-    .orderBy(asc(collectionTasks.id));
+  const tasks = await appRows(db, collectionTasks, appId, asc(collectionTasks.id));
   const views = await runViews(db, appId, runs, locale);
   const sourceOfTemplate = new Map(templates.map((t) => [t.id, t.sourceId]));
   // The newest CDR row collected per source: how far the CDR lags behind it.
