@@ -13,8 +13,8 @@ import {
 } from '@crdp/core';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { ownedIds } from '../db/app-rows.js';
+import { auditTrail } from '../audit/audit.js';
+import { appRowOf, deleteAppRow, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { rowsOf } from '../db/rows.js';
 import { dataFactoryEntries } from '../db/schema/reports.js';
@@ -320,16 +320,13 @@ export async function datasetDetail(
   });
 }
 
-export async function entryOf(db: Tx, appId: number, id: number): Promise<Entry> {
-  const [row] = await db
-    .select()
-    .from(dataFactoryEntries)
-    .where(and(eq(dataFactoryEntries.id, id), eq(dataFactoryEntries.appId, appId)));
-  if (!row) throw notFound('data_factory_entry');
-  return row;
-}
+export const entryOf: (db: Tx, appId: number, id: number) => Promise<Entry> = appRowOf(
+  dataFactoryEntries,
+  'data_factory_entry',
+);
 
 export const entriesOf = ownedIds(dataFactoryEntries);
+const trail = auditTrail('data_factory_entry', 'dataFactory');
 
 export const datasetsOf = async (db: Db, appId: number) => {
   const out: Array<{ kind: string; id: number }> = [];
@@ -366,48 +363,27 @@ export async function addEntry(ctx: SignedIn, input: z.output<typeof dataFactory
       .values({ appId: ctx.appId, ...input, createdBy: ctx.userId })
       .returning();
     const after = entryFull(row!);
-    await audit(tx, ctx, {
-      action: 'dataFactory.add',
-      entity: 'data_factory_entry',
-      entityId: row!.id,
-      after,
-    });
-    return after;
+    return trail.added(tx, ctx, row!.id, after);
   });
 }
 
 export async function editEntry(ctx: SignedIn, id: number, input: z.output<typeof dataFactoryEntryPatch>) {
   return ctx.db.transaction(async (tx) => {
     const before = await entryOf(tx, ctx.appId, id);
-    const [row] = await tx
-      .update(dataFactoryEntries)
-      .set({ ...input, updatedAt: new Date() })
-      .where(and(eq(dataFactoryEntries.id, id), eq(dataFactoryEntries.appId, ctx.appId)))
-      .returning();
-    const after = entryFull(row!);
-    await audit(tx, ctx, {
-      action: 'dataFactory.edit',
-      entity: 'data_factory_entry',
-      entityId: id,
-      before: entryFull(before),
-      after,
+    const row = await updateAppRow(tx, dataFactoryEntries, ctx.appId, id, {
+      ...input,
+      updatedAt: new Date(),
     });
-    return after;
+    const after = entryFull(row);
+    return trail.edited(tx, ctx, id, entryFull(before), after);
   });
 }
 
 export async function deleteEntry(ctx: SignedIn, id: number): Promise<true> {
   return ctx.db.transaction(async (tx) => {
     const before = await entryOf(tx, ctx.appId, id);
-    await tx
-      .delete(dataFactoryEntries)
-      .where(and(eq(dataFactoryEntries.id, id), eq(dataFactoryEntries.appId, ctx.appId)));
-    await audit(tx, ctx, {
-      action: 'dataFactory.delete',
-      entity: 'data_factory_entry',
-      entityId: id,
-      before: entryFull(before),
-    });
+    await deleteAppRow(tx, dataFactoryEntries, ctx.appId, id);
+    await trail.deleted(tx, ctx, id, entryFull(before));
     return true as const;
   });
 }
