@@ -2,7 +2,7 @@ import type { IndicatorGroup, indicatorGroupCreate, indicatorGroupPatch } from '
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { auditTrail } from '../audit/audit.js';
-import { appRowOf, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
+import { appRowOf, appRows, deleteAppRow, nameTaken, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Tx } from '../db/client.js';
 import {
   dataModels,
@@ -64,7 +64,7 @@ async function viewsOf(db: Tx, rows: Row[]): Promise<IndicatorGroup[]> {
 }
 
 export async function listIndicatorGroups(db: Tx, appId: number) {
-  const rows = await db.select().from(groups).where(eq(groups.appId, appId)).orderBy(asc(groups.name));
+  const rows = await appRows(db, groups, appId, asc(groups.name));
   return { items: await viewsOf(db, rows) };
 }
 

@@ -13,7 +13,7 @@ import type {
 } from '@crdp/core';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type AuditEntry, audit } from '../audit/audit.js';
+import { audit, auditTrail } from '../audit/audit.js';
 import { appRowOf, deleteAppRow, ownedIds, updateAppRow } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
@@ -39,6 +39,9 @@ type Row = typeof dataModels.$inferSelect;
 
 export const dataModelRow = appRowOf(dataModels, 'data_model');
 export const ownedDataModelIds = ownedIds(dataModels);
+const modelTrail = auditTrail('data_model', 'dataModel');
+const tableTrail = auditTrail('data_model_table', 'dataModel.table');
+const variableTrail = auditTrail('data_model_variable', 'dataModel.variable');
 
 /** The app's models with their counts and the names of what they are linked to. */
 async function summaries(db: Tx, appId: number, where: ReturnType<typeof sql>): Promise<DataModelSummary[]> {
@@ -302,7 +305,7 @@ export async function addDataModel(ctx: SignedIn, input: z.output<typeof dataMod
       .returning();
     await insertTables(tx, ctx.appId, row!.id, tables);
     const [after] = await summaries(tx, ctx.appId, sql`m.id = ${row!.id}`);
-    await audit(tx, ctx, { action: 'dataModel.add', entity: 'data_model', entityId: row!.id, after });
+    await modelTrail.added(tx, ctx, row!.id, after);
     return row!.id;
   });
   return getDataModel(ctx.db, ctx.appId, created);
@@ -344,7 +347,7 @@ export async function editDataModel(ctx: SignedIn, id: number, input: z.output<t
       updatedAt: new Date(),
     });
     const [after] = await summaries(tx, ctx.appId, sql`m.id = ${id}`);
-    await audit(tx, ctx, { action: 'dataModel.edit', entity: 'data_model', entityId: id, before, after });
+    await modelTrail.edited(tx, ctx, id, before, after);
   });
   return getDataModel(ctx.db, ctx.appId, id);
 }
@@ -391,21 +394,20 @@ export async function deleteDataModel(ctx: SignedIn, id: number) {
       sql`m.id = ${(await dataModelRow(tx, ctx.appId, id)).id}`,
     );
     await deleteAppRow(tx, dataModels, ctx.appId, id);
-    await audit(tx, ctx, { action: 'dataModel.delete', entity: 'data_model', entityId: id, before });
+    await modelTrail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }
 
 /**
- * A change to a part of an editable model (a table, a variable): `change` writes it and returns
- * its audit entry; the model's time of change moves with it. The answer is the model as it is now.
+ * A change to a part of an editable model (a table, a variable): `change` writes it and its
+ * audit row; the model's time of change moves with it. The answer is the model as it is now.
  */
-async function changePart(ctx: SignedIn, id: number, change: (tx: Tx) => Promise<AuditEntry>) {
+async function changePart(ctx: SignedIn, id: number, change: (tx: Tx) => Promise<unknown>) {
   await ctx.db.transaction(async (tx) => {
     await editable(tx, ctx.appId, id);
-    const entry = await change(tx);
+    await change(tx);
     await touch(tx, id);
-    await audit(tx, ctx, entry);
   });
   return getDataModel(ctx.db, ctx.appId, id);
 }
@@ -430,7 +432,7 @@ export async function addTable(ctx: SignedIn, id: number, input: z.output<typeof
       .insert(dataModelTables)
       .values({ appId: ctx.appId, modelId: id, ...input, position })
       .returning();
-    return { action: 'dataModel.table.add', entity: 'data_model_table', entityId: row!.id, after: row };
+    return tableTrail.added(tx, ctx, row!.id, row);
   });
 }
 
@@ -447,7 +449,7 @@ export async function deleteTable(ctx: SignedIn, id: number, tableId: number) {
   return changePart(ctx, id, async (tx) => {
     const before = await tableOf(tx, id, tableId);
     await tx.delete(dataModelTables).where(eq(dataModelTables.id, tableId));
-    return { action: 'dataModel.table.delete', entity: 'data_model_table', entityId: tableId, before };
+    return tableTrail.deleted(tx, ctx, tableId, before);
   });
 }
 
@@ -484,7 +486,7 @@ export async function addVariable(
       .insert(dataModelVariables)
       .values({ appId: ctx.appId, modelId: id, tableId, ...input, position })
       .returning();
-    return { action: 'dataModel.variable.add', entity: 'data_model_variable', entityId: row!.id, after: row };
+    return variableTrail.added(tx, ctx, row!.id, row);
   });
 }
 
@@ -514,13 +516,7 @@ export async function editVariable(
       .set(set)
       .where(eq(dataModelVariables.id, variableId))
       .returning();
-    return {
-      action: 'dataModel.variable.edit',
-      entity: 'data_model_variable',
-      entityId: variableId,
-      before,
-      after,
-    };
+    return variableTrail.edited(tx, ctx, variableId, before, after);
   });
 }
 
@@ -528,12 +524,7 @@ export async function deleteVariable(ctx: SignedIn, id: number, variableId: numb
   return changePart(ctx, id, async (tx) => {
     const before = await variableOf(tx, id, variableId);
     await tx.delete(dataModelVariables).where(eq(dataModelVariables.id, variableId));
-    return {
-      action: 'dataModel.variable.delete',
-      entity: 'data_model_variable',
-      entityId: variableId,
-      before,
-    };
+    return variableTrail.deleted(tx, ctx, variableId, before);
   });
 }
 
