@@ -24,8 +24,8 @@ import {
 } from '@crdp/crf';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf } from '../db/app-rows.js';
+import { auditTrail } from '../audit/audit.js';
+import { appRowOf, appRows } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import {
@@ -80,7 +80,7 @@ async function viewOf(db: Tx, r: Row) {
 }
 
 export async function listFormulas(db: Db, appId: number): Promise<FormulaList> {
-  const rows = await db.select().from(formulas).where(eq(formulas.appId, appId)).orderBy(asc(formulas.id));
+  const rows = await appRows(db, formulas, appId, asc(formulas.id));
   const ts = await templatesOf(
     db,
     appId,
@@ -90,6 +90,7 @@ export async function listFormulas(db: Db, appId: number): Promise<FormulaList> 
 }
 
 export const formulaOf = appRowOf(formulas, 'formula');
+const trail = auditTrail('formula', 'formula');
 
 export const formulasOf = async (db: Db, appId: number) =>
   (await db.select({ id: formulas.id }).from(formulas).where(eq(formulas.appId, appId))).map((r) => ({
@@ -141,8 +142,7 @@ export async function addFormula(
       .values({ appId: ctx.appId, ...input, builtinKey, createdBy: ctx.userId })
       .returning();
     const after = view(row!);
-    await audit(tx, ctx, { action: 'formula.add', entity: 'formula', entityId: after.id, after });
-    return after;
+    return trail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -163,14 +163,7 @@ export async function editFormula(
       .where(eq(formulas.id, id))
       .returning();
     const after = await viewOf(tx, row!);
-    await audit(tx, ctx, {
-      action: 'formula.edit',
-      entity: 'formula',
-      entityId: id,
-      before: view(before),
-      after,
-    });
-    return after;
+    return trail.edited(tx, ctx, id, view(before), after);
   });
 }
 
@@ -188,7 +181,7 @@ export async function deleteFormula(ctx: SignedIn, id: number): Promise<true> {
       });
     }
     await tx.delete(formulas).where(eq(formulas.id, id));
-    await audit(tx, ctx, { action: 'formula.delete', entity: 'formula', entityId: id, before });
+    await trail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }

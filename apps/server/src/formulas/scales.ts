@@ -20,8 +20,8 @@ import {
 } from '@crdp/crf';
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { auditTrail } from '../audit/audit.js';
+import { appRowOf, appRows, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { assessmentScales, patients, scaleAssessments, users, visits } from '../db/schema/index.js';
 import type { RequestContext, SignedIn } from '../http/context.js';
@@ -64,11 +64,7 @@ async function filledOf(db: Tx, ids: number[]) {
 }
 
 export async function listScales(db: Db, appId: number): Promise<AssessmentScaleList> {
-  const rows = await db
-    .select()
-    .from(assessmentScales)
-    .where(eq(assessmentScales.appId, appId))
-    .orderBy(asc(assessmentScales.id));
+  const rows = await appRows(db, assessmentScales, appId, asc(assessmentScales.id));
   const filled = await filledOf(
     db,
     rows.map((r) => r.id),
@@ -79,6 +75,7 @@ export async function listScales(db: Db, appId: number): Promise<AssessmentScale
 export const scaleOf = appRowOf(assessmentScales, 'assessment_scale');
 
 export const scalesOf = ownedIds(assessmentScales);
+const scaleTrail = auditTrail('assessment_scale', 'scale');
 
 /** Duplicate codes, reversed or overlapping bands: a 400 naming the first. */
 function checkDefinition(def: ScaleDefinition) {
@@ -102,8 +99,7 @@ export async function addScale(
       .values({ appId: ctx.appId, ...input, builtinKey, createdBy: ctx.userId })
       .returning();
     const after = view(row!);
-    await audit(tx, ctx, { action: 'scale.add', entity: 'assessment_scale', entityId: after.id, after });
-    return after;
+    return scaleTrail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -121,8 +117,7 @@ export async function editScale(
       .where(eq(assessmentScales.id, id))
       .returning();
     const after = await viewOf(tx, row!);
-    await audit(tx, ctx, { action: 'scale.edit', entity: 'assessment_scale', entityId: id, before, after });
-    return after;
+    return scaleTrail.edited(tx, ctx, id, before, after);
   });
 }
 
@@ -138,7 +133,7 @@ export async function deleteScale(ctx: SignedIn, id: number): Promise<true> {
         ),
       });
     await tx.delete(assessmentScales).where(eq(assessmentScales.id, id));
-    await audit(tx, ctx, { action: 'scale.delete', entity: 'assessment_scale', entityId: id, before });
+    await scaleTrail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }
@@ -229,6 +224,8 @@ export async function listAssessments(
 }
 
 export const assessmentsOf = ownedIds(scaleAssessments);
+export const assessmentOf = appRowOf(scaleAssessments, 'scale_assessment');
+const assessmentTrail = auditTrail('scale_assessment', 'scale.assessment');
 
 /**
  * Fills a scale for a patient of the app (and one of the patient's visits): every item
@@ -301,19 +298,14 @@ export async function fillScale(
       })
       .returning({ id: scaleAssessments.id });
     const [after] = await assessments(tx, eq(scaleAssessments.id, row!.id));
-    await audit(tx, ctx, {
-      action: 'scale.assessment.add',
-      entity: 'scale_assessment',
-      entityId: row!.id,
-      // Ids and scores, never the patient's name.
-      after: {
-        scaleId,
-        patientId: input.patientId,
-        visitId: input.visitId,
-        answers: input.answers,
-        total: score.total,
-        band: after!.band,
-      },
+    // Ids and scores, never the patient's name.
+    await assessmentTrail.added(tx, ctx, row!.id, {
+      scaleId,
+      patientId: input.patientId,
+      visitId: input.visitId,
+      answers: input.answers,
+      total: score.total,
+      band: after!.band,
     });
     return after!;
   });
@@ -321,34 +313,16 @@ export async function fillScale(
 
 export async function deleteAssessment(ctx: SignedIn, id: number): Promise<true> {
   return ctx.db.transaction(async (tx) => {
-    const [before] = await tx
-      .select()
-      .from(scaleAssessments)
-      .where(and(eq(scaleAssessments.id, id), eq(scaleAssessments.appId, ctx.appId)));
-    if (!before) throw notFound('scale_assessment');
+    const before = await assessmentOf(tx, ctx.appId, id);
     await tx.delete(scaleAssessments).where(eq(scaleAssessments.id, id));
-    await audit(tx, ctx, {
-      action: 'scale.assessment.delete',
-      entity: 'scale_assessment',
-      entityId: id,
-      before: {
-        scaleId: before.scaleId,
-        patientId: before.patientId,
-        visitId: before.visitId,
-        answers: before.answers,
-        total: before.total,
-        band: before.band,
-      },
+    await assessmentTrail.deleted(tx, ctx, id, {
+      scaleId: before.scaleId,
+      patientId: before.patientId,
+      visitId: before.visitId,
+      answers: before.answers,
+      total: before.total,
+      band: before.band,
     });
     return true as const;
   });
-}
-
-export async function assessmentOf(db: Tx, appId: number, id: number) {
-  const [row] = await db
-    .select({ id: scaleAssessments.id })
-    .from(scaleAssessments)
-    .where(and(eq(scaleAssessments.id, id), eq(scaleAssessments.appId, appId)));
-  if (!row) throw notFound('scale_assessment');
-  return row;
 }

@@ -6,8 +6,8 @@ import type {
 } from '@crdp/core';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import { audit } from '../audit/audit.js';
-import { appRowOf, ownedIds } from '../db/app-rows.js';
+import { auditTrail } from '../audit/audit.js';
+import { appRowOf, appRows, ownedIds } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { formulas, indicatorTemplateFormulas, indicatorTemplates } from '../db/schema/index.js';
 import type { SignedIn } from '../http/context.js';
@@ -51,11 +51,7 @@ async function viewOf(db: Tx, r: Row) {
 }
 
 export async function listTemplates(db: Db, appId: number): Promise<IndicatorTemplateList> {
-  const rows = await db
-    .select()
-    .from(indicatorTemplates)
-    .where(eq(indicatorTemplates.appId, appId))
-    .orderBy(asc(indicatorTemplates.id));
+  const rows = await appRows(db, indicatorTemplates, appId, asc(indicatorTemplates.id));
   const fs = await formulasOf(
     db,
     appId,
@@ -70,6 +66,7 @@ export const templateOf: (db: Tx, appId: number, id: number) => Promise<Row> = a
 );
 
 export const templatesOf = ownedIds(indicatorTemplates);
+const trail = auditTrail('indicator_template', 'indicatorTemplate');
 
 /** Sets a template's formulas in order; an id that is not one of the app's formulas is a 400. */
 async function setFormulas(tx: Tx, appId: number, templateId: number, ids: number[]) {
@@ -105,13 +102,7 @@ export async function addTemplate(
       .returning();
     await setFormulas(tx, ctx.appId, row!.id, formulaIds);
     const after = await viewOf(tx, row!);
-    await audit(tx, ctx, {
-      action: 'indicatorTemplate.add',
-      entity: 'indicator_template',
-      entityId: after.id,
-      after,
-    });
-    return after;
+    return trail.added(tx, ctx, after.id, after);
   });
 }
 
@@ -131,14 +122,7 @@ export async function editTemplate(
       .returning();
     if (formulaIds) await setFormulas(tx, ctx.appId, id, formulaIds);
     const after = await viewOf(tx, row!);
-    await audit(tx, ctx, {
-      action: 'indicatorTemplate.edit',
-      entity: 'indicator_template',
-      entityId: id,
-      before,
-      after,
-    });
-    return after;
+    return trail.edited(tx, ctx, id, before, after);
   });
 }
 
@@ -146,12 +130,7 @@ export async function deleteTemplate(ctx: SignedIn, id: number): Promise<true> {
   return ctx.db.transaction(async (tx) => {
     const before = await viewOf(tx, await templateOf(tx, ctx.appId, id));
     await tx.delete(indicatorTemplates).where(eq(indicatorTemplates.id, id));
-    await audit(tx, ctx, {
-      action: 'indicatorTemplate.delete',
-      entity: 'indicator_template',
-      entityId: id,
-      before,
-    });
+    await trail.deleted(tx, ctx, id, before);
     return true as const;
   });
 }
