@@ -13,6 +13,7 @@ import {
 import { and, desc, eq, ilike, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
+import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { crfForms, crfFormVersions, crfRecords } from '../db/schema/index.js';
 import { AppError, notFound } from '../http/errors.js';
@@ -85,14 +86,11 @@ export async function listForms(
   return { items: rows.map((r) => ({ ...r, status: r.status as CrfFormStatus })), total: count?.n ?? 0 };
 }
 
+const formRow = appRowOf(crfForms, 'crf_form');
+
 export async function loadForm(db: Tx, actor: CrfScope, formId: number) {
   assertFormInScope(actor, formId);
-  const [form] = await db
-    .select()
-    .from(crfForms)
-    .where(and(eq(crfForms.id, formId), eq(crfForms.appId, actor.appId)));
-  if (!form) throw notFound('crf_form');
-  return form;
+  return formRow(db, actor.appId, formId);
 }
 
 export async function formVersions(db: Tx, formId: number): Promise<z.input<typeof crfVersionSummary>[]> {

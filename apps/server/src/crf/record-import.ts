@@ -9,7 +9,7 @@ import { type CrfActor, crfActor, invalid } from './actor.js';
 import { evaluateAnswers } from './evaluate.js';
 import { loadVersion, ownedFormIds, versionForm } from './forms.js';
 import { MAX_ODM_CHARS } from './import.js';
-import { newRecordColumns, resolveSubject } from './records.js';
+import { newRecordAudit, newRecordColumns, resolveSubject } from './records.js';
 import { formParams } from './schemas.js';
 
 /** Faults named in a refusal: all of them up to this many lines, then a count of the rest. */
@@ -116,10 +116,7 @@ export async function importRecords(
         entity: 'crf_record',
         entityId: row!.id,
         after: {
-          formId,
-          version: version.version,
-          subjectCode: subject.subjectCode,
-          patientId: subject.patientId,
+          ...newRecordAudit(formId, version.version, subject),
           source: body.format === 'redcap' ? `REDCap ${r.where}` : `ODM ${parsed.formOid} ${r.where}`,
           changes: r.history.length,
         },

@@ -12,10 +12,11 @@ import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { audit } from '../audit/audit.js';
 import { patientIdentityColumns } from '../clinical/identity-columns.js';
+import { appRowOf } from '../db/app-rows.js';
 import type { Db, Tx } from '../db/client.js';
 import { escapeLike } from '../db/like.js';
 import { appMembers, crfFormVersions, crfRecordChanges, crfRecords, patients } from '../db/schema/index.js';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError } from '../http/errors.js';
 import { notify } from '../notices/routes.js';
 import { assertRecordInScope, type CrfActor, type CrfScope, invalid } from './actor.js';
 import { evaluateAnswers, sameJson } from './evaluate.js';
@@ -165,6 +166,14 @@ export const newRecordColumns = (actor: CrfActor, formId: number, versionId: num
   updatedByName: actor.userName,
 });
 
+/** What the audit row of a new record says of it: form, version and subject, never the answers. */
+export const newRecordAudit = (formId: number, version: number, subject: Subject) => ({
+  formId,
+  version,
+  subjectCode: subject.subjectCode,
+  patientId: subject.patientId,
+});
+
 export async function createRecord(
   db: Db,
   actor: CrfActor,
@@ -202,12 +211,7 @@ export async function createRecord(
       action: input.submit ? 'crf.record.submit' : 'crf.record.create',
       entity: 'crf_record',
       entityId: row!.id,
-      after: {
-        formId,
-        version: version.version,
-        subjectCode: subject.subjectCode,
-        patientId: subject.patientId,
-      },
+      after: newRecordAudit(formId, version.version, subject),
     });
     return recordView(row!);
   });
@@ -224,17 +228,15 @@ async function event(tx: Tx, actor: CrfActor, recordId: number, itemKey: string,
   });
 }
 
+const recordRow = appRowOf(crfRecords, 'crf_record');
+
 /** Loads a record of the actor's app (and scope), locking its row when `forUpdate`. */
 export async function loadRecord(tx: Tx, actor: CrfScope, recordId: number, forUpdate = false) {
   if (forUpdate)
     await tx.execute(
       sql`select id from crf_records where id = ${recordId} and app_id = ${actor.appId} for update`,
     );
-  const [rec] = await tx
-    .select()
-    .from(crfRecords)
-    .where(and(eq(crfRecords.id, recordId), eq(crfRecords.appId, actor.appId)));
-  if (!rec) throw notFound('crf_record');
+  const rec = await recordRow(tx, actor.appId, recordId);
   assertRecordInScope(actor, rec);
   return rec;
 }

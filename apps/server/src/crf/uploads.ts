@@ -3,8 +3,9 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CRF_UPLOAD_MAX_BYTES, type CrfUploaded } from '@crdp/crf';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { audit } from '../audit/audit.js';
+import { appRowOf } from '../db/app-rows.js';
 import type { Db } from '../db/client.js';
 import { crfUploads } from '../db/schema/index.js';
 import { notFound } from '../http/errors.js';
@@ -105,13 +106,11 @@ export async function storeUpload(
   }
 }
 
+const uploadRow = appRowOf(crfUploads, 'crf_upload');
+
 /** Opens a stored file for a session allowed to read the form's records (a link: its own files). */
 export async function openUpload(db: Db, actor: CrfScope, dataDir: string, uploadId: number) {
-  const [row] = await db
-    .select()
-    .from(crfUploads)
-    .where(and(eq(crfUploads.id, uploadId), eq(crfUploads.appId, actor.appId)));
-  if (!row) throw notFound('crf_upload');
+  const row = await uploadRow(db, actor.appId, uploadId);
   assertFormInScope(actor, row.formId);
   if (actor.free && row.freeKeyId !== actor.free.keyId) throw notFound('crf_upload');
   return { row, stream: createReadStream(path.join(uploadsRoot(dataDir), row.storagePath)) };
