@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { JobStatusBadge, jobTime as time } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
+import { TwoLines } from '../../components/TwoLines';
 import { pagingOf } from '../../components/table/paging';
 import { qcApi, type Task, useCan } from './api';
 import { QC_NS } from './i18n';
@@ -108,12 +109,7 @@ export default function TaskList() {
           title: `${t('tasks.createdAt')} / ${t('tasks.finishedAt')}`,
           key: 'time',
           width: 170,
-          render: (_, x) => (
-            <Space direction="vertical" size={0}>
-              {time(x.createdAt)}
-              <Typography.Text type="secondary">{time(x.finishedAt)}</Typography.Text>
-            </Space>
-          ),
+          render: (_, x) => <TwoLines sub={time(x.finishedAt)}>{time(x.createdAt)}</TwoLines>,
         },
         {
           title: t('common.actions'),

@@ -15,6 +15,7 @@ import { useLabel } from '../../app/labels';
 import { useHasAction } from '../../components/Authorized';
 import { RunStatusStack } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
+import { TwoLines } from '../../components/TwoLines';
 import type { TopicDetail } from './api';
 import { FEDERATED_NS } from './federated-i18n';
 
@@ -233,12 +234,7 @@ export function FederatedJobs({ topic }: { topic: TopicDetail }) {
               {
                 title: t('model'),
                 key: 'model',
-                render: (_, j) => (
-                  <Space direction="vertical" size={0}>
-                    {word('federatedModel', j.model)}
-                    <Typography.Text type="secondary">{j.model}</Typography.Text>
-                  </Space>
-                ),
+                render: (_, j) => <TwoLines sub={j.model}>{word('federatedModel', j.model)}</TwoLines>,
               },
               {
                 title: t('predictors'),

@@ -1,11 +1,12 @@
 import type { VariableTransferRun } from '@crdp/core';
-import { Button, Space, Tag, Typography } from 'antd';
+import { Button, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
 import { DefinitionsCard } from '../../components/DefinitionsCard';
 import { DeleteLink } from '../../components/DeleteLink';
 import { RunStatusStack } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
+import { TwoLines } from '../../components/TwoLines';
 import { downloadWithSession } from '../crf/download';
 import { transfersApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
@@ -35,12 +36,7 @@ export default function TransferList() {
         {
           title: t('runs.rule'),
           key: 'rule',
-          render: (_, r) => (
-            <Space direction="vertical" size={0}>
-              {r.ruleName}
-              {r.targetModel && <Typography.Text type="secondary">{r.targetModel}</Typography.Text>}
-            </Space>
-          ),
+          render: (_, r) => <TwoLines sub={r.targetModel}>{r.ruleName}</TwoLines>,
         },
         {
           title: t('runs.status'),

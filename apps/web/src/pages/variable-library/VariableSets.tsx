@@ -1,11 +1,12 @@
 import { ProFormTextArea } from '@ant-design/pro-components';
 import type { VariableSet } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Space, Tag, Typography } from 'antd';
+import { Alert, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
 import { PickManyField } from '../../components/form/PickManyField';
+import { TwoLines } from '../../components/TwoLines';
 import { useAllVariables, variableLabel } from './all-variables';
 import { variableGroupsApi, variableSetsApi } from './api';
 import { VARIABLES_MORE_NS } from './i18n-more';
@@ -35,12 +36,7 @@ export default function VariableSets() {
         {
           title: t('name'),
           dataIndex: 'name',
-          render: (_, s) => (
-            <Space direction="vertical" size={0}>
-              {s.name}
-              <Typography.Text type="secondary">{t('sets.count', { n: s.variables.length })}</Typography.Text>
-            </Space>
-          ),
+          render: (_, s) => <TwoLines sub={t('sets.count', { n: s.variables.length })}>{s.name}</TwoLines>,
         },
         {
           title: t('sets.variables'),
