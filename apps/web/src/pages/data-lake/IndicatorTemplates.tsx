@@ -1,6 +1,6 @@
 import { FORMULA_DESCRIPTION_MAX, FORMULA_NAME_MAX, type IndicatorTemplate } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Space, Tag, Typography } from 'antd';
+import { Button, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasAction } from '../../components/Authorized';
@@ -107,9 +107,9 @@ export default function IndicatorTemplates() {
           descriptionLabel={t('common.description')}
           descriptionMax={FORMULA_DESCRIPTION_MAX}
         />
-        {formulas.isError && <Alert type="error" showIcon message={formulas.error.message} />}
         <PickManyField
           loading={formulas.isLoading}
+          error={formulas.error}
           name="formulaIds"
           label={t('templates.formulas')}
           placeholder={t('templates.formulasPick')}

@@ -1,7 +1,7 @@
 import { ProFormTextArea } from '@ant-design/pro-components';
 import type { VariableGroup } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Space, Tag } from 'antd';
+import { Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
@@ -58,9 +58,9 @@ export default function VariableGroups() {
         <>
           <DefinitionNameField label={t('groups.name')} requiredText={t('required')} />
           <ProFormTextArea name="description" label={t('groups.description')} fieldProps={{ rows: 2 }} />
-          {vars.isError && <Alert type="error" showIcon message={vars.error.message} />}
           <PickManyField
             loading={vars.isLoading}
+            error={vars.error}
             name="variableIds"
             label={t('groups.variables')}
             placeholder={t('groups.pick')}

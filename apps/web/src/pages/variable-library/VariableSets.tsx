@@ -1,7 +1,7 @@
 import { ProFormTextArea } from '@ant-design/pro-components';
 import type { VariableSet } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Space, Tag } from 'antd';
+import { Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DefinitionNameField, DefinitionsScreen, definitionTexts } from '../../components/DefinitionsScreen';
@@ -67,10 +67,9 @@ export default function VariableSets() {
         <>
           <DefinitionNameField label={t('name')} requiredText={t('required')} />
           <ProFormTextArea name="description" label={t('description')} fieldProps={{ rows: 2 }} />
-          {vars.isError && <Alert type="error" showIcon message={vars.error.message} />}
-          {groups.isError && <Alert type="error" showIcon message={groups.error.message} />}
           <PickManyField
             loading={vars.isLoading}
+            error={vars.error}
             name="variableIds"
             label={t('sets.variables')}
             placeholder={t('sets.pickVariables')}
@@ -78,6 +77,7 @@ export default function VariableSets() {
           />
           <PickManyField
             loading={groups.isLoading}
+            error={groups.error}
             name="groupIds"
             label={t('sets.groups')}
             placeholder={t('sets.pickGroups')}
