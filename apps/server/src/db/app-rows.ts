@@ -21,32 +21,27 @@ export function ownedIds<T extends AppTable>(
   table: T,
   opts: { id?: PgColumn; where?: SQL; limit?: number } = {},
 ) {
-  const id = opts.id ?? (table as unknown as { id: PgColumn }).id;
-  return async (db: Db, appId: number): Promise<Array<{ id: number }>> => {
-    const q = db
-      .select({ id })
-      .from(table as PgTable)
-      .where(and(eq(table.appId, appId), opts.where));
-    const rows = opts.limit ? await q.limit(opts.limit) : await q;
-    return rows.map((r) => ({ id: Number(r.id) }));
-  };
+  const keys = ownedKeys(table, { id: opts.id ?? (table as unknown as { id: PgColumn }).id }, opts);
+  return async (db: Db, appId: number): Promise<Array<{ id: number }>> =>
+    (await keys(db, appId)).map((r) => ({ id: Number(r.id) }));
 }
 
 /**
  * A few of one app's rows of a table as a route's parameters (at most `limit`, first in `orderBy`
- * when given): the `ownedIds` of a route whose parameters are not one numeric `id` (a row under
- * its parent, `{ id: parent, rowId: own }`; a task id; a code). Values come as the columns hold them.
+ * when given, narrowed by `where`): the `ownedIds` of a route whose parameters are not one numeric
+ * `id` (a row under its parent, `{ id: parent, rowId: own }`; a task id; a code). Values come as
+ * the columns hold them.
  */
 export function ownedKeys<T extends AppTable>(
   table: T,
   params: Record<string, PgColumn>,
-  opts: { limit?: number; orderBy?: SQL | AnyPgColumn } = {},
+  opts: { where?: SQL; limit?: number; orderBy?: SQL | AnyPgColumn } = {},
 ) {
   return async (db: Db, appId: number): Promise<Array<Record<string, string | number>>> => {
     let q = db
       .select(params)
       .from(table as PgTable)
-      .where(eq(table.appId, appId))
+      .where(and(eq(table.appId, appId), opts.where))
       .$dynamic();
     if (opts.orderBy) q = q.orderBy(opts.orderBy);
     if (opts.limit) q = q.limit(opts.limit);
