@@ -73,6 +73,17 @@ function openPool(url: string, applicationName: string, readOnly: boolean) {
   pool.on('error', (err) => {
     process.emitWarning(`PostgreSQL closed an idle connection: ${err.message}`, { code: 'CRDP_PG_IDLE' });
   });
+  // Nor one that is checked out but between statements (idle in a transaction: the server's
+  // idle_in_transaction_session_timeout, pg_terminate_backend). pg emits that on the client, where
+  // the pool's listener is not; unheard, it would end the process. The client's next query fails
+  // instead (the transaction rolls back), and on release the pool drops the connection.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      process.emitWarning(`PostgreSQL closed a connection in use: ${err.message}`, {
+        code: 'CRDP_PG_IN_USE',
+      });
+    });
+  });
   return pool;
 }
 

@@ -6,6 +6,7 @@ import type { Database, Db } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
 import { openThrowAwayDatabase } from '../test/database.js';
 import { BOSS_SCHEMA, bossQueue } from './boss.js';
+import { LIMIT_LOCK_KEY } from './limits.js';
 import { jobRow, testApp, until } from './test/support.js';
 import type { JobQueueOptions } from './worker.js';
 
@@ -192,6 +193,56 @@ describe.skipIf(!process.env.DATABASE_URL)(
       await a.stop();
       expect(await jobRow(db, job!.id)).toEqual(byB);
       await b.stop();
+    });
+
+    it('a process frozen inside its delivery transaction holds no other process up', async () => {
+      // A polls often, so it is often inside `deliver`, which holds the limit lock all deliveries
+      // take. A is stopped (SIGSTOP) until it is caught holding that lock.
+      const a = await worker('A', { concurrency: 1, pollMs: 10, sweepMs: 60_000 });
+      const holding = async () => {
+        const r = await database.pool!.query<{ n: number }>(
+          `select count(*)::int as n from pg_locks
+           where locktype = 'advisory' and granted and classid = 0 and objid = $1 and objsubid = 1`,
+          [LIMIT_LOCK_KEY],
+        );
+        return r.rows[0]!.n > 0;
+      };
+      let caught = false;
+      for (let i = 0; i < 2000 && !caught; i++) {
+        a.child.kill('SIGSTOP');
+        await new Promise((r) => setTimeout(r, 5));
+        caught = await holding();
+        if (!caught) a.child.kill('SIGCONT');
+      }
+      expect(caught).toBe(true);
+      // B's deliveries wait on that lock until PostgreSQL ends A's idle transaction (LOCK_HOLD_S).
+      const b = await worker('B', { concurrency: 1, pollMs: 100, sweepMs: 60_000 });
+      const [job] = await db.insert(jobs).values({ appId, kind: 'test.fence' }).returning();
+      const done = await until(
+        'B to run the job while A is frozen',
+        async () => {
+          const r = await jobRow(db, job!.id);
+          return r.status === 'succeeded' && r;
+        },
+        45_000,
+      );
+      expect(done).toMatchObject({ attempts: 1, workerId: b.workerId, result: { by: 'B', attempt: 1 } });
+      expect(await holding()).toBe(false);
+      // A wakes to a connection PostgreSQL closed: its transaction rolled back, and it goes on.
+      a.child.kill('SIGCONT');
+      await b.stop();
+      a.child.send({ type: 'go' });
+      const [again] = await db.insert(jobs).values({ appId, kind: 'test.fence' }).returning();
+      const byA = await until(
+        'A to run a job after it woke',
+        async () => {
+          const r = await jobRow(db, again!.id);
+          return r.status === 'succeeded' && r;
+        },
+        45_000,
+      );
+      expect(byA).toMatchObject({ workerId: a.workerId, result: { by: 'A', attempt: 1 } });
+      await a.stop();
     });
   },
 );

@@ -22,6 +22,12 @@ export const bossQueue = (kind: string) => `${QUEUE_PREFIX}${kind}`;
 const DELIVERY_EXPIRY_S = 120;
 const BOSS_RETRIES = 10;
 const DELIVER_BATCH = 100;
+/**
+ * The longest a queue transaction may sit idle between its statements before PostgreSQL ends its
+ * session (`transaction`): its statements follow one another at once, so only a frozen process
+ * comes near it.
+ */
+const LOCK_HOLD_S = 10;
 
 type Delivery = PgBoss.Job<{ jobId: number }>;
 
@@ -159,11 +165,19 @@ export class BossJobQueue extends BaseJobQueue {
     return run;
   }
 
-  /** Runs `work` in one transaction on one connection, which pg-boss's calls share through `db`. */
+  /**
+   * Runs `work` in one transaction on one connection, which pg-boss's calls share through `db`.
+   * These transactions hold what every process waits for (the limit lock of `deliver`, a job's row
+   * in `take`): a process that freezes inside one (a long GC pause, a stopped VM) would stop every
+   * other process's deliveries. PostgreSQL ends the session of a transaction left idle for
+   * LOCK_HOLD_S (its locks go with it); the frozen process finds its connection gone and its
+   * transaction rolled back when it wakes, and tries again on its next poll.
+   */
   private async transaction<T>(work: (client: pg.PoolClient, db: PgBoss.Db) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
+      await client.query(`set local idle_in_transaction_session_timeout = '${LOCK_HOLD_S}s'`);
       const out = await work(client, { executeSql: (text, values) => client.query(text, values) });
       await client.query('commit');
       return out;
