@@ -95,7 +95,7 @@ test('a data manager writes a rule with two samples, publishes it and runs it', 
   await row.getByRole('button', { name: '运行' }).click();
   const runBox = page.getByTestId('rule-run');
   await runBox.getByTestId('rule-run-start').click();
-  await expect(runBox).toContainText('已完成', { timeout: 30_000 });
+  await expect(runBox.getByTestId('rule-run-status')).toHaveText('成功', { timeout: 30_000 });
   await expect(runBox).toContainText(`高转氨酶${run}`);
   await expect(runBox).not.toContainText(`正常转氨酶${run}`);
   await expect(runBox).toContainText('ALT 升高，请复查');

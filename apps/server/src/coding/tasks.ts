@@ -8,6 +8,7 @@ import {
   type CodingTask,
   type codingDecision,
   type codingTaskCreate,
+  type JobStatus,
   type Locale,
 } from '@crdp/core';
 import { sql } from 'drizzle-orm';
@@ -159,7 +160,7 @@ interface TaskRow {
   name: string;
   only_unmapped: boolean;
   job_id: number | null;
-  status: string | null;
+  status: JobStatus | null;
   progress: number | null;
   error: string | null;
   result: unknown;

@@ -1,3 +1,4 @@
+import type { JobStatus } from '@crdp/core';
 import { and, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
@@ -19,7 +20,7 @@ export const KEPT_KINDS = [
 ];
 
 /** Statuses of a job that is over. */
-export const FINISHED = ['succeeded', 'failed', 'cancelled'];
+export const FINISHED: JobStatus[] = ['succeeded', 'failed', 'cancelled'];
 
 const BATCH = 1000;
 

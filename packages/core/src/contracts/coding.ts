@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { safeText } from '../helpers/control-chars.js';
 import { page, pageQueryFields, timestamp, timestampOrNull } from './common.js';
+import { jobStatus } from './jobs.js';
 import { CONCEPT_CODE_MAX, CONCEPT_CODE_PATTERN } from './terminology.js';
 
 /**
@@ -87,8 +88,8 @@ export const codingTask = z.object({
   name: z.string(),
   onlyUnmapped: z.boolean(),
   jobId: z.number().int().nullable(),
-  /** The job's status: queued, running, succeeded, failed, cancelled. */
-  status: z.string(),
+  /** The job's status (a task whose job is gone reads succeeded or failed by what it coded). */
+  status: jobStatus,
   progress: z.number().int(),
   error: z.string().nullable(),
   terms: z.number().int(),

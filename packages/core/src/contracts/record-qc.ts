@@ -3,6 +3,7 @@ import { CLEANING_SECTIONS } from '../cleaning/sections.js';
 import { safeText } from '../helpers/control-chars.js';
 import { isoDateSchema } from '../helpers/iso-date.js';
 import { itemList, page, timestamp, timestampOrNull } from './common.js';
+import { jobStatus } from './jobs.js';
 
 /**
  * Medical-record QC (病历质控, menus RecordQcRule / RecordQcPlan / RecordQcTask, all POST under
@@ -133,7 +134,8 @@ export const recordQcTask = z.object({
   id: z.number().int(),
   planId: z.number().int().nullable(),
   planName: z.string(),
-  status: z.string(),
+  /** The job's status (a task whose job is gone: succeeded when it finished, else failed). */
+  status: jobStatus,
   progress: z.number(),
   visits: z.number().int(),
   faults: z.number().int(),

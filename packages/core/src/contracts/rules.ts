@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cohortConditionSchema, cohortCriteriaSchema } from '../cohort/index.js';
 import { safeText } from '../helpers/control-chars.js';
 import { itemList, page, timestamp, timestampOrNull } from './common.js';
+import { jobStatus } from './jobs.js';
 
 /**
  * The clinical rule engine (临床规则, spec 000 §7 `rule/*`, all POST under /api/v0.1, menu
@@ -294,7 +295,8 @@ export const ruleRunStarted = z.object({ runId: z.number().int(), jobId: z.numbe
 export const ruleRun = z.object({
   id: z.number().int(),
   ruleIds: z.array(z.number().int()),
-  status: z.string(),
+  /** The status of the run's job (a run whose job is gone reads `failed`). */
+  status: jobStatus,
   patients: z.number().int(),
   results: z.number().int(),
   createdAt: timestamp,

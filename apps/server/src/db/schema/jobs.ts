@@ -1,4 +1,4 @@
-import { JOB_STATUSES } from '@crdp/core';
+import { JOB_STATUSES, type JobStatus } from '@crdp/core';
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { madeBy } from './columns.js';
 import { apps } from './identity.js';
@@ -18,7 +18,7 @@ export const jobs = pgTable(
     appId: parentKey('app_id', () => apps.appId),
     kind: text('kind').notNull(),
     /** queued, running, succeeded, failed, cancelled. */
-    status: text('status').notNull().default('queued'),
+    status: text('status').$type<JobStatus>().notNull().default('queued'),
     /** 0 to 100. */
     progress: integer('progress').notNull().default(0),
     params: jsonb('params').notNull().default({}),

@@ -1,4 +1,4 @@
-import type { DemoStatus } from '@crdp/core';
+import type { DemoStatus, JobStatus } from '@crdp/core';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createSession, endSession } from '../../auth/sessions.js';
@@ -36,7 +36,7 @@ async function hasMark(db: Db, name: string) {
   return (await db.select().from(seedMarks).where(eq(seedMarks.name, name))).length > 0;
 }
 
-const OPEN = ['queued', 'running'];
+const OPEN: JobStatus[] = ['queued', 'running'];
 
 /**
  * Queues the demo hospital's next phase unless it is complete or already queued or running; called

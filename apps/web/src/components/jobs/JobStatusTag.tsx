@@ -29,16 +29,6 @@ export function JobStatusTag({ status, testId }: { status: JobStatus; testId?: s
 type BadgeStatus = NonNullable<BadgeProps['status']>;
 
 /**
- * The colours of the federated and transfer runs' badges: a queued run stands out (warning),
- * a cancelled one does not (default).
- */
-export const QUEUED_WARNING_COLOR: Record<JobStatus, BadgeStatus> = {
-  ...(JOB_STATUS_COLOR as Record<JobStatus, BadgeStatus>),
-  queued: 'warning',
-  cancelled: 'default',
-};
-
-/**
  * A job's status as a badge (a dot and the word in the reader's language): while it runs, its
  * progress beside it (when given); otherwise the reason of a failure on hover (when given).
  */
@@ -80,7 +70,7 @@ export function RunStatusStack({
 }) {
   return (
     <Space direction="vertical" size={0}>
-      <JobStatusBadge status={status} colors={QUEUED_WARNING_COLOR} />
+      <JobStatusBadge status={status} />
       {progress !== undefined && isUnderWay(status) && (
         <Progress percent={progress} size="small" style={{ width: 120 }} />
       )}

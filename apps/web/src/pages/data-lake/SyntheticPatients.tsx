@@ -1,12 +1,13 @@
 import { ExperimentOutlined } from '@ant-design/icons';
-import { type CdrSyntheticRun, label } from '@crdp/core';
+import type { CdrSyntheticRun } from '@crdp/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, InputNumber, Modal, Progress, Table, Tag } from 'antd';
+import { App, Button, Card, Form, InputNumber, Modal, Progress, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { addScreenTexts, currentLocale } from '../../app/i18n';
+import { addScreenTexts } from '../../app/i18n';
 import { Authorized } from '../../components/Authorized';
+import { JobStatusTag } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { imports } from '../clinical/api';
 import { CLINICAL_NS } from '../clinical/i18n';
@@ -32,7 +33,6 @@ const NS = addScreenTexts(
 );
 
 const RUNS_KEY = ['synthetic-runs'];
-const STATUS_COLOR: Record<string, string> = { succeeded: 'success', failed: 'error', running: 'processing' };
 
 /**
  * The synthetic-patients generator: a button and its dialog, where people look for data (the
@@ -93,7 +93,6 @@ export function SyntheticPatientsButton({ primary, onQueued }: { primary?: boole
 export function SyntheticRuns() {
   const { t } = useTranslation(CLINICAL_NS);
   const { t: ts } = useTranslation(NS);
-  const locale = currentLocale();
   const runs = useJobPoll({
     queryKey: RUNS_KEY,
     queryFn: imports.syntheticRuns,
@@ -120,9 +119,7 @@ export function SyntheticRuns() {
           {
             title: t('imports.status'),
             dataIndex: 'status',
-            render: (v: string) => (
-              <Tag color={STATUS_COLOR[v] ?? 'default'}>{label('jobStatus', v, locale)}</Tag>
-            ),
+            render: (v: CdrSyntheticRun['status']) => <JobStatusTag status={v} />,
           },
           {
             title: t('imports.progress'),

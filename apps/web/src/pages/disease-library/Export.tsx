@@ -1,13 +1,13 @@
+import type { JobStatus } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Col, Progress, Radio, Row, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { jobTime } from '../../components/jobs/JobStatusTag';
+import { JobStatusTag, jobTime } from '../../components/jobs/JobStatusTag';
 import { downloadWithSession } from '../crf/download';
 import { AllNoneButtons } from './AllNoneButtons';
 import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
-import { LibraryJobStatusTag } from './LibraryJobs';
 import { LibraryPage } from './LibraryPage';
 import { useLibraryJob } from './useLibraryJob';
 
@@ -81,7 +81,7 @@ function ExportPanel({ lib }: { lib: LibraryDetail }) {
             {
               title: t('export.status'),
               dataIndex: 'status',
-              render: (v: string) => <LibraryJobStatusTag status={v} />,
+              render: (v: JobStatus) => <JobStatusTag status={v} />,
             },
             { title: t('export.rows'), key: 'rows', render: (_, j) => result(j)?.rows ?? '-' },
             {

@@ -2,22 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Progress, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLabel } from '../../app/labels';
-import { jobTime as time } from '../../components/jobs/JobStatusTag';
+import { JobStatusTag, jobTime as time } from '../../components/jobs/JobStatusTag';
 import { type LibraryDetail, type LibraryJob, libraryApi } from './api';
 import { LIBRARY_NS } from './i18n';
 import { LibraryPage } from './LibraryPage';
 import { useLibraryJob } from './useLibraryJob';
 
 type Kind = 'push' | 'fill';
-/** A library job's status: green, red, blue while it runs, grey otherwise (queued, cancelled). */
-const STATUS_COLOR: Record<string, string> = { succeeded: 'success', failed: 'error', running: 'processing' };
-
-/** A library job's status (push, fill, export) as a tag in the reader's language. */
-export function LibraryJobStatusTag({ status }: { status: string }) {
-  const word = useLabel();
-  return <Tag color={STATUS_COLOR[status] ?? 'default'}>{word('jobStatus', status)}</Tag>;
-}
 
 function Jobs({ lib, kind }: { lib: LibraryDetail; kind: Kind }) {
   const { t } = useTranslation(LIBRARY_NS);
@@ -66,9 +57,9 @@ function Jobs({ lib, kind }: { lib: LibraryDetail; kind: Kind }) {
           {
             title: t('export.status'),
             dataIndex: 'status',
-            render: (v: string, j) => (
+            render: (v: LibraryJob['status'], j) => (
               <Space>
-                <LibraryJobStatusTag status={v} />
+                <JobStatusTag status={v} />
                 {j.scheduled && <Tag>{t('jobs.scheduled')}</Tag>}
               </Space>
             ),

@@ -1,8 +1,9 @@
 import type { RuleSummary } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Descriptions, Modal, Space, Table, Tag } from 'antd';
+import { Alert, Button, Descriptions, Modal, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { JobStatusTag } from '../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../components/jobs/useJobPoll';
 import { rulesApi } from './api';
 import { RULES_NS } from './i18n';
@@ -51,9 +52,7 @@ export function RunModal({ rule, onClose }: { rule: RuleSummary; onClose: () => 
         {last ? (
           <Descriptions size="small" column={3}>
             <Descriptions.Item label={t('runs.status')}>
-              <Tag color={last.status === 'succeeded' ? 'green' : last.status === 'failed' ? 'red' : 'blue'}>
-                {t(`runs.${last.status}`, { defaultValue: last.status })}
-              </Tag>
+              <JobStatusTag status={last.status} testId="rule-run-status" />
             </Descriptions.Item>
             <Descriptions.Item label={t('runs.patients')}>{last.patients}</Descriptions.Item>
             <Descriptions.Item label={t('runs.results')}>{last.results}</Descriptions.Item>

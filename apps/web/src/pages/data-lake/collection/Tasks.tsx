@@ -1,6 +1,6 @@
 import { COLLECTION_BATCH_MAX, type CollectionRun, type CollectionTask } from '@crdp/core';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, InputNumber, Progress, Select, Space, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, InputNumber, Progress, Select, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { useLabel } from '../../../app/labels';
 import { Authorized, useHasAction } from '../../../components/Authorized';
 import { DefinitionRowActions } from '../../../components/DefinitionsScreen';
 import { saveThen } from '../../../components/form/server-errors';
+import { JobStatusTag } from '../../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../../components/jobs/useJobPoll';
 import { QueryTable } from '../../../components/table/QueryTable';
 import { collectionApi } from './api';
@@ -19,23 +20,15 @@ const MENU = 'DataLakeCollectTaskList';
 /** A watermark as people read it: a time in local time, an id as it is. */
 export const watermarkText = (v: string | null) =>
   v === null ? '—' : /^\d{4}-\d{2}-\d{2}T/.test(v) ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : v;
-export const RUN_COLOR: Record<CollectionRun['status'], string> = {
-  queued: 'processing',
-  running: 'processing',
-  succeeded: 'success',
-  failed: 'error',
-  cancelled: 'default',
-};
 
 /** A run's state: its status word, progress while it runs, its counts. */
 export function RunState({ run }: { run: CollectionRun | null }) {
   const { t } = useTranslation(COLLECTION_NS);
-  const word = useLabel();
   if (!run) return <Typography.Text type="secondary">{t('tasks.never')}</Typography.Text>;
   return (
     <Space direction="vertical" size={0}>
       <Space>
-        <Tag color={RUN_COLOR[run.status]}>{word('jobStatus', run.status)}</Tag>
+        <JobStatusTag status={run.status} />
         <Typography.Text type="secondary">
           {dayjs(run.finishedAt ?? run.startedAt ?? run.createdAt).format('MM-DD HH:mm')}
         </Typography.Text>

@@ -28,11 +28,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useLabel } from '../../../app/labels';
 import { useHasAction } from '../../../components/Authorized';
+import { JobStatusTag } from '../../../components/jobs/JobStatusTag';
 import { isUnderWay, useJobPoll } from '../../../components/jobs/useJobPoll';
 import { QueryTable } from '../../../components/table/QueryTable';
 import { collectionApi } from './api';
 import { COLLECTION_NS } from './i18n';
-import { RUN_COLOR, RunState, watermarkText } from './Tasks';
+import { RunState, watermarkText } from './Tasks';
 import { RejectTable } from './Tests';
 
 const at = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '—');
@@ -78,7 +79,7 @@ export function CollectionMonitoring() {
               render: (_, s) =>
                 s.lastStatus ? (
                   <Space>
-                    <Tag color={RUN_COLOR[s.lastStatus]}>{word('jobStatus', s.lastStatus)}</Tag>
+                    <JobStatusTag status={s.lastStatus} />
                     {at(s.lastRunAt)}
                   </Space>
                 ) : (
@@ -283,7 +284,7 @@ export function CollectionDetail() {
           <Descriptions column={{ xs: 1, md: 3 }} size="small">
             <Descriptions.Item label={t('detail.task')}>{r.taskName}</Descriptions.Item>
             <Descriptions.Item label={t('detail.status')}>
-              <Tag color={RUN_COLOR[r.status]}>{word('jobStatus', r.status)}</Tag>
+              <JobStatusTag status={r.status} />
             </Descriptions.Item>
             <Descriptions.Item label={t('monitor.trigger')}>
               {word('collectionTrigger', r.trigger)}
