@@ -1,4 +1,12 @@
-import { jsonValue, page, pageQueryFields, safeText, timestamp, timestampOrNull } from '@crdp/core';
+import {
+  isoDateSchema,
+  jsonValue,
+  page,
+  pageQueryFields,
+  safeText,
+  timestamp,
+  timestampOrNull,
+} from '@crdp/core';
 import { z } from 'zod';
 import type { Form, IssueCode, Problem, ProblemCode, ProblemDetail } from './types.js';
 
@@ -141,26 +149,54 @@ export type CrfPatientQuery = z.input<typeof crfPatientQuery>;
 /** A structured case record (HL7 CDA / C-CDA XML) to prefill a form from; nothing is stored. */
 export const crfPrefillBody = z.object({ xml: z.string().min(1).max(5_000_000) });
 
-/** What a prefill found: the answers it placed and each entry it could not, with the reason. */
+/** An entry of a case record or of the patient's clinical data, as a prefill read it. */
+const prefillEntry = z.object({
+  section: z.string(),
+  code: z.string().optional(),
+  codeSystem: z.string().optional(),
+  otherCodes: z.array(z.string()).optional(),
+  displayName: z.string().optional(),
+  value: z.string().optional(),
+  valueCode: z.string().optional(),
+  unit: z.string().optional(),
+  text: z.string().optional(),
+  drug: z.string().optional(),
+  at: z.string().optional(),
+});
+const item = z.string();
+/** Why an entry was not placed: a code and what wording it needs (record.ts, PrefillReason). */
+const prefillReason = z.discriminatedUnion('code', [
+  z.object({ code: z.literal('noItem') }),
+  z.object({ code: z.literal('notAnOption'), item, value: z.string() }),
+  z.object({ code: z.literal('noValue'), item }),
+  z.object({ code: z.literal('notANumber'), item, value: z.string() }),
+  z.object({ code: z.literal('unitNotConvertible'), item, unit: z.string(), target: z.string() }),
+  z.object({ code: z.literal('severalBlanks'), item }),
+  z.object({ code: z.literal('itemCannotTake'), item, type: z.string() }),
+  z.object({ code: z.literal('closerMatchHeld'), item }),
+  z.object({ code: z.literal('closerMatchTaken'), item }),
+]);
+
+/**
+ * What a prefill found: the answers it placed, the entry behind each, and each entry it could not
+ * place with the reason (`why` coded, `reason` in English).
+ */
 export const crfPrefillResult = z.object({
   answers: z.record(z.string(), z.unknown()),
-  unmatched: z.array(
-    z.object({
-      entry: z.object({
-        section: z.string(),
-        code: z.string().optional(),
-        codeSystem: z.string().optional(),
-        displayName: z.string().optional(),
-        value: z.string().optional(),
-        valueCode: z.string().optional(),
-        unit: z.string().optional(),
-        text: z.string().optional(),
-        drug: z.string().optional(),
-      }),
-      reason: z.string(),
-    }),
-  ),
+  placed: z.record(z.string(), prefillEntry),
+  unmatched: z.array(z.object({ entry: prefillEntry, reason: z.string(), why: prefillReason })),
 });
+export type CrfPrefillResult = z.infer<typeof crfPrefillResult>;
+
+/** The patient whose clinical data (CDR) prefills a record, and the day it is as of. */
+export const crfCdrPrefillBody = z
+  .object({
+    patient_id: serialId,
+    /** Only what was measured or recorded up to the end of this day (default: today). */
+    as_of: isoDateSchema().optional(),
+  })
+  .strict();
+export type CrfCdrPrefillBody = z.input<typeof crfCdrPrefillBody>;
 
 export const crfRecordCreateBody = z.object({
   version: serialId.optional(),

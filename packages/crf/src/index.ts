@@ -68,6 +68,10 @@ export { fromRedcap, type RedcapCounts } from './io/redcap.js';
 export { readRedcapRecords } from './io/redcap-data.js';
 export {
   mapRecordToAnswers,
+  PREFILL_REASON_CODES,
+  type PrefillReason,
+  placeEntries,
+  prefillReasonText,
   type RecordEntry,
   type RecordMapping,
   readRecordEntries,

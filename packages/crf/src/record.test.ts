@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createFormEngine } from './engine.js';
-import { mapRecordToAnswers, readRecordEntries } from './record.js';
+import { mapRecordToAnswers, placeEntries, prefillReasonText, readRecordEntries } from './record.js';
 import { parseForm } from './schema.js';
 import type { Form } from './types.js';
 
@@ -298,5 +298,69 @@ describe('prefill from C-CDA (issue 21)', () => {
     const { answers } = mapRecordToAnswers(doc, form);
     expect(answers.w).toBeCloseTo(80.0137, 4);
     expect(answers).toMatchObject({ h: 177.8, t: 37 });
+  });
+});
+
+describe('placing entries from any source', () => {
+  const form: Form = parseForm({
+    pages: [
+      {
+        key: 'p1',
+        items: [
+          {
+            key: 'alt',
+            type: 'textQuestion',
+            title: '谷丙转氨酶',
+            code: '1742-6',
+            unit: 'U/L',
+            textType: 'number',
+          },
+          { key: 'bp', type: 'textQuestion', title: '血压', textType: 'number' },
+          {
+            key: 'hbsag',
+            type: 'radio',
+            title: 'HBsAg',
+            options: [
+              { name: '阳性', code: 1 },
+              { name: '阴性', code: 0 },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+
+  it('matches an item by any of an entry’s codes and names the entry behind each answer', () => {
+    const alt = {
+      section: '检验',
+      code: 'ALT',
+      otherCodes: ['1742-6'],
+      displayName: 'ALT',
+      value: '88',
+      unit: 'U/L',
+    };
+    const m = placeEntries([alt], form);
+    expect(m.answers).toEqual({ alt: 88 });
+    expect(m.placed).toEqual({ alt });
+    expect(m.unmatched).toEqual([]);
+  });
+
+  it('refuses, with a code and its English, what does not fit: not a number, not an option, no item', () => {
+    const m = placeEntries(
+      [
+        { section: '体格检查', displayName: '血压', value: '150/90' },
+        { section: '检验', displayName: 'HBsAg', value: '待复查' },
+        { section: '诊断', code: 'K74.6', displayName: '肝硬化', value: '肝硬化' },
+      ],
+      form,
+    );
+    expect(m.answers).toEqual({});
+    expect(m.unmatched.map((u) => u.why)).toEqual([
+      { code: 'notANumber', item: 'bp', value: '150/90' },
+      { code: 'notAnOption', item: 'hbsag', value: '待复查' },
+      { code: 'noItem' },
+    ]);
+    for (const u of m.unmatched) expect(u.reason).toBe(prefillReasonText(u.why));
+    expect(m.unmatched[0]!.reason).toBe("value '150/90' is not a number, as 'bp' needs");
   });
 });

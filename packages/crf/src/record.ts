@@ -15,6 +15,8 @@ export interface RecordEntry {
   section: string;
   code?: string;
   codeSystem?: string;
+  /** Other codes of the same thing (a local lab item's LOINC code); an item may name any. */
+  otherCodes?: string[];
   displayName?: string;
   value?: string;
   valueCode?: string;
@@ -22,16 +24,73 @@ export interface RecordEntry {
   text?: string;
   /** A medication entry: the drug's name (its `value` and `unit` are the dose). */
   drug?: string;
+  /** When the value was measured or recorded (ISO date or date-time), when the source says. */
+  at?: string;
 }
+
+/**
+ * Why an entry was not placed, as a code with what a reader needs to word it (an item's key, a
+ * value, units); `reason` beside it is the same in English, for logs and API readers.
+ */
+export type PrefillReason =
+  | { code: 'noItem' }
+  | { code: 'notAnOption'; item: string; value: string }
+  | { code: 'noValue'; item: string }
+  | { code: 'notANumber'; item: string; value: string }
+  | { code: 'unitNotConvertible'; item: string; unit: string; target: string }
+  | { code: 'severalBlanks'; item: string }
+  | { code: 'itemCannotTake'; item: string; type: string }
+  | { code: 'closerMatchHeld'; item: string }
+  | { code: 'closerMatchTaken'; item: string };
+
+export const PREFILL_REASON_CODES = [
+  'noItem',
+  'notAnOption',
+  'noValue',
+  'notANumber',
+  'unitNotConvertible',
+  'severalBlanks',
+  'itemCannotTake',
+  'closerMatchHeld',
+  'closerMatchTaken',
+] as const satisfies ReadonlyArray<PrefillReason['code']>;
 
 export interface UnmatchedEntry {
   entry: RecordEntry;
+  /** In English. */
   reason: string;
+  why: PrefillReason;
 }
 
 export interface RecordMapping {
   answers: Answers;
+  /** The entry each answer came from, by item key (a checkbox ticked by several: the last). */
+  placed: Record<string, RecordEntry>;
   unmatched: UnmatchedEntry[];
+}
+
+/** The English of a reason (the API's `reason`, logs). */
+export function prefillReasonText(why: PrefillReason): string {
+  switch (why.code) {
+    case 'noItem':
+      return 'no item matches its code or name';
+    case 'notAnOption':
+      return `value '${why.value}' is not an option of '${why.item}'`;
+    case 'noValue':
+      return 'entry has no value';
+    case 'notANumber':
+      return `value '${why.value}' is not a number, as '${why.item}' needs`;
+    case 'unitNotConvertible':
+      return `unit ${why.unit} cannot be converted to ${why.target} for '${why.item}'`;
+    case 'severalBlanks':
+      return 'gap filling with several blanks';
+    case 'itemCannotTake':
+      return `a ${why.type} item cannot take a record value`;
+    case 'closerMatchHeld':
+      return `'${why.item}' already holds a closer match`;
+    case 'closerMatchTaken':
+      return `'${why.item}' took a closer match`;
+  }
 }
 
 const parser = xmlParser();
@@ -271,7 +330,7 @@ function toOption(item: FormItem, entry: RecordEntry): string | number | undefin
   return undefined;
 }
 
-type Placed = { value: unknown } | { reason: string };
+type Placed = { value: unknown } | { why: PrefillReason };
 
 function convert(item: FormItem, entry: RecordEntry): Placed {
   const kind = `${item.textType ?? ''} ${item.inputType ?? ''}`.toLowerCase();
@@ -281,24 +340,26 @@ function convert(item: FormItem, entry: RecordEntry): Placed {
     case 'score':
     case 'checkbox': {
       const code = toOption(item, entry);
-      if (code === undefined) return { reason: `value '${raw ?? ''}' is not an option of '${item.key}'` };
+      if (code === undefined) return { why: { code: 'notAnOption', item: item.key, value: raw ?? '' } };
       return { value: item.type === 'checkbox' ? [code] : code };
     }
     case 'textQuestion':
     case 'gapFilling': {
       // A medication fills a text item with its drug, a number item with its dose.
       if (entry.drug && !unitOf(item) && !kind.includes('number')) return { value: entry.drug };
-      if (raw === undefined) return { reason: 'entry has no value' };
+      if (raw === undefined) return { why: { code: 'noValue', item: item.key } };
       let value: unknown = raw;
       const n = toNumber(raw);
       const target = unitOf(item);
+      if (n === undefined && kind.includes('number'))
+        return { why: { code: 'notANumber', item: item.key, value: raw } };
       if (n !== undefined && (kind.includes('number') || target)) {
         value = n;
         if (target && entry.unit && unitKey(target) !== unitKey(entry.unit)) {
           const from = UNITS[unitKey(entry.unit)];
           const to = UNITS[unitKey(target)];
           if (!from || !to || from[0] !== to[0]) {
-            return { reason: `unit ${entry.unit} cannot be converted to ${target} for '${item.key}'` };
+            return { why: { code: 'unitNotConvertible', item: item.key, unit: entry.unit, target } };
           }
           const f = FAHRENHEIT.has(unitKey(entry.unit));
           const tf = FAHRENHEIT.has(unitKey(target));
@@ -311,17 +372,25 @@ function convert(item: FormItem, entry: RecordEntry): Placed {
         const blank = item.gapFilling?.[0];
         return item.gapFilling?.length === 1
           ? { value: { [blank?.key ?? '0']: value } }
-          : { reason: 'gap filling with several blanks' };
+          : { why: { code: 'severalBlanks', item: item.key } };
       }
       return { value };
     }
     default:
-      return { reason: `a ${item.type} item cannot take a record value` };
+      return { why: { code: 'itemCannotTake', item: item.key, type: item.type } };
   }
 }
 
-/** Places the record's entries into the form's items; returns answers and what it could not place. */
+/** Places a structured case record's entries into the form's items (`placeEntries`). */
 export function mapRecordToAnswers(xml: string, form: Form): RecordMapping {
+  return placeEntries(readRecordEntries(xml), form);
+}
+
+/**
+ * Places entries (of a case record, or of the patient's clinical data) into the form's items;
+ * returns answers, the entry behind each, and what it could not place with the reason.
+ */
+export function placeEntries(entries: RecordEntry[], form: Form): RecordMapping {
   const c = compiled(form);
   const items = c.nodes
     .map((n) => n.item)
@@ -330,18 +399,22 @@ export function mapRecordToAnswers(xml: string, form: Form): RecordMapping {
         !!i && i.type !== 'paragraph' && !(i.fxTopicData && i.fxManual !== true && i.fxManual !== 1),
     );
   const answers: Answers = {};
+  const placed: Record<string, RecordEntry> = {};
   const unmatched: UnmatchedEntry[] = [];
+  const refuse = (entry: RecordEntry, why: PrefillReason) =>
+    unmatched.push({ entry, reason: prefillReasonText(why), why });
   // When two entries fit one item, the closer match (code, exact name, contained name) wins.
   const placedBy = new Map<string, { entry: RecordEntry; score: number }>();
-  for (const entry of readRecordEntries(xml)) {
-    const byCode = entry.code
+  for (const entry of entries) {
+    const codes = [entry.code, ...(entry.otherCodes ?? [])].filter((x): x is string => !!x);
+    const byCode = codes.length
       ? items.find(
           (i) =>
             i.code &&
             String(i.code)
               .split(/[|,，]/)
               .map((s) => s.trim())
-              .includes(entry.code!),
+              .some((x) => codes.includes(x)),
         )
       : undefined;
     let target = byCode;
@@ -353,28 +426,30 @@ export function mapRecordToAnswers(xml: string, form: Form): RecordMapping {
       }
     }
     if (!target) {
-      unmatched.push({ entry, reason: 'no item matches its code or name' });
+      refuse(entry, { code: 'noItem' });
       continue;
     }
-    const placed = convert(target, entry);
-    if ('reason' in placed) {
-      unmatched.push({ entry, reason: placed.reason });
+    const got = convert(target, entry);
+    if ('why' in got) {
+      refuse(entry, got.why);
       continue;
     }
     const prior = answers[target.key];
     if (target.type === 'checkbox' && Array.isArray(prior)) {
       // Several entries may tick options of one checkbox.
-      answers[target.key] = [...new Set([...prior, ...(placed.value as unknown[])])];
+      answers[target.key] = [...new Set([...prior, ...(got.value as unknown[])])];
+      placed[target.key] = entry;
       continue;
     }
     const held = placedBy.get(target.key);
     if (held && held.score >= best) {
-      unmatched.push({ entry, reason: `'${target.key}' already holds a closer match` });
+      refuse(entry, { code: 'closerMatchHeld', item: target.key });
       continue;
     }
-    if (held) unmatched.push({ entry: held.entry, reason: `'${target.key}' took a closer match` });
+    if (held) refuse(held.entry, { code: 'closerMatchTaken', item: target.key });
     placedBy.set(target.key, { entry, score: best });
-    answers[target.key] = placed.value;
+    answers[target.key] = got.value;
+    placed[target.key] = entry;
   }
-  return { answers, unmatched };
+  return { answers, placed, unmatched };
 }

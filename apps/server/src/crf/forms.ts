@@ -129,14 +129,17 @@ export async function loadVersion(db: Tx, actor: CrfScope, formId: number, versi
 }
 
 // Published versions never change, so their parsed form can be kept: the engine compiles a
-// form once per object, and a save then skips the compile. A cache, never the only copy.
-const versionForms = new Map<number, Form>();
-export function versionForm(v: { id: number; definition: unknown }): Form {
-  let form = versionForms.get(v.id);
+// form once per object, and a save then skips the compile. A cache, never the only copy. Keyed
+// by id and publication time: an id alone names another version in another database (a restore
+// into a new database, the test suite's databases in one process).
+const versionForms = new Map<string, Form>();
+export function versionForm(v: { id: number; publishedAt: Date; definition: unknown }): Form {
+  const key = `${v.id}@${v.publishedAt.getTime()}`;
+  let form = versionForms.get(key);
   if (!form) {
     form = v.definition as Form;
     if (versionForms.size >= 500) versionForms.delete(versionForms.keys().next().value!);
-    versionForms.set(v.id, form);
+    versionForms.set(key, form);
   }
   return form;
 }

@@ -1,6 +1,7 @@
 import { restOk } from '@crdp/core';
 import {
   crfAssignBody,
+  crfCdrPrefillBody,
   crfChange,
   crfDeleteBody,
   crfHistoryQuery,
@@ -20,6 +21,7 @@ import {
   crfTransitionBody,
   crfUnlockBody,
   mapRecordToAnswers,
+  placeEntries,
 } from '@crdp/crf';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -29,6 +31,7 @@ import { invalidField } from '../http/errors.js';
 import { restRoutes } from '../http/route.js';
 import { crfActor } from './actor.js';
 import { loadVersion, ownedFormIds, versionForm } from './forms.js';
+import { cdrEntries } from './prefill-cdr.js';
 import {
   assignRecord,
   createRecord,
@@ -133,6 +136,37 @@ export async function crfRecordRoutes(app: FastifyInstance) {
           'not an HL7 CDA document (no ClinicalDocument root element)',
         );
       return mapRecordToAnswers(req.body.xml, versionForm(version));
+    },
+  );
+
+  api.post(
+    '/api/v0.1/crf/forms/:formId/prefill/cdr',
+    {
+      access: { apiId: 'CrfHepatopathyPoc.add' },
+      ownedIds: ownedFormIds,
+      summary:
+        "Prefill from a patient's clinical data (CDR) against the latest version: sex, birth date and age, the latest value of each lab item, vital sign and examination item, and the diagnoses, as of the end of a day (default today), placed by code, then name (units converted); each entry not placed with its reason. Nothing is stored; the read is audited",
+      params: formParams,
+      body: crfCdrPrefillBody,
+      answer: crfPrefillResult,
+    },
+    async (req) => {
+      const actor = crfActor(req.ctx);
+      const { version } = await loadVersion(app.db, actor, req.params.formId);
+      const asOf = req.body.as_of ?? new Date().toISOString().slice(0, 10);
+      const entries = await cdrEntries(app.db, actor.appId, req.body.patient_id, asOf);
+      const mapping = placeEntries(entries, versionForm(version));
+      await auditRead(req.ctx, {
+        entity: 'crf_prefill_cdr',
+        entityId: req.params.formId,
+        detail: {
+          patientId: req.body.patient_id,
+          asOf,
+          entries: entries.length,
+          placed: Object.keys(mapping.answers).length,
+        },
+      });
+      return mapping;
     },
   );
 

@@ -66,6 +66,7 @@ export const AUDIT_ENTITY_LABELS = {
   crf_record_list: both('CRF 记录列表', 'CRF record list'),
   crf_upload: both('CRF 附件', 'CRF attachment'),
   crf_patient_search: both('CRF 患者检索', 'CRF patient search'),
+  crf_prefill_cdr: both('CRF 临床数据预填', 'CRF prefill from clinical data'),
   disease_library: both('专病库', 'Disease library'),
   disease_library_patient: both('专病库患者', 'Library patient'),
   disease_library_patient_list: both('专病库患者列表', 'Library patient list'),
