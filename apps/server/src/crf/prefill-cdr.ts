@@ -58,7 +58,13 @@ function measured(section: string, name: string, value: string, unit: string, at
       ['收缩压', bp[1]!],
       ['舒张压', bp[2]!],
     ] as const)
-      out.push({ ...base, displayName: part, value: v, code: VITAL_LOINC[part]!, codeSystem: LOINC });
+      out.push({
+        ...base,
+        displayName: part,
+        value: v,
+        code: VITAL_LOINC[part]!,
+        codeSystem: LOINC,
+      });
   }
   return out;
 }

@@ -1,62 +1,206 @@
-import { type Form, mapRecordToAnswers, type RecordMapping } from '@crdp/crf';
-import { Button, List, Modal, Typography, Upload } from 'antd';
+import {
+  answerItems,
+  type Form,
+  type FormItem,
+  mapRecordToAnswers,
+  type PrefillReason,
+  type RecordMapping,
+} from '@crdp/crf';
+import { Alert, Button, List, Modal, Space, Table, Tag, Typography, Upload } from 'antd';
+import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CRF_NS } from '../../components/crf/i18n';
+import { crfApi, refusalText } from './api';
 
-/** Prefill from a structured case record (XML): shows what it fills and what it could not place. */
+type Source = 'xml' | 'cdr';
+
+const empty = (v: unknown) =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** An answer as a person reads it: an option by its name, several by their names, blanks by their values. */
+function shown(item: FormItem | undefined, v: unknown): string {
+  const name = (code: unknown) =>
+    item?.options?.find((o) => String(o.code) === String(code))?.name ?? String(code);
+  if (Array.isArray(v)) return v.map(name).join('、');
+  if (item?.options?.length) return name(v);
+  if (v && typeof v === 'object') return Object.values(v).map(String).join('、');
+  return String(v);
+}
+
+/**
+ * Prefill of a new record: from a structured case record (HL7 CDA XML, read here) or, when the
+ * record is for a known patient, from the patient's clinical data (the server reads the CDR as of
+ * today). A review lists what would be filled, from what and when; items that already hold an
+ * answer keep it. Entries that could not be placed are listed with the reason.
+ */
 export function Prefill({
   form,
+  formId,
+  patientId,
+  current,
   onAccept,
 }: {
   form: Form;
+  formId: number;
+  /** The record's patient, when known: clinical-data prefill is offered then. */
+  patientId: number | null;
+  /** The answers the editor holds now. */
+  current: () => Record<string, unknown>;
   onAccept: (answers: Record<string, unknown>) => void;
 }) {
   const { t } = useTranslation(CRF_NS);
-  const [mapping, setMapping] = useState<RecordMapping | null>(null);
+  const [review, setReview] = useState<{ source: Source; mapping: RecordMapping } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const items = new Map(answerItems(form).map(({ item }) => [item.key, item]));
+  const title = (key: string) => items.get(key)?.title || key;
+  const held = review ? current() : {};
+  const rows = review
+    ? Object.entries(review.mapping.answers).map(([key, value]) => ({
+        key,
+        value,
+        entry: review.mapping.placed[key],
+        kept: !empty(held[key]),
+      }))
+    : [];
+  const noItem = review?.mapping.unmatched.filter((u) => u.why.code === 'noItem') ?? [];
+  // From the chart, everything the form does not ask for has no item: counted, not listed.
+  const listed =
+    review?.mapping.unmatched.filter((u) => review.source === 'xml' || u.why.code !== 'noItem') ?? [];
+  const why = (w: PrefillReason) =>
+    t(`records.prefillWhy.${w.code}`, {
+      item: 'item' in w ? title(w.item) : '',
+      value: 'value' in w ? w.value : '',
+      unit: 'unit' in w ? w.unit : '',
+      target: 'target' in w ? w.target : '',
+    });
+
+  const fromCdr = async () => {
+    if (patientId === null) return;
+    setLoading(true);
+    setError(null);
+    try {
+      const mapping = await crfApi.prefillCdr(formId, {
+        patient_id: patientId,
+        as_of: dayjs().format('YYYY-MM-DD'),
+      });
+      setReview({ source: 'cdr', mapping });
+    } catch (e) {
+      setError(refusalText(e));
+    } finally {
+      setLoading(false);
+    }
+  };
+
   return (
     <>
       <Upload
         accept=".xml,text/xml,application/xml"
         showUploadList={false}
         beforeUpload={async (file) => {
-          setMapping(mapRecordToAnswers(await file.text(), form));
+          setError(null);
+          try {
+            setReview({ source: 'xml', mapping: mapRecordToAnswers(await file.text(), form) });
+          } catch {
+            setError(t('records.prefillNotXml'));
+          }
           return false;
         }}
       >
         <Button>{t('records.prefill')}</Button>
       </Upload>
+      {patientId !== null && (
+        <Button onClick={fromCdr} loading={loading} data-testid="crf-prefill-cdr">
+          {t('records.prefillCdr')}
+        </Button>
+      )}
+      {error && <Alert type="error" showIcon message={error} closable onClose={() => setError(null)} />}
       <Modal
-        open={!!mapping}
-        title={t('records.prefill')}
+        open={!!review}
+        width={760}
+        title={review?.source === 'cdr' ? t('records.prefillCdr') : t('records.prefill')}
         okText={t('records.prefillAccept')}
-        onCancel={() => setMapping(null)}
+        okButtonProps={{ disabled: !rows.some((r) => !r.kept) }}
+        onCancel={() => setReview(null)}
         onOk={() => {
-          if (mapping) onAccept(mapping.answers);
-          setMapping(null);
+          onAccept(Object.fromEntries(rows.filter((r) => !r.kept).map((r) => [r.key, r.value])));
+          setReview(null);
         }}
       >
-        {mapping && (
-          <>
-            <Typography.Paragraph>
-              {t('records.prefillFound', { count: Object.keys(mapping.answers).length })}：
-              {Object.entries(mapping.answers)
-                .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-                .join('；')}
-            </Typography.Paragraph>
-            {mapping.unmatched.length > 0 && (
+        {review && (
+          <Space direction="vertical" style={{ width: '100%' }} data-testid="crf-prefill-review">
+            <Typography.Text>
+              {t('records.prefillFound', { count: rows.filter((r) => !r.kept).length })}
+            </Typography.Text>
+            {rows.length > 0 && (
+              <Table
+                size="small"
+                pagination={false}
+                rowKey="key"
+                dataSource={rows}
+                columns={[
+                  { title: t('records.prefillItem'), key: 'item', render: (_, r) => title(r.key) },
+                  {
+                    title: t('records.prefillValue'),
+                    key: 'value',
+                    render: (_, r) => shown(items.get(r.key), r.value),
+                  },
+                  {
+                    title: t('records.prefillFrom'),
+                    key: 'from',
+                    render: (_, r) =>
+                      r.entry ? (
+                        <Space direction="vertical" size={0}>
+                          <span>
+                            {[r.entry.section, r.entry.displayName].filter(Boolean).join(' · ')}
+                            {r.entry.value !== undefined && r.entry.value !== shown(items.get(r.key), r.value)
+                              ? `：${r.entry.value}${r.entry.unit ? ` ${r.entry.unit}` : ''}`
+                              : ''}
+                          </span>
+                          {r.entry.at && (
+                            <Typography.Text type="secondary">
+                              {dayjs(r.entry.at).format('YYYY-MM-DD HH:mm')}
+                            </Typography.Text>
+                          )}
+                        </Space>
+                      ) : null,
+                  },
+                  {
+                    title: '',
+                    key: 'kept',
+                    render: (_, r) =>
+                      r.kept ? (
+                        <Tag>{t('records.prefillKept')}</Tag>
+                      ) : (
+                        <Tag color="blue">{t('records.prefillNew')}</Tag>
+                      ),
+                  },
+                ]}
+              />
+            )}
+            {listed.length > 0 && (
               <List
                 size="small"
                 header={t('records.prefillUnmatched')}
-                dataSource={mapping.unmatched}
+                dataSource={listed}
                 renderItem={(u) => (
                   <List.Item>
-                    {u.entry.displayName ?? u.entry.code ?? u.entry.section} — {u.reason}
+                    {u.entry.displayName ?? u.entry.code ?? u.entry.section}
+                    {u.entry.value !== undefined
+                      ? `（${u.entry.value}${u.entry.unit ? ` ${u.entry.unit}` : ''}）`
+                      : ''}{' '}
+                    — {why(u.why)}
                   </List.Item>
                 )}
               />
             )}
-          </>
+            {review.source === 'cdr' && noItem.length > 0 && (
+              <Typography.Text type="secondary">
+                {t('records.prefillNoItem', { count: noItem.length })}
+              </Typography.Text>
+            )}
+          </Space>
         )}
       </Modal>
     </>

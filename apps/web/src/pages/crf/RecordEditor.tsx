@@ -365,6 +365,9 @@ export function RecordEditor(props: RecordEditorProps) {
         {!rec && (
           <Prefill
             form={definition}
+            formId={props.formId}
+            patientId={props.free ? null : (props.patientId ?? (patient ? Number(patient.value) : null))}
+            current={() => renderer.current?.snapshot().answers ?? {}}
             onAccept={(answers) => {
               renderer.current?.apply(answers);
               unsaved.markDirty();

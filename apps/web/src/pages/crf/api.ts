@@ -1,5 +1,6 @@
 import type { FreeAccessCreateBody, FreeAccessCreated } from '@crdp/core';
 import type {
+  CrfCdrPrefillBody,
   CrfChange,
   CrfForm,
   CrfFormCreateBody,
@@ -12,6 +13,7 @@ import type {
   CrfImportRecordsBody,
   CrfImportStudyBody,
   CrfPatientList,
+  CrfPrefillResult,
   CrfProblems,
   CrfRecord,
   CrfRecordCreateBody,
@@ -130,6 +132,9 @@ export const crfApi = {
   /** Patients a record may be for, by name or MRN (the record editor's picker). */
   patients: (keyword: string) =>
     rest<CrfPatientList>({ url: 'crf/patients', params: keyword ? { keyword } : {} }),
+  /** What the patient's clinical data would fill in the form's latest version (the editor shows a refusal). */
+  prefillCdr: (formId: number, body: CrfCdrPrefillBody) =>
+    rest<CrfPrefillResult>({ url: `crf/forms/${formId}/prefill/cdr`, method: 'POST', data: body, ...silent }),
   createRecord: (formId: number, body: CrfRecordCreateBody) =>
     rest<CrfRecord>({ url: `crf/forms/${formId}/records`, method: 'POST', data: body, ...silent }),
   record: (id: number) => rest<CrfRecordDetail>({ url: `crf/records/${id}` }),
