@@ -53,32 +53,27 @@ test("a new record prefills from the patient's clinical data, keeps what was typ
   expect(p.status, JSON.stringify(p.body)).toBe(200);
   const patient = p.body.data.id;
   const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-  await cdr(key, patient, 'labResults', {
-    itemCode: 'ALT',
-    itemName: '丙氨酸氨基转移酶',
-    valueNum: 88,
-    unit: 'U/L',
-    collectedAt: `${day}T08:00:00+08:00`,
-  });
-  await cdr(key, patient, 'labResults', {
-    itemCode: 'ALB',
-    itemName: '白蛋白',
-    valueNum: 3.2,
-    unit: 'g/dL',
-    collectedAt: `${day}T08:00:00+08:00`,
-  });
-  await cdr(key, patient, 'physicalExams', {
-    item: '体重',
-    value: '58',
-    unit: 'kg',
-    recordedAt: `${day}T09:00:00+08:00`,
-  });
-  await cdr(key, patient, 'physicalExams', {
-    item: '血压',
-    value: '150/90',
-    unit: 'mmHg',
-    recordedAt: `${day}T09:00:00+08:00`,
-  });
+  for (const [itemCode, itemName, valueNum, unit] of [
+    ['ALT', '丙氨酸氨基转移酶', 88, 'U/L'],
+    ['ALB', '白蛋白', 3.2, 'g/dL'],
+  ] as const)
+    await cdr(key, patient, 'labResults', {
+      itemCode,
+      itemName,
+      valueNum,
+      unit,
+      collectedAt: `${day}T08:00:00+08:00`,
+    });
+  for (const [item, value] of [
+    ['体重', '58'],
+    ['血压', '150/90'],
+  ])
+    await cdr(key, patient, 'physicalExams', {
+      item,
+      value,
+      unit: item === '体重' ? 'kg' : 'mmHg',
+      recordedAt: `${day}T09:00:00+08:00`,
+    });
   await cdr(key, patient, 'diagnoses', {
     icd10: 'K74.6',
     name: '肝硬化',

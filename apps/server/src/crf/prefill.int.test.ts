@@ -169,16 +169,17 @@ describe('CRF prefill from clinical data', () => {
     patientId = p.body.data.id;
     // The lab's own code, with its LOINC coding as a FHIR import stores it (the records call
     // takes no codings).
-    const [{ appId }] = await t.app.db
+    const [owner] = await t.app.db
       .select({ appId: patients.appId })
       .from(patients)
       .where(eq(patients.id, patientId));
+    const appId = owner!.appId;
     await t.app.db.insert(labResults).values(
       [
         [40, '2026-03-01'],
         [88, '2026-03-05'],
       ].map(([valueNum, day]) => ({
-        appId: appId!,
+        appId,
         patientId,
         itemCode: 'ALT',
         itemName: '丙氨酸氨基转移酶',
@@ -197,18 +198,16 @@ describe('CRF prefill from clinical data', () => {
       unit: 'g/dL',
       collectedAt: '2026-03-05T08:00:00+08:00',
     });
-    await addRecord(t.app, admin, patientId, 'physicalExams', {
-      item: '血压',
-      value: '150/90',
-      unit: 'mmHg',
-      recordedAt: '2026-03-04T09:00:00+08:00',
-    });
-    await addRecord(t.app, admin, patientId, 'physicalExams', {
-      item: '体重',
-      value: '61.5',
-      unit: 'kg',
-      recordedAt: '2026-03-04T09:00:00+08:00',
-    });
+    for (const [item, value, unit] of [
+      ['血压', '150/90', 'mmHg'],
+      ['体重', '61.5', 'kg'],
+    ])
+      await addRecord(t.app, admin, patientId, 'physicalExams', {
+        item,
+        value,
+        unit,
+        recordedAt: '2026-03-04T09:00:00+08:00',
+      });
     await addRecord(t.app, admin, patientId, 'vitalSigns', {
       itemName: '体温',
       value: '38.2',

@@ -1,3 +1,4 @@
+import type { JobStatus } from '@crdp/core';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '../db/client.js';
@@ -313,7 +314,7 @@ describe('job queue', () => {
 
   it('deletes finished jobs past the retention period, except kinds whose row is their result', async () => {
     const q = queue({ retentionDays: 30 });
-    const make = async (kind: string, status: string, daysAgo: number | null) =>
+    const make = async (kind: string, status: JobStatus, daysAgo: number | null) =>
       (
         await db
           .insert(jobs)
