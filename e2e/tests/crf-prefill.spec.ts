@@ -102,10 +102,12 @@ test("a new record prefills from the patient's clinical data, keeps what was typ
   const row = (title: string) => review.locator('tr', { hasText: title });
   await expect(row('性别')).toContainText('女');
   await expect(row('丙氨酸氨基转移酶')).toContainText('88');
+  await expect(row('丙氨酸氨基转移酶')).toContainText('检验结果 · 丙氨酸氨基转移酶');
   await expect(row('丙氨酸氨基转移酶')).toContainText(`${day} 08:00`);
+  await expect(row('性别')).toContainText('患者 · 性别');
   // Converted from g/dL, the source value beside it.
   await expect(row('白蛋白').locator('td').nth(1)).toHaveText('32');
-  await expect(row('白蛋白')).toContainText('3.2 g/dL');
+  await expect(row('白蛋白')).toContainText('白蛋白：3.2 g/dL');
   await expect(row('体重')).toContainText('已有答案，保留');
   // A blood pressure is not one number: said in words, with the item's title.
   await expect(review).toContainText('“150/90”不是数字，「血压」需要数字');
@@ -126,5 +128,9 @@ test("a new record prefills from the patient's clinical data, keeps what was typ
   await page.getByTestId('crf-prefill-cdr').click();
   await expect(review).toContainText('"150/90" is not a number, which "血压" needs');
   await expect(review).toContainText('Will be filled');
+  await expect(row('丙氨酸氨基转移酶')).toContainText('Lab results · 丙氨酸氨基转移酶');
+  await expect(row('性别')).toContainText('Patients · Gender');
+  await expect(row('白蛋白')).toContainText('白蛋白: 3.2 g/dL');
+  await expect(review).toContainText('Physical examinations · 血压 (150/90 mmHg) — ');
   await screenshot(page, 'crf-prefill-cdr-review-en');
 });

@@ -9,6 +9,8 @@ import { invalid } from './actor.js';
  * form's items by code, then by name, converting units): the patient's sex, birth date and age, the
  * latest value of each lab item, vital sign and physical examination item, and the diagnoses, each
  * as of the end of a day. Newest first, so when two entries fit one item equally the newer wins.
+ * An entry's `section` is its CDR table (`patients`, `labResults`, ...: the cdrTable labels); its
+ * `displayName` is the name the data gives (a lab item's), or the Chinese name of a patient field.
  */
 
 const LOINC = 'http://loinc.org';
@@ -116,7 +118,7 @@ export async function cdrEntries(
     ...labs.map((l): RecordEntry => {
       const loinc = codesOf(l.codings, LOINC).filter((c) => c !== l.itemCode);
       return {
-        section: '检验',
+        section: 'labResults',
         code: l.itemCode,
         ...(loinc.length ? { otherCodes: loinc } : {}),
         displayName: l.itemName,
@@ -125,12 +127,12 @@ export async function cdrEntries(
         at: l.collectedAt.toISOString(),
       };
     }),
-    ...vitals.flatMap((v) => measured('生命体征', v.itemName, v.value, v.itemUnit, v.recordDt)),
-    ...exams.flatMap((e) => measured('体格检查', e.item, e.value, e.unit, e.recordedAt)),
+    ...vitals.flatMap((v) => measured('vitalSigns', v.itemName, v.value, v.itemUnit, v.recordDt)),
+    ...exams.flatMap((e) => measured('physicalExams', e.item, e.value, e.unit, e.recordedAt)),
     ...dx.map((d): RecordEntry => {
       const other = codesOf(d.codings, 'http://snomed.info/sct');
       return {
-        section: '诊断',
+        section: 'diagnoses',
         ...(d.icd10 ? { code: d.icd10 } : {}),
         ...(other.length ? { otherCodes: other } : {}),
         displayName: d.name,
@@ -145,7 +147,7 @@ export async function cdrEntries(
   const gender = GENDER_NAME[p.gender];
   if (gender)
     basic.push({
-      section: '基本信息',
+      section: 'patients',
       code: '76689-9',
       codeSystem: LOINC,
       displayName: '性别',
@@ -154,7 +156,7 @@ export async function cdrEntries(
     });
   if (p.birthDate) {
     basic.push({
-      section: '基本信息',
+      section: 'patients',
       code: '21112-8',
       codeSystem: LOINC,
       displayName: '出生日期',
@@ -163,7 +165,7 @@ export async function cdrEntries(
     const age = ageOn(p.birthDate, asOf);
     if (age >= 0)
       basic.push({
-        section: '基本信息',
+        section: 'patients',
         code: '30525-0',
         codeSystem: LOINC,
         displayName: '年龄',

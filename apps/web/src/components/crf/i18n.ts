@@ -211,6 +211,10 @@ const zhCN = {
     prefillNew: '将填入',
     prefillNoItem: '另有 {{count}} 条临床数据在本表单中没有对应题目',
     prefillNotXml: '无法读取该文件：不是 XML 病历文档',
+    prefillAge: '年龄',
+    prefillSaid: '{{what}}：{{value}}',
+    prefillNotPlaced: '{{what}}（{{value}}）— {{why}}',
+    prefillNotPlacedBare: '{{what}} — {{why}}',
     prefillWhy: {
       noItem: '表单中没有编码或名称相符的题目',
       notAnOption: '“{{value}}”不是「{{item}}」的选项',
@@ -567,6 +571,10 @@ const enUS: typeof zhCN = {
     prefillNew: 'Will be filled',
     prefillNoItem: '{{count}} more clinical entries have no item in this form',
     prefillNotXml: 'The file cannot be read: it is not an XML case record',
+    prefillAge: 'Age',
+    prefillSaid: '{{what}}: {{value}}',
+    prefillNotPlaced: '{{what}} ({{value}}) — {{why}}',
+    prefillNotPlacedBare: '{{what}} — {{why}}',
     prefillWhy: {
       noItem: 'No item of the form has its code or name',
       notAnOption: '"{{value}}" is not an option of "{{item}}"',

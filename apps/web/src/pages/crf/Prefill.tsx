@@ -10,10 +10,19 @@ import { Alert, Button, List, Modal, Space, Table, Tag, Typography, Upload } fro
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLabel } from '../../app/labels';
 import { CRF_NS } from '../../components/crf/i18n';
 import { crfApi, refusalText } from './api';
 
 type Source = 'xml' | 'cdr';
+type Entry = RecordMapping['unmatched'][number]['entry'];
+
+/** The patient fields of a clinical-data prefill, by the LOINC code the server gives them. */
+const PATIENT_FIELD: Record<string, 'gender' | 'birthDate' | 'age'> = {
+  '76689-9': 'gender',
+  '21112-8': 'birthDate',
+  '30525-0': 'age',
+};
 
 const empty = (v: unknown) =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
@@ -50,20 +59,35 @@ export function Prefill({
   onAccept: (answers: Record<string, unknown>) => void;
 }) {
   const { t } = useTranslation(CRF_NS);
+  const word = useLabel();
   const [review, setReview] = useState<{ source: Source; mapping: RecordMapping } | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const items = new Map(answerItems(form).map(({ item }) => [item.key, item]));
+  const order = [...items.keys()];
   const title = (key: string) => items.get(key)?.title || key;
   const held = review ? current() : {};
   const rows = review
-    ? Object.entries(review.mapping.answers).map(([key, value]) => ({
-        key,
-        value,
-        entry: review.mapping.placed[key],
-        kept: !empty(held[key]),
-      }))
+    ? Object.entries(review.mapping.answers)
+        .map(([key, value]) => ({
+          key,
+          value,
+          entry: review.mapping.placed[key],
+          kept: !empty(held[key]),
+        }))
+        .sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key))
     : [];
+  /**
+   * What an entry is, in the reader's words where they are ours: a clinical-data entry's table
+   * and a patient field by their labels; a lab item's or a record's own names as the data gives them.
+   */
+  const source = (e: Entry) => {
+    if (review?.source !== 'cdr') return [e.section, e.displayName].filter(Boolean).join(' · ');
+    const field = e.section === 'patients' && e.code ? PATIENT_FIELD[e.code] : undefined;
+    const name = field === 'age' ? t('records.prefillAge') : field ? word('cdrField', field) : e.displayName;
+    return [word('cdrTable', e.section), name].filter(Boolean).join(' · ');
+  };
+  const measured = (e: Entry) => (e.value === undefined ? '' : `${e.value}${e.unit ? ` ${e.unit}` : ''}`);
   const noItem = review?.mapping.unmatched.filter((u) => u.why.code === 'noItem') ?? [];
   // From the chart, everything the form does not ask for has no item: counted, not listed.
   const listed =
@@ -153,10 +177,9 @@ export function Prefill({
                       r.entry ? (
                         <Space direction="vertical" size={0}>
                           <span>
-                            {[r.entry.section, r.entry.displayName].filter(Boolean).join(' · ')}
                             {r.entry.value !== undefined && r.entry.value !== shown(items.get(r.key), r.value)
-                              ? `：${r.entry.value}${r.entry.unit ? ` ${r.entry.unit}` : ''}`
-                              : ''}
+                              ? t('records.prefillSaid', { what: source(r.entry), value: measured(r.entry) })
+                              : source(r.entry)}
                           </span>
                           {r.entry.at && (
                             <Typography.Text type="secondary">
@@ -186,11 +209,19 @@ export function Prefill({
                 dataSource={listed}
                 renderItem={(u) => (
                   <List.Item>
-                    {u.entry.displayName ?? u.entry.code ?? u.entry.section}
-                    {u.entry.value !== undefined
-                      ? `（${u.entry.value}${u.entry.unit ? ` ${u.entry.unit}` : ''}）`
-                      : ''}{' '}
-                    — {why(u.why)}
+                    {t(
+                      u.entry.value === undefined
+                        ? 'records.prefillNotPlacedBare'
+                        : 'records.prefillNotPlaced',
+                      {
+                        what:
+                          review.source === 'cdr'
+                            ? source(u.entry)
+                            : (u.entry.displayName ?? u.entry.code ?? u.entry.section),
+                        value: measured(u.entry),
+                        why: why(u.why),
+                      },
+                    )}
                   </List.Item>
                 )}
               />
