@@ -238,7 +238,12 @@ describe('CRF prefill from clinical data', () => {
       weight: 61.5,
     });
     // Each answer names the entry behind it: where it came from and when.
-    expect(placed.alt).toMatchObject({ section: 'labResults', code: 'ALT', otherCodes: ['1742-6'], value: '88' });
+    expect(placed.alt).toMatchObject({
+      section: 'labResults',
+      code: 'ALT',
+      otherCodes: ['1742-6'],
+      value: '88',
+    });
     expect(placed.alt.at).toBe('2026-03-05T00:00:00.000Z');
     expect(placed.sbp).toMatchObject({
       section: 'physicalExams',
